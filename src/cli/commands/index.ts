@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../main.js';
+
+/** A command module adds its commands to the program. */
+export type CommandModule = (program: Command, ctx: CommandContext) => void;
+
+/** Every command module, in help order. */
+export const commandModules: CommandModule[] = [];

@@ -1,0 +1,254 @@
+/**
+ * The IR of a PyPTO module: typed node kinds for programs, functions, statements,
+ * expressions and types. Every node carries the span [start, end) of its source text
+ * (character offsets into the module's original text). Nodes synthesised by a rewrite carry
+ * the zero-width span of the place they were inserted at.
+ *
+ * Structural identity ignores spans: two programs are the same program exactly when their
+ * IR trees are equal with spans removed (see `equal.ts`).
+ */
+import type { SourceText } from '../report/source.js';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// Expressions
+
+export type BinaryOp =
+  | '+' | '-' | '*' | '/' | '//' | '%' | '**'
+  | '==' | '!=' | '<' | '<=' | '>' | '>='
+  | 'and' | 'or' | '&' | '|' | '^' | '<<' | '>>';
+
+export type UnaryOp = '-' | 'not' | '~';
+
+export interface NameExpr { kind: 'Name'; id: string; span: Span }
+/** Integer literal; `value` is exact for |n| < 2^53, `text` keeps the spelling (e.g. `0x10`). */
+export interface IntExpr { kind: 'Int'; value: number; span: Span }
+export interface FloatExpr { kind: 'Float'; value: number; text: string; span: Span }
+export interface BoolExpr { kind: 'Bool'; value: boolean; span: Span }
+export interface NoneExpr { kind: 'None'; span: Span }
+export interface StrExpr { kind: 'Str'; value: string; span: Span }
+export interface ListExpr { kind: 'List'; elts: Expr[]; span: Span }
+export interface TupleExpr { kind: 'Tuple'; elts: Expr[]; span: Span }
+export interface DictExpr { kind: 'Dict'; entries: { key: Expr; value: Expr }[]; span: Span }
+/** `value.attr` that is not a known enum literal (e.g. `self.kernel`, `x.shape`). */
+export interface AttrExpr { kind: 'Attr'; value: Expr; attr: string; span: Span }
+/**
+ * A known enum literal: `pl.FP32` (enum `DataType`), `pld.NotifyOp.AtomicAdd`,
+ * `pl.CachePolicy.BYPASS`, ... An integer written where an op parameter expects an enum is
+ * turned into this node too, so `op=0` and `op=pld.NotifyOp.AtomicAdd` are the same IR.
+ * `module` is the prefix it prints with (`pl` or `pld`).
+ */
+export interface EnumExpr { kind: 'Enum'; module: 'pl' | 'pld'; enum: string; member: string; span: Span }
+export interface SubscriptExpr { kind: 'Subscript'; value: Expr; index: Expr; span: Span }
+export interface UnaryExpr { kind: 'Unary'; op: UnaryOp; operand: Expr; span: Span }
+export interface BinaryExpr { kind: 'Binary'; op: BinaryOp; left: Expr; right: Expr; span: Span }
+
+export interface Keyword { name: string; value: Expr; span: Span }
+
+/**
+ * How a call names what it calls:
+ * - `op`: a registered op. `name` is canonical when the op table knows it (`tile.store`,
+ *   `pld.system.notify`); otherwise the name as written without nothing dropped
+ *   (`pl.foo.bar`) and `known` is false.
+ * - `self`: a call of another function of the program, `self.name(...)`.
+ * - `other`: anything else callable (a plain name or an expression), kept as written.
+ */
+export type Callee =
+  | { kind: 'op'; name: string; known: boolean }
+  | { kind: 'self'; name: string }
+  | { kind: 'other'; expr: Expr };
+
+/**
+ * A call. For known ops, keyword arguments that name a parameter with a position are moved
+ * into `args` at that position, so keyword and positional forms give the same node; `kwargs`
+ * keeps the rest (attribute-like keywords such as `cache=`, `out_dtype=`), in source order.
+ */
+export interface CallExpr { kind: 'Call'; callee: Callee; args: Expr[]; kwargs: Keyword[]; span: Span }
+
+/**
+ * `pl.submit(self.kernel, a, b, deps=[tids])`: a task launch. `func` is the submitted
+ * function name (from `self.kernel`), `args` the kernel arguments, `deps` the dependency list
+ * (null when no `deps=` is written), `depsSpan` the span of the list expression (for rewrites).
+ */
+export interface SubmitExpr {
+  kind: 'Submit';
+  func: string;
+  args: Expr[];
+  kwargs: Keyword[];
+  deps: Expr[] | null;
+  depsSpan: Span | null;
+  span: Span;
+}
+
+export type Expr =
+  | NameExpr | IntExpr | FloatExpr | BoolExpr | NoneExpr | StrExpr
+  | ListExpr | TupleExpr | DictExpr | AttrExpr | EnumExpr | SubscriptExpr
+  | UnaryExpr | BinaryExpr | CallExpr | SubmitExpr;
+
+// ---------------------------------------------------------------------------------------
+// Types
+
+/** `pl.Tensor[[d0, d1], pl.FP32]`, or `pld.DistributedTensor[...]` when `distributed`. */
+export interface TensorType {
+  kind: 'TensorType';
+  distributed: boolean;
+  shape: Expr[];
+  dtype: Expr;
+  /** Further elements kept for printing (e.g. a layout); a `"window_buffer=..."` string is dropped. */
+  extras: Expr[];
+  span: Span;
+}
+export interface TileType { kind: 'TileType'; shape: Expr[]; dtype: Expr; extras: Expr[]; span: Span }
+export interface ScalarType { kind: 'ScalarType'; dtype: Expr; span: Span }
+/** `pl.Array[4, pl.TASK_ID]`: size may be symbolic. */
+export interface ArrayType { kind: 'ArrayType'; size: Expr; dtype: Expr; span: Span }
+/** `tuple[T1, T2]`. */
+export interface TupleType { kind: 'TupleType'; elts: TypeExpr[]; span: Span }
+/** A type the IR does not model, kept as an expression for printing. */
+export interface OpaqueType { kind: 'OpaqueType'; expr: Expr; span: Span }
+
+export type TypeExpr = TensorType | TileType | ScalarType | ArrayType | TupleType | OpaqueType;
+
+export type Direction = 'in' | 'out' | 'inout';
+
+export interface Param {
+  name: string;
+  type: TypeExpr | null;
+  direction: Direction;
+  span: Span;
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements
+
+/**
+ * `x = e`, `x: T = e`, `a, b = e`. A single target has `targets.length === 1`.
+ * The element write `tids[i] = t` is sugar, read as `tids = pl.array.update_element(tids, i, t)`
+ * (an Assign whose value is that call); the printer writes it back in the sugared form.
+ */
+export interface AssignStmt {
+  kind: 'Assign';
+  targets: NameExpr[];
+  /** True when written `(a, b) = ...` or `a, b = ...` even with one name (`(a,) = ...`). */
+  tupleTarget: boolean;
+  annotation: TypeExpr | null;
+  value: Expr;
+  span: Span;
+}
+export interface ExprStmt { kind: 'ExprStmt'; value: Expr; span: Span }
+export interface ReturnStmt { kind: 'Return'; value: Expr | null; span: Span }
+export interface PassStmt { kind: 'Pass'; span: Span }
+export interface BreakStmt { kind: 'Break'; span: Span }
+export interface ContinueStmt { kind: 'Continue'; span: Span }
+
+/** `if c: ... else: ...`; `elif` is an `else` holding exactly one `If` with `isElif` set. */
+export interface IfStmt {
+  kind: 'If';
+  cond: Expr;
+  then: Stmt[];
+  orelse: Stmt[];
+  isElif: boolean;
+  span: Span;
+}
+
+/** `while c:` (plain). */
+export interface WhileStmt { kind: 'While'; cond: Expr; body: Stmt[]; span: Span }
+
+/**
+ * Loop kinds: `range` (`pl.range`, and Python `range`), `parallel`, `unroll`, `pipeline`,
+ * `spmd` (`for i in pl.spmd(N)`), `while` (SSA `for (x,) in pl.while_(init_values=(x0,))`
+ * whose body opens with `pl.cond(c)`, held in `cond`).
+ */
+export type LoopKind = 'range' | 'parallel' | 'unroll' | 'pipeline' | 'spmd' | 'while';
+
+export interface ForStmt {
+  kind: 'For';
+  loopKind: LoopKind;
+  /** The loop variable (`i`), null for `while` loops. */
+  target: NameExpr | null;
+  /** Loop-carried names in `for i, (a, b) in ...`; empty when there are none. */
+  iterArgs: NameExpr[];
+  /** Positional arguments of the iterator call as written (`pl.range(start, stop, step)`). */
+  args: Expr[];
+  /** Keyword arguments other than `init_values` (e.g. `stage=2`, `step=`), in source order. */
+  kwargs: Keyword[];
+  /** `init_values=(...)` elements; empty when absent. */
+  initValues: Expr[];
+  /** For `while` loops, the condition from the body's opening `pl.cond(c)`. */
+  cond: Expr | null;
+  body: Stmt[];
+  span: Span;
+}
+
+/**
+ * `with ...:` scopes. `scope` is the kind:
+ * - `manual`: `pl.manual_scope()` or `pl.scope(mode=pl.ScopeMode.MANUAL)`
+ * - `auto`: `pl.scope()` / `pl.scope(mode=pl.ScopeMode.AUTO)`
+ * - `at`: `pl.at(level=..., name_hint=..., deps=[...])`
+ * - `spmd`: `with pl.spmd(N):`
+ * - `cluster`: `pl.cluster(...)`
+ * `args`/`kwargs` are the call's other arguments (e.g. `level=`), `deps` the `deps=` list
+ * (null when absent), `asName` the `as tid` target.
+ */
+export type ScopeKind = 'manual' | 'auto' | 'at' | 'spmd' | 'cluster';
+
+export interface ScopeStmt {
+  kind: 'Scope';
+  scope: ScopeKind;
+  args: Expr[];
+  kwargs: Keyword[];
+  deps: Expr[] | null;
+  depsSpan: Span | null;
+  asName: NameExpr | null;
+  body: Stmt[];
+  span: Span;
+}
+
+export type Stmt =
+  | AssignStmt | ExprStmt | ReturnStmt | PassStmt | BreakStmt | ContinueStmt
+  | IfStmt | WhileStmt | ForStmt | ScopeStmt;
+
+// ---------------------------------------------------------------------------------------
+// Functions, programs, modules
+
+export type FunctionKind =
+  | 'Opaque' | 'Orchestration' | 'InCore' | 'AIC' | 'AIV' | 'Group' | 'Spmd' | 'Inline' | 'Graph';
+
+export interface FunctionDef {
+  kind: 'Function';
+  name: string;
+  funcKind: FunctionKind;
+  /** Decorator keywords other than `type=` (`level=`, `role=`, ...), kept for printing. */
+  decoratorKwargs: Keyword[];
+  /** True when written `@pl.function` with no call parentheses. */
+  bareDecorator: boolean;
+  params: Param[];
+  returns: TypeExpr | null;
+  /** `pl.func_attr({...})` opening the body, or null. */
+  attrs: DictExpr | null;
+  body: Stmt[];
+  span: Span;
+}
+
+export interface Program {
+  kind: 'Program';
+  name: string;
+  functions: FunctionDef[];
+  span: Span;
+}
+
+/** A module-level constant: an integer or a list of integers (`N = 8`, `SHAPE = [16, 64]`). */
+export type ConstValue = number | ConstValue[];
+
+export interface Module {
+  source: SourceText;
+  /** Module constants after `-D` overrides. */
+  constants: Map<string, ConstValue>;
+  programs: Program[];
+}
+
+export type Node = Expr | TypeExpr | Stmt | FunctionDef | Program | Param | Keyword;

@@ -1,0 +1,91 @@
+/**
+ * Golden cases: every `specs/<suite>/` holds a `suite.json` naming the commands to run on each
+ * case, the case inputs, and the expected results side by side:
+ *
+ *   specs/<suite>/suite.json          {"ext": ".py", "commands": [{"name": "fmt", "args": ["fmt", "{input}"]}]}
+ *   specs/<suite>/<case>.py           the input
+ *   specs/<suite>/<case>.<name>.out   expected stdout of command <name>
+ *   specs/<suite>/<case>.<name>.err   expected exit code (first line, `exit N`) and stderr
+ *
+ * `{input}` is the case path, `{stem}` the case path without its extension. Commands run
+ * in-process with the repository root as working directory. `npm run accept` rewrites every
+ * expected file from the current behaviour (review the diff before committing it).
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../src/cli/main.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const specsDir = join(root, 'specs');
+const accept = process.env['PTOLOG_ACCEPT'] === '1';
+
+interface SuiteConfig {
+  ext?: string;
+  commands: { name: string; args: string[] }[];
+}
+
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+function suites(): string[] {
+  if (!existsSync(specsDir)) return [];
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    if (existsSync(join(dir, 'suite.json'))) out.push(dir);
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      if (statSync(p).isDirectory()) walk(p);
+    }
+  };
+  walk(specsDir);
+  return out.sort();
+}
+
+for (const suiteDir of suites()) {
+  const config = JSON.parse(readFileSync(join(suiteDir, 'suite.json'), 'utf8')) as SuiteConfig;
+  const ext = config.ext ?? '.py';
+  const cases = readdirSync(suiteDir)
+    .filter((n) => n.endsWith(ext) && !/\.[A-Za-z0-9_-]+\.out$/.test(n) && !n.includes('.out') && statSync(join(suiteDir, n)).isFile())
+    .sort();
+  describe(`golden ${relative(specsDir, suiteDir)}`, () => {
+    for (const file of cases) {
+      const input = relative(root, join(suiteDir, file));
+      const stem = input.slice(0, -ext.length);
+      for (const cmd of config.commands) {
+        it(`${file} ${cmd.name}`, async () => {
+          const args = cmd.args.map((a) => a.replaceAll('{input}', input).replaceAll('{stem}', stem));
+          const r = await runCli(args);
+          const outPath = join(root, `${stem}.${cmd.name}.out`);
+          const errPath = join(root, `${stem}.${cmd.name}.err`);
+          const err = `exit ${r.code}\n${r.stderr}`;
+          if (accept) {
+            writeFileSync(outPath, r.stdout);
+            writeFileSync(errPath, err);
+            return;
+          }
+          expect(existsSync(outPath), `missing ${outPath}: run npm run accept`).toBe(true);
+          expect(r.stdout).toBe(readFileSync(outPath, 'utf8'));
+          expect(err).toBe(readFileSync(errPath, 'utf8'));
+        });
+      }
+    }
+  });
+}
+
+describe('golden suites', () => {
+  it('exist', () => {
+    expect(suites().length).toBeGreaterThan(0);
+  });
+});
