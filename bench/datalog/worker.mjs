@@ -1,0 +1,15 @@
+// Runs one workload in this process (fresh per workload) and prints JSON timings and peak RSS.
+import { performance } from 'node:perf_hooks';
+const [, , distIndex, rules, factDir, outDir] = process.argv;
+const dl = await import(distIndex);
+const t0 = performance.now();
+const { program } = dl.loadProgram([rules]);
+const db = program.newDatabase();
+dl.readFactsDir(db, factDir);
+const t1 = performance.now();
+const result = dl.evaluate(program, db);
+const t2 = performance.now();
+dl.writeOutputs(result, outDir);
+const t3 = performance.now();
+const sizes = Object.fromEntries(program.relations.filter((r) => r.output).map((r) => [r.name, result.size(r.name)]));
+console.log(JSON.stringify({ load: t1 - t0, eval: t2 - t1, write: t3 - t2, total: t3 - t0, sizes, maxRssKB: process.resourceUsage().maxRSS }));

@@ -1,0 +1,124 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../main.js';
+import { guarded, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import {
+  evaluate,
+  formatOutputs,
+  formatProof,
+  formatTuple,
+  formatWhyNot,
+  loadProgram,
+  parseTupleText,
+  readFactsDir,
+  writeOutputs,
+  type EvalResult,
+  type RuleProgram,
+} from '../../datalog/index.js';
+import { DiagnosticError } from '../../report/diagnostic.js';
+
+interface FactOpts {
+  factDir: string;
+}
+
+/** Loads the rule files (warnings to stderr), reads the facts directory and evaluates. */
+function loadAndRun(ctx: CommandContext, files: string[], factDir: string): { program: RuleProgram; result: EvalResult } {
+  const { program, warnings } = loadProgram(files);
+  reportDiagnostics(ctx.io, warnings);
+  const db = program.newDatabase();
+  readFactsDir(db, factDir);
+  return { program, result: evaluate(program, db) };
+}
+
+/** Splits `RULES... TUPLE` positional arguments. */
+function rulesAndTuple(args: string[]): { files: string[]; tuple: string } {
+  if (args.length < 2) {
+    throw new DiagnosticError([
+      { severity: 'error', code: 'usage', message: 'expected one or more rule files followed by a tuple such as \'path(1, 5)\'', fix: "quote the tuple in the shell: ptolog explain-tuple rules.dl -F facts 'path(1,5)'" },
+    ]);
+  }
+  return { files: args.slice(0, -1), tuple: args[args.length - 1]! };
+}
+
+/** Prints a proof (exit 0) or, when the tuple is absent, why no rule derives it (exit 1). */
+function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string, factDir: string, whyNot: boolean): number {
+  const { program, result } = loadAndRun(ctx, files, factDir);
+  const { rel, values } = parseTupleText(program, tupleText);
+  const info = program.relation(rel)!;
+  const present = result.contains(rel, values);
+  if (present && !whyNot) {
+    ctx.io.stdout(formatProof(result.explain(rel, values)!) + '\n');
+    return EXIT_OK;
+  }
+  if (present) {
+    ctx.io.stdout(`${formatTuple(rel, values)} is derived; its proof:\n${formatProof(result.explain(rel, values)!)}\n`);
+    return EXIT_FINDINGS;
+  }
+  ctx.io.stdout(formatWhyNot(rel, values, result.whyNot(rel, values), info.input) + '\n');
+  return whyNot ? EXIT_OK : EXIT_FINDINGS;
+}
+
+/** `run`, `check-rules`, `explain-tuple` and `why-not`: the Datalog engine on its own. */
+export function registerDatalogCommands(program: Command, ctx: CommandContext): void {
+  program
+    .command('run')
+    .description('evaluate Datalog rule files like `souffle -F FACTDIR -D OUTDIR`')
+    .argument('<rules...>', 'rule files (.dl), checked and evaluated as one program')
+    .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts (tab-separated) for each .input relation', '.')
+    .option('-D, --output-dir <dir>', 'directory to write <relation>.csv for each .output relation; `-` prints them to stdout', '.')
+    .action(async (files: string[], o: FactOpts & { outputDir: string }) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          const { program: p, result } = loadAndRun(ctx, files, o.factDir);
+          if (o.outputDir === '-') ctx.io.stdout(formatOutputs(result));
+          else writeOutputs(result, o.outputDir);
+          for (const r of p.relations) if (r.printsize) ctx.io.stdout(`${r.name}\t${result.size(r.name)}\n`);
+          return EXIT_OK;
+        }),
+      );
+    });
+
+  program
+    .command('check-rules')
+    .description('run only the static checks of Datalog rule files (errors exit 2, warnings are printed)')
+    .argument('<files...>', 'rule files (.dl), checked as one program')
+    .action(async (files: string[]) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          const { program: p, warnings } = loadProgram(files);
+          reportDiagnostics(ctx.io, warnings);
+          const rules = p.clauses.filter((c) => !c.clause.isFact).length;
+          ctx.io.stdout(`ok: ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
+          return EXIT_OK;
+        }),
+      );
+    });
+
+  program
+    .command('explain-tuple')
+    .description("print a minimal-height proof of a derived tuple, e.g. explain-tuple rules.dl -F facts 'path(1,5)'; exit 1 with the why-not analysis when it is not derived")
+    .argument('<rules-and-tuple...>', 'rule files followed by the tuple to explain')
+    .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts for each .input relation', '.')
+    .option('--why-not', 'explain why the tuple is NOT derived (same as the why-not command)')
+    .action(async (args: string[], o: FactOpts & { whyNot?: boolean }) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          const { files, tuple } = rulesAndTuple(args);
+          return explainOrWhyNot(ctx, files, tuple, o.factDir, o.whyNot === true);
+        }),
+      );
+    });
+
+  program
+    .command('why-not')
+    .description("for a tuple that is not derived, print for each rule of its relation the first body literal that fails, e.g. why-not rules.dl -F facts 'path(5,1)'; exit 1 (with its proof) when it is derived")
+    .argument('<rules-and-tuple...>', 'rule files followed by the tuple')
+    .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts for each .input relation', '.')
+    .action(async (args: string[], o: FactOpts) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          const { files, tuple } = rulesAndTuple(args);
+          return explainOrWhyNot(ctx, files, tuple, o.factDir, true);
+        }),
+      );
+    });
+}

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import type { CommandContext } from '../main.js';
+import { guarded, EXIT_OK } from '../io.js';
+import { parseDefines, readModule } from '../../frontend/index.js';
+import { extractFacts } from '../../facts/extract.js';
+import { MemorySink } from '../../facts/sink.js';
+import { writeFactFiles } from '../../facts/tsv.js';
+import { loadProgram } from '../../datalog/index.js';
+import { rulesDir } from '../../passes/registry.js';
+
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+
+/** `facts`: dump a program's facts as Soufflé `.facts` files. */
+export function registerFactsCommand(program: Command, ctx: CommandContext): void {
+  program
+    .command('facts')
+    .description('write the facts of a file (relations of rules/schema.dl) as Soufflé .facts files')
+    .argument('<file>', 'a Python module holding @pl.program classes')
+    .requiredOption('--out <dir>', 'directory to write <relation>.facts files into')
+    .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
+    .action(async (file: string, o: { out: string; define: string[] }) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          const module = readModule(file, { defines: parseDefines(o.define) });
+          const sink = new MemorySink();
+          extractFacts(module, sink);
+          const schema = loadProgram([join(rulesDir(), 'schema.dl')]).program;
+          const rels = schema.relations.filter((r) => r.input).map((r) => r.name);
+          const n = writeFactFiles(o.out, sink, rels);
+          ctx.io.stderr(`wrote ${n} facts in ${rels.length} relations to ${o.out}\n`);
+          return EXIT_OK;
+        }),
+      );
+    });
+}

@@ -1,0 +1,114 @@
+// The abstract syntax of a rule file, produced by the parser and read by every later stage.
+import type { Location } from '../report/diagnostic.js';
+
+/** The two kinds of values a column can hold (Soufflé's primitive types). */
+export type Kind = 'symbol' | 'number';
+
+/** A value of a tuple: a symbol is a string, a number a signed 32-bit integer. */
+export type Value = string | number;
+
+export type ArithOp = '+' | '-' | '*' | '/' | '%';
+export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+export type AggOp = 'count' | 'min' | 'max' | 'sum';
+
+export type Term =
+  | { kind: 'var'; name: string; loc: Location }
+  | { kind: 'wildcard'; loc: Location }
+  | { kind: 'num'; value: number; loc: Location }
+  | { kind: 'str'; value: string; loc: Location }
+  | { kind: 'bin'; op: ArithOp; left: Term; right: Term; loc: Location }
+  | { kind: 'neg'; arg: Term; loc: Location }
+  | { kind: 'agg'; op: AggOp; target: Term | null; body: Literal[]; loc: Location; locals?: string[] };
+
+export interface Atom {
+  rel: string;
+  args: Term[];
+  loc: Location;
+  nameLoc: Location;
+}
+
+export type Literal =
+  | { kind: 'atom'; atom: Atom; loc: Location }
+  | { kind: 'neg'; atom: Atom; loc: Location }
+  | { kind: 'cmp'; op: CmpOp; left: Term; right: Term; loc: Location };
+
+/** One rule (or fact, with an empty body) after disjunctions were expanded. */
+export interface Clause {
+  head: Atom;
+  body: Literal[];
+  /** The whole rule text as written (shared by the clauses of one disjunctive rule). */
+  loc: Location;
+  isFact: boolean;
+}
+
+export interface AttrDecl {
+  name: string;
+  type: string;
+  loc: Location;
+}
+
+export interface RelDecl {
+  name: string;
+  attrs: AttrDecl[];
+  loc: Location;
+  nameLoc: Location;
+}
+
+export interface TypeDecl {
+  name: string;
+  base: string;
+  loc: Location;
+  nameLoc: Location;
+}
+
+export interface IoDecl {
+  directive: 'input' | 'output' | 'printsize';
+  rel: string;
+  loc: Location;
+}
+
+export interface IncludeDecl {
+  path: string;
+  loc: Location;
+}
+
+/** The parse of one file: its statements in order (includes not yet resolved). */
+export interface ParsedFile {
+  decls: RelDecl[];
+  types: TypeDecl[];
+  io: IoDecl[];
+  clauses: Clause[];
+  includes: IncludeDecl[];
+}
+
+/** Every variable name in a term, in order of occurrence (aggregate bodies included). */
+export function termVars(t: Term, out: string[] = []): string[] {
+  switch (t.kind) {
+    case 'var':
+      out.push(t.name);
+      break;
+    case 'bin':
+      termVars(t.left, out);
+      termVars(t.right, out);
+      break;
+    case 'neg':
+      termVars(t.arg, out);
+      break;
+    case 'agg':
+      if (t.target) termVars(t.target, out);
+      for (const l of t.body) literalVars(l, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/** Every variable name in a literal, in order of occurrence. */
+export function literalVars(l: Literal, out: string[] = []): string[] {
+  if (l.kind === 'cmp') {
+    termVars(l.left, out);
+    termVars(l.right, out);
+  } else for (const a of l.atom.args) termVars(a, out);
+  return out;
+}

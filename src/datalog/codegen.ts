@@ -1,0 +1,190 @@
+// Compiles a join plan to a specialised JavaScript function (typed-array loops, no per-tuple
+// allocation). The nesting depth of the generated code is the plan's length, not the data size.
+import type { Index, Relation } from './relation.js';
+import type { Expr, Plan, Step } from './plan.js';
+
+/** A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch. */
+export type CompiledPlan = (
+  R: readonly Relation[],
+  X: readonly (Index | null)[],
+  B: Int32Array,
+  S: readonly Int32Array[],
+  T: Int32Array,
+  OUT: Relation,
+  H: number,
+) => void;
+
+const cache = new Map<string, CompiledPlan>();
+
+interface Gen {
+  temps: number;
+}
+
+interface Pre {
+  name: string;
+  code: string;
+}
+
+function exprCode(e: Expr, pre: Pre[], g: Gen): string {
+  switch (e.k) {
+    case 'slot':
+      return `v${e.s}`;
+    case 'const':
+      return String(e.v);
+    case 'neg':
+      return `((-${exprCode(e.a, pre, g)}) | 0)`;
+    case 'bin': {
+      const l = exprCode(e.l, pre, g);
+      const r = exprCode(e.r, pre, g);
+      switch (e.op) {
+        case '+':
+          return `((${l} + ${r}) | 0)`;
+        case '-':
+          return `((${l} - ${r}) | 0)`;
+        case '*':
+          return `Math.imul(${l}, ${r})`;
+        default: {
+          const name = `g${g.temps++}`;
+          pre.push({ name, code: r });
+          return `((${l} ${e.op} ${name}) | 0)`;
+        }
+      }
+    }
+  }
+}
+
+/** Wraps `inner` so that it runs only when every divisor in `pre` is non-zero. */
+function guarded(pre: Pre[], inner: string): string {
+  let out = inner;
+  for (let i = pre.length - 1; i >= 0; i--) {
+    const p = pre[i]!;
+    out = `{ const ${p.name} = ${p.code}; if (${p.name} !== 0) {\n${out}\n} }`;
+  }
+  return out;
+}
+
+const CMP: Record<string, string> = { '=': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+
+function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: (k: number) => number, g: Gen): string {
+  if (i === steps.length) return leaf();
+  const step = steps[i]!;
+  const rest = (): string => genSteps(steps, i + 1, leaf, arity, g);
+  switch (step.op) {
+    case 'filter': {
+      const pre: Pre[] = [];
+      const l = exprCode(step.l, pre, g);
+      const r = exprCode(step.r, pre, g);
+      return guarded(pre, `if (${l} ${CMP[step.cmp]} ${r}) {\n${rest()}\n}`);
+    }
+    case 'assign': {
+      const pre: Pre[] = [];
+      const e = exprCode(step.e, pre, g);
+      return guarded(pre, `{ const v${step.slot} = ${e};\n${rest()}\n}`);
+    }
+    case 'neg': {
+      const k = step.k;
+      const pre: Pre[] = [];
+      const keys = step.args.flatMap((a) => (a ? [exprCode(a, pre, g)] : []));
+      let cond: string;
+      if (keys.length === 0) cond = `R${k}.count === 0`;
+      else if (keys.length === step.args.length) {
+        cond = `(${keys.map((c, j) => `S${k}[${j}] = ${c}`).join(', ')}, R${k}.find(S${k}) === -1)`;
+      } else if (keys.length === 1) cond = `X${k}.find1(${keys[0]}) === -1`;
+      else if (keys.length === 2) cond = `X${k}.find2(${keys[0]}, ${keys[1]}) === -1`;
+      else cond = `(${keys.map((c, j) => `S${k}[${j}] = ${c}`).join(', ')}, X${k}.findN(S${k}) === -1)`;
+      return guarded(pre, `if (${cond}) {\n${rest()}\n}`);
+    }
+    case 'agg': {
+      const acc = `a${g.temps++}`;
+      const found = `f${g.temps++}`;
+      let update: string;
+      const pre: Pre[] = [];
+      const t = step.target ? exprCode(step.target, pre, g) : '';
+      switch (step.aggOp) {
+        case 'count':
+          update = `${acc} = (${acc} + 1) | 0;`;
+          break;
+        case 'sum':
+          update = `${acc} = (${acc} + ${t}) | 0;`;
+          break;
+        case 'min':
+          update = `{ const x = ${t}; if (${found} === 0 || x < ${acc}) ${acc} = x; ${found} = 1; }`;
+          break;
+        case 'max':
+          update = `{ const x = ${t}; if (${found} === 0 || x > ${acc}) ${acc} = x; ${found} = 1; }`;
+          break;
+      }
+      const body = genSteps(step.body, 0, () => guarded(pre, update), arity, g);
+      const always = step.aggOp === 'count' || step.aggOp === 'sum';
+      return `{ let ${acc} = 0; let ${found} = 0;\n${body}\nif (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${rest()}\n} }`;
+    }
+    case 'scan': {
+      const k = step.k;
+      const a = arity(k);
+      const pre: Pre[] = [];
+      const keys = step.cols.map((c) => (c.t === 'key' ? exprCode(c.e, pre, g) : ''));
+      const binds: string[] = [];
+      const checks: string[] = [];
+      step.cols.forEach((c, col) => {
+        if (c.t === 'bind') binds.push(`const v${c.slot} = D${k}[b${k} + ${col}];`);
+        else if (c.t === 'check') checks.push(`if (D${k}[b${k} + ${col}] !== v${c.slot}) continue;`);
+      });
+      const bounded = step.version !== 'all';
+      const keyCount = step.keyCols.length;
+      if (keyCount === a && a > 0) {
+        const fill = step.keyCols.map((col, j) => `S${k}[${j}] = ${keys[col]};`).join(' ');
+        const cond = bounded ? ` && r${k} >= B[${2 * k}] && r${k} < B[${2 * k + 1}]` : '';
+        return guarded(pre, `${fill}\n{ const r${k} = R${k}.find(S${k}); if (r${k} !== -1${cond}) {\n${rest()}\n} }`);
+      }
+      if (keyCount > 0 && step.version !== 'delta') {
+        const kv = step.keyCols.map((col) => keys[col]!);
+        let first: string;
+        let fill = '';
+        if (keyCount === 1) first = `X${k}.find1(${kv[0]})`;
+        else if (keyCount === 2) first = `X${k}.find2(${kv[0]}, ${kv[1]})`;
+        else {
+          fill = kv.map((c, j) => `S${k}[${j}] = ${c};`).join(' ');
+          first = `X${k}.findN(S${k})`;
+        }
+        const skip = bounded ? `if (r${k} >= hi${k}) continue;\n` : '';
+        const hiDecl = bounded ? `const hi${k} = B[${2 * k + 1}]; ` : '';
+        const loop = `${fill}\n{ ${hiDecl}for (let r${k} = ${first}; r${k} !== -1; r${k} = N${k}[r${k}]) {\n${skip}const b${k} = r${k} * ${a};\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n} }`;
+        return guarded(pre, loop);
+      }
+      // Range scan with equality checks on constant/bound columns.
+      const keyChecks = step.cols.flatMap((c, col) => (c.t === 'key' ? [`if (D${k}[b${k} + ${col}] !== q${k}_${col}) continue;`] : []));
+      const keyDecls = step.cols.flatMap((c, col) => (c.t === 'key' ? [`const q${k}_${col} = ${keys[col]};`] : []));
+      const loop = `${keyDecls.join(' ')}\nfor (let r${k} = B[${2 * k}], e${k} = B[${2 * k + 1}]; r${k} < e${k}; r${k}++) {\nconst b${k} = r${k} * ${a};\n${keyChecks.join('\n')}\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n}`;
+      return guarded(pre, loop);
+    }
+  }
+}
+
+/** Generates (or reuses) the JavaScript function of a plan. */
+export function compilePlan(plan: Plan): CompiledPlan {
+  const g: Gen = { temps: 0 };
+  const arity = (k: number): number => plan.accesses[k]!.arity;
+  const leaf = (): string => {
+    if (!plan.head) return '';
+    const pre: Pre[] = [];
+    const vals = plan.head.map((e) => exprCode(e, pre, g));
+    return guarded(pre, `${vals.map((c, j) => `T[${j}] = ${c};`).join(' ')}\nOUT.add(T, H);`);
+  };
+  const body = genSteps(plan.steps, 0, leaf, arity, g);
+  // Every index is brought up to date before any `next` array is captured: two accesses may
+  // share one index, and a later ensure() may replace the array an earlier one captured.
+  const ensures = plan.accesses.flatMap((acc, k) => (acc.keyCols ? [`X[${k}].ensure(B[${2 * k + 1}]);`] : []));
+  const captures = plan.accesses.map((acc, k) => {
+    const line = `const R${k} = R[${k}]; const D${k} = R${k}.data; const S${k} = S[${k}];`;
+    return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next;` : line;
+  });
+  const prologue = [...ensures, ...captures].join('\n');
+  const code = `"use strict";\n${prologue}\n${body}`;
+  let fn = cache.get(code);
+  if (!fn) {
+    if (cache.size > 5000) cache.clear();
+    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', code) as CompiledPlan;
+    cache.set(code, fn);
+  }
+  return fn;
+}

@@ -1,0 +1,85 @@
+// A database of input facts for one program: tuples are interned and stored as integer rows.
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import type { Value } from './ast.js';
+import type { RelationInfo, RuleProgram } from './program.js';
+import { Relation } from './relation.js';
+import { SymbolTable } from './symbols.js';
+
+const INT_MIN = -2147483648;
+const INT_MAX = 2147483647;
+
+function fail(message: string, fix: string): never {
+  const d: Diagnostic = { severity: 'error', code: 'bad-fact', message, fix };
+  throw new DiagnosticError([d]);
+}
+
+/** Input tuples of a program, keyed by relation; symbols interned into a shared table. */
+export class FactDatabase {
+  readonly symbols = new SymbolTable();
+  readonly relations: (Relation | undefined)[];
+  private scratch = new Int32Array(16);
+
+  constructor(readonly program: RuleProgram) {
+    this.relations = program.relations.map(() => undefined);
+  }
+
+  /** The declared relation `name`; throws a diagnostic when it is not declared. */
+  info(name: string): RelationInfo {
+    const r = this.program.relation(name);
+    if (!r) fail(`the relation ${name} is not declared by the rule program`, 'insert facts only into relations declared with `.decl`.');
+    return r;
+  }
+
+  /** The storage of relation `id`, created on first use. */
+  storage(id: number): Relation {
+    let r = this.relations[id];
+    if (!r) {
+      r = new Relation(this.program.relations[id]!.kinds.length);
+      this.relations[id] = r;
+    }
+    return r;
+  }
+
+  /** Adds one tuple to relation `rel`; values are strings for symbol columns, integers for number columns. */
+  insert(rel: string, values: readonly Value[]): void {
+    const info = this.info(rel);
+    this.insertInto(info, values);
+  }
+
+  /** Adds many tuples to relation `rel`. */
+  insertMany(rel: string, rows: Iterable<readonly Value[]>): void {
+    const info = this.info(rel);
+    for (const row of rows) this.insertInto(info, row);
+  }
+
+  /** Adds one tuple to a relation given by its info (values checked against the declaration). */
+  insertInto(info: RelationInfo, values: readonly Value[]): void {
+    const kinds = info.kinds;
+    if (values.length !== kinds.length) {
+      fail(
+        `${info.name} has ${kinds.length} column${kinds.length === 1 ? '' : 's'} but the tuple (${values.map(String).join(', ')}) has ${values.length}`,
+        `give one value per column of ${info.name}(${info.attrs.map((a, i) => `${a}: ${info.types[i]}`).join(', ')}).`,
+      );
+    }
+    if (this.scratch.length < kinds.length) this.scratch = new Int32Array(kinds.length);
+    const t = this.scratch;
+    for (let i = 0; i < kinds.length; i++) {
+      const v = values[i]!;
+      if (kinds[i] === 'symbol') {
+        if (typeof v !== 'string') fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a symbol but got the number ${v}`, 'pass a string for symbol columns.');
+        t[i] = this.symbols.intern(v);
+      } else {
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX) {
+          fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a number but got ${JSON.stringify(v)}`, 'pass a 32-bit signed integer for number columns.');
+        }
+        t[i] = v;
+      }
+    }
+    this.storage(info.id).add(t, 0);
+  }
+
+  /** Number of tuples inserted into relation `rel`. */
+  size(rel: string): number {
+    return this.relations[this.info(rel).id]?.count ?? 0;
+  }
+}

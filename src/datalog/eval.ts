@@ -1,0 +1,181 @@
+// Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
+import type { Clause, Term } from './ast.js';
+import { compilePlan, type CompiledPlan } from './codegen.js';
+import { arith } from './consts.js';
+import type { FactDatabase } from './database.js';
+import { buildPlan, type Plan } from './plan.js';
+import type { RuleProgram, Stratum } from './program.js';
+import { Relation } from './relation.js';
+import { EvalResult } from './result.js';
+import type { SymbolTable } from './symbols.js';
+
+/** A compiled plan with its per-run buffers. */
+interface Runner {
+  plan: Plan;
+  fn: CompiledPlan;
+  R: Relation[];
+  X: (import('./relation.js').Index | null)[];
+  B: Int32Array;
+  S: Int32Array[];
+  T: Int32Array;
+  out: Relation;
+  /** Access numbers of the top-level positive scans (an empty one makes the run a no-op). */
+  top: number[];
+}
+
+/** The value of a constant term (a fact argument), or null on division by zero. */
+export function constValue(t: Term, symbols: SymbolTable): number | null {
+  switch (t.kind) {
+    case 'num':
+      return t.value;
+    case 'str':
+      return symbols.intern(t.value);
+    case 'neg': {
+      const a = constValue(t.arg, symbols);
+      return a === null ? null : (-a) | 0;
+    }
+    case 'bin': {
+      const l = constValue(t.left, symbols);
+      const r = constValue(t.right, symbols);
+      return l === null || r === null ? null : arith(t.op, l, r);
+    }
+    default:
+      throw new Error(`a fact argument must be constant, not ${t.kind}`);
+  }
+}
+
+/** Number of top-level positive atoms of `c` whose relation is in `rec`. */
+function recursiveAtoms(c: Clause, rec: ReadonlySet<number>, relId: (n: string) => number): number {
+  return c.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel))).length;
+}
+
+/** Evaluates `program` on the facts of `db`; the database itself is not modified. */
+export function evaluate(program: RuleProgram, db: FactDatabase): EvalResult {
+  const symbols = db.symbols;
+  const relId = (n: string): number => program.byName.get(n)!.id;
+  const factRows = new Map<number, Map<number, number>>();
+  const factClauses = program.clauses.filter((c) => c.clause.isFact);
+  const factRels = new Set(factClauses.map((c) => c.head));
+  const rels: Relation[] = program.relations.map((info) => {
+    const stored = db.relations[info.id];
+    if (!stored) return new Relation(info.kinds.length);
+    return info.input && !factRels.has(info.id) ? stored : stored.clone();
+  });
+  const inputCounts = rels.map((r, i) => (db.relations[i] ? r.count : 0));
+
+  // Facts written in the rule files: height 0, remembered for provenance.
+  for (const pc of factClauses) {
+    const t = new Int32Array(Math.max(1, pc.clause.head.args.length));
+    let ok = true;
+    pc.clause.head.args.forEach((a, i) => {
+      const v = constValue(a, symbols);
+      if (v === null) ok = false;
+      else t[i] = v;
+    });
+    if (!ok) continue;
+    const rel = rels[pc.head]!;
+    if (rel.add(t, 0)) {
+      let m = factRows.get(pc.head);
+      if (!m) factRows.set(pc.head, (m = new Map()));
+      m.set(rel.count - 1, pc.id);
+    }
+  }
+
+  let height = 0;
+  const lo = new Int32Array(rels.length);
+  const lim = new Int32Array(rels.length);
+
+  const makeRunner = (c: Clause, head: number, rec: ReadonlySet<number>, delta: number): Runner => {
+    const plan = buildPlan({
+      body: c.body,
+      head: c.head.args,
+      relId,
+      arity: (r) => rels[r]!.arity,
+      size: (r) => rels[r]!.count,
+      recursive: rec,
+      delta,
+      symbols,
+    });
+    const R = plan.accesses.map((a) => rels[a.rel]!);
+    const X = plan.accesses.map((a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null));
+    const top = plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : []));
+    return {
+      plan,
+      fn: compilePlan(plan),
+      R,
+      X,
+      B: new Int32Array(2 * plan.accesses.length),
+      S: plan.accesses.map((a) => new Int32Array(Math.max(1, a.arity))),
+      T: new Int32Array(Math.max(1, c.head.args.length)),
+      out: rels[head]!,
+      top,
+    };
+  };
+
+  const run = (r: Runner): void => {
+    const acc = r.plan.accesses;
+    const B = r.B;
+    for (let k = 0; k < acc.length; k++) {
+      const a = acc[k]!;
+      const rel = a.rel;
+      switch (a.version) {
+        case 'all':
+          B[2 * k] = 0;
+          B[2 * k + 1] = rels[rel]!.count;
+          break;
+        case 'full':
+          B[2 * k] = 0;
+          B[2 * k + 1] = lim[rel]!;
+          break;
+        case 'old':
+          B[2 * k] = 0;
+          B[2 * k + 1] = lo[rel]!;
+          break;
+        case 'delta':
+          B[2 * k] = lo[rel]!;
+          B[2 * k + 1] = lim[rel]!;
+          break;
+      }
+    }
+    for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
+    r.fn(r.R, r.X, B, r.S, r.T, r.out, height);
+  };
+
+  const evalStratum = (s: Stratum): void => {
+    const rules = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
+    if (rules.length === 0) return;
+    const rec = new Set(s.recursive ? s.relations : []);
+    for (const r of s.relations) {
+      lo[r] = 0;
+      lim[r] = rels[r]!.count;
+    }
+    const initial = rules.map((c) => makeRunner(c.clause, c.head, rec, -1));
+    height++;
+    for (const r of initial) run(r);
+    if (!s.recursive) return;
+    const variants: Array<{ runner: Runner; rel: number }> = [];
+    for (const c of rules) {
+      const n = recursiveAtoms(c.clause, rec, relId);
+      const atoms = c.clause.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel)));
+      for (let i = 0; i < n; i++) {
+        const a = atoms[i]!;
+        if (a.kind !== 'atom') continue;
+        variants.push({ runner: makeRunner(c.clause, c.head, rec, i), rel: relId(a.atom.rel) });
+      }
+    }
+    for (;;) {
+      let any = false;
+      for (const r of s.relations) {
+        lo[r] = lim[r]!;
+        lim[r] = rels[r]!.count;
+        if (lim[r]! > lo[r]!) any = true;
+      }
+      if (!any) break;
+      height++;
+      for (const v of variants) if (lim[v.rel]! > lo[v.rel]!) run(v.runner);
+    }
+  };
+
+  for (const s of program.strata) evalStratum(s);
+  return new EvalResult(program, rels, symbols, factRows, inputCounts);
+}

@@ -1,0 +1,161 @@
+// Soufflé-compatible fact files: `<rel>.facts` (tab-separated) in, `<rel>.csv` (tab-separated) out.
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import type { Value } from './ast.js';
+import type { FactDatabase } from './database.js';
+import type { RelationInfo } from './program.js';
+import type { EvalResult } from './result.js';
+
+const CHUNK = 1 << 20;
+
+function factError(path: string, line: number, message: string, fix: string): never {
+  const d: Diagnostic = { severity: 'error', code: 'bad-fact', message, path: `${path}:${line}`, fix };
+  throw new DiagnosticError([d]);
+}
+
+/** Calls `onLine` for each line of a file, streaming it in 1 MiB chunks. */
+function forEachLine(path: string, onLine: (line: string, n: number) => void): void {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    const dec = new StringDecoder('utf8');
+    let rest = '';
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, 0, CHUNK, null);
+      const text = rest + (got > 0 ? dec.write(buf.subarray(0, got)) : dec.end());
+      let start = 0;
+      for (;;) {
+        const nl = text.indexOf('\n', start);
+        if (nl < 0) break;
+        onLine(text.slice(start, nl), ++n);
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+      if (got === 0) break;
+    }
+    if (rest.length > 0) onLine(rest, ++n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Loads `<dir>/<rel>.facts` for one relation into `db`; throws a diagnostic for a bad line. */
+export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string): void {
+  const arity = info.kinds.length;
+  const row: Value[] = new Array<Value>(arity);
+  forEachLine(path, (raw, n) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.length === 0 && arity > 0) return;
+    const cols = arity === 0 ? [] : line.split('\t');
+    if (cols.length !== arity) {
+      factError(path, n, `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${cols.length}`, `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`);
+    }
+    for (let i = 0; i < arity; i++) {
+      const c = cols[i]!;
+      if (info.kinds[i] === 'number') {
+        if (!/^[-+]?\d+$/.test(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
+        const v = Number(c);
+        if (v < -2147483648 || v > 2147483647) factError(path, n, `the number ${c} does not fit in 32 bits`, 'use a value between -2147483648 and 2147483647.');
+        row[i] = v;
+      } else row[i] = c;
+    }
+    db.insertInto(info, row);
+  });
+}
+
+/** Loads the `.facts` file of every `.input` relation from `dir`. */
+export function readFactsDir(db: FactDatabase, dir: string): void {
+  for (const info of db.program.relations) {
+    if (!info.input) continue;
+    const path = join(dir, `${info.name}.facts`);
+    if (!existsSync(path)) {
+      throw new DiagnosticError([
+        { severity: 'error', code: 'missing-facts', message: `cannot read the facts of the input relation ${info.name}: ${path} does not exist`, path, fix: `create ${path} (it may be empty) or pass the right directory with -F.` },
+      ]);
+    }
+    readFactsFile(db, info, path);
+  }
+}
+
+function fieldText(v: Value): string {
+  return typeof v === 'number' ? String(v) : v;
+}
+
+/** Writes the rows of one relation, sorted, as tab-separated lines straight into a byte buffer. */
+function writeRows(fd: number, result: EvalResult, info: RelationInfo): void {
+  const rel = result.storage[info.id]!;
+  const a = rel.arity;
+  const d = rel.data;
+  const sym = info.kinds.map((k) => k === 'symbol');
+  const buf = Buffer.allocUnsafe(CHUNK + 64);
+  const digits = new Uint8Array(12);
+  let pos = 0;
+  const flush = (): void => {
+    writeSync(fd, buf, 0, pos);
+    pos = 0;
+  };
+  for (const row of result.sortedRows(info.id)) {
+    for (let c = 0; c < a; c++) {
+      if (c > 0) buf[pos++] = 9;
+      const v = d[row * a + c]!;
+      if (sym[c]) {
+        const text = result.symbols.text(v);
+        const need = Buffer.byteLength(text);
+        if (pos + need + 2 > buf.length) flush();
+        if (need + 2 > buf.length) writeSync(fd, text);
+        else pos += buf.write(text, pos);
+        continue;
+      }
+      let x = v;
+      if (x < 0) {
+        buf[pos++] = 45;
+        if (x === -2147483648) {
+          pos += buf.write('2147483648', pos);
+          continue;
+        }
+        x = -x;
+      }
+      let n = 0;
+      do {
+        digits[n++] = 48 + (x % 10);
+        x = (x / 10) | 0;
+      } while (x > 0);
+      while (n > 0) buf[pos++] = digits[--n]!;
+    }
+    buf[pos++] = 10;
+    if (pos >= CHUNK) flush();
+  }
+  if (pos > 0) flush();
+}
+
+/** Writes `<dir>/<rel>.csv` (tab-separated, sorted) for every `.output` relation. */
+export function writeOutputs(result: EvalResult, dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const info of result.program.relations) {
+    if (!info.output) continue;
+    const path = join(dir, `${info.name}.csv`);
+    const fd = openSync(path, 'w');
+    try {
+      writeRows(fd, result, info);
+    } finally {
+      closeSync(fd);
+    }
+    written.push(path);
+  }
+  return written;
+}
+
+/** The `.output` relations as Soufflé prints them for `-D -`. */
+export function formatOutputs(result: EvalResult): string {
+  const parts: string[] = [];
+  for (const info of result.program.relations) {
+    if (!info.output) continue;
+    const rows = result.tuples(info.name).map((t) => t.map(fieldText).join('\t'));
+    parts.push(`---------------\n${info.name}\n===============\n${rows.map((r) => r + '\n').join('')}===============\n`);
+  }
+  return parts.join('');
+}

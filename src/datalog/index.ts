@@ -1,0 +1,27 @@
+// Public API of the rule engine: load and check rule files, build fact databases, evaluate,
+// read results and ask for provenance.
+import type { Diagnostic } from '../report/diagnostic.js';
+import { checkProgram } from './check.js';
+import { loadFiles, type FileReader, type RuleSource } from './load.js';
+import type { RuleProgram } from './program.js';
+
+export type { Kind, Value } from './ast.js';
+export type { RuleSource, FileReader } from './load.js';
+export { RuleProgram, type RelationInfo } from './program.js';
+export { FactDatabase } from './database.js';
+export { EvalResult } from './result.js';
+export { evaluate } from './eval.js';
+export { evaluateNaive } from './naive.js';
+export type { Proof, Premise, WhyNot, RuleRef } from './provenance.js';
+export { formatProof, formatWhyNot, formatTuple, formatValue } from './format.js';
+export { readFactsDir, readFactsFile, writeOutputs, formatOutputs } from './facts-io.js';
+export { parseTupleText } from './tuple-text.js';
+
+/**
+ * Parses, resolves `#include` (once per program by resolved path) and checks a set of rule files
+ * as one program; files may use relations declared in other files of the set. Throws
+ * DiagnosticError on errors; returns the program and the warnings.
+ */
+export function loadProgram(sources: ReadonlyArray<RuleSource>, read?: FileReader): { program: RuleProgram; warnings: Diagnostic[] } {
+  return checkProgram(loadFiles(sources, read));
+}

@@ -1,0 +1,145 @@
+// Executes a join plan step by step (no code generation), for provenance and why-not queries.
+// Recursion depth is the plan length; every relation is read in full.
+import { arith, compare } from './consts.js';
+import type { Expr, Plan, Step } from './plan.js';
+import type { Relation } from './relation.js';
+
+/** Evaluates an expression over slot values; null on division by zero. */
+export function evalExpr(e: Expr, slots: Int32Array): number | null {
+  switch (e.k) {
+    case 'slot':
+      return slots[e.s]!;
+    case 'const':
+      return e.v;
+    case 'neg': {
+      const a = evalExpr(e.a, slots);
+      return a === null ? null : (-a) | 0;
+    }
+    case 'bin': {
+      const l = evalExpr(e.l, slots);
+      const r = evalExpr(e.r, slots);
+      return l === null || r === null ? null : arith(e.op, l, r);
+    }
+  }
+}
+
+export interface InterpretOptions {
+  /** Relation of each access of the plan. */
+  rels: readonly Relation[];
+  /** Initial slot values (prebound variables set). */
+  slots: Int32Array;
+  /** Which rows of a positive scan may be used (provenance: smaller height). */
+  rowOk?: (k: number, row: number) => boolean;
+  /** Called for each solution of the top-level steps; return false to stop. */
+  onMatch: (slots: Int32Array, rows: Int32Array) => boolean;
+}
+
+/** Runs `plan` (its steps, not its head) and reports every solution until onMatch returns false. */
+export function interpret(plan: Plan, opts: InterpretOptions): void {
+  const rows = new Int32Array(plan.accesses.length).fill(-1);
+  const slots = opts.slots;
+  const rowOk = opts.rowOk ?? (() => true);
+  let stopped = false;
+
+  const run = (steps: readonly Step[], i: number, leaf: () => void): void => {
+    if (stopped) return;
+    if (i === steps.length) {
+      leaf();
+      return;
+    }
+    const step = steps[i]!;
+    const next = (): void => run(steps, i + 1, leaf);
+    switch (step.op) {
+      case 'filter': {
+        const l = evalExpr(step.l, slots);
+        const r = evalExpr(step.r, slots);
+        if (l !== null && r !== null && compare(step.cmp, l, r)) next();
+        return;
+      }
+      case 'assign': {
+        const v = evalExpr(step.e, slots);
+        if (v === null) return;
+        slots[step.slot] = v;
+        next();
+        return;
+      }
+      case 'neg': {
+        const rel = opts.rels[step.k]!;
+        const vals: (number | null)[] = step.args.map((a) => (a ? evalExpr(a, slots) : null));
+        if (step.args.some((a, j) => a && vals[j] === null)) return;
+        if (step.keyCols.length === rel.arity) {
+          if (rel.arity > 0 && rel.find(vals as number[]) !== -1) return;
+          if (rel.arity === 0 && rel.count > 0) return;
+        } else if (step.keyCols.length > 0) {
+          const ix = rel.index(step.keyCols);
+          ix.ensure(rel.count);
+          if (ix.findN(step.keyCols.map((c) => vals[c]!)) !== -1) return;
+        } else if (rel.count > 0) return;
+        next();
+        return;
+      }
+      case 'agg': {
+        let acc = 0;
+        let found = false;
+        run(step.body, 0, () => {
+          if (step.aggOp === 'count') acc = (acc + 1) | 0;
+          else {
+            const t = evalExpr(step.target!, slots);
+            if (t === null) return;
+            if (step.aggOp === 'sum') acc = (acc + t) | 0;
+            else if (!found || (step.aggOp === 'min' ? t < acc : t > acc)) acc = t;
+            found = true;
+          }
+        });
+        if (stopped) return;
+        if (step.aggOp === 'min' || step.aggOp === 'max') if (!found) return;
+        slots[step.slot] = acc;
+        next();
+        return;
+      }
+      case 'scan': {
+        const rel = opts.rels[step.k]!;
+        const a = rel.arity;
+        const keys: number[] = [];
+        for (const c of step.cols) {
+          if (c.t !== 'key') continue;
+          const v = evalExpr(c.e, slots);
+          if (v === null) return;
+          keys.push(v);
+        }
+        const visit = (r: number): void => {
+          if (!rowOk(step.k, r)) return;
+          const b = r * a;
+          let kc = 0;
+          for (let c = 0; c < a; c++) {
+            const spec = step.cols[c]!;
+            const v = rel.data[b + c]!;
+            if (spec.t === 'key' && v !== keys[kc++]) return;
+          }
+          for (let c = 0; c < a; c++) {
+            const spec = step.cols[c]!;
+            if (spec.t === 'bind') slots[spec.slot] = rel.data[b + c]!;
+          }
+          for (let c = 0; c < a; c++) {
+            const spec = step.cols[c]!;
+            if (spec.t === 'check' && rel.data[b + c] !== slots[spec.slot]) return;
+          }
+          rows[step.k] = r;
+          next();
+        };
+        if (step.keyCols.length > 0 && step.keyCols.length < a) {
+          const ix = rel.index(step.keyCols);
+          ix.ensure(rel.count);
+          for (let r = ix.findN(keys); r !== -1 && !stopped; r = ix.next[r]!) visit(r);
+        } else if (step.keyCols.length === a && a > 0) {
+          const r = rel.find(keys);
+          if (r !== -1) visit(r);
+        } else for (let r = 0; r < rel.count && !stopped; r++) visit(r);
+        return;
+      }
+    }
+  };
+  run(plan.steps, 0, () => {
+    if (!opts.onMatch(slots, rows)) stopped = true;
+  });
+}

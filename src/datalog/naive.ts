@@ -1,0 +1,177 @@
+// A deliberately naive reference evaluator: decoded values, string-keyed sets, no indexes, the
+// body solved by backtracking in written order, each stratum recomputed in full to a fixpoint.
+// Used to cross-check the optimized evaluator; do not use it on large inputs.
+import type { Literal, Term, Value } from './ast.js';
+import { arith, compare } from './consts.js';
+import type { RuleProgram } from './program.js';
+import { compareTuples } from './result.js';
+
+type Env = Map<string, Value>;
+
+class NaiveRel {
+  readonly rows = new Map<string, Value[]>();
+  add(t: Value[]): boolean {
+    const k = JSON.stringify(t);
+    if (this.rows.has(k)) return false;
+    this.rows.set(k, t);
+    return true;
+  }
+  has(t: Value[]): boolean {
+    return this.rows.has(JSON.stringify(t));
+  }
+}
+
+/** Evaluates `program` on `input` (relation name → tuples); returns every relation, sorted. */
+export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, readonly (readonly Value[])[]>): Map<string, Value[][]> {
+  const rels = program.relations.map(() => new NaiveRel());
+  for (const [name, tuples] of input) {
+    const info = program.relation(name);
+    if (!info) throw new Error(`unknown relation ${name}`);
+    for (const t of tuples) rels[info.id]!.add([...t]);
+  }
+  const relOf = (name: string): NaiveRel => rels[program.byName.get(name)!.id]!;
+
+  const ready = (t: Term, env: Env): boolean => {
+    switch (t.kind) {
+      case 'var':
+        return env.has(t.name);
+      case 'wildcard':
+        return false;
+      case 'bin':
+        return ready(t.left, env) && ready(t.right, env);
+      case 'neg':
+        return ready(t.arg, env);
+      case 'agg': {
+        const locals = new Set(t.locals ?? []);
+        const vars: string[] = [];
+        const collect = (x: Term): void => {
+          if (x.kind === 'var') vars.push(x.name);
+          else if (x.kind === 'bin') {
+            collect(x.left);
+            collect(x.right);
+          } else if (x.kind === 'neg') collect(x.arg);
+          else if (x.kind === 'agg') {
+            if (x.target) collect(x.target);
+            for (const l of x.body) (l.kind === 'cmp' ? [l.left, l.right] : l.atom.args).forEach(collect);
+          }
+        };
+        collect(t);
+        return vars.every((v) => env.has(v) || locals.has(v) || v.includes('@'));
+      }
+      default:
+        return true;
+    }
+  };
+
+  /** The value of a ready term, or undefined when it has none (division by zero, empty min/max). */
+  const value = (t: Term, env: Env): Value | undefined => {
+    switch (t.kind) {
+      case 'var':
+        return env.get(t.name);
+      case 'num':
+        return t.value;
+      case 'str':
+        return t.value;
+      case 'wildcard':
+        return undefined;
+      case 'neg': {
+        const a = value(t.arg, env);
+        return a === undefined ? undefined : (-(a as number)) | 0;
+      }
+      case 'bin': {
+        const l = value(t.left, env);
+        const r = value(t.right, env);
+        if (l === undefined || r === undefined) return undefined;
+        return arith(t.op, l as number, r as number) ?? undefined;
+      }
+      case 'agg': {
+        let acc = 0;
+        let found = false;
+        solve(t.body, new Map(env), (e) => {
+          if (t.op === 'count') acc = (acc + 1) | 0;
+          else {
+            const v = value(t.target!, e);
+            if (v === undefined) return;
+            const n = v as number;
+            if (t.op === 'sum') acc = (acc + n) | 0;
+            else if (!found || (t.op === 'min' ? n < acc : n > acc)) acc = n;
+            found = true;
+          }
+        });
+        if ((t.op === 'min' || t.op === 'max') && !found) return undefined;
+        return acc;
+      }
+    }
+  };
+
+  const literalReady = (l: Literal, env: Env): boolean => {
+    if (l.kind === 'atom') return true;
+    if (l.kind === 'neg') return l.atom.args.every((a) => a.kind === 'wildcard' || ready(a, env));
+    if (ready(l.left, env) && ready(l.right, env)) return true;
+    if (l.op !== '=') return false;
+    return (l.left.kind === 'var' && ready(l.right, env)) || (l.right.kind === 'var' && ready(l.left, env));
+  };
+
+  const solve = (lits: readonly Literal[], env: Env, emit: (env: Env) => void): void => {
+    if (lits.length === 0) {
+      emit(env);
+      return;
+    }
+    const i = lits.findIndex((l) => literalReady(l, env));
+    if (i < 0) throw new Error('naive: no literal can be evaluated');
+    const l = lits[i]!;
+    const rest = [...lits.slice(0, i), ...lits.slice(i + 1)];
+    if (l.kind === 'atom') {
+      for (const tuple of [...relOf(l.atom.rel).rows.values()]) {
+        const e = new Map(env);
+        let ok = true;
+        for (let c = 0; c < tuple.length && ok; c++) {
+          const a = l.atom.args[c]!;
+          if (a.kind === 'wildcard') continue;
+          if (a.kind === 'var' && !e.has(a.name)) e.set(a.name, tuple[c]!);
+          else if (!ready(a, e) || value(a, e) !== tuple[c]) ok = false;
+        }
+        if (ok) solve(rest, e, emit);
+      }
+    } else if (l.kind === 'neg') {
+      const rel = relOf(l.atom.rel);
+      const pattern = l.atom.args.map((a) => (a.kind === 'wildcard' ? undefined : value(a, env)));
+      if (l.atom.args.some((a, c) => a.kind !== 'wildcard' && pattern[c] === undefined)) return;
+      const present = [...rel.rows.values()].some((t) => t.every((v, c) => pattern[c] === undefined || pattern[c] === v));
+      if (!present) solve(rest, env, emit);
+    } else {
+      const lr = ready(l.left, env);
+      const rr = ready(l.right, env);
+      if (lr && rr) {
+        const a = value(l.left, env);
+        const b = value(l.right, env);
+        if (a !== undefined && b !== undefined && compare(l.op, a, b)) solve(rest, env, emit);
+      } else {
+        const [v, other] = !lr ? [l.left, l.right] : [l.right, l.left];
+        const x = value(other, env);
+        if (x === undefined || v.kind !== 'var') return;
+        const e = new Map(env);
+        e.set(v.name, x);
+        solve(rest, e, emit);
+      }
+    }
+  };
+
+  for (const stratum of program.strata) {
+    const clauses = stratum.clauses.map((id) => program.clauses[id]!);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const pc of clauses) {
+        const derived: Value[][] = [];
+        solve(pc.clause.body, new Map(), (env) => {
+          const t = pc.clause.head.args.map((a) => value(a, env));
+          if (t.every((v) => v !== undefined)) derived.push(t as Value[]);
+        });
+        for (const t of derived) if (rels[pc.head]!.add(t)) changed = true;
+      }
+    }
+  }
+  const out = new Map<string, Value[][]>();
+  program.relations.forEach((info, i) => out.set(info.name, [...rels[i]!.rows.values()].sort(compareTuples)));
+  return out;
+}

@@ -1,0 +1,59 @@
+// The checked program: relations, clauses (aggregate-local variables renamed) and strata.
+import type { Location } from '../report/diagnostic.js';
+import type { Clause, Kind } from './ast.js';
+import { FactDatabase } from './database.js';
+import type { SourceText } from '../report/source.js';
+
+export interface RelationInfo {
+  id: number;
+  name: string;
+  /** Attribute names and declared type names, one per column. */
+  attrs: string[];
+  types: string[];
+  kinds: Kind[];
+  loc: Location;
+  input: boolean;
+  output: boolean;
+  printsize: boolean;
+}
+
+export interface ProgramClause {
+  id: number;
+  clause: Clause;
+  head: number;
+  /** The kind of every variable of the clause (aggregate locals renamed `X@n`). */
+  varKinds: Map<string, Kind>;
+}
+
+export interface Stratum {
+  /** Relation ids of this strongly connected component. */
+  relations: number[];
+  /** True when some relation depends on itself (directly or through the others). */
+  recursive: boolean;
+  /** Clause ids whose head is in this stratum. */
+  clauses: number[];
+}
+
+/** A rule program that passed every static check; evaluate it with `evaluate`. */
+export class RuleProgram {
+  readonly byName: Map<string, RelationInfo>;
+
+  constructor(
+    readonly relations: RelationInfo[],
+    readonly clauses: ProgramClause[],
+    readonly strata: Stratum[],
+    readonly sources: SourceText[],
+  ) {
+    this.byName = new Map(relations.map((r) => [r.name, r]));
+  }
+
+  /** The relation named `name`, or undefined. */
+  relation(name: string): RelationInfo | undefined {
+    return this.byName.get(name);
+  }
+
+  /** An empty database of facts for this program's relations. */
+  newDatabase(): FactDatabase {
+    return new FactDatabase(this);
+  }
+}

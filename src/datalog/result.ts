@@ -1,0 +1,126 @@
+// The result of an evaluation: decoded relation access and provenance queries.
+import { DiagnosticError } from '../report/diagnostic.js';
+import type { Kind, Value } from './ast.js';
+import type { RelationInfo, RuleProgram } from './program.js';
+import { explainTuple, whyNotTuple, type Proof, type WhyNot } from './provenance.js';
+import type { Relation } from './relation.js';
+import type { SymbolTable } from './symbols.js';
+import { sortedRowOrder } from './order.js';
+
+/** Orders tuples column by column: numbers numerically, symbols by code units. */
+export function compareTuples(a: readonly Value[], b: readonly Value[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Relations computed by `evaluate`, with provenance. */
+export class EvalResult {
+  constructor(
+    readonly program: RuleProgram,
+    /** Storage per relation id (read-only for callers). */
+    readonly storage: readonly Relation[],
+    readonly symbols: SymbolTable,
+    /** Rows that come from facts written in the rule files: relation id → row → clause id. */
+    readonly factRows: ReadonlyMap<number, ReadonlyMap<number, number>>,
+    /** Number of leading rows of each relation that are input facts from the database. */
+    readonly inputCounts: readonly number[],
+  ) {}
+
+  /** True when the program declares relation `rel`. */
+  has(rel: string): boolean {
+    return this.program.byName.has(rel);
+  }
+
+  /** The declared relation `rel`; throws a diagnostic when it is not declared. */
+  info(rel: string): RelationInfo {
+    const r = this.program.relation(rel);
+    if (!r) throw new DiagnosticError([{ severity: 'error', code: 'undeclared-relation', message: `the relation ${rel} is not declared`, fix: 'check the relation name.' }]);
+    return r;
+  }
+
+  /** Number of tuples of `rel`. */
+  size(rel: string): number {
+    return this.storage[this.info(rel).id]!.count;
+  }
+
+  /** The decoded value of column kind `k`. */
+  decode(k: Kind, v: number): Value {
+    return k === 'symbol' ? this.symbols.text(v) : v;
+  }
+
+  /** The decoded tuple at `row` of relation `id`. */
+  rowValues(id: number, row: number): Value[] {
+    const rel = this.storage[id]!;
+    const kinds = this.program.relations[id]!.kinds;
+    const out: Value[] = [];
+    for (let c = 0; c < rel.arity; c++) out.push(this.decode(kinds[c]!, rel.data[row * rel.arity + c]!));
+    return out;
+  }
+
+  /** Row numbers of relation `id` in the deterministic output order (column by column). */
+  sortedRows(id: number): Int32Array {
+    return sortedRowOrder(this.storage[id]!, this.program.relations[id]!.kinds, this.symbols);
+  }
+
+  /** Every tuple of `rel`, decoded and sorted deterministically. */
+  tuples(rel: string): Value[][] {
+    const info = this.info(rel);
+    const out: Value[][] = [];
+    for (const row of this.sortedRows(info.id)) out.push(this.rowValues(info.id, row));
+    return out;
+  }
+
+  /** Encodes a tuple of `rel`; null when a symbol was never seen (so the tuple cannot be present). */
+  encode(info: RelationInfo, tuple: readonly Value[]): Int32Array | null {
+    if (tuple.length !== info.kinds.length) {
+      throw new DiagnosticError([
+        { severity: 'error', code: 'arity-mismatch', message: `${info.name} has ${info.kinds.length} columns but the tuple has ${tuple.length}`, fix: `give one value per column of ${info.name}.` },
+      ]);
+    }
+    const t = new Int32Array(Math.max(1, tuple.length));
+    for (let i = 0; i < tuple.length; i++) {
+      const v = tuple[i]!;
+      const k = info.kinds[i]!;
+      if (k === 'symbol') {
+        if (typeof v !== 'string') throw new DiagnosticError([{ severity: 'error', code: 'type-mismatch', message: `column ${i + 1} of ${info.name} is a symbol but got ${v}`, fix: 'quote symbols, e.g. "a".' }]);
+        const id = this.symbols.lookup(v);
+        if (id < 0) return null;
+        t[i] = id;
+      } else {
+        if (typeof v !== 'number' || !Number.isInteger(v)) throw new DiagnosticError([{ severity: 'error', code: 'type-mismatch', message: `column ${i + 1} of ${info.name} is a number but got ${JSON.stringify(v)}`, fix: 'write an integer.' }]);
+        t[i] = v | 0;
+      }
+    }
+    return t;
+  }
+
+  /** Row of a tuple in `rel`, or -1. */
+  findRow(rel: string, tuple: readonly Value[]): number {
+    const info = this.info(rel);
+    const t = this.encode(info, tuple);
+    return t ? this.storage[info.id]!.find(t) : -1;
+  }
+
+  /** True when `tuple` is in `rel`. */
+  contains(rel: string, tuple: readonly Value[]): boolean {
+    return this.findRow(rel, tuple) >= 0;
+  }
+
+  /** A proof tree of minimal height for a derived or input tuple, or null when it is absent. */
+  explain(rel: string, tuple: readonly Value[]): Proof | null {
+    const row = this.findRow(rel, tuple);
+    return row < 0 ? null : explainTuple(this, this.info(rel).id, row);
+  }
+
+  /** For an absent tuple: per rule that could derive it, the first body literal that fails. */
+  whyNot(rel: string, tuple: readonly Value[]): WhyNot[] {
+    const info = this.info(rel);
+    this.encode(info, tuple);
+    return whyNotTuple(this, info, tuple);
+  }
+}

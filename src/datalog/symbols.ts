@@ -1,0 +1,34 @@
+// Interns symbols to dense integers so tuples are plain integer rows.
+
+/** A two-way map between symbol strings and their integer ids (ids start at 0, never reused). */
+export class SymbolTable {
+  private readonly ids = new Map<string, number>();
+  private readonly strings: string[] = [];
+
+  /** The id of `s`, adding it when new. */
+  intern(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.ids.set(s, id);
+    }
+    return id;
+  }
+
+  /** The id of `s`, or -1 when it was never interned (so no tuple can contain it). */
+  lookup(s: string): number {
+    return this.ids.get(s) ?? -1;
+  }
+
+  /** The string of an id. */
+  text(id: number): string {
+    const s = this.strings[id];
+    if (s === undefined) throw new Error(`unknown symbol id ${id}`);
+    return s;
+  }
+
+  get size(): number {
+    return this.strings.length;
+  }
+}

@@ -1,0 +1,458 @@
+/**
+ * Fact extraction: IR → the relations declared in rules/schema.dl. Facts describe the program
+ * (structure, names, types, calls, control flow), never a contract. Every node and binding
+ * gets a number id; the returned `NodeTable` maps ids back to IR nodes for the rewriter and
+ * the reporters.
+ */
+import type {
+  Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
+} from '../ir/nodes.js';
+import { evalConst } from '../ir/consts.js';
+import type { FactSink, FactValue } from './sink.js';
+import { tripCount } from './trip-count.js';
+
+/** A variable binding: one definition of a name. */
+export interface Binding {
+  kind: 'Binding';
+  name: string;
+  bindingKind: 'param' | 'assign' | 'loop_var' | 'iter_arg' | 'yield' | 'as';
+  /** The node that defines it (parameter or statement). */
+  site: FunctionDef | Stmt | ParamEntity;
+  /** The span of the defining name. */
+  span: Span;
+  /** The declared type, when annotated. */
+  type: TypeExpr | null;
+  func: FunctionDef;
+}
+
+/** A parameter as an entity of the id table. */
+export interface ParamEntity {
+  kind: 'Param';
+  param: Param;
+  span: Span;
+}
+
+/** A statement list of a function or compound statement. */
+export interface BlockEntity {
+  kind: 'Block';
+  owner: FunctionDef | Stmt;
+  role: string;
+  stmts: Stmt[];
+}
+
+/** What an id stands for. */
+export type Entity =
+  | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
+  | { kind: 'Exit'; func: FunctionDef };
+
+/** Id ↔ node maps produced by extraction. */
+export class NodeTable {
+  readonly entities: Entity[] = [];
+  private readonly ids = new Map<object, number>();
+  /** For each statement id, the id of the block it is in. */
+  readonly stmtBlock = new Map<number, number>();
+  /** For each statement or expression id, the function id it belongs to. */
+  readonly funcOf = new Map<number, number>();
+
+  /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
+  register(entity: Entity): number {
+    const id = this.entities.length + 1;
+    this.entities.push(entity);
+    this.ids.set(entity, id);
+    return id;
+  }
+
+  /** The id of an already registered node, or undefined. */
+  idOf(entity: object): number | undefined {
+    return this.ids.get(entity);
+  }
+
+  /** The entity with this id. */
+  get(id: number): Entity | undefined {
+    return this.entities[id - 1];
+  }
+}
+
+/** Extracts the facts of every program in `module` into `sink`; returns the id table. */
+export function extractFacts(module: Module, sink: FactSink): NodeTable {
+  const x = new Extractor(module, sink);
+  for (const p of module.programs) x.program(p);
+  return x.table;
+}
+
+interface LoopCtx {
+  header: number;
+  exit: number; // successor after the loop
+}
+
+class Extractor {
+  readonly table = new NodeTable();
+  private scopeNames = new Map<string, number>();
+  private func!: FunctionDef;
+  private funcId = 0;
+  private exitId = 0;
+
+  constructor(
+    private readonly module: Module,
+    private readonly sink: FactSink,
+  ) {}
+
+  private emit(rel: string, ...tuple: FactValue[]): void {
+    this.sink.add(rel, tuple);
+  }
+
+  private node(n: Entity, span: Span): number {
+    const id = this.table.register(n);
+    const { line, col } = this.module.source.position(span.start);
+    this.emit('span', id, span.start, span.end, line, col);
+    return id;
+  }
+
+  program(p: Program): void {
+    const pid = this.node(p, p.span);
+    this.emit('program', pid, p.name);
+    for (const f of p.functions) this.function(f, pid);
+  }
+
+  private function(f: FunctionDef, pid: number): void {
+    const fid = this.node(f, f.span);
+    this.func = f;
+    this.funcId = fid;
+    this.scopeNames = new Map();
+    this.emit('function', fid, pid, f.name, f.funcKind);
+    f.params.forEach((p, i) => this.param(p, i, fid));
+    if (f.returns) this.type(f.returns, fid);
+    if (f.attrs) {
+      for (const entry of f.attrs.entries) {
+        const key = entry.key.kind === 'Str' ? entry.key.value : '';
+        const e = this.expr(entry.value, fid, 'attr');
+        this.emit('func_attr', fid, key, e);
+      }
+    }
+    const exit = this.table.register({ kind: 'Exit', func: f });
+    this.emit('span', exit, f.span.end, f.span.end, ...this.lineCol(f.span.end));
+    this.emit('cfg_exit', fid, exit);
+    this.exitId = exit;
+    const entry = this.block(f.body, f, fid, 'body', exit, null);
+    this.emit('cfg_entry', fid, entry);
+  }
+
+  private lineCol(offset: number): [number, number] {
+    const { line, col } = this.module.source.position(offset);
+    return [line, col];
+  }
+
+  private param(p: Param, i: number, fid: number): void {
+    const entity: ParamEntity = { kind: 'Param', param: p, span: p.span };
+    const pidNode = this.node(entity, p.span);
+    const b = this.bind(p.name, 'param', entity, p.span, p.type, pidNode);
+    this.emit('param', fid, i, b);
+    this.emit('param_direction', b, p.direction);
+  }
+
+  private bind(name: string, kind: Binding['bindingKind'], site: Binding['site'], span: Span, type: TypeExpr | null, siteId: number): number {
+    const b: Binding = { kind: 'Binding', name, bindingKind: kind, site, span, type, func: this.func };
+    const id = this.node(b, span);
+    this.emit('binding', id, this.funcId, name, kind, siteId);
+    if (type) {
+      const t = this.type(type, siteId);
+      this.emit('declared_type', id, typeKind(type), t);
+    }
+    this.scopeNames.set(name, id);
+    return id;
+  }
+
+  private type(t: TypeExpr, owner: number): number {
+    const id = this.node(t, t.span);
+    switch (t.kind) {
+      case 'TensorType':
+      case 'TileType': {
+        t.shape.forEach((d, i) => this.emit('type_dim', id, i, this.expr(d, owner, 'annotation')));
+        this.emit('type_rank', id, t.shape.length);
+        this.dtype(id, t.dtype);
+        break;
+      }
+      case 'ScalarType':
+        this.dtype(id, t.dtype);
+        break;
+      case 'ArrayType':
+        this.emit('type_size', id, this.expr(t.size, owner, 'annotation'));
+        this.dtype(id, t.dtype);
+        break;
+      case 'TupleType':
+        for (const e of t.elts) this.type(e, owner);
+        break;
+      case 'OpaqueType':
+        break;
+    }
+    return id;
+  }
+
+  private dtype(tid: number, e: Expr): void {
+    if (e.kind === 'Enum') this.emit('type_dtype', tid, e.member);
+  }
+
+  /**
+   * Emits the statements of one block and its control flow. `next` is the node control
+   * reaches after the block; returns the first node of the block (or `next` when empty).
+   */
+  private block(stmts: Stmt[], owner: FunctionDef | Stmt, ownerId: number, role: string, next: number, loop: LoopCtx | null): number {
+    const bk = this.table.register({ kind: 'Block', owner, role, stmts });
+    this.emit('block', bk, ownerId, role);
+    this.emit('block_size', bk, stmts.length);
+    const ids = stmts.map((s, i) => this.stmtHead(s, bk, i, owner));
+    // Expressions and bodies in textual order (so names resolve to the latest binding).
+    for (let i = 0; i < stmts.length; i++) {
+      const succ = i + 1 < stmts.length ? ids[i + 1]! : next;
+      this.stmtBody(stmts[i]!, ids[i]!, succ, loop);
+    }
+    return ids.length > 0 ? ids[0]! : next;
+  }
+
+  private stmtHead(s: Stmt, bk: number, index: number, owner: FunctionDef | Stmt): number {
+    const id = this.node(s, s.span);
+    this.table.stmtBlock.set(id, bk);
+    this.table.funcOf.set(id, this.funcId);
+    this.emit('stmt', id, s.kind, bk, index);
+    this.emit('stmt_func', id, this.funcId);
+    if (owner.kind !== 'Function') {
+      const ownerLine = this.module.source.position(owner.span.start).line;
+      if (this.module.source.position(s.span.start).line === ownerLine) this.emit('inline_body', id);
+    }
+    return id;
+  }
+
+  private edge(a: number, b: number): void {
+    this.emit('cfg_edge', this.funcId, a, b);
+  }
+
+  private exitOf(): number {
+    return this.exitId;
+  }
+
+  private stmtBody(s: Stmt, id: number, succ: number, loop: LoopCtx | null): void {
+    switch (s.kind) {
+      case 'Assign': {
+        const v = this.expr(s.value, id, 'value');
+        this.emit('stmt_value', id, v);
+        if (s.annotation) this.type(s.annotation, id);
+        const isYield = s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name === 'yield_';
+        s.targets.forEach((t, i) => {
+          const tid = this.node(t, t.span);
+          this.emit('expr', tid, 'Name', id, 'target');
+          this.emit('name_expr', tid, t.id);
+          const b = this.bind(t.id, isYield ? 'yield' : 'assign', s, t.span, i === 0 && s.targets.length === 1 ? s.annotation : null, id);
+          this.emit('assign_target', id, i, b);
+          this.emit('ref', tid, b);
+        });
+        if (isYield && s.value.kind === 'Call') {
+          s.value.args.forEach((a, i) => {
+            const ae = this.table.idOf(a);
+            if (ae !== undefined) this.emit('yield_value', id, i, ae);
+          });
+        }
+        this.edge(id, succ);
+        return;
+      }
+      case 'ExprStmt':
+        this.emit('stmt_value', id, this.expr(s.value, id, 'value'));
+        this.edge(id, succ);
+        return;
+      case 'Return':
+        if (s.value) this.emit('stmt_value', id, this.expr(s.value, id, 'value'));
+        this.edge(id, this.exitOf());
+        return;
+      case 'Pass':
+        this.edge(id, succ);
+        return;
+      case 'Break':
+        this.edge(id, loop ? loop.exit : succ);
+        return;
+      case 'Continue':
+        this.edge(id, loop ? loop.header : succ);
+        return;
+      case 'If': {
+        this.emit('cond', id, this.expr(s.cond, id, 'cond'));
+        const thenFirst = this.block(s.then, s, id, 'then', succ, loop);
+        const elseFirst = this.block(s.orelse, s, id, 'else', succ, loop);
+        this.edge(id, thenFirst);
+        this.edge(id, elseFirst);
+        this.yields(id, [s.then, s.orelse]);
+        return;
+      }
+      case 'While': {
+        this.emit('loop', id, 'while');
+        this.emit('cond', id, this.expr(s.cond, id, 'cond'));
+        const first = this.block(s.body, s, id, 'body', id, { header: id, exit: succ });
+        this.edge(id, first);
+        this.edge(id, succ);
+        this.yields(id, [s.body]);
+        return;
+      }
+      case 'For':
+        this.forLoop(s, id, succ);
+        return;
+      case 'Scope': {
+        this.emit('scope', id, s.scope);
+        s.args.forEach((a, i) => this.emit('scope_arg', id, i, this.expr(a, id, 'arg')));
+        for (const k of s.kwargs) this.emit('scope_kw', id, k.name, this.expr(k.value, id, 'kw'));
+        if (s.deps) {
+          this.emit('scope_has_deps', id);
+          s.deps.forEach((d, i) => this.emit('scope_dep', id, i, this.expr(d, id, 'deps')));
+        }
+        if (s.asName) {
+          const b = this.bind(s.asName.id, 'as', s, s.asName.span, null, id);
+          this.emit('scope_as', id, b);
+        }
+        const first = this.block(s.body, s, id, 'body', succ, loop);
+        this.edge(id, first);
+        return;
+      }
+    }
+  }
+
+  private forLoop(s: ForStmt, id: number, succ: number): void {
+    this.emit('loop', id, s.loopKind);
+    if (s.loopKind === 'spmd') {
+      if (s.args[0]) this.emit('loop_bound', id, 'count', this.expr(s.args[0], id, 'count'));
+    } else if (s.loopKind !== 'while') {
+      const roles = ['start', 'stop', 'step'];
+      s.args.forEach((a, i) => this.emit('loop_bound', id, roles[i] ?? `arg${i}`, this.expr(a, id, roles[i] ?? 'arg')));
+      const n = tripCount(s, this.module.constants);
+      if (n !== undefined) this.emit('trip_count', id, n);
+    }
+    for (const k of s.kwargs) this.emit('loop_kw', id, k.name, this.expr(k.value, id, 'kw'));
+    s.initValues.forEach((e, i) => this.emit('init_value', id, i, this.expr(e, id, 'init')));
+    if (s.target) {
+      const b = this.bind(s.target.id, 'loop_var', s, s.target.span, null, id);
+      this.emit('loop_var', id, b);
+    }
+    s.iterArgs.forEach((a, i) => {
+      const b = this.bind(a.id, 'iter_arg', s, a.span, null, id);
+      this.emit('iter_arg', id, i, b);
+    });
+    if (s.cond) this.emit('cond', id, this.expr(s.cond, id, 'cond'));
+    const first = this.block(s.body, s, id, 'body', id, { header: id, exit: succ });
+    this.edge(id, first);
+    this.edge(id, succ);
+    this.yields(id, [s.body]);
+  }
+
+  /** Emits yield_stmt / return_var for `v = pl.yield_(e)` assignments at the top of `bodies`. */
+  private yields(ownerId: number, bodies: Stmt[][]): void {
+    const seen = new Set<string>();
+    for (const body of bodies) {
+      for (const st of body) {
+        if (st.kind !== 'Assign' || st.value.kind !== 'Call' || st.value.callee.kind !== 'op' || st.value.callee.name !== 'yield_') continue;
+        const yid = this.table.idOf(st)!;
+        this.emit('yield_stmt', yid, ownerId);
+        st.targets.forEach((t, i) => {
+          const key = `${i}:${t.id}`;
+          const b = this.scopeNames.get(t.id);
+          if (b !== undefined && !seen.has(key)) {
+            seen.add(key);
+            this.emit('return_var', ownerId, i, b);
+          }
+        });
+      }
+    }
+  }
+
+  /** Emits an expression tree (iteratively over lists, recursively over nesting). */
+  private expr(e: Expr, stmtId: number, role: string): number {
+    const id = this.node(e, e.span);
+    this.table.funcOf.set(id, this.funcId);
+    this.emit('expr', id, e.kind, stmtId, role);
+    const child = (c: Expr): number => {
+      const cid = this.expr(c, stmtId, role);
+      this.emit('expr_child', id, cid);
+      return cid;
+    };
+    switch (e.kind) {
+      case 'Name': {
+        this.emit('name_expr', id, e.id);
+        const b = this.scopeNames.get(e.id);
+        if (b !== undefined) this.emit('ref', id, b);
+        break;
+      }
+      case 'Int':
+      case 'Float':
+      case 'Bool':
+      case 'None':
+      case 'Str':
+        break;
+      case 'List':
+      case 'Tuple':
+        e.elts.forEach((el, i) => this.emit('elt', id, i, child(el)));
+        this.emit('elt_count', id, e.elts.length);
+        break;
+      case 'Dict':
+        for (const en of e.entries) {
+          child(en.key);
+          child(en.value);
+        }
+        break;
+      case 'Attr':
+        child(e.value);
+        break;
+      case 'Enum':
+        this.emit('enum_value', id, e.enum, e.member);
+        break;
+      case 'Subscript':
+        child(e.value);
+        child(e.index);
+        break;
+      case 'Unary':
+        child(e.operand);
+        break;
+      case 'Binary':
+        child(e.left);
+        child(e.right);
+        break;
+      case 'Call': {
+        const c = e.callee;
+        if (c.kind === 'op') this.emit('call', id, c.name, 'op');
+        else if (c.kind === 'self') this.emit('call', id, c.name, 'self');
+        else {
+          this.emit('call', id, '', 'other');
+          child(c.expr);
+        }
+        e.args.forEach((a, i) => this.emit('arg', id, i, child(a)));
+        this.emit('nargs', id, e.args.length);
+        for (const k of e.kwargs) this.emit('kwarg', id, k.name, child(k.value));
+        break;
+      }
+      case 'Submit': {
+        this.emit('submit', id, e.func);
+        e.args.forEach((a, i) => this.emit('submit_arg', id, i, child(a)));
+        for (const k of e.kwargs) this.emit('kwarg', id, k.name, child(k.value));
+        if (e.deps) {
+          this.emit('submit_has_deps', id);
+          e.deps.forEach((d, i) => this.emit('submit_dep', id, i, child(d)));
+        }
+        break;
+      }
+    }
+    const v = evalConst(e, this.module.constants);
+    if (v !== undefined && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.emit('const_value', id, v);
+    return id;
+  }
+}
+
+/** The type kind symbol of a declared type. */
+export function typeKind(t: TypeExpr): string {
+  switch (t.kind) {
+    case 'TensorType':
+      return t.distributed ? 'DistributedTensor' : 'Tensor';
+    case 'TileType':
+      return 'Tile';
+    case 'ScalarType':
+      return 'Scalar';
+    case 'ArrayType':
+      return 'Array';
+    case 'TupleType':
+      return 'Tuple';
+    case 'OpaqueType':
+      return 'Opaque';
+  }
+}

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import type { Module } from '../ir/nodes.js';
+import { extractFacts, type NodeTable } from '../facts/extract.js';
+import type { FactSink } from '../facts/sink.js';
+import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { rulesDir } from './registry.js';
+
+/** A module analysed by a rule program: the id table of its facts and the evaluation result. */
+export interface Analysis {
+  module: Module;
+  table: NodeTable;
+  program: RuleProgram;
+  result: EvalResult;
+  /** Warnings from checking the rule files. */
+  ruleWarnings: Diagnostic[];
+}
+
+const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
+
+/** Loads (once per process) the rule program made of a shipped entry file plus extra files. */
+export function loadRules(entry: string, extra: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
+  const files = [join(rulesDir(), entry), ...extra];
+  const key = files.join('\0');
+  const hit = programCache.get(key);
+  if (hit) return hit;
+  const loaded = loadProgram(files);
+  programCache.set(key, loaded);
+  return loaded;
+}
+
+/** Extracts the module's facts and evaluates the rule program on them. */
+export function analyze(module: Module, entry: string, extra: readonly string[] = []): Analysis {
+  const { program, warnings } = loadRules(entry, extra);
+  const db = program.newDatabase();
+  const declared = new Set(program.relations.filter((r) => r.input).map((r) => r.name));
+  const sink: FactSink = {
+    add(rel, tuple) {
+      if (declared.has(rel)) db.insert(rel, tuple);
+    },
+  };
+  const table = extractFacts(module, sink);
+  const result = evaluate(program, db);
+  return { module, table, program, result, ruleWarnings: warnings };
+}

@@ -1,0 +1,64 @@
+import type { NodeTable } from '../facts/extract.js';
+import type { EvalResult } from '../datalog/index.js';
+import type { Diagnostic, Location, Severity } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
+
+/** The source location of a node or binding id (a function's exit: the function's last line). */
+export function locationOf(table: NodeTable, source: SourceText, id: number): Location | undefined {
+  const e = table.get(id);
+  if (!e) return undefined;
+  if (e.kind === 'Exit') return { source, start: e.func.span.end, end: e.func.span.end };
+  if (e.kind === 'Block') return undefined;
+  if ('span' in e && e.span) return { source, start: e.span.start, end: e.span.end };
+  return undefined;
+}
+
+/** Reads `finding`, `finding_fix` and `finding_note` (rules/edits.dl) into located diagnostics. */
+export function readFindings(result: EvalResult, table: NodeTable, source: SourceText): Diagnostic[] {
+  if (!result.has('finding')) return [];
+  const fixes = new Map<string, string[]>();
+  if (result.has('finding_fix')) {
+    for (const [code, n, fix] of result.tuples('finding_fix')) {
+      const k = `${String(code)}\0${String(n)}`;
+      fixes.set(k, [...(fixes.get(k) ?? []), String(fix)]);
+    }
+  }
+  const notes = new Map<string, [number, string][]>();
+  if (result.has('finding_note')) {
+    for (const [code, n, ord, note] of result.tuples('finding_note')) {
+      const k = `${String(code)}\0${String(n)}`;
+      notes.set(k, [...(notes.get(k) ?? []), [ord as number, String(note)]]);
+    }
+  }
+  const out: Diagnostic[] = [];
+  for (const [code, severity, n, message] of result.tuples('finding')) {
+    const k = `${String(code)}\0${String(n)}`;
+    const location = locationOf(table, source, n as number);
+    const d: Diagnostic = {
+      severity: normalizeSeverity(String(severity)),
+      code: String(code),
+      message: String(message),
+      ...(location ? { location } : { path: source.path }),
+    };
+    const fx = fixes.get(k);
+    if (fx) d.fix = fx.join('; ');
+    const ns = notes.get(k);
+    if (ns) d.notes = ns.sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+    out.push(d);
+  }
+  return sortDiagnostics(out);
+}
+
+function normalizeSeverity(s: string): Severity {
+  return s === 'error' || s === 'warning' ? s : 'note';
+}
+
+/** Orders diagnostics by file position, then code. */
+export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  return ds.sort(
+    (a, b) =>
+      (a.location?.start ?? -1) - (b.location?.start ?? -1) ||
+      a.code.localeCompare(b.code) ||
+      a.message.localeCompare(b.message),
+  );
+}

@@ -1,0 +1,86 @@
+import type { ConstValue } from '../ir/nodes.js';
+import { parseModule } from '../frontend/index.js';
+import { printStmt } from '../ir/print.js';
+import { rewrite, markerStmt } from '../rewrite/rewrite.js';
+import { editCount } from '../rewrite/edits.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { analyze, type Analysis } from './analyze.js';
+import { readEdits } from './read-edits.js';
+import { readFindings, sortDiagnostics } from './findings.js';
+import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
+import type { PassSpec } from './registry.js';
+
+export interface RunOptions {
+  defines?: ReadonlyMap<string, ConstValue>;
+  extras?: readonly ExtraRuleFile[];
+}
+
+export interface PassOutcome {
+  pass: string;
+  /** Number of edits the pass applied. */
+  applied: number;
+}
+
+/**
+ * Runs `passes` in order on a file's text: each pass parses the current text, derives its
+ * edits and patches the text; the next pass reads the patched text. A pass whose rules derive
+ * an error finding refuses to rewrite (DiagnosticError, the text untouched).
+ */
+export function applyPasses(
+  text: string,
+  path: string,
+  passes: readonly PassSpec[],
+  opts: RunOptions = {},
+): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[] } {
+  let current = text;
+  const outcomes: PassOutcome[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const pass of passes) {
+    const module = parseModule(current, path, { defines: opts.defines });
+    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []));
+    const findings = readFindings(a.result, a.table, module.source);
+    const errors = findings.filter((d) => d.severity === 'error');
+    if (errors.length > 0) throw new DiagnosticError(errors);
+    warnings.push(...findings);
+    const edits = readEdits(a.result);
+    if (editCount(edits) === 0) {
+      outcomes.push({ pass: pass.name, applied: 0 });
+      continue;
+    }
+    const r = rewrite(module, a.table, edits);
+    current = r.text;
+    outcomes.push({ pass: pass.name, applied: r.applied });
+  }
+  return { text: current, outcomes, warnings: sortDiagnostics(warnings) };
+}
+
+/** Audits a file against each pass's contract rules; returns the findings, sorted. */
+export function auditText(text: string, path: string, passes: readonly PassSpec[], opts: RunOptions = {}): Diagnostic[] {
+  const module = parseModule(text, path, { defines: opts.defines });
+  const out: Diagnostic[] = [];
+  for (const pass of passes) {
+    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+    out.push(...withInsertionFixes(a, readFindings(a.result, a.table, module.source)));
+  }
+  return sortDiagnostics(out);
+}
+
+/** Adds, to findings at a statement where the rules derive insertions, the inserted text as the fix. */
+function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
+  const edits = readEdits(a.result);
+  const byStart = new Map<number, string[]>();
+  for (const e of [...edits.insertAfter].sort((x, y) => x.ord - y.ord)) {
+    const anchor = a.table.get(e.stmt);
+    if (!anchor || !('span' in anchor)) continue;
+    const line = printStmt(markerStmt(e, a.table, anchor.span.end)).trim();
+    const list = byStart.get(anchor.span.start) ?? [];
+    list.push(line);
+    byStart.set(anchor.span.start, list);
+  }
+  for (const d of findings) {
+    if (d.fix || !d.location) continue;
+    const lines = byStart.get(d.location.start);
+    if (lines) d.fix = `insert after it: ${lines.join('; ')}`;
+  }
+  return findings;
+}

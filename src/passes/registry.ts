@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** A pass: its rule entry file (which #includes the rest) and, for audit, its contract file. */
+export interface PassSpec {
+  name: string;
+  /** Rule file deriving the pass's edits, relative to the rules directory. */
+  entry: string;
+  /** Rule file deriving the pass's audit findings (includes `entry`). */
+  audit: string;
+  summary: string;
+}
+
+/** The passes, in PyPTO's pipeline order (the order `apply` runs them when none is named). */
+export const PASSES: readonly PassSpec[] = [
+  {
+    name: 'insert-comm-fence',
+    entry: 'insert_comm_fence.dl',
+    audit: 'comm_contract.dl',
+    summary: 'InsertCommFence: cacheinvalid + fence after publishing writes, whole-GM invalidate after waits',
+  },
+];
+
+/** The pass named `name`, or undefined. */
+export function passByName(name: string): PassSpec | undefined {
+  return PASSES.find((p) => p.name === name);
+}
+
+/** The directory holding the shipped rule files (`rules/` at the package root). */
+export function rulesDir(): string {
+  // This file is src/passes/registry.ts (tests) or dist/passes/registry.js (CLI): two levels up.
+  return join(fileURLToPath(new URL('../..', import.meta.url)), 'rules');
+}

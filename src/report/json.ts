@@ -1,0 +1,39 @@
+import type { Diagnostic } from './diagnostic.js';
+
+/** The JSON shape of one diagnostic (stable: tools may consume it). */
+export interface DiagnosticJson {
+  severity: string;
+  code: string;
+  message: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  endLine: number | null;
+  endColumn: number | null;
+  fix?: string;
+  notes?: string[];
+}
+
+/** Converts a diagnostic to its JSON shape (positions 1-based; end exclusive). */
+export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
+  const loc = d.location;
+  const s = loc?.source.position(loc.start);
+  const e = loc?.source.position(loc.end);
+  return {
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    file: loc?.source.path ?? d.path ?? null,
+    line: s?.line ?? null,
+    column: s?.col ?? null,
+    endLine: e?.line ?? null,
+    endColumn: e?.col ?? null,
+    ...(d.fix ? { fix: d.fix } : {}),
+    ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
+  };
+}
+
+/** Renders diagnostics as a JSON document `{ "diagnostics": [...] }`. */
+export function renderJson(ds: readonly Diagnostic[]): string {
+  return JSON.stringify({ diagnostics: ds.map(diagnosticToJson) }, null, 2);
+}

@@ -1,0 +1,16 @@
+import type { Diagnostic } from './diagnostic.js';
+import { renderDiagnostics } from './text.js';
+import { renderJson } from './json.js';
+import { renderSarif } from './sarif.js';
+
+export type FindingFormat = 'text' | 'json' | 'sarif';
+
+/** Renders findings in the chosen format; text ends with a one-line summary. */
+export function renderFindings(ds: readonly Diagnostic[], format: FindingFormat): string {
+  if (format === 'json') return renderJson(ds);
+  if (format === 'sarif') return renderSarif(ds);
+  if (ds.length === 0) return '';
+  const count = (s: Diagnostic['severity']): number => ds.filter((d) => d.severity === s).length;
+  const summary = `${ds.length} finding${ds.length === 1 ? '' : 's'}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s)`;
+  return `${renderDiagnostics(ds)}\n\n${summary}`;
+}

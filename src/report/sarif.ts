@@ -1,0 +1,34 @@
+import type { Log, Result, ReportingDescriptor } from 'sarif';
+import type { Diagnostic } from './diagnostic.js';
+
+const LEVEL: Record<Diagnostic['severity'], Result.level> = { error: 'error', warning: 'warning', note: 'note' };
+
+/** Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code). */
+export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0'): string {
+  const codes = [...new Set(ds.map((d) => d.code))].sort();
+  const rules: ReportingDescriptor[] = codes.map((id) => ({ id, name: id }));
+  const results: Result[] = ds.map((d) => {
+    const r: Result = { ruleId: d.code, ruleIndex: codes.indexOf(d.code), level: LEVEL[d.severity], message: { text: d.message } };
+    const loc = d.location;
+    if (loc) {
+      const s = loc.source.position(loc.start);
+      const e = loc.source.position(loc.end);
+      r.locations = [{
+        physicalLocation: {
+          artifactLocation: { uri: loc.source.path.replaceAll('\\', '/') },
+          region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
+        },
+      }];
+    } else if (d.path) {
+      r.locations = [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
+    }
+    if (d.fix) r.message.text += ` Fix: ${d.fix}`;
+    return r;
+  });
+  const log: Log = {
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [{ tool: { driver: { name: 'ptolog', version: toolVersion, rules } }, results }],
+  };
+  return JSON.stringify(log, null, 2);
+}

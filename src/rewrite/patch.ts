@@ -1,0 +1,196 @@
+/**
+ * The source patcher: applies edits anchored to IR spans to the original text and keeps every
+ * other byte as it was.
+ *
+ * Before → after, for each edit kind:
+ *
+ *   insertAfter(stmt `store(win)`, ["fence()"])
+ *       store(win)  # keep          store(win)  # keep
+ *       notify()              →     fence()
+ *                                   notify()
+ *
+ *   insertAfter on a body written on its header's line (`if c: x = 1`) first turns the body
+ *   into a block at the header's indentation plus one indentation unit:
+ *       if c: x = 1           →     if c:
+ *                                       x = 1
+ *                                       fence()
+ *
+ *   insertBefore(stmt `for ...`, ["b = task_dummy(deps=[t])"])
+ *       for i in pl.range(4): →     b = task_dummy(deps=[t])
+ *                                   for i in pl.range(4):
+ *
+ *   replace(span of `[tids]`, "[b]")          deps=[tids]  →  deps=[b]
+ *   addKeyword(call `load(x, [0])`, "cache", "pl.CachePolicy.BYPASS")
+ *       load(x, [0])          →     load(x, [0], cache=pl.CachePolicy.BYPASS)
+ *   deleteRange(span)         removes exactly that text (used to drop a dict entry with its comma)
+ *
+ * Inserted lines use the file's newline style. Overlapping edits are refused with a diagnostic.
+ */
+import type { Span } from '../ir/nodes.js';
+import { DiagnosticError, errorAt } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
+
+export type SourceEdit =
+  | { kind: 'insertAfter'; anchor: Span; lines: string[] }
+  | { kind: 'insertBefore'; anchor: Span; lines: string[] }
+  | { kind: 'replace'; span: Span; text: string }
+  | { kind: 'addKeyword'; call: Span; name: string; value: string }
+  | { kind: 'deleteRange'; span: Span };
+
+/** One primitive text change: replace [start, end) by text. `order` keeps insertions stable. */
+interface Change {
+  start: number;
+  end: number;
+  text: string;
+  order: number;
+  /** Lines of `text` that are inserted statements (for the conservation check). */
+  inserted: number;
+}
+
+export interface PatchResult {
+  text: string;
+  /** 1-based line numbers (in the patched text) of every inserted statement line. */
+  insertedLines: number[];
+}
+
+/** Applies `edits` to `source`; everything outside the edited spans is kept byte for byte. */
+export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[]): PatchResult {
+  const text = source.text;
+  const nl = text.includes('\r\n') ? '\r\n' : '\n';
+  const unit = indentUnit(text);
+  const changes: Change[] = [];
+  const blockified = new Set<number>();
+  let order = 0;
+
+  const lineStartOf = (offset: number): number => {
+    const i = text.lastIndexOf('\n', offset - 1);
+    return i + 1;
+  };
+  const lineEndOf = (offset: number): number => {
+    const i = text.indexOf('\n', offset);
+    if (i < 0) return text.length;
+    return i > 0 && text[i - 1] === '\r' ? i - 1 : i;
+  };
+  const leading = (lineStart: number): string => /^[ ]*/.exec(text.slice(lineStart, lineStart + 200))![0];
+  /** The indentation a statement starting at `offset` has, turning an inline body into a block. */
+  const indentFor = (anchor: Span): string => {
+    const ls = lineStartOf(anchor.start);
+    const before = text.slice(ls, anchor.start);
+    if (/^[ ]*$/.test(before)) return before;
+    // Inline body: `if c: x = 1` → put `x = 1` on its own line one unit deeper.
+    const bodyIndent = leading(ls) + unit;
+    if (!blockified.has(anchor.start)) {
+      blockified.add(anchor.start);
+      let colon = anchor.start - 1;
+      while (colon > ls && (text[colon] === ' ' || text[colon] === '\t')) colon--;
+      changes.push({ start: colon + 1, end: anchor.start, text: nl + bodyIndent, order: order++, inserted: 0 });
+    }
+    return bodyIndent;
+  };
+
+  for (const e of edits) {
+    switch (e.kind) {
+      case 'insertAfter': {
+        const indent = indentFor(e.anchor);
+        const at = lineEndOf(e.anchor.end);
+        const body = e.lines.map((l) => nl + indent + l).join('');
+        changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length });
+        break;
+      }
+      case 'insertBefore': {
+        const indent = indentFor(e.anchor);
+        const ls = lineStartOf(e.anchor.start);
+        const inlineStart = text.slice(ls, e.anchor.start).trim() !== '';
+        const at = inlineStart ? e.anchor.start : ls;
+        const body = inlineStart
+          ? e.lines.map((l) => l + nl + indent).join('')
+          : e.lines.map((l) => indent + l + nl).join('');
+        changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length });
+        break;
+      }
+      case 'replace':
+        changes.push({ start: e.span.start, end: e.span.end, text: e.text, order: order++, inserted: 0 });
+        break;
+      case 'deleteRange':
+        changes.push({ start: e.span.start, end: e.span.end, text: '', order: order++, inserted: 0 });
+        break;
+      case 'addKeyword': {
+        const close = e.call.end - 1;
+        if (text[close] !== ')') {
+          throw new DiagnosticError([
+            errorAt(source, e.call.start, e.call.end, 'patch-conflict', 'cannot add a keyword argument: the call does not end with ")".'),
+          ]);
+        }
+        let j = close - 1;
+        while (j >= e.call.start && /\s/.test(text[j]!)) j--;
+        const kw = `${e.name}=${e.value}`;
+        if (text[j] === '(') changes.push({ start: j + 1, end: j + 1, text: kw, order: order++, inserted: 0 });
+        else if (text[j] === ',') changes.push({ start: j + 1, end: j + 1, text: ` ${kw},`, order: order++, inserted: 0 });
+        else changes.push({ start: j + 1, end: j + 1, text: `, ${kw}`, order: order++, inserted: 0 });
+        break;
+      }
+    }
+  }
+
+  changes.sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+  for (let i = 1; i < changes.length; i++) {
+    const prev = changes[i - 1]!;
+    const cur = changes[i]!;
+    if (cur.start < prev.end || (cur.start === prev.start && prev.end > prev.start && cur.end > cur.start)) {
+      throw new DiagnosticError([
+        errorAt(source, cur.start, Math.max(cur.end, cur.start + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
+      ]);
+    }
+  }
+
+  let out = '';
+  let pos = 0;
+  const insertedLines: number[] = [];
+  let line = 1;
+  const countLines = (s: string): number => {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
+    return n;
+  };
+  for (const c of changes) {
+    const kept = text.slice(pos, c.start);
+    out += kept;
+    line += countLines(kept);
+    if (c.inserted > 0) {
+      // Inserted statements are whole lines: find their line numbers in the new text.
+      const parts = c.text.split(nl);
+      let l = line;
+      for (let k = 0; k < parts.length; k++) {
+        if (k > 0) l++;
+        if (parts[k]!.trim() !== '' && (c.text.startsWith(nl) ? k > 0 : k < parts.length - 1)) insertedLines.push(l);
+      }
+    }
+    out += c.text;
+    line += countLines(c.text);
+    pos = c.end;
+  }
+  out += text.slice(pos);
+  return { text: out, insertedLines };
+}
+
+/** The indentation unit of a file: the smallest positive indentation step seen (default 4). */
+export function indentUnit(text: string): string {
+  let best = 0;
+  let prev = 0;
+  for (const m of text.matchAll(/^( *)\S/gm)) {
+    const n = m[1]!.length;
+    if (n > prev) {
+      const d = n - prev;
+      if (best === 0 || d < best) best = d;
+    }
+    prev = n;
+  }
+  return ' '.repeat(best || 4);
+}
+
+/** Removes the given 1-based lines (with their newlines) — the inverse of pure insertions. */
+export function removeLines(text: string, lines: readonly number[]): string {
+  const drop = new Set(lines);
+  const parts = text.split('\n');
+  return parts.filter((_, i) => !drop.has(i + 1)).join('\n');
+}
