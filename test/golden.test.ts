@@ -7,7 +7,8 @@
  *   specs/<suite>/<case>.<name>.out   expected stdout of command <name>
  *   specs/<suite>/<case>.<name>.err   expected exit code (first line, `exit N`) and stderr
  *
- * `{input}` is the case path, `{stem}` the case path without its extension. Commands run
+ * `{input}` is the case path, `{stem}` the case path without its extension, `{line}` the number
+ * written in the case's `# explain-line: N` comment. Commands run
  * in-process with the repository root as working directory. `npm run accept` rewrites every
  * expected file from the current behaviour (review the diff before committing it).
  */
@@ -65,7 +66,8 @@ for (const suiteDir of suites()) {
       const stem = input.slice(0, -ext.length);
       for (const cmd of config.commands) {
         it(`${file} ${cmd.name}`, async () => {
-          const args = cmd.args.map((a) => a.replaceAll('{input}', input).replaceAll('{stem}', stem));
+          const line = /# explain-line: (\d+)/.exec(readFileSync(join(root, input), 'utf8'))?.[1] ?? '1';
+          const args = cmd.args.map((a) => a.replaceAll('{input}', input).replaceAll('{stem}', stem).replaceAll('{line}', line));
           const r = await runCli(args);
           const outPath = join(root, `${stem}.${cmd.name}.out`);
           const errPath = join(root, `${stem}.${cmd.name}.err`);

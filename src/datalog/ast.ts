@@ -8,7 +8,10 @@ export type Kind = 'symbol' | 'number';
 export type Value = string | number;
 
 export type ArithOp = '+' | '-' | '*' | '/' | '%';
-export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+/** Comparisons, and Soufflé's `contains(sub, s)` constraint (`!contains` when negated). */
+export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | '!contains';
+/** Soufflé's intrinsic functors (see functors.ts for their signatures and semantics). */
+export type FunctorName = 'cat' | 'to_string' | 'to_number' | 'strlen' | 'substr' | 'min' | 'max';
 export type AggOp = 'count' | 'min' | 'max' | 'sum';
 
 export type Term =
@@ -18,6 +21,7 @@ export type Term =
   | { kind: 'str'; value: string; loc: Location }
   | { kind: 'bin'; op: ArithOp; left: Term; right: Term; loc: Location }
   | { kind: 'neg'; arg: Term; loc: Location }
+  | { kind: 'call'; fn: FunctorName; args: Term[]; loc: Location; nameLoc: Location }
   | { kind: 'agg'; op: AggOp; target: Term | null; body: Literal[]; loc: Location; locals?: string[] };
 
 export interface Atom {
@@ -81,6 +85,36 @@ export interface ParsedFile {
   includes: IncludeDecl[];
 }
 
+const NO_TERMS: readonly Term[] = [];
+
+/** The operands of an arithmetic or functor term; none for other terms (aggregates included). */
+export function operands(t: Term): readonly Term[] {
+  switch (t.kind) {
+    case 'bin':
+      return [t.left, t.right];
+    case 'neg':
+      return [t.arg];
+    case 'call':
+      return t.args;
+    default:
+      return NO_TERMS;
+  }
+}
+
+/** A copy of an arithmetic or functor term with each operand replaced by `f(operand)`. */
+export function mapOperands(t: Term, f: (x: Term) => Term): Term {
+  switch (t.kind) {
+    case 'bin':
+      return { ...t, left: f(t.left), right: f(t.right) };
+    case 'neg':
+      return { ...t, arg: f(t.arg) };
+    case 'call':
+      return { ...t, args: t.args.map(f) };
+    default:
+      return t;
+  }
+}
+
 /** Every variable name in a term, in order of occurrence (aggregate bodies included). */
 export function termVars(t: Term, out: string[] = []): string[] {
   switch (t.kind) {
@@ -88,11 +122,9 @@ export function termVars(t: Term, out: string[] = []): string[] {
       out.push(t.name);
       break;
     case 'bin':
-      termVars(t.left, out);
-      termVars(t.right, out);
-      break;
     case 'neg':
-      termVars(t.arg, out);
+    case 'call':
+      for (const x of operands(t)) termVars(x, out);
       break;
     case 'agg':
       if (t.target) termVars(t.target, out);

@@ -1,6 +1,7 @@
 // Static checks of a whole rule program, before any evaluation; builds the RuleProgram.
 import { DiagnosticError, errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
-import type { Atom, Clause, Kind, Literal, Term } from './ast.js';
+import { operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
+import { FUNCTORS, arityProblem } from './functors.js';
 import { groundClause, literalTerms } from './ground.js';
 import type { LoadedFile } from './load.js';
 import { RuleProgram, type ProgramClause, type RelationInfo, type Stratum } from './program.js';
@@ -50,10 +51,7 @@ function clauseAtoms(c: Clause): Array<{ atom: Atom; head: boolean }> {
     if (t.kind === 'agg') {
       if (t.target) term(t.target);
       t.body.forEach(lit);
-    } else if (t.kind === 'bin') {
-      term(t.left);
-      term(t.right);
-    } else if (t.kind === 'neg') term(t.arg);
+    } else operands(t).forEach(term);
   };
   const lit = (l: Literal): void => {
     if (l.kind !== 'cmp') out.push({ atom: l.atom, head: false });
@@ -63,6 +61,23 @@ function clauseAtoms(c: Clause): Array<{ atom: Atom; head: boolean }> {
   c.body.forEach(lit);
   return out;
 }
+
+/** Every functor call of a clause (head, body, aggregates), outermost first. */
+function clauseCalls(c: Clause): Array<Term & { kind: 'call' }> {
+  const out: Array<Term & { kind: 'call' }> = [];
+  const term = (t: Term): void => {
+    if (t.kind === 'call') out.push(t);
+    if (t.kind === 'agg') {
+      if (t.target) term(t.target);
+      for (const l of t.body) literalTerms(l).forEach(term);
+    } else operands(t).forEach(term);
+  };
+  c.head.args.forEach(term);
+  for (const l of c.body) literalTerms(l).forEach(term);
+  return out;
+}
+
+const RESERVED = new Set([...Object.keys(FUNCTORS), 'contains']);
 
 /** Runs every static check on the loaded files; throws DiagnosticError on errors, returns warnings. */
 export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgram; warnings: Diagnostic[] } {
@@ -110,6 +125,11 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
           }),
         );
         continue;
+      }
+      if (RESERVED.has(d.name)) {
+        errors.push(
+          at(d.nameLoc, 'reserved-name', `${d.name} is a built-in ${d.name === 'contains' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`, `rename the relation, e.g. \`${d.name}_rel\`.`),
+        );
       }
       const kinds: Kind[] = [];
       for (const a of d.attrs) {
@@ -175,6 +195,14 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
           );
           ok = false;
         }
+      }
+      for (const call of clauseCalls(raw)) {
+        const sig = FUNCTORS[call.fn];
+        const problem = arityProblem(call.fn, sig, call.args.length);
+        if (!problem) continue;
+        const agg = call.fn === 'min' || call.fn === 'max' ? `; for the ${call.fn === 'min' ? 'smallest' : 'largest'} value over a body, write the aggregate \`${call.fn} X : { ... }\`` : '';
+        errors.push(at(call.loc, 'arity-mismatch', problem, `write ${sig.usage}${agg}.`));
+        ok = false;
       }
       const head = byName.get(raw.head.rel);
       if (head?.input && !raw.isFact) {

@@ -1,9 +1,13 @@
 // Compiles a join plan to a specialised JavaScript function (typed-array loops, no per-tuple
 // allocation). The nesting depth of the generated code is the plan's length, not the data size.
+import type { FunctorRuntime } from './functors.js';
 import type { Index, Relation } from './relation.js';
 import type { Expr, Plan, Step } from './plan.js';
 
-/** A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch. */
+/**
+ * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,
+ * F the functors over the symbol table (`F.str` its strings).
+ */
 export type CompiledPlan = (
   R: readonly Relation[],
   X: readonly (Index | null)[],
@@ -12,6 +16,7 @@ export type CompiledPlan = (
   T: Int32Array,
   OUT: Relation,
   H: number,
+  F: FunctorRuntime,
 ) => void;
 
 const cache = new Map<string, CompiledPlan>();
@@ -20,9 +25,64 @@ interface Gen {
   temps: number;
 }
 
+/** A value computed before the code that uses it, which runs only when `ok` holds of it. */
 interface Pre {
   name: string;
   code: string;
+  /** The condition on `name` (division: non-zero divisor; to_number: a value). */
+  ok: string;
+}
+
+/** JS code of the string of a symbol-valued expression (functor results are not interned). */
+function strCode(e: Expr, pre: Pre[], g: Gen): string {
+  if (e.k === 'const' && e.s !== undefined) return JSON.stringify(e.s);
+  if (e.k === 'call') {
+    switch (e.fn) {
+      case 'cat':
+        return `(${e.args.map((a) => strCode(a, pre, g)).join(' + ')})`;
+      case 'to_string':
+        return `("" + ${exprCode(e.args[0]!, pre, g)})`;
+      case 'substr':
+        return `F.substr(${strCode(e.args[0]!, pre, g)}, ${exprCode(e.args[1]!, pre, g)}, ${exprCode(e.args[2]!, pre, g)})`;
+      default:
+        break;
+    }
+  }
+  return `STR[${exprCode(e, pre, g)}]`;
+}
+
+/** JS code of the value (symbol id or number) of a functor call. */
+function callCode(e: Expr & { k: 'call' }, pre: Pre[], g: Gen): string {
+  switch (e.fn) {
+    case 'cat':
+    case 'to_string':
+    case 'substr':
+      return `F.id(${strCode(e, pre, g)})`;
+    case 'strlen':
+      return `F.strlen(${strCode(e.args[0]!, pre, g)})`;
+    case 'to_number': {
+      const arg = strCode(e.args[0]!, pre, g);
+      const name = `g${g.temps++}`;
+      pre.push({ name, code: `F.toNumber(${arg})`, ok: `${name} !== null` });
+      return name;
+    }
+    case 'min':
+    case 'max':
+      return `(Math.${e.fn}(${e.args.map((a) => exprCode(a, pre, g)).join(', ')}) | 0)`;
+  }
+}
+
+/** True for a functor call whose value is a new symbol (cat, to_string, substr). */
+function makesSymbol(e: Expr): boolean {
+  return e.k === 'call' && (e.fn === 'cat' || e.fn === 'to_string' || e.fn === 'substr');
+}
+
+/**
+ * JS code of a value used only to look tuples up: a symbol built by a functor is not interned
+ * (F.key gives -1, which matches no tuple, when the string was never seen).
+ */
+function keyCode(e: Expr, pre: Pre[], g: Gen): string {
+  return makesSymbol(e) ? `F.key(${strCode(e, pre, g)})` : exprCode(e, pre, g);
 }
 
 function exprCode(e: Expr, pre: Pre[], g: Gen): string {
@@ -31,6 +91,8 @@ function exprCode(e: Expr, pre: Pre[], g: Gen): string {
       return `v${e.s}`;
     case 'const':
       return String(e.v);
+    case 'call':
+      return callCode(e, pre, g);
     case 'neg':
       return `((-${exprCode(e.a, pre, g)}) | 0)`;
     case 'bin': {
@@ -45,7 +107,7 @@ function exprCode(e: Expr, pre: Pre[], g: Gen): string {
           return `Math.imul(${l}, ${r})`;
         default: {
           const name = `g${g.temps++}`;
-          pre.push({ name, code: r });
+          pre.push({ name, code: r, ok: `${name} !== 0` });
           return `((${l} ${e.op} ${name}) | 0)`;
         }
       }
@@ -53,17 +115,31 @@ function exprCode(e: Expr, pre: Pre[], g: Gen): string {
   }
 }
 
-/** Wraps `inner` so that it runs only when every divisor in `pre` is non-zero. */
+/** Wraps `inner` so that it runs only when every value in `pre` is defined (no division by zero...). */
 function guarded(pre: Pre[], inner: string): string {
   let out = inner;
   for (let i = pre.length - 1; i >= 0; i--) {
     const p = pre[i]!;
-    out = `{ const ${p.name} = ${p.code}; if (${p.name} !== 0) {\n${out}\n} }`;
+    out = `{ const ${p.name} = ${p.code}; if (${p.ok}) {\n${out}\n} }`;
   }
   return out;
 }
 
 const CMP: Record<string, string> = { '=': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+
+/** The JS condition of a filter step. */
+function filterCode(step: Step & { op: 'filter' }, pre: Pre[], g: Gen): string {
+  if (step.cmp === 'contains' || step.cmp === '!contains') {
+    const sub = strCode(step.l, pre, g);
+    const s = strCode(step.r, pre, g);
+    return `${step.cmp === '!contains' ? '!' : ''}${s}.includes(${sub})`;
+  }
+  if ((step.cmp === '=' || step.cmp === '!=') && (makesSymbol(step.l) || makesSymbol(step.r))) {
+    // Compare the strings: a built symbol that matches nothing is never interned.
+    return `${strCode(step.l, pre, g)} ${CMP[step.cmp]} ${strCode(step.r, pre, g)}`;
+  }
+  return `${exprCode(step.l, pre, g)} ${CMP[step.cmp]} ${exprCode(step.r, pre, g)}`;
+}
 
 function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: (k: number) => number, g: Gen): string {
   if (i === steps.length) return leaf();
@@ -72,9 +148,7 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
   switch (step.op) {
     case 'filter': {
       const pre: Pre[] = [];
-      const l = exprCode(step.l, pre, g);
-      const r = exprCode(step.r, pre, g);
-      return guarded(pre, `if (${l} ${CMP[step.cmp]} ${r}) {\n${rest()}\n}`);
+      return guarded(pre, `if (${filterCode(step, pre, g)}) {\n${rest()}\n}`);
     }
     case 'assign': {
       const pre: Pre[] = [];
@@ -84,7 +158,7 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
     case 'neg': {
       const k = step.k;
       const pre: Pre[] = [];
-      const keys = step.args.flatMap((a) => (a ? [exprCode(a, pre, g)] : []));
+      const keys = step.args.flatMap((a) => (a ? [keyCode(a, pre, g)] : []));
       let cond: string;
       if (keys.length === 0) cond = `R${k}.count === 0`;
       else if (keys.length === step.args.length) {
@@ -122,7 +196,7 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
       const k = step.k;
       const a = arity(k);
       const pre: Pre[] = [];
-      const keys = step.cols.map((c) => (c.t === 'key' ? exprCode(c.e, pre, g) : ''));
+      const keys = step.cols.map((c) => (c.t === 'key' ? keyCode(c.e, pre, g) : ''));
       const binds: string[] = [];
       const checks: string[] = [];
       step.cols.forEach((c, col) => {
@@ -178,12 +252,12 @@ export function compilePlan(plan: Plan): CompiledPlan {
     const line = `const R${k} = R[${k}]; const D${k} = R${k}.data; const S${k} = S[${k}];`;
     return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next;` : line;
   });
-  const prologue = [...ensures, ...captures].join('\n');
+  const prologue = [...ensures, ...captures, 'const STR = F.str;'].join('\n');
   const code = `"use strict";\n${prologue}\n${body}`;
   let fn = cache.get(code);
   if (!fn) {
     if (cache.size > 5000) cache.clear();
-    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', code) as CompiledPlan;
+    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', code) as CompiledPlan;
     cache.set(code, fn);
   }
   return fn;

@@ -18,9 +18,13 @@ export function arith(op: ArithOp, l: number, r: number): number | null {
   }
 }
 
-/** `l op r` for two values of the same kind. */
+/** `l op r` for two decoded values of the same kind (`contains` on strings). */
 export function compare(op: CmpOp, l: number | string, r: number | string): boolean {
   switch (op) {
+    case 'contains':
+      return String(r).includes(String(l));
+    case '!contains':
+      return !String(r).includes(String(l));
     case '=':
       return l === r;
     case '!=':

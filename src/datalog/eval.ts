@@ -3,6 +3,7 @@ import type { Clause, Term } from './ast.js';
 import { compilePlan, type CompiledPlan } from './codegen.js';
 import { arith } from './consts.js';
 import type { FactDatabase } from './database.js';
+import { functorRuntime } from './functors.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { RuleProgram, Stratum } from './program.js';
 import { Relation } from './relation.js';
@@ -38,6 +39,15 @@ export function constValue(t: Term, symbols: SymbolTable): number | null {
       const l = constValue(t.left, symbols);
       const r = constValue(t.right, symbols);
       return l === null || r === null ? null : arith(t.op, l, r);
+    }
+    case 'call': {
+      const args: number[] = [];
+      for (const a of t.args) {
+        const v = constValue(a, symbols);
+        if (v === null) return null;
+        args.push(v);
+      }
+      return functorRuntime(symbols).apply(t.fn, args);
     }
     default:
       throw new Error(`a fact argument must be constant, not ${t.kind}`);
@@ -82,6 +92,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase): EvalResult {
   }
 
   let height = 0;
+  const fns = functorRuntime(symbols);
   const lo = new Int32Array(rels.length);
   const lim = new Int32Array(rels.length);
 
@@ -138,7 +149,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase): EvalResult {
       }
     }
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
-    r.fn(r.R, r.X, B, r.S, r.T, r.out, height);
+    r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
   };
 
   const evalStratum = (s: Stratum): void => {

@@ -1,7 +1,7 @@
 // Range restriction: every variable must be bound by a positive atom (or an equality from bound
 // values) before it is used in the head, a negation, a comparison, arithmetic or an aggregate.
 import { errorAt, type Diagnostic } from '../report/diagnostic.js';
-import type { Clause, Literal, Term } from './ast.js';
+import { operands, type Clause, type Literal, type Term } from './ast.js';
 import { displayName } from './scope.js';
 
 type Agg = Term & { kind: 'agg' };
@@ -13,11 +13,9 @@ export function freeVars(t: Term, out: Set<string> = new Set()): Set<string> {
       out.add(t.name);
       break;
     case 'bin':
-      freeVars(t.left, out);
-      freeVars(t.right, out);
-      break;
     case 'neg':
-      freeVars(t.arg, out);
+    case 'call':
+      for (const x of operands(t)) freeVars(x, out);
       break;
     case 'agg': {
       const inner = new Set<string>();
@@ -63,8 +61,10 @@ export function boundVars(body: readonly Literal[], initial: ReadonlySet<string>
 
 function hasWildcard(t: Term): Term | undefined {
   if (t.kind === 'wildcard') return t;
-  if (t.kind === 'bin') return hasWildcard(t.left) ?? hasWildcard(t.right);
-  if (t.kind === 'neg') return hasWildcard(t.arg);
+  for (const x of operands(t)) {
+    const w = hasWildcard(x);
+    if (w) return w;
+  }
   return undefined;
 }
 
@@ -86,11 +86,7 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
           const v = displayName(x.name);
           report(x, `variable \`${v}\` ${role} is not bound by any positive body atom`, bindFix(v), x.name);
         }
-      } else if (x.kind === 'bin') {
-        visit(x.left);
-        visit(x.right);
-      } else if (x.kind === 'neg') visit(x.arg);
-      else if (x.kind === 'agg') {
+      } else if (x.kind === 'agg') {
         for (const v of freeVars(x)) {
           if (!bound.has(v)) {
             const occ = findVar(x, v)!;
@@ -98,7 +94,7 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
           }
         }
         checkAgg(x, bound);
-      }
+      } else operands(x).forEach(visit);
     };
     visit(t);
   };
@@ -113,10 +109,20 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
     }
   };
 
+  /** `_` inside an expression argument of an atom (it has no value to compute with). */
+  const nestedWildcard = (a: Term): void => {
+    const w = a.kind === 'wildcard' ? undefined : hasWildcard(a);
+    if (w) report(w, '`_` cannot be used in arithmetic or a functor', 'name a bound variable or write a constant instead.', `w:${w.loc.start}`);
+  };
+
   const checkBody = (body: readonly Literal[], bound: ReadonlySet<string>): void => {
     for (const l of body) {
       if (l.kind === 'atom') {
-        for (const a of l.atom.args) if (a.kind !== 'var' && a.kind !== 'wildcard') need(a, bound, `in \`${l.atom.rel}(...)\``);
+        for (const a of l.atom.args) {
+          if (a.kind === 'var' || a.kind === 'wildcard') continue;
+          nestedWildcard(a);
+          need(a, bound, `in \`${l.atom.rel}(...)\``);
+        }
       } else if (l.kind === 'neg') {
         for (const a of l.atom.args) {
           if (a.kind === 'var' && !bound.has(a.name)) {
@@ -127,7 +133,10 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
               `bind \`${v}\` in a positive atom of the body, or write \`_\` if any value will do.`,
               a.name,
             );
-          } else if (a.kind !== 'var' && a.kind !== 'wildcard') need(a, bound, `in \`!${l.atom.rel}(...)\``);
+          } else if (a.kind !== 'var' && a.kind !== 'wildcard') {
+            nestedWildcard(a);
+            need(a, bound, `in \`!${l.atom.rel}(...)\``);
+          }
         }
       } else {
         const sides = [l.left, l.right];
@@ -137,10 +146,14 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
           if (unboundVar(l.left) && !unboundVar(l.right)) sides.splice(0, 1);
           else if (unboundVar(l.right) && !unboundVar(l.left)) sides.splice(1, 1);
         }
+        const isContains = l.op === 'contains' || l.op === '!contains';
         for (const side of sides) {
           const w = hasWildcard(side);
-          if (w) report(w, '`_` cannot be used in a comparison or arithmetic', 'name a bound variable or write a constant instead.', `w:${w.loc.start}`);
-          need(side, bound, 'in this comparison');
+          if (w) {
+            const where = isContains ? '`contains`' : 'a comparison or arithmetic';
+            report(w, `\`_\` cannot be used in ${where}`, 'name a bound variable or write a constant instead.', `w:${w.loc.start}`);
+          }
+          need(side, bound, isContains ? 'in `contains(...)`' : 'in this comparison');
         }
       }
     }
@@ -171,9 +184,13 @@ function findVar(t: Term, name: string): Term | undefined {
     case 'var':
       return t.name === name ? t : undefined;
     case 'bin':
-      return findVar(t.left, name) ?? findVar(t.right, name);
     case 'neg':
-      return findVar(t.arg, name);
+    case 'call':
+      for (const x of operands(t)) {
+        const f = findVar(x, name);
+        if (f) return f;
+      }
+      return undefined;
     case 'agg': {
       if (t.target) {
         const f = findVar(t.target, name);

@@ -1,24 +1,34 @@
 // Executes a join plan step by step (no code generation), for provenance and why-not queries.
 // Recursion depth is the plan length; every relation is read in full.
 import { arith, compare } from './consts.js';
+import type { FunctorRuntime } from './functors.js';
 import type { Expr, Plan, Step } from './plan.js';
 import type { Relation } from './relation.js';
 
-/** Evaluates an expression over slot values; null on division by zero. */
-export function evalExpr(e: Expr, slots: Int32Array): number | null {
+/** Evaluates an expression over slot values; null when it has no value (division by zero...). */
+export function evalExpr(e: Expr, slots: Int32Array, fns: FunctorRuntime): number | null {
   switch (e.k) {
     case 'slot':
       return slots[e.s]!;
     case 'const':
       return e.v;
     case 'neg': {
-      const a = evalExpr(e.a, slots);
+      const a = evalExpr(e.a, slots, fns);
       return a === null ? null : (-a) | 0;
     }
     case 'bin': {
-      const l = evalExpr(e.l, slots);
-      const r = evalExpr(e.r, slots);
+      const l = evalExpr(e.l, slots, fns);
+      const r = evalExpr(e.r, slots, fns);
       return l === null || r === null ? null : arith(e.op, l, r);
+    }
+    case 'call': {
+      const args: number[] = [];
+      for (const a of e.args) {
+        const v = evalExpr(a, slots, fns);
+        if (v === null) return null;
+        args.push(v);
+      }
+      return fns.apply(e.fn, args);
     }
   }
 }
@@ -30,6 +40,8 @@ export interface InterpretOptions {
   slots: Int32Array;
   /** Which rows of a positive scan may be used (provenance: smaller height). */
   rowOk?: (k: number, row: number) => boolean;
+  /** Functors over the symbol table of the relations. */
+  fns: FunctorRuntime;
   /** Called for each solution of the top-level steps; return false to stop. */
   onMatch: (slots: Int32Array, rows: Int32Array) => boolean;
 }
@@ -39,6 +51,8 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
   const rows = new Int32Array(plan.accesses.length).fill(-1);
   const slots = opts.slots;
   const rowOk = opts.rowOk ?? (() => true);
+  const fns = opts.fns;
+  const ev = (e: Expr): number | null => evalExpr(e, slots, fns);
   let stopped = false;
 
   const run = (steps: readonly Step[], i: number, leaf: () => void): void => {
@@ -51,13 +65,15 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
     const next = (): void => run(steps, i + 1, leaf);
     switch (step.op) {
       case 'filter': {
-        const l = evalExpr(step.l, slots);
-        const r = evalExpr(step.r, slots);
-        if (l !== null && r !== null && compare(step.cmp, l, r)) next();
+        const l = ev(step.l);
+        const r = ev(step.r);
+        if (l === null || r === null) return;
+        const holds = step.cmp === 'contains' || step.cmp === '!contains' ? fns.contains(l, r) === (step.cmp === 'contains') : compare(step.cmp, l, r);
+        if (holds) next();
         return;
       }
       case 'assign': {
-        const v = evalExpr(step.e, slots);
+        const v = ev(step.e);
         if (v === null) return;
         slots[step.slot] = v;
         next();
@@ -65,7 +81,7 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
       }
       case 'neg': {
         const rel = opts.rels[step.k]!;
-        const vals: (number | null)[] = step.args.map((a) => (a ? evalExpr(a, slots) : null));
+        const vals: (number | null)[] = step.args.map((a) => (a ? ev(a) : null));
         if (step.args.some((a, j) => a && vals[j] === null)) return;
         if (step.keyCols.length === rel.arity) {
           if (rel.arity > 0 && rel.find(vals as number[]) !== -1) return;
@@ -84,7 +100,7 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
         run(step.body, 0, () => {
           if (step.aggOp === 'count') acc = (acc + 1) | 0;
           else {
-            const t = evalExpr(step.target!, slots);
+            const t = ev(step.target!);
             if (t === null) return;
             if (step.aggOp === 'sum') acc = (acc + t) | 0;
             else if (!found || (step.aggOp === 'min' ? t < acc : t > acc)) acc = t;
@@ -103,7 +119,7 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
         const keys: number[] = [];
         for (const c of step.cols) {
           if (c.t !== 'key') continue;
-          const v = evalExpr(c.e, slots);
+          const v = ev(c.e);
           if (v === null) return;
           keys.push(v);
         }

@@ -1,8 +1,9 @@
 // A deliberately naive reference evaluator: decoded values, string-keyed sets, no indexes, the
 // body solved by backtracking in written order, each stratum recomputed in full to a fixpoint.
 // Used to cross-check the optimized evaluator; do not use it on large inputs.
-import type { Literal, Term, Value } from './ast.js';
+import { operands, type Literal, type Term, type Value } from './ast.js';
 import { arith, compare } from './consts.js';
+import { applyFunctor } from './functors.js';
 import type { RuleProgram } from './program.js';
 import { compareTuples } from './result.js';
 
@@ -38,22 +39,18 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
       case 'wildcard':
         return false;
       case 'bin':
-        return ready(t.left, env) && ready(t.right, env);
       case 'neg':
-        return ready(t.arg, env);
+      case 'call':
+        return operands(t).every((x) => ready(x, env));
       case 'agg': {
         const locals = new Set(t.locals ?? []);
         const vars: string[] = [];
         const collect = (x: Term): void => {
           if (x.kind === 'var') vars.push(x.name);
-          else if (x.kind === 'bin') {
-            collect(x.left);
-            collect(x.right);
-          } else if (x.kind === 'neg') collect(x.arg);
           else if (x.kind === 'agg') {
             if (x.target) collect(x.target);
             for (const l of x.body) (l.kind === 'cmp' ? [l.left, l.right] : l.atom.args).forEach(collect);
-          }
+          } else operands(x).forEach(collect);
         };
         collect(t);
         return vars.every((v) => env.has(v) || locals.has(v) || v.includes('@'));
@@ -84,6 +81,15 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
         if (l === undefined || r === undefined) return undefined;
         return arith(t.op, l as number, r as number) ?? undefined;
       }
+      case 'call': {
+        const args: Value[] = [];
+        for (const a of t.args) {
+          const v = value(a, env);
+          if (v === undefined) return undefined;
+          args.push(v);
+        }
+        return applyFunctor(t.fn, args) ?? undefined;
+      }
       case 'agg': {
         let acc = 0;
         let found = false;
@@ -105,7 +111,7 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
   };
 
   const literalReady = (l: Literal, env: Env): boolean => {
-    if (l.kind === 'atom') return true;
+    if (l.kind === 'atom') return l.atom.args.every((a) => a.kind === 'var' || a.kind === 'wildcard' || ready(a, env));
     if (l.kind === 'neg') return l.atom.args.every((a) => a.kind === 'wildcard' || ready(a, env));
     if (ready(l.left, env) && ready(l.right, env)) return true;
     if (l.op !== '=') return false;
@@ -117,7 +123,9 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
       emit(env);
       return;
     }
-    const i = lits.findIndex((l) => literalReady(l, env));
+    let i = lits.findIndex((l) => literalReady(l, env));
+    // Every atom has an expression argument that needs variables bound later: take the first.
+    if (i < 0) i = lits.findIndex((l) => l.kind === 'atom');
     if (i < 0) throw new Error('naive: no literal can be evaluated');
     const l = lits[i]!;
     const rest = [...lits.slice(0, i), ...lits.slice(i + 1)];
@@ -125,13 +133,22 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
       for (const tuple of [...relOf(l.atom.rel).rows.values()]) {
         const e = new Map(env);
         let ok = true;
+        // Variables first, then expressions (which may use variables of this atom).
         for (let c = 0; c < tuple.length && ok; c++) {
           const a = l.atom.args[c]!;
-          if (a.kind === 'wildcard') continue;
-          if (a.kind === 'var' && !e.has(a.name)) e.set(a.name, tuple[c]!);
-          else if (!ready(a, e) || value(a, e) !== tuple[c]) ok = false;
+          if (a.kind !== 'var') continue;
+          if (!e.has(a.name)) e.set(a.name, tuple[c]!);
+          else if (e.get(a.name) !== tuple[c]) ok = false;
         }
-        if (ok) solve(rest, e, emit);
+        const later: Literal[] = [];
+        for (let c = 0; c < tuple.length && ok; c++) {
+          const a = l.atom.args[c]!;
+          if (a.kind === 'var' || a.kind === 'wildcard') continue;
+          const v = tuple[c]!;
+          if (ready(a, e)) ok = value(a, e) === v;
+          else later.push({ kind: 'cmp', op: '=', left: typeof v === 'string' ? { kind: 'str', value: v, loc: a.loc } : { kind: 'num', value: v, loc: a.loc }, right: a, loc: a.loc });
+        }
+        if (ok) solve([...later, ...rest], e, emit);
       }
     } else if (l.kind === 'neg') {
       const rel = relOf(l.atom.rel);

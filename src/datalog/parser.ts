@@ -2,7 +2,7 @@
 import type { Node, NonterminalNode, TerminalNode, IterationNode } from 'ohm-js';
 import { DiagnosticError, errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import type { Atom, Clause, Literal, ParsedFile, Term, ArithOp, CmpOp, AggOp } from './ast.js';
+import { operands, type Atom, type Clause, type Literal, type ParsedFile, type Term, type ArithOp, type CmpOp, type AggOp, type FunctorName } from './ast.js';
 import { datalogGrammar } from './grammar.js';
 import { syntaxError } from './syntax-error.js';
 
@@ -112,6 +112,16 @@ function getSemantics() {
     Conjunction(list: Node) {
       return list.asIteration().children.map((c) => c.ast() as Literal | RawDisj);
     },
+    Literal_negconstraint(_bang: Node, c: Node) {
+      const l = c.ast() as Literal & { kind: 'cmp' };
+      return { ...l, op: '!contains', loc: loc(this) };
+    },
+    Literal_constraint(c: Node) {
+      return c.ast();
+    },
+    Constraint(_kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
+      return { kind: 'cmp', op: 'contains', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(this) };
+    },
     Literal_neg(_bang: Node, atom: Node) {
       return { kind: 'neg', atom: atom.ast() as Atom, loc: loc(this) };
     },
@@ -140,11 +150,20 @@ function getSemantics() {
     },
     Unary_neg(_m: Node, arg: Node) {
       const a = arg.ast() as Term;
-      if (a.kind === 'num') return { kind: 'num', value: -a.value, loc: loc(this) };
+      if (a.kind === 'num') return { kind: 'num', value: 0 - a.value, loc: loc(this) };
       return { kind: 'neg', arg: a, loc: loc(this) };
     },
     Primary_paren(_o: Node, t: Node, _c: Node) {
       return t.ast();
+    },
+    Functor(name: Node, _o: Node, args: Node, _c: Node) {
+      return {
+        kind: 'call',
+        fn: name.sourceString as FunctorName,
+        args: args.asIteration().children.map((a) => a.ast() as Term),
+        loc: loc(this),
+        nameLoc: loc(name),
+      };
     },
     Aggregate_count(_kw: Node, _c: Node, body: Node) {
       return { kind: 'agg', op: 'count', target: null, body: aggBody(body), loc: loc(this) };
@@ -232,14 +251,10 @@ function checkNumbers(t: Term): void {
         fix: `use a value between ${INT_MIN} and ${INT_MAX}.`,
       }),
     );
-  } else if (t.kind === 'bin') {
-    checkNumbers(t.left);
-    checkNumbers(t.right);
-  } else if (t.kind === 'neg') checkNumbers(t.arg);
-  else if (t.kind === 'agg') {
+  } else if (t.kind === 'agg') {
     if (t.target) checkNumbers(t.target);
     for (const l of t.body) checkLiteralNumbers(l);
-  }
+  } else operands(t).forEach(checkNumbers);
 }
 
 function checkLiteralNumbers(l: Literal): void {

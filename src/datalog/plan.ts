@@ -1,15 +1,17 @@
 // Join plans: a clause's body ordered into steps (scans, index lookups, filters, assignments,
 // negations, aggregates) over numbered variable slots. Shared by the code generator and the
 // interpreter used for provenance.
-import type { AggOp, ArithOp, CmpOp, Literal, Term } from './ast.js';
+import { mapOperands, type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, type Term } from './ast.js';
 import { freeVars } from './ground.js';
 import type { SymbolTable } from './symbols.js';
 
 export type Expr =
   | { k: 'slot'; s: number }
-  | { k: 'const'; v: number }
+  /** A constant; `s` is the text of a symbol constant (`v` its id). */
+  | { k: 'const'; v: number; s?: string }
   | { k: 'bin'; op: ArithOp; l: Expr; r: Expr }
-  | { k: 'neg'; a: Expr };
+  | { k: 'neg'; a: Expr }
+  | { k: 'call'; fn: FunctorName; args: Expr[] };
 
 export type ColSpec = { t: 'bind'; slot: number } | { t: 'key'; e: Expr } | { t: 'check'; slot: number } | { t: 'any' };
 
@@ -71,12 +73,8 @@ function liftTerm(t: Term, out: PLit[], counter: { n: number }): Term {
       out.push({ k: 'agg', v, agg: t });
       return { kind: 'var', name: v, loc: t.loc };
     }
-    case 'bin':
-      return { ...t, left: liftTerm(t.left, out, counter), right: liftTerm(t.right, out, counter) };
-    case 'neg':
-      return { ...t, arg: liftTerm(t.arg, out, counter) };
     default:
-      return t;
+      return mapOperands(t, (x) => liftTerm(x, out, counter));
   }
 }
 
@@ -104,11 +102,13 @@ export function buildPlan(input: PlanInput): Plan {
       case 'num':
         return { k: 'const', v: t.value };
       case 'str':
-        return { k: 'const', v: input.symbols.intern(t.value) };
+        return { k: 'const', v: input.symbols.intern(t.value), s: t.value };
       case 'bin':
         return { k: 'bin', op: t.op, l: compileExpr(t.left), r: compileExpr(t.right) };
       case 'neg':
         return { k: 'neg', a: compileExpr(t.arg) };
+      case 'call':
+        return { k: 'call', fn: t.fn, args: t.args.map(compileExpr) };
       default:
         throw new Error(`cannot compile ${t.kind} as an expression`);
     }
@@ -139,7 +139,15 @@ export function buildPlan(input: PlanInput): Plan {
       const cols: ColSpec[] = [];
       const keyCols: number[] = [];
       const local = new Set<string>();
-      a.args.forEach((t, c) => {
+      a.args.forEach((t0, c) => {
+        let t = t0;
+        if (t.kind !== 'wildcard' && t.kind !== 'var' && !ready(t)) {
+          // An expression whose variables are not bound yet (some are bound by this very atom,
+          // or later): read the column into a fresh variable, compare once the expression is ready.
+          const v = `$eq${counter.n++}`;
+          remaining.push({ k: 'cmp', op: '=', left: { kind: 'var', name: v, loc: t.loc }, right: t, lit: null });
+          t = { kind: 'var', name: v, loc: t.loc };
+        }
         if (t.kind === 'wildcard') cols.push({ t: 'any' });
         else if (t.kind === 'var' && !bound.has(t.name)) {
           if (local.has(t.name)) cols.push({ t: 'check', slot: slotOf(t.name) });
@@ -212,7 +220,7 @@ export function buildPlan(input: PlanInput): Plan {
       for (let i = 0; i < remaining.length; i++) {
         const l = remaining[i]!;
         if (l.k !== 'atom') continue;
-        const boundCols = l.args.filter((t) => t.kind !== 'wildcard' && (t.kind !== 'var' || bound.has(t.name))).length;
+        const boundCols = l.args.filter((t) => t.kind !== 'wildcard' && (t.kind === 'var' ? bound.has(t.name) : ready(t))).length;
         const size = input.size(l.rel);
         const score = boundCols === l.args.length ? -1 : (boundCols > 0 ? 0 : 1e12) + size;
         if (score < bestScore) {

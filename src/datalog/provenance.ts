@@ -1,8 +1,9 @@
 // Provenance: minimal-height proof trees for derived tuples (premises are searched among tuples
 // of smaller height, Soufflé's approach) and why-not explanations for absent tuples.
 import type { Location } from '../report/diagnostic.js';
-import type { Literal, Term, Value } from './ast.js';
+import { operands, type Literal, type Term, type Value } from './ast.js';
 import { boundVars, freeVars } from './ground.js';
+import { functorRuntime } from './functors.js';
 import { evalExpr, interpret } from './interpret.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { ProgramClause, RelationInfo } from './program.js';
@@ -152,6 +153,7 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
     let n = 0;
     interpret(q.plan, {
       rels,
+      fns: functorRuntime(res.symbols),
       slots: initialSlots(q, tuple),
       rowOk: (k, r) => rels[k]!.height[r]! < h,
       onMatch: (slots, rows) => {
@@ -181,7 +183,7 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
       proof.premises.push({ kind: 'atom', proof: node(s.rel, b.rows[s.k]!) });
     } else if (l.kind === 'neg' && s?.op === 'neg') {
       const info = res.program.relations[s.rel]!;
-      const tuple = s.args.map((a, c) => (a ? res.decode(info.kinds[c]!, evalExpr(a, b.slots)!) : null));
+      const tuple = s.args.map((a, c) => (a ? res.decode(info.kinds[c]!, evalExpr(a, b.slots, functorRuntime(res.symbols))!) : null));
       proof.premises.push({ kind: 'absent', relation: info.name, tuple });
     } else if (l.kind === 'cmp') {
       const agg = aggSteps.find((a) => a.term.loc.start >= l.loc.start && a.term.loc.end <= l.loc.end);
@@ -238,6 +240,7 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
       let found = false;
       interpret(q.plan, {
         rels: q.plan.accesses.map((a) => res.storage[a.rel]!),
+        fns: functorRuntime(res.symbols),
         slots: initialSlots(q, enc),
         onMatch: () => {
           found = true;
@@ -286,14 +289,10 @@ function varOrder(pc: ProgramClause): Map<string, number> {
     if (t.kind === 'var') {
       const prev = order.get(t.name);
       if (prev === undefined || t.loc.start < prev) order.set(t.name, t.loc.start);
-    } else if (t.kind === 'bin') {
-      visit(t.left);
-      visit(t.right);
-    } else if (t.kind === 'neg') visit(t.arg);
-    else if (t.kind === 'agg') {
+    } else if (t.kind === 'agg') {
       if (t.target) visit(t.target);
       for (const l of t.body) (l.kind === 'cmp' ? [l.left, l.right] : l.atom.args).forEach(visit);
-    }
+    } else operands(t).forEach(visit);
   };
   pc.clause.head.args.forEach(visit);
   for (const l of pc.clause.body) (l.kind === 'cmp' ? [l.left, l.right] : l.atom.args).forEach(visit);
@@ -307,6 +306,8 @@ function reasonFor(l: Literal): string {
     case 'neg':
       return `${l.atom.rel} contains the negated tuple for every binding of the literals before it`;
     case 'cmp':
+      if (l.op === 'contains') return 'the first symbol never occurs in the second, for every binding of the literals before it';
+      if (l.op === '!contains') return 'the first symbol occurs in the second, for every binding of the literals before it';
       return 'the comparison is false for every binding of the literals before it';
   }
 }

@@ -1,6 +1,6 @@
 // Soufflé's variable scoping of aggregates: a variable of an aggregate body that also occurs
 // outside it is the outer variable; any other is local and renamed `X@n` (unique per clause).
-import type { Clause, Literal, Term } from './ast.js';
+import { mapOperands, operands, type Clause, type Literal, type Term } from './ast.js';
 
 /** The display name of a possibly renamed variable (`X@2` → `X`). */
 export function displayName(v: string): string {
@@ -10,10 +10,7 @@ export function displayName(v: string): string {
 
 function shallowTermVars(t: Term, out: Set<string>): void {
   if (t.kind === 'var') out.add(t.name);
-  else if (t.kind === 'bin') {
-    shallowTermVars(t.left, out);
-    shallowTermVars(t.right, out);
-  } else if (t.kind === 'neg') shallowTermVars(t.arg, out);
+  else for (const x of operands(t)) shallowTermVars(x, out);
 }
 
 function shallowLiteralVars(l: Literal, out: Set<string>): void {
@@ -37,9 +34,9 @@ export function scopeClause(c: Clause): Clause {
         return n ? { ...t, name: n } : t;
       }
       case 'bin':
-        return { ...t, left: renameTerm(t.left, scope, map), right: renameTerm(t.right, scope, map) };
       case 'neg':
-        return { ...t, arg: renameTerm(t.arg, scope, map) };
+      case 'call':
+        return mapOperands(t, (x) => renameTerm(x, scope, map));
       case 'agg': {
         const own = new Set<string>();
         if (t.target) shallowTermVars(t.target, own);
@@ -72,10 +69,12 @@ export function scopeClause(c: Clause): Clause {
   };
   const empty = new Map<string, string>();
   const body = c.body.map((l) => renameLit(l, outer, empty));
-  // An aggregate in the head becomes a fresh variable bound by an equality in the body.
+  // A head argument with an aggregate (`count : {...}`, `to_string(count : {...})`) becomes a
+  // fresh variable bound by an equality in the body.
+  const hasAgg = (t: Term): boolean => t.kind === 'agg' || operands(t).some(hasAgg);
   const headArgs = c.head.args.map((a, i) => {
     const t = renameTerm(a, outer, empty);
-    if (t.kind !== 'agg') return t;
+    if (!hasAgg(t)) return t;
     const v: Term = { kind: 'var', name: `$head${i}`, loc: t.loc };
     body.push({ kind: 'cmp', op: '=', left: v, right: t, loc: t.loc });
     return v;

@@ -1,7 +1,7 @@
 // Dependency graph of relations, its strongly connected components (iterative Tarjan) in
 // evaluation order, and the unstratifiable cycles (negation or aggregation inside a component).
 import { errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
-import type { Clause, Literal, Term } from './ast.js';
+import { operands, type Clause, type Literal, type Term } from './ast.js';
 import { literalTerms } from './ground.js';
 
 export interface DepEdge {
@@ -20,10 +20,7 @@ export function dependencyEdges(clauses: readonly { clause: Clause; head: number
       if (t.kind === 'agg') {
         if (t.target) fromTerm(t.target, t.op);
         for (const l of t.body) fromLit(l, t.op, t.loc);
-      } else if (t.kind === 'bin') {
-        fromTerm(t.left, agg);
-        fromTerm(t.right, agg);
-      } else if (t.kind === 'neg') fromTerm(t.arg, agg);
+      } else for (const x of operands(t)) fromTerm(x, agg);
     };
     const fromLit = (l: Literal, agg: DepEdge['how'] | null, aggLoc: Location | null): void => {
       if (l.kind !== 'cmp') {

@@ -28,6 +28,11 @@ export class SymbolTable {
     return s;
   }
 
+  /** Every string by id: the table's own array, which only grows (read it, never write it). */
+  texts(): readonly string[] {
+    return this.strings;
+  }
+
   get size(): number {
     return this.strings.length;
   }

@@ -8,7 +8,7 @@ interface Failure {
 }
 
 const LITERAL_STARTS = ['!', 'a relation name'];
-const TERM_STARTS = ['a variable', 'a number', 'a string', '_', 'count', 'min', 'max', 'sum', '(', '-'];
+const TERM_STARTS = ['a variable', 'a number', 'a string', '_', 'count', 'min', 'max', 'sum', '(', '-', 'a functor'];
 
 /** The expected items at the failure position, with the common groups collapsed into words. */
 function expectedItems(m: MatchResult): string[] {
@@ -17,12 +17,14 @@ function expectedItems(m: MatchResult): string[] {
   const has = (xs: string[]) => xs.every((x) => items.includes(x));
   const drop = (xs: string[]) => (items = items.filter((i) => !xs.includes(i)));
   if (has(LITERAL_STARTS) && has(['a variable'])) {
-    drop([...LITERAL_STARTS, ...TERM_STARTS]);
+    drop([...LITERAL_STARTS, ...TERM_STARTS, 'contains']);
     items.unshift('a body literal (an atom, a negated atom `!r(...)` or a comparison)');
   } else if (has(['a variable', 'a number', 'a string'])) {
     drop(TERM_STARTS);
-    items.unshift('a term (a variable, a constant, `_`, an arithmetic expression or an aggregate)');
+    items.unshift('a term (a variable, a constant, `_`, an arithmetic expression, a functor or an aggregate)');
   }
+  // After `!`: an atom or `!contains(...)`; the relation name says enough.
+  if (has(['a relation name', 'contains'])) drop(['contains']);
   const ops = ['+', '-', '*', '/', '%'];
   if (has(ops)) {
     drop(ops);
@@ -56,6 +58,14 @@ export function syntaxError(source: SourceText, m: MatchResult): Diagnostic {
   if (ch === '"' && !lineRest.includes('"')) {
     return errorAt(source, pos, pos + 1 + lineRest.length, 'syntax-error', 'this string is not closed', {
       fix: 'close the string with a `"` on the same line (write `\\"` for a quote inside it).',
+    });
+  }
+  // `foo(` where a term ends: a call of something that is not one of the functors.
+  const callee = ch === '(' && items.includes('an arithmetic operator') ? /(?:^|[^.\w])([A-Za-z_]\w*)$/.exec(source.text.slice(0, pos)) : null;
+  if (callee) {
+    const name = callee[1]!;
+    return errorAt(source, pos - name.length, pos, 'syntax-error', `\`${name}\` is not a functor`, {
+      fix: 'the functors are cat, to_string, to_number, strlen, substr, min and max (`contains(sub, s)` is a body literal); user-defined functors are not supported.',
     });
   }
   return errorAt(source, pos, end, 'syntax-error', `expected ${joinOr(items)} but found ${found}`, {

@@ -1,6 +1,7 @@
 // Kind checking (symbol vs number) of one clause, through variables and across literals.
 import { errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
-import type { Atom, Clause, Kind, Literal, Term } from './ast.js';
+import { operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
+import { CONTAINS, FUNCTORS, paramKind, type FunctorSig } from './functors.js';
 import { displayName } from './scope.js';
 
 /** What the type checker needs to know about a relation. */
@@ -86,7 +87,30 @@ export function typecheckClause(
       case 'agg':
         if (t.target) expect(t.target, 'number', `the value of \`${t.op}\``);
         return 'number';
+      case 'call':
+        // The arguments are checked by `expectArg` once atoms and comparisons fixed the kinds.
+        return FUNCTORS[t.fn].result;
     }
+  };
+
+  /** Checks argument `i` of a functor (or of `contains`) against its signature. */
+  const expectArg = (name: string, sig: FunctorSig, i: number, t: Term): void => {
+    const kind = paramKind(sig, i);
+    const convert = (): string =>
+      kind === 'symbol'
+        ? `convert it with to_string(${show(t)}).`
+        : `convert it with to_number(${show(t)})${name === 'min' || name === 'max' ? ` (${name} compares numbers only)` : ''}.`;
+    const head = `${name} takes ${sig.takes} but argument ${i + 1}`;
+    if (t.kind === 'var') {
+      const root = find(t.name);
+      const o = origin.get(root);
+      if (!o) origin.set(root, { kind, loc: t.loc, why: `argument ${i + 1} of \`${name}\`` });
+      else if (o.kind !== kind) report(t.loc, `${head} (\`${displayName(t.name)}\`) is a ${o.kind} (${o.why} at ${where(o.loc)})`, convert(), `var:${root}`);
+      return;
+    }
+    const k = infer(t);
+    if (k === null || k.startsWith('var:')) return;
+    if (k !== kind) report(t.loc, `${head} (\`${show(t)}\`) is a ${k}`, convert(), `at:${t.loc.start}`);
   };
 
   const expect = (t: Term, kind: Kind, why: string): void => {
@@ -97,20 +121,21 @@ export function typecheckClause(
     const k = infer(t);
     if (k === null || k.startsWith('var:')) return;
     if (k !== kind) {
-      report(
-        t.loc,
-        `${why} is a ${kind} but \`${show(t)}\` is a ${k}`,
+      let fix =
         kind === 'symbol'
           ? 'write a symbol here (a string in double quotes or a symbol variable), or change the declared type to number.'
-          : 'write a number here (an integer, a number variable or arithmetic), or change the declared type to symbol.',
-        `at:${t.loc.start}`,
-      );
+          : 'write a number here (an integer, a number variable or arithmetic), or change the declared type to symbol.';
+      if (t.kind === 'call') {
+        fix = `convert it with ${kind === 'symbol' ? 'to_string' : 'to_number'}(${show(t)}), or change the declared type to ${k}.`;
+      }
+      report(t.loc, `${why} is a ${kind} but \`${show(t)}\` is a ${k}`, fix, `at:${t.loc.start}`);
     }
   };
 
   const atoms: Atom[] = [];
   const cmps: Array<Literal & { kind: 'cmp' }> = [];
   const aggTargets: Term[] = [];
+  const calls: Array<Term & { kind: 'call' }> = [];
   const collectTerm = (t: Term): void => {
     if (t.kind === 'agg') {
       if (t.target) {
@@ -118,10 +143,10 @@ export function typecheckClause(
         collectTerm(t.target);
       }
       t.body.forEach(collectLit);
-    } else if (t.kind === 'bin') {
-      collectTerm(t.left);
-      collectTerm(t.right);
-    } else if (t.kind === 'neg') collectTerm(t.arg);
+    } else {
+      if (t.kind === 'call') calls.push(t);
+      operands(t).forEach(collectTerm);
+    }
   };
   const collectLit = (l: Literal): void => {
     if (l.kind === 'cmp') {
@@ -144,6 +169,11 @@ export function typecheckClause(
   }
   for (const t of aggTargets) infer(t);
   for (const l of cmps) {
+    if (l.op === 'contains' || l.op === '!contains') {
+      expectArg('contains', CONTAINS, 0, l.left);
+      expectArg('contains', CONTAINS, 1, l.right);
+      continue;
+    }
     const ordered = l.op !== '=' && l.op !== '!=';
     if (ordered) {
       expect(l.left, 'number', `an operand of \`${l.op}\``);
@@ -170,14 +200,12 @@ export function typecheckClause(
       );
     }
   }
+  for (const call of calls) call.args.forEach((a, i) => expectArg(call.fn, FUNCTORS[call.fn], i, a));
   const kinds = new Map<string, Kind>();
   const allVars = (t: Term): void => {
     if (t.kind === 'var') kinds.set(t.name, origin.get(find(t.name))?.kind ?? 'number');
-    else if (t.kind === 'bin') {
-      allVars(t.left);
-      allVars(t.right);
-    } else if (t.kind === 'neg') allVars(t.arg);
-    else if (t.kind === 'agg') {
+    else if (t.kind !== 'agg') operands(t).forEach(allVars);
+    else {
       if (t.target) allVars(t.target);
       for (const l of t.body) (l.kind === 'cmp' ? [l.left, l.right] : l.atom.args).forEach(allVars);
     }

@@ -97,12 +97,19 @@ export interface TensorType {
   kind: 'TensorType';
   distributed: boolean;
   shape: Expr[];
+  /**
+   * Set only when the shape is not written as a list literal, e.g. `pl.Tensor[SHAPE, pl.FP32]`
+   * with a list constant `SHAPE`: the expression as written (print it instead of `shape`).
+   * `shape` then holds the constant's dimensions as Int nodes (empty when it is unknown).
+   */
+  shapeExpr?: Expr;
   dtype: Expr;
   /** Further elements kept for printing (e.g. a layout); a `"window_buffer=..."` string is dropped. */
   extras: Expr[];
   span: Span;
 }
-export interface TileType { kind: 'TileType'; shape: Expr[]; dtype: Expr; extras: Expr[]; span: Span }
+/** `pl.Tile[[r, c], pl.FP32, ...]`; `shapeExpr` as in TensorType. */
+export interface TileType { kind: 'TileType'; shape: Expr[]; shapeExpr?: Expr; dtype: Expr; extras: Expr[]; span: Span }
 export interface ScalarType { kind: 'ScalarType'; dtype: Expr; span: Span }
 /** `pl.Array[4, pl.TASK_ID]`: size may be symbolic. */
 export interface ArrayType { kind: 'ArrayType'; size: Expr; dtype: Expr; span: Span }
@@ -172,9 +179,14 @@ export interface ForStmt {
   target: NameExpr | null;
   /** Loop-carried names in `for i, (a, b) in ...`; empty when there are none. */
   iterArgs: NameExpr[];
-  /** Positional arguments of the iterator call as written (`pl.range(start, stop, step)`). */
+  /**
+   * Iterator arguments. For range-like loops (`range`, `parallel`, `unroll`, `pipeline`) always
+   * normalised to `[start, stop, step]` from positional and `start=`/`stop=`/`step=` keyword
+   * forms; a missing start/step is a synthesised Int 0 / Int 1 with a zero-width span at the
+   * start of the iterator call. For `spmd` and `while` loops, the positional arguments as written.
+   */
   args: Expr[];
-  /** Keyword arguments other than `init_values` (e.g. `stage=2`, `step=`), in source order. */
+  /** Keyword arguments other than `init_values` (and, for range-like loops, `start`/`stop`/`step`), e.g. `stage=2`, in source order. */
   kwargs: Keyword[];
   /** `init_values=(...)` elements; empty when absent. */
   initValues: Expr[];
@@ -231,6 +243,7 @@ export interface FunctionDef {
   /** `pl.func_attr({...})` opening the body, or null. */
   attrs: DictExpr | null;
   body: Stmt[];
+  /** From the first decorator's `@` to the end of the last body statement (docstring and func_attr included). */
   span: Span;
 }
 
@@ -238,6 +251,7 @@ export interface Program {
   kind: 'Program';
   name: string;
   functions: FunctionDef[];
+  /** From the `@pl.program` decorator to the end of the last function. */
   span: Span;
 }
 

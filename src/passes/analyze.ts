@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import type { FactSink } from '../facts/sink.js';
@@ -20,7 +20,8 @@ const programCache = new Map<string, { program: RuleProgram; warnings: Diagnosti
 
 /** Loads (once per process) the rule program made of a shipped entry file plus extra files. */
 export function loadRules(entry: string, extra: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
-  const files = [join(rulesDir(), entry), ...extra];
+  // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
+  const files = [join(rulesDir(), entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
   const key = files.join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;

@@ -67,6 +67,39 @@ describe('static checks', () => {
     expect(checkErrors(`${R}r(N) :- e(X, _), N = count : { e(X, Y), Y > X }.`)).toEqual([]);
   });
 
+  it('functors: argument and result types, arity, grounding', () => {
+    const S = '.decl s(x: symbol)\n.input s\n.decl n(x: number)\n.input n\n.decl os(x: symbol)\n.output os\n.decl on(x: number)\n.output on\n';
+    expect(checkErrors(`${S}os(cat(S, N)) :- s(S), n(N).`)).toEqual([
+      'test.dl:9:11 type-mismatch: cat takes symbols but argument 2 (`N`) is a number (column 1 (x) of n at line 9, col 26)',
+    ]);
+    // The kind of a variable also comes from comparisons made before the functor is checked.
+    expect(checkErrors(`${S}os(X) :- n(N), X = to_string(N), Y = cat(X, N), s(Y).`)).toEqual([
+      'test.dl:9:45 type-mismatch: cat takes symbols but argument 2 (`N`) is a number (column 1 (x) of n at line 9, col 12)',
+    ]);
+    expect(checkErrors(`${S}on(N) :- s(S), N = cat(S, "x").`)).toEqual([
+      'test.dl:9:16 type-mismatch: `N` is a number but `cat(S, "x")` is a symbol, so `=` compares values of different types',
+    ]);
+    expect(checkErrors(`${S}on(1) :- s(S), cat(S, "a") < 3.`)).toEqual(['test.dl:9:16 type-mismatch: an operand of `<` is a number but `cat(S, "a")` is a symbol']);
+    expect(checkErrors(`${S}on(1) :- n(N), !contains("a", N).`)).toEqual([
+      'test.dl:9:31 type-mismatch: contains takes symbols but argument 2 (`N`) is a number (column 1 (x) of n at line 9, col 12)',
+    ]);
+    expect(checkErrors(`${S}os(N) :- N = max strlen(S) : { s(S) }.`)).toEqual([
+      'test.dl:9:10 type-mismatch: `N` is a symbol but `max strlen(S) : { s(S) }` is a number, so `=` compares values of different types',
+    ]);
+    expect(checkErrors(`${S}os(to_string(1, 2)) :- s(_).\non(strlen()) :- s(_).`)).toEqual([
+      'test.dl:9:4 arity-mismatch: to_string takes 1 argument but is given 2',
+      'test.dl:10:4 arity-mismatch: strlen takes 1 argument but is given 0',
+    ]);
+    expect(checkErrors(`${S}os(S) :- s(S), s(cat(S, T)).\nos(S) :- s(S), contains(S, T).\nos(S) :- s(S), s(cat(S, _)).`)).toEqual([
+      'test.dl:9:25 ungrounded-variable: variable `T` in `s(...)` is not bound by any positive body atom',
+      'test.dl:10:28 ungrounded-variable: variable `T` in `contains(...)` is not bound by any positive body atom',
+      'test.dl:11:25 ungrounded-variable: `_` cannot be used in arithmetic or a functor',
+    ]);
+    // `X = functor(...)` binds X once the arguments are bound; aggregates may sit inside functors.
+    expect(checkErrors(`${S}os(T) :- s(S), T = cat(S, "x"), s(T).\non(N) :- n(N), N = to_number(cat("1", to_string(count : { s(_) }))).`)).toEqual([]);
+    expect(checkErrors(`${S}os(to_string(count : s(_))) :- s(_).\non(min(N, 1, 2)) :- n(N).`)).toEqual([]);
+  });
+
   it('negation or aggregation in a recursive cycle, naming the cycle', () => {
     expect(checkErrors(`${E}.decl a(x: number)\n.decl b(x: number)\n.output a\na(X) :- b(X).\nb(X) :- e(X, _), !a(X).`)).toEqual([
       'test.dl:7:18 unstratifiable: this negation is inside a recursive cycle: a -> b -> !a',

@@ -1,5 +1,6 @@
-// Random stratifiable programs for property tests: recursion, negation and aggregates over
-// random facts. Levels make them stratifiable: negation and aggregates only read lower levels.
+// Random stratifiable programs for property tests: recursion, negation, aggregates and functors
+// (cat, to_string, to_number, strlen, substr, min, max, contains) over random facts. Levels make
+// them stratifiable: negation and aggregates only read lower levels.
 import fc from 'fast-check';
 import type { Value } from '../../src/datalog/index.js';
 
@@ -38,8 +39,12 @@ export function randomCase(seed: number): RandomCase {
   const derived: Rel[] = [];
   const nDerived = 2 + int(4);
   for (let i = 0; i < nDerived; i++) derived.push({ name: `d${i}`, arity: 1 + int(2), level: int(3), sym: false });
+  // A symbol relation built with functors (level 0), sometimes recursive through them.
+  const withSy = r() < 0.35;
+  const sy: Rel = { name: 'sy', arity: 2, level: 0, sym: true };
+  const symRels = withSy ? [sy] : [];
   const lines: string[] = [];
-  for (const x of [...inputs, ...derived]) {
+  for (const x of [...inputs, ...derived, ...symRels]) {
     const cols = Array.from({ length: x.arity }, (_, c) => `c${c}: ${x.sym && c === 1 ? 'symbol' : 'number'}`);
     lines.push(`.decl ${x.name}(${cols.join(', ')})`);
     lines.push(x.level < 0 ? `.input ${x.name}` : `.output ${x.name}`);
@@ -62,12 +67,56 @@ export function randomCase(seed: number): RandomCase {
     }
     return `${x.name}(${args.join(', ')})`;
   };
+  if (withSy) {
+    lines.push(`sy(A, cat(S, to_string(A))) :- lab(A, S).`);
+    if (r() < 0.5) lines.push(`sy(A, cat(T, "${pick(['x', '1', 'p'])}")) :- sy(A, T), strlen(T) < ${3 + int(3)}.`);
+    if (r() < 0.4) lines.push(`sy(B, T) :- sy(A, T), e1(A, B).`);
+    if (r() < 0.4) lines.push(`sy(A, substr(T, ${int(5) - 1}, ${int(4) - 1})) :- sy(A, T).`);
+    if (r() < 0.3) lines.push(`sy(M, S) :- lab(A, S), M = ${pick(['max', 'min'])}(A, ${int(4)}).`);
+    if (r() < 0.3) lines.push(`sy(A, T) :- lab(A, S), T = cat("p", to_string(A - 1)), S != T.`);
+  }
+  /** A literal over functors using the bound variables, or null. */
+  const functorLiteral = (nb: string[], symBound: boolean, bound: Set<string>): string | null => {
+    const opts: Array<() => string> = [];
+    if (symBound) {
+      opts.push(
+        () => `${r() < 0.5 ? '' : '!'}contains("${pick(['p', 'q', '1', 'x', ''])}", S)`,
+        () => {
+          bound.add('L');
+          return `L = strlen(S)`;
+        },
+        () => {
+          bound.add('L');
+          return `L = to_number(substr(S, ${int(3)}, ${int(3)}))`;
+        },
+        () => `strlen(S) ${pick(['>', '<=', '='])} ${1 + int(3)}`,
+      );
+    }
+    if (nb.length > 0) {
+      opts.push(
+        () => {
+          bound.add('K');
+          return `K = ${pick(['max', 'min'])}(${pick(nb)}, ${r() < 0.5 ? pick(nb) : int(4)})`;
+        },
+        () => {
+          bound.add('K');
+          return `K = strlen(cat(to_string(${pick(nb)}), "${pick(['', 'a', 'bc'])}"))`;
+        },
+        () => `to_number(to_string(${pick(nb)})) = ${pick(nb)}`,
+        () => {
+          bound.add('K');
+          return `K = to_number(cat(to_string(${pick(nb)}), "${pick(['1', '', 'x'])}"))`;
+        },
+      );
+    }
+    return opts.length > 0 ? pick(opts)() : null;
+  };
   for (const d of derived) {
     const nRules = 1 + int(2);
     for (let k = 0; k < nRules; k++) {
       const body: string[] = [];
       const bound = new Set<string>();
-      const candidates = [...inputs, ...derived.filter((x) => x.level <= d.level)];
+      const candidates = [...inputs, ...symRels, ...derived.filter((x) => x.level <= d.level)];
       const nAtoms = 1 + int(2);
       for (let i = 0; i < nAtoms; i++) {
         const x = i === 0 ? pick(inputs) : pick(candidates);
@@ -75,12 +124,21 @@ export function randomCase(seed: number): RandomCase {
         body.push(t);
         for (const m of t.matchAll(/\b([ABCS])\b/g)) bound.add(m[1]!);
       }
+      const symBound = bound.has('S');
       bound.delete('S');
-      const lower = [...inputs, ...derived.filter((x) => x.level < d.level)];
+      const lower = [...inputs, ...symRels.filter((x) => x.level < d.level), ...derived.filter((x) => x.level < d.level)];
       if (r() < 0.4) body.push(`!${atomText(pick(lower), bound, false)}`);
       const nb = [...bound];
       if (r() < 0.3 && nb.length > 0) body.push(`${pick(nb)} ${pick(['<', '<=', '!=', '>', '>=', '='])} ${r() < 0.5 ? pick(nb) : int(4)}`);
-      if (r() < 0.3) {
+      if (r() < 0.2) {
+        const f = functorLiteral([...bound], symBound, bound);
+        if (f) body.push(f);
+      }
+      if (r() < 0.1 && withSy && sy.level < d.level) {
+        const outer = nb.length > 0 && r() < 0.6 ? pick(nb) : '_';
+        body.push(pick([`N = max strlen(T) : { sy(${outer}, T) }`, `N = count : { sy(${outer}, T), contains("p", T) }`, `N = min to_number(substr(T, 1, 1)) : sy(${outer}, T)`]));
+        bound.add('N');
+      } else if (r() < 0.3) {
         const x = pick(lower.filter((y) => !y.sym));
         const outer = nb.length > 0 && r() < 0.6 ? pick(nb) : '_';
         const inner = x.arity === 2 ? `${x.name}(${outer}, Q)` : `${x.name}(Q)`;
@@ -93,7 +151,11 @@ export function randomCase(seed: number): RandomCase {
         bound.add('M');
       }
       const headVars = [...bound];
-      const head = Array.from({ length: d.arity }, () => (headVars.length > 0 ? pick(headVars) : String(int(3))));
+      const head = Array.from({ length: d.arity }, () => {
+        if (headVars.length === 0) return String(int(3));
+        const v = pick(headVars);
+        return r() < 0.1 ? pick([`max(${v}, 1)`, `strlen(to_string(${v}))`, `min(${v}, 3, 2)`]) : v;
+      });
       lines.push(`${d.name}(${head.join(', ')}) :- ${body.join(', ')}.`);
     }
   }

@@ -61,6 +61,16 @@ describe('parser', () => {
     expect(errorsOf(() => parse('r(-2147483648).'))).toEqual([]);
   });
 
+  it('syntax errors around functors', () => {
+    expect(errorsOf(() => parse('a(X) :- b(X), X = concat(X, "a").'))).toEqual(['t.dl:1:19 syntax-error: `concat` is not a functor']);
+    expect(errorsOf(() => parse('a(len(X)) :- b(X).'))).toEqual(['t.dl:1:3 syntax-error: `len` is not a functor']);
+    expect(errorsOf(() => parse('a(X) :- b(X), X = .'))).toEqual([
+      't.dl:1:19 syntax-error: expected a term (a variable, a constant, `_`, an arithmetic expression, a functor or an aggregate) but found `.`',
+    ]);
+    expect(errorsOf(() => parse('a(X) :- b(X), !.'))).toEqual(['t.dl:1:16 syntax-error: expected a relation name but found `.`']);
+    expect(errorsOf(() => parse('a(X) :- b(X), contains(X).'))).toEqual(['t.dl:1:25 syntax-error: expected `,` or an arithmetic operator but found `)`']);
+  });
+
   it('resolves #include relative to the including file, once per program', () => {
     const { program } = loadProgram([
       { path: 'dir/main.dl', text: '#include "sub/a.dl"\n#include "sub/b.dl"\n.decl r(x: number)\n.output r\nr(X) :- e(X).' },

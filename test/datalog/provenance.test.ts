@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { test as fcTest } from '@fast-check/vitest';
 import { evaluate, formatProof, formatWhyNot, loadProgram, type EvalResult, type Proof, type RuleProgram, type Value } from '../../src/datalog/index.js';
-import type { Term } from '../../src/datalog/ast.js';
+import { operands, type Term } from '../../src/datalog/ast.js';
 import { arith, compare } from '../../src/datalog/consts.js';
+import { applyFunctor } from '../../src/datalog/functors.js';
 import { randomCase, seeds } from './gen.js';
 import { run } from './helpers.js';
 
@@ -24,12 +25,16 @@ function value(t: Term, s: Map<string, Value>): Value | undefined {
       const r = value(t.right, s);
       return l === undefined || r === undefined ? undefined : (arith(t.op, l as number, r as number) ?? undefined);
     }
+    case 'call': {
+      const args = t.args.map((a) => value(a, s));
+      return args.some((a) => a === undefined) ? undefined : (applyFunctor(t.fn, args as Value[]) ?? undefined);
+    }
     default:
       return undefined;
   }
 }
 
-const hasAgg = (t: Term): boolean => t.kind === 'agg' || (t.kind === 'bin' && (hasAgg(t.left) || hasAgg(t.right))) || (t.kind === 'neg' && hasAgg(t.arg));
+const hasAgg = (t: Term): boolean => t.kind === 'agg' || operands(t).some(hasAgg);
 
 /** Checks that a proof is valid: each rule step is an instance of its rule, leaves are facts. */
 function validate(program: RuleProgram, res: EvalResult, input: Map<string, Value[][]>, root: Proof): void {

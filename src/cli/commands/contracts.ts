@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { readText, writeAtomic } from '../files.js';
@@ -9,6 +9,10 @@ import { readExtraRules } from '../../passes/extra-rules.js';
 import { applyPasses, auditText, type RunOptions } from '../../passes/pipeline.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
 import { renderFindings, type FindingFormat } from '../../report/render.js';
+import { parseModule } from '../../frontend/index.js';
+import { analyze } from '../../passes/analyze.js';
+import { explainLine } from '../../passes/explain.js';
+import { extrasFor } from '../../passes/extra-rules.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -63,7 +67,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           if (o.write) {
             if (r.text !== text) writeAtomic(file, r.text);
           } else if (o.diff) {
-            if (r.text !== text) ctx.io.stdout(createTwoFilesPatch(file, file, text, r.text, '', '', { context: 3 }));
+            if (r.text !== text) ctx.io.stdout(createTwoFilesPatch(`a/${file}`, `b/${file}`, text, r.text, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY }));
           } else {
             ctx.io.stdout(r.text);
           }
@@ -93,5 +97,34 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         }),
       );
     });
+
+  commonOptions(
+    program
+      .command('explain')
+      .description('show, for a line, what the rules derived there and the proof (or why nothing was derived)')
+      .argument('<file:line>', 'e.g. kernel.py:27'),
+  ).action(async (where: string, o: CommonOpts) => {
+    ctx.setExit(
+      await guarded(ctx.io, () => {
+        const m = /^(.*):(\d+)$/.exec(where);
+        if (!m) {
+          throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `expected FILE:LINE, got "${where}".` }]);
+        }
+        const [, file, lineText] = m;
+        const passes = selectPasses(o.pass);
+        const opts = runOptions(o, passes);
+        const module = parseModule(readText(file!), file!, { defines: opts.defines });
+        const line = Number(lineText);
+        if (line < 1 || line > module.source.lineCount) {
+          throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
+        }
+        for (const pass of passes) {
+          const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+          ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line)}\n`);
+        }
+        return EXIT_OK;
+      }),
+    );
+  });
   void EXIT_FAILURE;
 }

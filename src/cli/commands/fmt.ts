@@ -32,7 +32,7 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
     .command('fmt')
     .description('print the canonical form of every program in each FILE')
     .argument('<file...>', 'PyPTO module(s) to format')
-    .option('-D, --define <NAME=VALUE>', 'override a module constant (repeatable)', collect, [])
+    .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
     .option('--check', 'print nothing; exit 1 when a file is not already in canonical form')
     .action(async (files: string[], opts: FmtOptions) => {
       const code = await guarded(ctx.io, () => {

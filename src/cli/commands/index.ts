@@ -2,9 +2,16 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { registerDatalogCommands } from './datalog.js';
 import { registerFmtCommand } from './fmt.js';
+import { registerContractCommands } from './contracts.js';
+import { registerFactsCommand } from './facts.js';
 
 /** A command module adds its commands to the program. */
 export type CommandModule = (program: Command, ctx: CommandContext) => void;
 
 /** Every command module, in help order. */
-export const commandModules: CommandModule[] = [registerDatalogCommands, registerFmtCommand];
+export const commandModules: CommandModule[] = [
+  registerContractCommands,
+  registerFmtCommand,
+  registerFactsCommand,
+  registerDatalogCommands,
+];

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Pipeline benchmark: `apply --pass insert-comm-fence` on generated InCore kernels of
+// 10k / 100k / 1M statements, each stage timed: parse, facts, evaluation, rewrite (tree edit
+// + text patch), print (canonical fmt of the result). Each size runs in its own child process
+// so the peak RSS is that run's.
+//
+//   npm run build && node bench/pipeline/run.mjs [--sizes 10000,100000,1000000]
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '..', '..', 'dist');
+const imp = (p) => import(pathToFileURL(join(dist, p)).href);
+
+async function child(n) {
+  const { commKernelText } = await imp('gen/large.js');
+  const { parseModule } = await imp('frontend/index.js');
+  const { extractFacts } = await imp('facts/extract.js');
+  const { evaluate } = await imp('datalog/index.js');
+  const { loadRules } = await imp('passes/analyze.js');
+  const { readEdits } = await imp('passes/read-edits.js');
+  const { rewrite } = await imp('rewrite/rewrite.js');
+  const { printModule } = await imp('ir/print.js');
+  const text = commKernelText(n);
+  const { program } = loadRules('insert_comm_fence.dl');
+  const t = {};
+  let t0 = performance.now();
+  const module = parseModule(text, 'bench.py');
+  t.parse = performance.now() - t0;
+  t0 = performance.now();
+  const db = program.newDatabase();
+  const declared = new Set(program.relations.filter((r) => r.input).map((r) => r.name));
+  let facts = 0;
+  const table = extractFacts(module, { add(rel, tuple) { if (declared.has(rel)) { db.insert(rel, tuple); facts++; } } });
+  t.facts = performance.now() - t0;
+  t0 = performance.now();
+  const result = evaluate(program, db);
+  t.eval = performance.now() - t0;
+  t0 = performance.now();
+  const edits = readEdits(result);
+  const r = rewrite(module, table, edits);
+  t.rewrite = performance.now() - t0;
+  t0 = performance.now();
+  const printed = printModule(r.module);
+  t.print = performance.now() - t0;
+  const rss = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ n, facts, edits: r.applied, bytes: text.length, outBytes: printed.length, t, rssMB: rss }));
+}
+
+if (process.argv[2] === '--child') {
+  await child(Number(process.argv[3]));
+} else {
+  const arg = process.argv.indexOf('--sizes');
+  const sizes = arg > 0 ? process.argv[arg + 1].split(',').map(Number) : [10_000, 100_000, 1_000_000];
+  const rows = [];
+  for (const n of sizes) {
+    const r = spawnSync(process.execPath, ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(n)], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.error(`size ${n} failed:\n${r.stderr}`);
+      continue;
+    }
+    rows.push(JSON.parse(r.stdout.trim().split('\n').pop()));
+  }
+  const f = (ms) => (ms / 1000).toFixed(2);
+  console.log('| statements | facts | parse s | facts s | eval s | rewrite s | print s | (facts+eval+rewrite)/parse | whole/parse | peak RSS MB |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const { parse, facts, eval: ev, rewrite, print } = r.t;
+    const whole = parse + facts + ev + rewrite + print;
+    console.log(`| ${r.n.toLocaleString('en')} | ${r.facts.toLocaleString('en')} | ${f(parse)} | ${f(facts)} | ${f(ev)} | ${f(rewrite)} | ${f(print)} | ${((facts + ev + rewrite) / parse).toFixed(2)} | ${(whole / parse).toFixed(2)} | ${r.rssMB.toFixed(0)} |`);
+  }
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1], b = rows[i];
+    const tot = (r) => Object.values(r.t).reduce((x, y) => x + y, 0);
+    console.log(`growth ${a.n} -> ${b.n} (x${(b.n / a.n).toFixed(0)}): total time x${(tot(b) / tot(a)).toFixed(2)}, eval x${(b.t.eval / a.t.eval).toFixed(2)}, parse x${(b.t.parse / a.t.parse).toFixed(2)}`);
+  }
+}

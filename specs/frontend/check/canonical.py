@@ -1,0 +1,8 @@
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[4], pl.FP32]):
+        t = pl.tile.load(x, [0], [4])

@@ -1,0 +1,8 @@
+import pypto.language as pl
+
+
+@pl.program
+class Tabs:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[4], pl.FP32]):
+	pass

@@ -1,0 +1,154 @@
+/**
+ * Terse constructors of IR nodes with zero spans, for generators, tests and synthesised
+ * code. They build exactly the normalised shapes the frontend produces (known ops by
+ * canonical name, enum parameters as `Enum` nodes).
+ */
+import type {
+  AssignStmt, BinaryOp, CallExpr, Expr, ForStmt, FunctionDef, FunctionKind, IfStmt, Keyword,
+  LoopKind, NameExpr, Param, Program, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr,
+  UnaryOp, Direction, EnumExpr,
+} from '../ir/nodes.js';
+import { ENUMS, opByCanonical, opBySpelling } from '../ir/ops.js';
+
+export const NO_SPAN: Span = { start: 0, end: 0 };
+const sp = (): Span => ({ start: 0, end: 0 });
+
+export const name = (id: string): NameExpr => ({ kind: 'Name', id, span: sp() });
+export const int = (value: number): Expr => ({ kind: 'Int', value, span: sp() });
+export const float = (text: string): Expr => ({ kind: 'Float', value: Number(text), text, span: sp() });
+export const bool = (value: boolean): Expr => ({ kind: 'Bool', value, span: sp() });
+export const none = (): Expr => ({ kind: 'None', span: sp() });
+export const str = (value: string): Expr => ({ kind: 'Str', value, span: sp() });
+export const list = (...elts: Expr[]): Expr => ({ kind: 'List', elts, span: sp() });
+export const tuple = (...elts: Expr[]): Expr => ({ kind: 'Tuple', elts, span: sp() });
+export const attr = (value: Expr, a: string): Expr => ({ kind: 'Attr', value, attr: a, span: sp() });
+export const sub = (value: Expr, index: Expr): Expr => ({ kind: 'Subscript', value, index, span: sp() });
+export const unary = (op: UnaryOp, operand: Expr): Expr => ({ kind: 'Unary', op, operand, span: sp() });
+export const bin = (op: BinaryOp, left: Expr, right: Expr): Expr => ({ kind: 'Binary', op, left, right, span: sp() });
+export const kw = (n: string, value: Expr): Keyword => ({ name: n, value, span: sp() });
+export const dict = (...entries: [Expr, Expr][]): Expr => ({
+  kind: 'Dict', entries: entries.map(([key, value]) => ({ key, value })), span: sp(),
+});
+
+/** An enum literal; `enumName` `DataType` gives `pl.FP32`-style data types. */
+export function enumLit(enumName: string, member: string): EnumExpr {
+  const module = enumName === 'DataType' ? 'pl' : (ENUMS[enumName]?.module ?? 'pl');
+  return { kind: 'Enum', module, enum: enumName, member, span: sp() };
+}
+export const dtype = (member: string): EnumExpr => enumLit('DataType', member);
+
+/** A call of an op by any spelling (`pl.store`, `tile.store`, `pl.foo`); unknown ops keep it. */
+export function call(spelling: string, args: Expr[] = [], kwargs: Keyword[] = []): CallExpr {
+  const spec = opBySpelling(spelling) ?? opByCanonical(spelling);
+  return {
+    kind: 'Call',
+    callee: spec ? { kind: 'op', name: spec.canonical, known: true } : { kind: 'op', name: spelling, known: false },
+    args,
+    kwargs,
+    span: sp(),
+  };
+}
+export const selfCall = (fn: string, args: Expr[] = [], kwargs: Keyword[] = []): CallExpr => ({
+  kind: 'Call', callee: { kind: 'self', name: fn }, args, kwargs, span: sp(),
+});
+export const otherCall = (callee: Expr, args: Expr[] = [], kwargs: Keyword[] = []): CallExpr => ({
+  kind: 'Call', callee: { kind: 'other', expr: callee }, args, kwargs, span: sp(),
+});
+export const submit = (func: string, args: Expr[], deps: Expr[] | null = null, kwargs: Keyword[] = []): SubmitExpr => ({
+  kind: 'Submit', func, args, kwargs, deps, depsSpan: deps ? sp() : null, span: sp(),
+});
+
+// Types
+export const tensor = (shape: Expr[], dt: Expr, distributed = false, extras: Expr[] = []): TypeExpr => ({
+  kind: 'TensorType', distributed, shape, dtype: dt, extras, span: sp(),
+});
+export const tile = (shape: Expr[], dt: Expr, extras: Expr[] = []): TypeExpr => ({
+  kind: 'TileType', shape, dtype: dt, extras, span: sp(),
+});
+export const scalar = (dt: Expr): TypeExpr => ({ kind: 'ScalarType', dtype: dt, span: sp() });
+export const arrayT = (size: Expr, dt: Expr): TypeExpr => ({ kind: 'ArrayType', size, dtype: dt, span: sp() });
+export const tupleT = (...elts: TypeExpr[]): TypeExpr => ({ kind: 'TupleType', elts, span: sp() });
+export const param = (n: string, type: TypeExpr | null, direction: Direction = 'in'): Param => ({
+  name: n, type, direction, span: sp(),
+});
+
+// Statements
+export const assign = (target: string, value: Expr, annotation: TypeExpr | null = null): AssignStmt => ({
+  kind: 'Assign', targets: [name(target)], tupleTarget: false, annotation, value, span: sp(),
+});
+export const assignTuple = (targets: string[], value: Expr): AssignStmt => ({
+  kind: 'Assign', targets: targets.map(name), tupleTarget: true, annotation: null, value, span: sp(),
+});
+/** `arr[i] = v`, i.e. `arr = pl.array.update_element(arr, i, v)`. */
+export const elementWrite = (arr: string, index: Expr, value: Expr): AssignStmt =>
+  assign(arr, call('array.update_element', [name(arr), index, value]));
+export const exprStmt = (value: Expr): Stmt => ({ kind: 'ExprStmt', value, span: sp() });
+export const ret = (value: Expr | null = null): Stmt => ({ kind: 'Return', value, span: sp() });
+export const pass = (): Stmt => ({ kind: 'Pass', span: sp() });
+export const brk = (): Stmt => ({ kind: 'Break', span: sp() });
+export const cont = (): Stmt => ({ kind: 'Continue', span: sp() });
+export const ifs = (cond: Expr, then: Stmt[], orelse: Stmt[] = []): IfStmt => ({
+  kind: 'If', cond, then, orelse, isElif: orelse.length === 1 && orelse[0]!.kind === 'If', span: sp(),
+});
+export const whiles = (cond: Expr, body: Stmt[]): Stmt => ({ kind: 'While', cond, body, span: sp() });
+
+export interface ForOpts {
+  iterArgs?: string[];
+  initValues?: Expr[];
+  kwargs?: Keyword[];
+  cond?: Expr | null;
+}
+export const fors = (loopKind: LoopKind, target: string | null, args: Expr[], body: Stmt[], o: ForOpts = {}): ForStmt => ({
+  kind: 'For',
+  loopKind,
+  target: target === null ? null : name(target),
+  iterArgs: (o.iterArgs ?? []).map(name),
+  args,
+  kwargs: o.kwargs ?? [],
+  initValues: o.initValues ?? [],
+  cond: o.cond ?? null,
+  body,
+  span: sp(),
+});
+
+export interface ScopeOpts {
+  args?: Expr[];
+  kwargs?: Keyword[];
+  deps?: Expr[] | null;
+  asName?: string | null;
+}
+export const scope = (kind: ScopeKind, body: Stmt[], o: ScopeOpts = {}): ScopeStmt => ({
+  kind: 'Scope',
+  scope: kind,
+  args: o.args ?? [],
+  kwargs: o.kwargs ?? [],
+  deps: o.deps ?? null,
+  depsSpan: o.deps ? sp() : null,
+  asName: o.asName ? name(o.asName) : null,
+  body,
+  span: sp(),
+});
+
+export interface FunctionOpts {
+  decoratorKwargs?: Keyword[];
+  returns?: TypeExpr | null;
+  attrs?: Expr | null;
+  bareDecorator?: boolean;
+}
+export function func(n: string, funcKind: FunctionKind, params: Param[], body: Stmt[], o: FunctionOpts = {}): FunctionDef {
+  const attrs = o.attrs ?? null;
+  if (attrs && attrs.kind !== 'Dict') throw new Error('func_attr must be a dict');
+  return {
+    kind: 'Function',
+    name: n,
+    funcKind,
+    decoratorKwargs: o.decoratorKwargs ?? [],
+    bareDecorator: o.bareDecorator ?? (funcKind === 'Opaque' && (o.decoratorKwargs ?? []).length === 0),
+    params,
+    returns: o.returns ?? null,
+    attrs: attrs && attrs.kind === 'Dict' ? attrs : null,
+    body,
+    span: sp(),
+  };
+}
+export const program = (n: string, functions: FunctionDef[]): Program => ({ kind: 'Program', name: n, functions, span: sp() });

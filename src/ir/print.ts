@@ -1,0 +1,498 @@
+/**
+ * The canonical printer (`ptolog fmt`): IR → PyPTO DSL text in the style of PyPTO's python
+ * printer. Two programs are the same program exactly when their canonical forms are equal,
+ * and the output re-parses to a structurally equal IR (see `equal.ts`).
+ *
+ * Canonical choices (each a deterministic function of the IR, never of the source text):
+ * - Module: `import pypto.language as pl`, then `import pypto.language.distributed as pld`
+ *   when the programs use `pld`, then the module constants the programs mention (in module
+ *   order, with their values after `-D` overrides), then each program; top-level items are
+ *   separated by two blank lines, functions within a class by one. No program: no output.
+ * - Decorators: `@pl.function(type=pl.FunctionType.K, ...)`; `Opaque` omits `type=` and is
+ *   bare `@pl.function` when it has no other keywords.
+ * - Signature: `self` then the parameters on one line when the `def` line fits in 100
+ *   columns, else one parameter per line with a trailing comma and `) -> R:` on its own line.
+ * - Bodies: `pl.func_attr({...})` first in a function body, `pl.cond(c)` first in an SSA
+ *   while body, then cache-policy declarations (`pl.set_cache_policy`, stable among
+ *   themselves), then the other statements; an empty body prints `pass`.
+ * - Calls: known ops by their qualified `printName`, positional arguments, then keywords
+ *   sorted by name (code-point order); `deps=` is always last (submit, scopes), `init_values=`
+ *   last in loop headers, `mode=` first in a manual scope. Unknown ops keep their spelling.
+ * - `return a, b` for a returned tuple of two or more values (other tuples keep parentheses).
+ * - `tids = pl.array.update_element(tids, i, t)` prints as the element write `tids[i] = t`;
+ *   `else:` holding exactly one `if` prints as `elif`.
+ * - Range-like loops (`range`, `parallel`, `unroll`, `pipeline`) print `(stop)` when start is
+ *   literal 0 and step literal 1, `(start, stop)` when step is literal 1, else all three.
+ * - Scopes: `pl.scope(mode=pl.ScopeMode.MANUAL)` (manual), `pl.scope()` (auto), `pl.at`,
+ *   `pl.spmd`, `pl.cluster`.
+ * - Expressions are minimally parenthesised by Python precedence (comparisons never chain:
+ *   a comparison operand of a comparison is parenthesised); strings use double quotes;
+ *   floats keep their source text; enum values print symbolically (`pld.NotifyOp.AtomicAdd`,
+ *   data types as `pl.FP32`); integers print in decimal (`0x10` → `16`); a tuple subscript
+ *   prints bare (`x[i, j]`); shapes keep their symbolic spelling (`[1, N]`, `SHAPE`).
+ * - Not kept (not in the IR): comments, docstrings, blank lines, line continuations, any
+ *   Python outside `@pl.program` classes (imports, tests, builder functions: their programs
+ *   are printed at top level), `"window_buffer=..."` type elements.
+ *
+ * Output is built as an array of lines joined once, so printing is linear in program size.
+ */
+import type {
+  AssignStmt, CallExpr, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Keyword, Module,
+  Param, Program, ScopeStmt, Stmt, TypeExpr,
+} from './nodes.js';
+import { opByCanonical } from './ops.js';
+import { hoistDecls, isCachePolicyDecl } from './visit.js';
+
+const INDENT = '    ';
+/** The `def` line is split one parameter per line when it would be longer than this. */
+export const MAX_DEF_LINE = 100;
+
+// ---------------------------------------------------------------------------------------
+// Expressions
+
+/** Binding strength, Python's: higher binds tighter. */
+const PREC = {
+  tuple: 0,
+  or: 1,
+  and: 2,
+  not: 3,
+  cmp: 4,
+  bor: 5,
+  bxor: 6,
+  band: 7,
+  shift: 8,
+  add: 9,
+  mul: 10,
+  unary: 11,
+  pow: 12,
+  primary: 14,
+} as const;
+
+const BINARY_PREC: Record<string, number> = {
+  or: PREC.or, and: PREC.and,
+  '==': PREC.cmp, '!=': PREC.cmp, '<': PREC.cmp, '<=': PREC.cmp, '>': PREC.cmp, '>=': PREC.cmp,
+  '|': PREC.bor, '^': PREC.bxor, '&': PREC.band, '<<': PREC.shift, '>>': PREC.shift,
+  '+': PREC.add, '-': PREC.add, '*': PREC.mul, '/': PREC.mul, '//': PREC.mul, '%': PREC.mul,
+  '**': PREC.pow,
+};
+
+function precOf(e: Expr): number {
+  switch (e.kind) {
+    case 'Binary': return BINARY_PREC[e.op]!;
+    case 'Unary': return e.op === 'not' ? PREC.not : PREC.unary;
+    case 'Int': return e.value < 0 || Object.is(e.value, -0) ? PREC.unary : PREC.primary;
+    case 'Float': return e.text.startsWith('-') || e.value < 0 ? PREC.unary : PREC.primary;
+    default: return PREC.primary;
+  }
+}
+
+/** A Python string literal in double quotes. */
+export function printString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === '"') out += '\\"';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** An integer in decimal digits (`String` would write 1e+21 for large values). */
+function printInt(v: number): string {
+  return Math.abs(v) < 1e21 || !Number.isInteger(v) ? String(v) : BigInt(v).toString();
+}
+
+function printFloat(e: { value: number; text: string }): string {
+  if (e.text) return e.text;
+  const s = String(e.value);
+  return /[.eE]|Infinity|NaN/.test(s) ? s : s + '.0';
+}
+
+/** While `printModule` runs: every name printed as an expression (to find the constants used). */
+let nameSink: Set<string> | null = null;
+
+/** Prints `e` so that it parses back as `e` where an expression of strength `min` is expected. */
+function expr(e: Expr, min: number): string {
+  const s = exprRaw(e);
+  return precOf(e) < min ? `(${s})` : s;
+}
+
+/** The canonical text of an expression (at top level: no enclosing parentheses). */
+export function printExpr(e: Expr): string {
+  return exprRaw(e);
+}
+
+function exprRaw(e: Expr): string {
+  switch (e.kind) {
+    case 'Name':
+      nameSink?.add(e.id);
+      return e.id;
+    case 'Int': return printInt(e.value);
+    case 'Float': return printFloat(e);
+    case 'Bool': return e.value ? 'True' : 'False';
+    case 'None': return 'None';
+    case 'Str': return printString(e.value);
+    case 'List': return `[${e.elts.map(top).join(', ')}]`;
+    case 'Tuple':
+      return e.elts.length === 1 ? `(${top(e.elts[0]!)},)` : `(${e.elts.map(top).join(', ')})`;
+    case 'Dict': return `{${e.entries.map((en) => `${top(en.key)}: ${top(en.value)}`).join(', ')}}`;
+    case 'Attr': {
+      // An integer literal needs parentheses before `.attr` (`1.real` would lex as a float).
+      const v = e.value.kind === 'Int' ? `(${exprRaw(e.value)})` : expr(e.value, PREC.primary);
+      return `${v}.${e.attr}`;
+    }
+    case 'Enum':
+      return e.enum === 'DataType' ? `${e.module}.${e.member}` : `${e.module}.${e.enum}.${e.member}`;
+    case 'Subscript': return `${expr(e.value, PREC.primary)}[${subscriptIndex(e.index)}]`;
+    case 'Unary': {
+      if (e.op === 'not') return `not ${expr(e.operand, PREC.not)}`;
+      // `- -x` keeps a space so that it can never lex as another token.
+      const inner = expr(e.operand, PREC.unary);
+      return inner.startsWith('-') || inner.startsWith('~') ? `${e.op} ${inner}` : `${e.op}${inner}`;
+    }
+    case 'Binary': {
+      const p = BINARY_PREC[e.op]!;
+      let lmin: number;
+      let rmin: number;
+      if (e.op === '**') {
+        lmin = PREC.primary; // `(-a) ** b`, `(a ** b) ** c`
+        rmin = PREC.unary; // `a ** -b`, `a ** b ** c`
+      } else if (p === PREC.cmp) {
+        lmin = p + 1; // never chain comparisons
+        rmin = p + 1;
+      } else {
+        lmin = p;
+        rmin = p + 1;
+      }
+      return `${expr(e.left, lmin)} ${e.op} ${expr(e.right, rmin)}`;
+    }
+    case 'Call': return printCall(e);
+    case 'Submit': {
+      const parts = [`self.${e.func}`, ...e.args.map(top), ...keywords(e.kwargs)];
+      if (e.deps) parts.push(`deps=[${e.deps.map(top).join(', ')}]`);
+      return `pl.submit(${parts.join(', ')})`;
+    }
+  }
+}
+
+function top(e: Expr): string {
+  return exprRaw(e);
+}
+
+/** `x[a, b]` for a tuple index of two or more elements, else the index as an expression. */
+function subscriptIndex(index: Expr): string {
+  if (index.kind === 'Tuple' && index.elts.length >= 2) return index.elts.map(top).join(', ');
+  return top(index);
+}
+
+function sortedKeywords(ks: readonly Keyword[]): Keyword[] {
+  return [...ks].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function keywords(ks: readonly Keyword[]): string[] {
+  if (ks.length === 0) return [];
+  return sortedKeywords(ks).map((k) => `${k.name}=${top(k.value)}`);
+}
+
+/** The callee text of a call: qualified print name for known ops, spelling otherwise. */
+export function calleeText(c: CallExpr['callee']): string {
+  switch (c.kind) {
+    case 'op': return opByCanonical(c.name)?.printName ?? c.name;
+    case 'self': return `self.${c.name}`;
+    case 'other': return expr(c.expr, PREC.primary);
+  }
+}
+
+function printCall(e: CallExpr): string {
+  return `${calleeText(e.callee)}(${[...e.args.map(top), ...keywords(e.kwargs)].join(', ')})`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Types
+
+/** A shape: as written when not a list literal (`SHAPE`), else `[d0, d1]`. */
+function shape(t: { shape: readonly Expr[]; shapeExpr?: Expr }): string {
+  if (t.shapeExpr) return top(t.shapeExpr);
+  return `[${t.shape.map(top).join(', ')}]`;
+}
+
+/** The canonical text of a type annotation. */
+export function printType(t: TypeExpr): string {
+  switch (t.kind) {
+    case 'TensorType': {
+      const head = t.distributed ? 'pld.DistributedTensor' : 'pl.Tensor';
+      return `${head}[${[shape(t), top(t.dtype), ...t.extras.map(top)].join(', ')}]`;
+    }
+    case 'TileType': return `pl.Tile[${[shape(t), top(t.dtype), ...t.extras.map(top)].join(', ')}]`;
+    case 'ScalarType': return `pl.Scalar[${top(t.dtype)}]`;
+    case 'ArrayType': return `pl.Array[${top(t.size)}, ${top(t.dtype)}]`;
+    case 'TupleType': return `tuple[${t.elts.map(printType).join(', ')}]`;
+    case 'OpaqueType': return top(t.expr);
+  }
+}
+
+function printParam(p: Param): string {
+  if (!p.type) return p.name;
+  const ty = printType(p.type);
+  switch (p.direction) {
+    case 'in': return `${p.name}: ${ty}`;
+    case 'out': return `${p.name}: pl.Out[${ty}]`;
+    case 'inout': return `${p.name}: pl.InOut[${ty}]`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements
+
+function isInt(e: Expr | undefined, v: number): boolean {
+  return e !== undefined && e.kind === 'Int' && e.value === v;
+}
+
+/** The element-write sugar applies: `x = pl.array.update_element(x, i, t)`. */
+function elementWrite(s: AssignStmt): { name: string; index: Expr; value: Expr } | null {
+  if (s.targets.length !== 1 || s.tupleTarget || s.annotation) return null;
+  const v = s.value;
+  if (v.kind !== 'Call' || v.callee.kind !== 'op' || v.callee.name !== 'array.update_element') return null;
+  if (v.args.length !== 3 || v.kwargs.length !== 0) return null;
+  const arr = v.args[0]!;
+  const name = s.targets[0]!.id;
+  if (arr.kind !== 'Name' || arr.id !== name) return null;
+  return { name, index: v.args[1]!, value: v.args[2]! };
+}
+
+const LOOP_CALL: Record<ForStmt['loopKind'], string> = {
+  range: 'pl.range',
+  parallel: 'pl.parallel',
+  unroll: 'pl.unroll',
+  pipeline: 'pl.pipeline',
+  spmd: 'pl.spmd',
+  while: 'pl.while_',
+};
+
+function loopArgs(s: ForStmt): Expr[] {
+  const a = s.args;
+  if (s.loopKind === 'spmd' || s.loopKind === 'while' || a.length !== 3) return a;
+  if (!isInt(a[2], 1)) return a;
+  return isInt(a[0], 0) ? [a[1]!] : [a[0]!, a[1]!];
+}
+
+function tupleOf(elts: readonly Expr[]): string {
+  return elts.length === 1 ? `(${top(elts[0]!)},)` : `(${elts.map(top).join(', ')})`;
+}
+
+function forHeader(s: ForStmt): string {
+  const parts = [...loopArgs(s).map(top), ...keywords(s.kwargs)];
+  if (s.initValues.length > 0) parts.push(`init_values=${tupleOf(s.initValues)}`);
+  const iter = `${LOOP_CALL[s.loopKind]}(${parts.join(', ')})`;
+  let target: string;
+  if (s.iterArgs.length > 0) {
+    const carried = tupleOf(s.iterArgs);
+    target = s.target ? `${s.target.id}, ${carried}` : carried;
+  } else {
+    target = s.target ? s.target.id : '_';
+  }
+  return `for ${target} in ${iter}:`;
+}
+
+function scopeHeader(s: ScopeStmt): string {
+  const parts: string[] = [];
+  let callee: string;
+  let kws = s.kwargs;
+  switch (s.scope) {
+    case 'manual':
+      callee = 'pl.scope';
+      parts.push('mode=pl.ScopeMode.MANUAL');
+      kws = kws.filter((k) => k.name !== 'mode');
+      break;
+    case 'auto':
+      callee = 'pl.scope';
+      kws = kws.filter((k) => k.name !== 'mode');
+      break;
+    case 'at': callee = 'pl.at'; break;
+    case 'spmd': callee = 'pl.spmd'; break;
+    case 'cluster': callee = 'pl.cluster'; break;
+  }
+  parts.unshift(...s.args.map(top));
+  parts.push(...keywords(kws));
+  if (s.deps) parts.push(`deps=[${s.deps.map(top).join(', ')}]`);
+  const as = s.asName ? ` as ${s.asName.id}` : '';
+  return `with ${callee}(${parts.join(', ')})${as}:`;
+}
+
+const INDENTS: string[] = [];
+function indent(depth: number): string {
+  return (INDENTS[depth] ??= INDENT.repeat(depth));
+}
+
+class Printer {
+  readonly lines: string[] = [];
+
+  line(depth: number, text: string): void {
+    this.lines.push(indent(depth) + text);
+  }
+
+  /** A statement body; `lead` statements (func_attr, pl.cond) come first. */
+  body(stmts: readonly Stmt[], depth: number, lead: string[] = []): void {
+    for (const l of lead) this.line(depth, l);
+    const ordered = hoistDecls(stmts);
+    if (ordered.length === 0 && lead.length === 0) {
+      this.line(depth, 'pass');
+      return;
+    }
+    for (const s of ordered) this.stmt(s, depth);
+  }
+
+  stmt(s: Stmt, depth: number): void {
+    switch (s.kind) {
+      case 'Assign': {
+        const ew = elementWrite(s);
+        if (ew) {
+          this.line(depth, `${ew.name}[${subscriptIndex(ew.index)}] = ${top(ew.value)}`);
+          return;
+        }
+        let lhs: string;
+        if (s.targets.length === 1 && !s.tupleTarget) lhs = s.targets[0]!.id;
+        else if (s.targets.length === 1) lhs = `(${s.targets[0]!.id},)`;
+        else lhs = s.targets.map((t) => t.id).join(', ');
+        if (s.annotation) lhs += `: ${printType(s.annotation)}`;
+        this.line(depth, `${lhs} = ${top(s.value)}`);
+        return;
+      }
+      case 'ExprStmt': this.line(depth, top(s.value)); return;
+      case 'Return': {
+        const v = s.value;
+        if (!v) this.line(depth, 'return');
+        else if (v.kind === 'Tuple' && v.elts.length >= 2) this.line(depth, `return ${v.elts.map(top).join(', ')}`);
+        else this.line(depth, `return ${top(v)}`);
+        return;
+      }
+      case 'Pass': this.line(depth, 'pass'); return;
+      case 'Break': this.line(depth, 'break'); return;
+      case 'Continue': this.line(depth, 'continue'); return;
+      case 'If': this.ifStmt(s, depth, 'if'); return;
+      case 'While':
+        this.line(depth, `while ${top(s.cond)}:`);
+        this.body(s.body, depth + 1);
+        return;
+      case 'For':
+        this.line(depth, forHeader(s));
+        this.body(s.body, depth + 1, s.loopKind === 'while' && s.cond ? [`pl.cond(${top(s.cond)})`] : []);
+        return;
+      case 'Scope':
+        this.line(depth, scopeHeader(s));
+        this.body(s.body, depth + 1);
+        return;
+    }
+  }
+
+  ifStmt(s: IfStmt, depth: number, keyword: 'if' | 'elif'): void {
+    this.line(depth, `${keyword} ${top(s.cond)}:`);
+    this.body(s.then, depth + 1);
+    if (s.orelse.length === 1 && s.orelse[0]!.kind === 'If') {
+      this.ifStmt(s.orelse[0]!, depth, 'elif');
+    } else if (s.orelse.length > 0) {
+      this.line(depth, 'else:');
+      this.body(s.orelse, depth + 1);
+    }
+  }
+
+  func(f: FunctionDef, depth: number): void {
+    const kws = keywords(f.decoratorKwargs);
+    if (f.funcKind === 'Opaque') {
+      this.line(depth, kws.length === 0 ? '@pl.function' : `@pl.function(${kws.join(', ')})`);
+    } else {
+      this.line(depth, `@pl.function(${[`type=pl.FunctionType.${f.funcKind}`, ...kws].join(', ')})`);
+    }
+    const params = ['self', ...f.params.map(printParam)];
+    const ret = f.returns ? ` -> ${printType(f.returns)}` : '';
+    const oneLine = `def ${f.name}(${params.join(', ')})${ret}:`;
+    if (INDENT.length * depth + oneLine.length <= MAX_DEF_LINE) {
+      this.line(depth, oneLine);
+    } else {
+      this.line(depth, `def ${f.name}(`);
+      for (const p of params) this.line(depth + 1, `${p},`);
+      this.line(depth, `)${ret}:`);
+    }
+    this.body(f.body, depth + 1, f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : []);
+  }
+
+  program(p: Program, depth: number): void {
+    this.line(depth, '@pl.program');
+    this.line(depth, `class ${p.name}:`);
+    if (p.functions.length === 0) this.line(depth + 1, 'pass');
+    p.functions.forEach((f, i) => {
+      if (i > 0) this.lines.push('');
+      this.func(f, depth + 1);
+    });
+  }
+}
+
+/** Canonical text of one statement (with its nested body) at indentation `depth`, ending in a newline. */
+export function printStmt(s: Stmt, depth = 0): string {
+  const pr = new Printer();
+  pr.stmt(s, depth);
+  return pr.lines.join('\n') + '\n';
+}
+
+/** Canonical text of a statement body at indentation `depth` (`pass` when empty). */
+export function printBody(body: readonly Stmt[], depth = 0): string {
+  const pr = new Printer();
+  pr.body(body, depth);
+  return pr.lines.join('\n') + '\n';
+}
+
+/** Canonical text of a function (decorator, signature, body) at indentation `depth`. */
+export function printFunction(f: FunctionDef, depth = 1): string {
+  const pr = new Printer();
+  pr.func(f, depth);
+  return pr.lines.join('\n') + '\n';
+}
+
+/** Canonical text of one `@pl.program` class, without imports or constants. */
+export function printProgram(p: Program): string {
+  const pr = new Printer();
+  pr.program(p, 0);
+  return pr.lines.join('\n') + '\n';
+}
+
+/** A module constant's value in Python syntax. */
+export function printConst(v: ConstValue): string {
+  return Array.isArray(v) ? `[${v.map(printConst).join(', ')}]` : String(v);
+}
+
+/** True when the canonical text of the programs refers to the `pld` module. */
+function usesPld(text: string): boolean {
+  return /(^|[^\w.])pld\./m.test(text);
+}
+
+/**
+ * The canonical form of a module (what `ptolog fmt` prints for a file): imports, the module
+ * constants the programs mention, and every program in order. Empty when there is no program.
+ */
+export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
+  if (m.programs.length === 0) return '';
+  const used = new Set<string>();
+  let body: string;
+  nameSink = used;
+  try {
+    body = m.programs.map(printProgram).join('\n\n');
+  } finally {
+    nameSink = null;
+  }
+  const header = ['import pypto.language as pl'];
+  if (usesPld(body)) header.push('import pypto.language.distributed as pld');
+  const consts: string[] = [];
+  for (const [name, value] of m.constants) {
+    if (used.has(name)) consts.push(`${name} = ${printConst(value)}`);
+  }
+  let out = header.join('\n') + '\n';
+  if (consts.length > 0) out += '\n' + consts.join('\n') + '\n';
+  return out + '\n\n' + body;
+}
+
+export { isCachePolicyDecl };

@@ -1,0 +1,108 @@
+import type { Value } from '../datalog/index.js';
+import { formatProof, formatTuple, formatWhyNot, type Proof } from '../datalog/index.js';
+import type { Entity } from '../facts/extract.js';
+import type { Analysis } from './analyze.js';
+
+/** Relations whose tuples are anchored at a node in their first number column, and that `explain` shows. */
+const ANCHORED: ReadonlyArray<{ rel: string; col: number }> = [
+  { rel: 'insert_after', col: 0 },
+  { rel: 'insert_barrier', col: 0 },
+  { rel: 'replace_deps', col: 0 },
+  { rel: 'set_kwarg', col: 0 },
+  { rel: 'remove_func_attr', col: 0 },
+  { rel: 'finding', col: 2 },
+  { rel: 'explanation', col: 0 },
+];
+
+/** Why-not probes for a statement with nothing derived: the marker edits a rule could derive. */
+const PROBES: ReadonlyArray<(s: number) => [string, Value[]]> = [
+  (s) => ['insert_after', [s, 0, 'fence', 0, 0]],
+  (s) => ['insert_after', [s, 0, 'cacheinvalid_all', 0, 0]],
+];
+
+/** Ids of the statements and expressions that start on 1-based `line`. */
+export function nodesOnLine(a: Analysis, line: number): number[] {
+  const src = a.module.source;
+  const out: number[] = [];
+  a.table.entities.forEach((e, i) => {
+    if (!isLocated(e)) return;
+    if (src.position(e.span.start).line === line) out.push(i + 1);
+  });
+  return out;
+}
+
+function isLocated(e: Entity): e is Entity & { span: { start: number; end: number } } {
+  return e.kind !== 'Block' && e.kind !== 'Exit' && e.kind !== 'Binding' && e.kind !== 'Param' && 'span' in e;
+}
+
+/** A short description of an id: `line:col` and the first line of its text. */
+export function describeId(a: Analysis, id: number): string | undefined {
+  const e = a.table.get(id);
+  if (!e || e.kind === 'Block') return undefined;
+  const src = a.module.source;
+  if (e.kind === 'Exit') return `the exit of function ${e.func.name}`;
+  const span = 'span' in e ? e.span : undefined;
+  if (!span) return undefined;
+  const { line, col } = src.position(span.start);
+  const text = src.text.slice(span.start, span.end).split('\n')[0]!.trim();
+  if (text === '' && e.kind !== 'Binding') return undefined;
+  const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? text.slice(0, 57) + '...' : text}\``;
+  return `${line}:${col} ${what}`;
+}
+
+function legend(a: Analysis, proof: Proof): string[] {
+  const ids = new Set<number>();
+  const add = (v: Value): void => {
+    if (typeof v === 'number' && v > 0) ids.add(v);
+  };
+  proof.tuple.forEach(add);
+  for (const [, v] of proof.substitution ?? []) add(v);
+  const out: string[] = [];
+  for (const id of [...ids].sort((x, y) => x - y)) {
+    const d = describeId(a, id);
+    if (d) out.push(`    ${id} = ${d}`);
+  }
+  return out;
+}
+
+/**
+ * What the rules derived at a line (edits, findings, explanations), each with its proof and a
+ * legend of the node ids in it; for a statement with nothing derived, why the marker rules
+ * did not fire.
+ */
+export function explainLine(a: Analysis, line: number): string {
+  const nodes = new Set(nodesOnLine(a, line));
+  const src = a.module.source;
+  const out: string[] = [];
+  for (const { rel, col } of ANCHORED) {
+    if (!a.result.has(rel)) continue;
+    for (const t of a.result.tuples(rel)) {
+      if (!nodes.has(t[col] as number)) continue;
+      const proof = a.result.explain(rel, t);
+      out.push(`${src.path}:${line}: derived ${formatTuple(rel, t)}`);
+      if (proof) {
+        out.push(formatProof(proof).replace(/^/gm, '  '));
+        const l = legend(a, proof);
+        if (l.length > 0) out.push('  where', ...l);
+      }
+      out.push('');
+    }
+  }
+  if (out.length > 0) return out.join('\n');
+  const stmts = [...nodes].filter((id) => {
+    const e = a.table.get(id);
+    return e !== undefined && a.table.stmtBlock.has(id) && e.kind !== 'Block';
+  });
+  if (stmts.length === 0) return `${src.path}:${line}: no statement starts on this line.\n`;
+  for (const s of stmts) {
+    out.push(`${src.path}:${line}: nothing is derived at ${describeId(a, s)}.`);
+    for (const probe of PROBES) {
+      const [rel, tuple] = probe(s);
+      if (!a.result.has(rel)) continue;
+      const answers = a.result.whyNot(rel, tuple).filter((w) => w.literal !== null);
+      if (answers.length > 0) out.push(formatWhyNot(rel, tuple, answers, false).replace(/^/gm, '  '));
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
