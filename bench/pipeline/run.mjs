@@ -20,6 +20,7 @@ async function child(n) {
   const { extractFacts } = await imp('facts/extract.js');
   const { evaluate } = await imp('datalog/index.js');
   const { loadRules } = await imp('passes/analyze.js');
+  const { databaseSink } = await imp('passes/database-sink.js');
   const { readEdits } = await imp('passes/read-edits.js');
   const { rewrite } = await imp('rewrite/rewrite.js');
   const { printModule } = await imp('ir/print.js');
@@ -31,9 +32,9 @@ async function child(n) {
   t.parse = performance.now() - t0;
   t0 = performance.now();
   const db = program.newDatabase();
-  const declared = new Set(program.relations.filter((r) => r.input).map((r) => r.name));
+  const sink = databaseSink(program, db);
   let facts = 0;
-  const table = extractFacts(module, { add(rel, tuple) { if (declared.has(rel)) { db.insert(rel, tuple); facts++; } } });
+  const table = extractFacts(module, { add(rel, tuple) { facts++; sink.add(rel, tuple); } });
   t.facts = performance.now() - t0;
   t0 = performance.now();
   const result = evaluate(program, db);

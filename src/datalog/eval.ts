@@ -9,6 +9,7 @@ import type { RuleProgram, Stratum } from './program.js';
 import { Relation } from './relation.js';
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
+import { dependencyEdges } from './stratify.js';
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -59,8 +60,17 @@ function recursiveAtoms(c: Clause, rec: ReadonlySet<number>, relId: (n: string) 
   return c.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel))).length;
 }
 
+export interface EvaluateOptions {
+  /**
+   * Evaluate only the relations the `.output` and `.printsize` relations depend on (default
+   * true). Outputs and their proofs are the same either way; set false to query any relation.
+   */
+  prune?: boolean;
+}
+
 /** Evaluates `program` on the facts of `db`; the database itself is not modified. */
-export function evaluate(program: RuleProgram, db: FactDatabase): EvalResult {
+export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
+  const needed = options.prune === false ? null : neededRelations(program);
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;
   const factRows = new Map<number, Map<number, number>>();
@@ -187,6 +197,37 @@ export function evaluate(program: RuleProgram, db: FactDatabase): EvalResult {
     }
   };
 
-  for (const s of program.strata) evalStratum(s);
+  for (const s of program.strata) {
+    if (needed && !s.relations.some((r) => needed.has(r))) continue;
+    evalStratum(s);
+  }
   return new EvalResult(program, rels, symbols, factRows, inputCounts);
+}
+
+const neededCache = new WeakMap<RuleProgram, Set<number>>();
+
+/**
+ * Ids of the relations the outputs depend on: the `.output` and `.printsize` relations and,
+ * transitively, every relation a rule deriving a needed relation reads.
+ */
+export function neededRelations(program: RuleProgram): Set<number> {
+  const hit = neededCache.get(program);
+  if (hit) return hit;
+  const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
+  const reads = new Map<number, number[]>();
+  for (const e of edges) {
+    let list = reads.get(e.from);
+    if (!list) reads.set(e.from, (list = []));
+    list.push(e.to);
+  }
+  const needed = new Set<number>();
+  const stack = program.relations.filter((r) => r.output || r.printsize).map((r) => r.id);
+  while (stack.length > 0) {
+    const r = stack.pop()!;
+    if (needed.has(r) || r < 0) continue;
+    needed.add(r);
+    for (const to of reads.get(r) ?? []) stack.push(to);
+  }
+  neededCache.set(program, needed);
+  return needed;
 }

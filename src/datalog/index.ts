@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { checkProgram } from './check.js';
 import { loadFiles, type FileReader, type RuleSource } from './load.js';
+import { dependencyEdges } from './stratify.js';
 import type { RuleProgram } from './program.js';
 
 export type { Kind, Value } from './ast.js';
@@ -10,7 +11,8 @@ export type { RuleSource, FileReader } from './load.js';
 export { RuleProgram, type RelationInfo } from './program.js';
 export { FactDatabase } from './database.js';
 export { EvalResult } from './result.js';
-export { evaluate } from './eval.js';
+export { evaluate, neededRelations, type EvaluateOptions } from './eval.js';
+import { neededRelations } from './eval.js';
 export { evaluateNaive } from './naive.js';
 export type { Proof, Premise, WhyNot, RuleRef } from './provenance.js';
 export { formatProof, formatWhyNot, formatTuple, formatValue } from './format.js';
@@ -24,4 +26,24 @@ export { parseTupleText } from './tuple-text.js';
  */
 export function loadProgram(sources: ReadonlyArray<RuleSource>, read?: FileReader): { program: RuleProgram; warnings: Diagnostic[] } {
   return checkProgram(loadFiles(sources, read));
+}
+
+/**
+ * Names of the relations evaluation reads: those some rule deriving a needed relation (see
+ * `neededRelations`) reads, in a body, negation or aggregate, plus the needed ones.
+ */
+export function relationsRead(program: RuleProgram): Set<string> {
+  const needed = neededRelations(program);
+  const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
+  const out = new Set<string>();
+  for (const e of edges) {
+    if (!needed.has(e.from)) continue;
+    const r = program.relations[e.to];
+    if (r) out.add(r.name);
+  }
+  for (const id of needed) {
+    const r = program.relations[id];
+    if (r) out.add(r.name);
+  }
+  return out;
 }

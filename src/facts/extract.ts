@@ -49,22 +49,30 @@ export type Entity =
 export class NodeTable {
   readonly entities: Entity[] = [];
   private readonly ids = new Map<object, number>();
-  /** For each statement id, the id of the block it is in. */
-  readonly stmtBlock = new Map<number, number>();
-  /** For each statement or expression id, the function id it belongs to. */
-  readonly funcOf = new Map<number, number>();
+  /** For each statement id, the id of the block it is in (0 for other ids). */
+  private readonly blockOf: number[] = [];
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
-    const id = this.entities.length + 1;
     this.entities.push(entity);
-    this.ids.set(entity, id);
-    return id;
+    return this.entities.length;
   }
 
-  /** The id of an already registered node, or undefined. */
-  idOf(entity: object): number | undefined {
-    return this.ids.get(entity);
+  /** Remembers the id of a statement (the rewriter maps statements back to ids). */
+  registerStmt(stmt: Stmt, id: number, block: number): void {
+    this.ids.set(stmt, id);
+    this.blockOf[id] = block;
+  }
+
+  /** The id of a registered statement, or undefined. */
+  idOf(stmt: Stmt): number | undefined {
+    return this.ids.get(stmt);
+  }
+
+  /** The id of the block holding statement `id`, or undefined when `id` is not a statement. */
+  blockOfStmt(id: number): number | undefined {
+    const b = this.blockOf[id];
+    return b === undefined || b === 0 ? undefined : b;
   }
 
   /** The entity with this id. */
@@ -97,14 +105,27 @@ class Extractor {
     private readonly sink: FactSink,
   ) {}
 
-  private emit(rel: string, ...tuple: FactValue[]): void {
-    this.sink.add(rel, tuple);
+  /** Scratch tuples by arity, reused for every fact (sinks copy what they keep). */
+  private readonly scratch: FactValue[][] = [[], [0], [0, 0], [0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0, 0]];
+
+  // No rest parameter: a million-statement program emits tens of millions of facts, and an
+  // array per fact is most of the garbage-collection cost.
+  private emit(rel: string, a: FactValue, b?: FactValue, c?: FactValue, d?: FactValue, e?: FactValue): void {
+    const n = e !== undefined ? 5 : d !== undefined ? 4 : c !== undefined ? 3 : b !== undefined ? 2 : 1;
+    const t = this.scratch[n]!;
+    t[0] = a;
+    if (n > 1) t[1] = b!;
+    if (n > 2) t[2] = c!;
+    if (n > 3) t[3] = d!;
+    if (n > 4) t[4] = e!;
+    this.sink.add(rel, t);
   }
 
   private node(n: Entity, span: Span): number {
     const id = this.table.register(n);
-    const { line, col } = this.module.source.position(span.start);
-    this.emit('span', id, span.start, span.end, line, col);
+    const src = this.module.source;
+    const line = src.lineOf(span.start);
+    this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
     return id;
   }
 
@@ -130,7 +151,8 @@ class Extractor {
       }
     }
     const exit = this.table.register({ kind: 'Exit', func: f });
-    this.emit('span', exit, f.span.end, f.span.end, ...this.lineCol(f.span.end));
+    const [exitLine, exitCol] = this.lineCol(f.span.end);
+    this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;
     const entry = this.block(f.body, f, fid, 'body', exit, null);
@@ -211,13 +233,12 @@ class Extractor {
 
   private stmtHead(s: Stmt, bk: number, index: number, owner: FunctionDef | Stmt): number {
     const id = this.node(s, s.span);
-    this.table.stmtBlock.set(id, bk);
-    this.table.funcOf.set(id, this.funcId);
+    this.table.registerStmt(s, id, bk);
     this.emit('stmt', id, s.kind, bk, index);
     this.emit('stmt_func', id, this.funcId);
     if (owner.kind !== 'Function') {
-      const ownerLine = this.module.source.position(owner.span.start).line;
-      if (this.module.source.position(s.span.start).line === ownerLine) this.emit('inline_body', id);
+      const src = this.module.source;
+      if (src.lineOf(s.span.start) === src.lineOf(owner.span.start)) this.emit('inline_body', id);
     }
     return id;
   }
@@ -245,12 +266,6 @@ class Extractor {
           this.emit('assign_target', id, i, b);
           this.emit('ref', tid, b);
         });
-        if (isYield && s.value.kind === 'Call') {
-          s.value.args.forEach((a, i) => {
-            const ae = this.table.idOf(a);
-            if (ae !== undefined) this.emit('yield_value', id, i, ae);
-          });
-        }
         this.edge(id, succ);
         return;
       }
@@ -361,7 +376,6 @@ class Extractor {
   /** Emits an expression tree (iteratively over lists, recursively over nesting). */
   private expr(e: Expr, stmtId: number, role: string): number {
     const id = this.node(e, e.span);
-    this.table.funcOf.set(id, this.funcId);
     this.emit('expr', id, e.kind, stmtId, role);
     const child = (c: Expr): number => {
       const cid = this.expr(c, stmtId, role);
@@ -417,7 +431,12 @@ class Extractor {
           this.emit('call', id, '', 'other');
           child(c.expr);
         }
-        e.args.forEach((a, i) => this.emit('arg', id, i, child(a)));
+        const isYield = c.kind === 'op' && c.name === 'yield_' && role === 'value';
+        e.args.forEach((a, i) => {
+          const aid = child(a);
+          this.emit('arg', id, i, aid);
+          if (isYield) this.emit('yield_value', stmtId, i, aid);
+        });
         this.emit('nargs', id, e.args.length);
         for (const k of e.kwargs) this.emit('kwarg', id, k.name, child(k.value));
         break;

@@ -1,7 +1,7 @@
 import { join, relative, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
-import type { FactSink } from '../facts/sink.js';
+import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { rulesDir } from './registry.js';
@@ -34,12 +34,7 @@ export function loadRules(entry: string, extra: readonly string[] = []): { progr
 export function analyze(module: Module, entry: string, extra: readonly string[] = []): Analysis {
   const { program, warnings } = loadRules(entry, extra);
   const db = program.newDatabase();
-  const declared = new Set(program.relations.filter((r) => r.input).map((r) => r.name));
-  const sink: FactSink = {
-    add(rel, tuple) {
-      if (declared.has(rel)) db.insert(rel, tuple);
-    },
-  };
+  const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
   const result = evaluate(program, db);
   return { module, table, program, result, ruleWarnings: warnings };

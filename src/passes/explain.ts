@@ -91,7 +91,7 @@ export function explainLine(a: Analysis, line: number): string {
   if (out.length > 0) return out.join('\n');
   const stmts = [...nodes].filter((id) => {
     const e = a.table.get(id);
-    return e !== undefined && a.table.stmtBlock.has(id) && e.kind !== 'Block';
+    return e !== undefined && a.table.blockOfStmt(id) !== undefined && e.kind !== 'Block';
   });
   if (stmts.length === 0) return `${src.path}:${line}: no statement starts on this line.\n`;
   for (const s of stmts) {

@@ -41,7 +41,7 @@ export function applyPasses(
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(errors);
-    warnings.push(...findings);
+    for (const d of findings) warnings.push(d);
     const edits = readEdits(a.result);
     if (editCount(edits) === 0) {
       outcomes.push({ pass: pass.name, applied: 0 });
@@ -60,7 +60,7 @@ export function auditText(text: string, path: string, passes: readonly PassSpec[
   const out: Diagnostic[] = [];
   for (const pass of passes) {
     const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
-    out.push(...withInsertionFixes(a, readFindings(a.result, a.table, module.source)));
+    for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
   return sortDiagnostics(out);
 }

@@ -14,6 +14,13 @@ export class SourceText {
   /** 1-based line and column of a character offset (clamped into the text). */
   position(offset: number): { line: number; col: number } {
     const o = Math.max(0, Math.min(offset, this.text.length));
+    const line = this.lineOf(o);
+    return { line, col: o - this.lineStarts[line - 1]! + 1 };
+  }
+
+  /** 1-based line of a character offset (clamped into the text), without allocating. */
+  lineOf(offset: number): number {
+    const o = Math.max(0, Math.min(offset, this.text.length));
     let lo = 0;
     let hi = this.lineStarts.length - 1;
     while (lo < hi) {
@@ -21,7 +28,7 @@ export class SourceText {
       if (this.lineStarts[mid]! <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, col: o - this.lineStarts[lo]! + 1 };
+    return lo + 1;
   }
 
   /** Offset of the first character of a 1-based line (text length past the end). */

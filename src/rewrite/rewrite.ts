@@ -208,7 +208,7 @@ function removeAttrEntry(f: FunctionDef, attrs: DictExpr, key: string, text: str
 
 function spliceBlocks(table: NodeTable, after: Map<number, Stmt[]>, before: Map<number, Stmt[]>): void {
   const blocks = new Set<number>();
-  for (const id of [...after.keys(), ...before.keys()]) blocks.add(table.stmtBlock.get(id)!);
+  for (const id of [...after.keys(), ...before.keys()]) blocks.add(table.blockOfStmt(id)!);
   for (const bk of blocks) {
     const block = table.get(bk);
     if (!block || block.kind !== 'Block') continue;
@@ -217,7 +217,9 @@ function spliceBlocks(table: NodeTable, after: Map<number, Stmt[]>, before: Map<
       const id = table.idOf(s)!;
       out.push(...(before.get(id) ?? []), s, ...(after.get(id) ?? []));
     }
-    block.stmts.splice(0, block.stmts.length, ...out);
+    // (no spread: blocks may hold a million statements)
+    block.stmts.length = 0;
+    for (const s of out) block.stmts.push(s);
   }
 }
 

@@ -12,6 +12,7 @@ import { renderFindings, type FindingFormat } from '../../report/render.js';
 import { parseModule } from '../../frontend/index.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
+import { fanoutDot } from '../../passes/graph.js';
 import { extrasFor } from '../../passes/extra-rules.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -126,5 +127,25 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
       }),
     );
   });
+
+  program
+    .command('graph')
+    .description('write the task-dependency fan-out of each manual scope as Graphviz DOT')
+    .argument('<file>', 'a Python module holding @pl.program classes')
+    .option('--after', 'show the dependencies after expand-manual-phase-fence (through its barriers)')
+    .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
+    .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
+    .action(async (file: string, o: { after?: boolean; rules: string[]; define: string[] }) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          const pass = passByName('expand-manual-phase-fence')!;
+          const opts = runOptions({ pass: [], ...o }, [pass]);
+          const module = parseModule(readText(file), file, { defines: opts.defines });
+          const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+          ctx.io.stdout(fanoutDot(a, o.after === true));
+          return EXIT_OK;
+        }),
+      );
+    });
   void EXIT_FAILURE;
 }

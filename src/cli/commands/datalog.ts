@@ -20,13 +20,16 @@ interface FactOpts {
   factDir: string;
 }
 
-/** Loads the rule files (warnings to stderr), reads the facts directory and evaluates. */
-function loadAndRun(ctx: CommandContext, files: string[], factDir: string): { program: RuleProgram; result: EvalResult } {
+/**
+ * Loads the rule files (warnings to stderr), reads the facts directory and evaluates (every
+ * relation when `prune` is false, so any tuple can be explained).
+ */
+function loadAndRun(ctx: CommandContext, files: string[], factDir: string, prune = true): { program: RuleProgram; result: EvalResult } {
   const { program, warnings } = loadProgram(files);
   reportDiagnostics(ctx.io, warnings);
   const db = program.newDatabase();
   readFactsDir(db, factDir);
-  return { program, result: evaluate(program, db) };
+  return { program, result: evaluate(program, db, { prune }) };
 }
 
 /** Splits `RULES... TUPLE` positional arguments. */
@@ -41,7 +44,7 @@ function rulesAndTuple(args: string[]): { files: string[]; tuple: string } {
 
 /** Prints a proof (exit 0) or, when the tuple is absent, why no rule derives it (exit 1). */
 function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string, factDir: string, whyNot: boolean): number {
-  const { program, result } = loadAndRun(ctx, files, factDir);
+  const { program, result } = loadAndRun(ctx, files, factDir, false);
   const { rel, values } = parseTupleText(program, tupleText);
   const info = program.relation(rel)!;
   const present = result.contains(rel, values);

@@ -1,0 +1,23 @@
+import type { FactSink } from '../facts/sink.js';
+import { relationsRead, type FactDatabase, type RelationInfo, type RuleProgram } from '../datalog/index.js';
+
+/**
+ * A fact sink that inserts into an engine database only the `.input` relations some rule of
+ * the program reads: a rule set need not read every fact the extractor emits, and storing
+ * unread facts is most of the cost of the facts stage on large programs.
+ */
+export function databaseSink(program: RuleProgram, db: FactDatabase): FactSink {
+  const read = relationsRead(program);
+  const infos = new Map<string, RelationInfo | null>();
+  return {
+    add(rel, tuple) {
+      let info = infos.get(rel);
+      if (info === undefined) {
+        const r = program.relation(rel);
+        info = r && r.input && (read.has(rel) || r.output) ? r : null;
+        infos.set(rel, info);
+      }
+      if (info) db.insertInto(info, tuple);
+    },
+  };
+}
