@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Pipeline benchmark: `apply --pass insert-comm-fence` on generated InCore kernels of
-// 10k / 100k / 1M statements, each stage timed: parse, facts, evaluation, rewrite (tree edit
-// + text patch), print (canonical fmt of the result). Each size runs in its own child process
-// so the peak RSS is that run's.
+// Pipeline benchmark, each stage timed: parse, facts, evaluation, rewrite (tree edit + text
+// patch), print (canonical fmt of the result). Each size runs in its own child process so the
+// peak RSS is that run's. Workloads:
+//   comm  `apply --pass insert-comm-fence` on InCore kernels of N unrolled statements
+//   orch  `apply --pass expand-manual-phase-fence` on orchestration code with N Submits
 //
-//   npm run build && node bench/pipeline/run.mjs [--sizes 10000,100000,1000000]
+//   npm run build && node bench/pipeline/run.mjs [--workload comm|orch] [--sizes 10000,100000,1000000]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -14,8 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', '..', 'dist');
 const imp = (p) => import(pathToFileURL(join(dist, p)).href);
 
-async function child(n) {
-  const { commKernelText } = await imp('gen/large.js');
+async function child(n, workload) {
+  const { commKernelText, orchestrationText } = await imp('gen/large.js');
   const { parseModule } = await imp('frontend/index.js');
   const { extractFacts } = await imp('facts/extract.js');
   const { evaluate } = await imp('datalog/index.js');
@@ -24,8 +25,8 @@ async function child(n) {
   const { readEdits } = await imp('passes/read-edits.js');
   const { rewrite } = await imp('rewrite/rewrite.js');
   const { printModule } = await imp('ir/print.js');
-  const text = commKernelText(n);
-  const { program } = loadRules('insert_comm_fence.dl');
+  const text = workload === 'orch' ? orchestrationText(n) : commKernelText(n);
+  const { program } = loadRules(workload === 'orch' ? 'expand_manual_phase_fence.dl' : 'insert_comm_fence.dl');
   const t = {};
   let t0 = performance.now();
   const module = parseModule(text, 'bench.py');
@@ -51,13 +52,15 @@ async function child(n) {
 }
 
 if (process.argv[2] === '--child') {
-  await child(Number(process.argv[3]));
+  await child(Number(process.argv[3]), process.argv[4]);
 } else {
+  const w = process.argv.indexOf('--workload');
+  const workload = w > 0 ? process.argv[w + 1] : 'comm';
   const arg = process.argv.indexOf('--sizes');
   const sizes = arg > 0 ? process.argv[arg + 1].split(',').map(Number) : [10_000, 100_000, 1_000_000];
   const rows = [];
   for (const n of sizes) {
-    const r = spawnSync(process.execPath, ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(n)], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(n), workload], { encoding: 'utf8' });
     if (r.status !== 0) {
       console.error(`size ${n} failed:\n${r.stderr}`);
       continue;
@@ -65,7 +68,8 @@ if (process.argv[2] === '--child') {
     rows.push(JSON.parse(r.stdout.trim().split('\n').pop()));
   }
   const f = (ms) => (ms / 1000).toFixed(2);
-  console.log('| statements | facts | parse s | facts s | eval s | rewrite s | print s | (facts+eval+rewrite)/parse | whole/parse | peak RSS MB |');
+  console.log(`workload: ${workload}`);
+  console.log('| size | facts | parse s | facts s | eval s | rewrite s | print s | (facts+eval+rewrite)/parse | whole/parse | peak RSS MB |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const { parse, facts, eval: ev, rewrite, print } = r.t;

@@ -257,6 +257,7 @@ export function compilePlan(plan: Plan): CompiledPlan {
   let fn = cache.get(code);
   if (!fn) {
     if (cache.size > 5000) cache.clear();
+    if (process.env["PTOLOG_DUMP_PLANS"] === "1") process.stderr.write(`--- plan\n${code}\n`);
     fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', code) as CompiledPlan;
     cache.set(code, fn);
   }

@@ -197,9 +197,15 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
   };
 
+  const profile = process.env['PTOLOG_PROFILE'] === '1';
   for (const s of program.strata) {
     if (needed && !s.relations.some((r) => needed.has(r))) continue;
+    const t0 = profile ? performance.now() : 0;
     evalStratum(s);
+    if (profile) {
+      const ms = performance.now() - t0;
+      if (ms > 5) process.stderr.write(`ptolog profile: ${ms.toFixed(0)} ms  ${s.relations.map((r) => `${program.relations[r]!.name}(${rels[r]!.count})`).join(' ')}\n`);
+    }
   }
   return new EvalResult(program, rels, symbols, factRows, inputCounts);
 }

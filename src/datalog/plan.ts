@@ -221,8 +221,13 @@ export function buildPlan(input: PlanInput): Plan {
         const l = remaining[i]!;
         if (l.k !== 'atom') continue;
         const boundCols = l.args.filter((t) => t.kind !== 'wildcard' && (t.kind === 'var' ? bound.has(t.name) : ready(t))).length;
+        // A column bound by a variable joins; one bound only by a constant (`stmt(S, "If", _, _)`)
+        // is often unselective, so atoms joined through a variable go first.
+        const joinCols = l.args.filter((t) => t.kind === 'var' && bound.has(t.name)).length;
         const size = input.size(l.rel);
-        const score = boundCols === l.args.length ? -1 : (boundCols > 0 ? 0 : 1e12) + size;
+        // Estimated rows: each bound column is taken to cut the relation by a factor of 16.
+        const estimate = size / 16 ** boundCols;
+        const score = boundCols === l.args.length ? -1 : (joinCols > 0 ? 0 : boundCols > 0 ? 1e9 : 1e12) + estimate;
         if (score < bestScore) {
           bestScore = score;
           best = i;

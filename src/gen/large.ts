@@ -57,3 +57,41 @@ export function commKernelText(n: number, shape: LargeShape = 'flat'): string {
   }
   return lines.join('\n') + '\n';
 }
+
+/**
+ * An Orchestration function with `n` Submits in a manual scope: blocks of a sequential loop
+ * around a parallel loop, each holding two consumers of a full Array[TASK_ID] (compressible)
+ * and, every third block, one consumer of an array the block also updates (left direct).
+ */
+export function orchestrationText(n: number): string {
+  const lines = [
+    'import pypto.language as pl',
+    '',
+    'N = 8',
+    '',
+    '',
+    '@pl.program',
+    'class Bench:',
+    '    @pl.function(type=pl.FunctionType.InCore)',
+    '    def k(self, x: pl.Tensor[[8, 8], pl.FP32]):',
+    '        pass',
+    '',
+    '    @pl.function(type=pl.FunctionType.Orchestration)',
+    '    def main(self, x: pl.Tensor[[8, 8], pl.FP32], tids: pl.Array[N, pl.TASK_ID], live: pl.Array[4, pl.TASK_ID]):',
+    '        with pl.manual_scope():',
+  ];
+  let submits = 0;
+  for (let blk = 0; submits < n; blk++) {
+    lines.push(`            for i${blk} in pl.range(2):`);
+    lines.push(`                for j${blk} in pl.parallel(4):`);
+    lines.push(`                    x, a${blk} = pl.submit(self.k, x, deps=[tids])`);
+    lines.push(`                    x, b${blk} = pl.submit(self.k, x, deps=[tids])`);
+    submits += 2;
+    if (blk % 3 === 2 && submits < n) {
+      lines.push(`                x, c${blk} = pl.submit(self.k, x, deps=[live])`);
+      lines.push(`                live[i${blk}] = c${blk}`);
+      submits += 1;
+    }
+  }
+  return lines.join('\n') + '\n';
+}

@@ -73,13 +73,15 @@ function legend(a: Analysis, proof: Proof): string[] {
 export function explainLine(a: Analysis, line: number): string {
   const nodes = new Set(nodesOnLine(a, line));
   const src = a.module.source;
+  const summary: string[] = [];
   const out: string[] = [];
   for (const { rel, col } of ANCHORED) {
     if (!a.result.has(rel)) continue;
     for (const t of a.result.tuples(rel)) {
       if (!nodes.has(t[col] as number)) continue;
+      summary.push(rel === 'explanation' ? `  ${String(t[1])}` : rel === 'finding' ? `  ${String(t[0])}: ${String(t[3])}` : `  derives ${formatTuple(rel, t)}`);
       const proof = a.result.explain(rel, t);
-      out.push(`${src.path}:${line}: derived ${formatTuple(rel, t)}`);
+      out.push(`proof of ${formatTuple(rel, t)}:`);
       if (proof) {
         out.push(formatProof(proof).replace(/^/gm, '  '));
         const l = legend(a, proof);
@@ -88,6 +90,7 @@ export function explainLine(a: Analysis, line: number): string {
       out.push('');
     }
   }
+  if (summary.length > 0) out.unshift(`${src.path}:${line}:`, ...summary, '');
   if (out.length > 0) return out.join('\n');
   const stmts = [...nodes].filter((id) => {
     const e = a.table.get(id);

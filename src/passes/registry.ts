@@ -14,6 +14,18 @@ export interface PassSpec {
 /** The passes, in PyPTO's pipeline order (the order `apply` runs them when none is named). */
 export const PASSES: readonly PassSpec[] = [
   {
+    name: 'cache-policy',
+    entry: 'cache_policy.dl',
+    audit: 'cache_policy_report.dl',
+    summary: 'GM cache policy: check pl.set_cache_policy declarations, stamp cache= on the loads they cover',
+  },
+  {
+    name: 'expand-manual-phase-fence',
+    entry: 'expand_manual_phase_fence.dl',
+    audit: 'phase_fence_report.dl',
+    summary: 'ExpandManualPhaseFence: compress N×M task-dependency fan-out through one system.task_dummy barrier',
+  },
+  {
     name: 'insert-comm-fence',
     entry: 'insert_comm_fence.dl',
     audit: 'comm_contract.dl',

@@ -1,0 +1,561 @@
+/**
+ * IR builders shared by the grammar semantics and the chunked (split) parse: enum literals,
+ * calls normalised through the op table, `pl.submit`, types, and the compound statements
+ * (if/elif chains, loops, scopes) with the IR's conventions from nodes.ts.
+ *
+ * Every builder is given a `Reporter` that throws a located `unsupported-construct` (or
+ * `syntax-error`) diagnostic.
+ */
+import type {
+  AssignStmt, CallExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
+  LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
+  Direction, FunctionDef, FunctionKind, Param,
+} from '../ir/nodes.js';
+import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
+
+export interface Reporter {
+  unsupported(span: Span, message: string): never;
+  syntax(span: Span, message: string): never;
+}
+
+export interface BuildCtx {
+  report: Reporter;
+  constants: ReadonlyMap<string, ConstValue>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Expressions
+
+/** `a.b.c` as a dotted string when `e` is a chain of names, else null. */
+export function dotted(e: Expr): string | null {
+  if (e.kind === 'Name') return e.id;
+  if (e.kind === 'Attr') {
+    const v = dotted(e.value);
+    return v === null ? null : `${v}.${e.attr}`;
+  }
+  return null;
+}
+
+/** The spelling of a call's callee (`pl.range`, `range`, `tile.store` for known ops), or null. */
+export function calleeSpelling(c: Callee): string | null {
+  if (c.kind === 'op') return c.name;
+  if (c.kind === 'self') return null;
+  return dotted(c.expr);
+}
+
+/** Builds `value.attr`, turning known enum literals (`pl.FP32`, `pld.NotifyOp.AtomicAdd`) into Enum nodes. */
+export function makeAttr(value: Expr, attr: string, span: Span): Expr {
+  if (value.kind === 'Name' && value.id === 'pl' && DATA_TYPES.has(attr)) {
+    return { kind: 'Enum', module: 'pl', enum: 'DataType', member: attr, span };
+  }
+  if (value.kind === 'Attr' && value.value.kind === 'Name' && (value.value.id === 'pl' || value.value.id === 'pld')) {
+    const spec = ENUMS[value.attr];
+    if (spec && Object.prototype.hasOwnProperty.call(spec.members, attr)) {
+      return { kind: 'Enum', module: spec.module, enum: value.attr, member: attr, span };
+    }
+    if (value.attr === 'DataType' && DATA_TYPES.has(attr)) {
+      return { kind: 'Enum', module: 'pl', enum: 'DataType', member: attr, span };
+    }
+  }
+  return { kind: 'Attr', value, attr, span };
+}
+
+/** An Int where an enum is expected becomes that enum's member (unknown value: kept). */
+export function intToEnum(e: Expr, enumName: string): Expr {
+  if (e.kind !== 'Int') return e;
+  const spec = ENUMS[enumName];
+  if (!spec || e.value < 0) return e;
+  let found: string | null = null;
+  for (const [m, v] of Object.entries(spec.members)) {
+    if (v === e.value) {
+      if (found !== null) return e;
+      found = m;
+    }
+  }
+  if (found === null) return e;
+  const out: EnumExpr = { kind: 'Enum', module: spec.module, enum: enumName, member: found, span: e.span };
+  return out;
+}
+
+export interface ArgDesc {
+  /** Keyword name, or null for a positional argument. */
+  name: string | null;
+  value: Expr;
+  span: Span;
+}
+
+function normaliseKnown(spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
+  if (spec.keywordsToPositions !== false) {
+    for (let k = args.length; k < spec.params.length; k++) {
+      const pname = spec.params[k]!.name;
+      const idx = kwargs.findIndex((kw) => kw.name === pname);
+      if (idx < 0) break;
+      args.push(kwargs[idx]!.value);
+      kwargs.splice(idx, 1);
+    }
+  }
+  for (let i = 0; i < args.length && i < spec.params.length; i++) {
+    const en = spec.params[i]!.enum;
+    if (en) args[i] = intToEnum(args[i]!, en);
+  }
+  for (const kw of kwargs) {
+    const en = spec.kwEnums?.[kw.name] ?? spec.params.find((p) => p.name === kw.name)?.enum;
+    if (en) kw.value = intToEnum(kw.value, en);
+  }
+}
+
+function listElts(ctx: BuildCtx, e: Expr, what: string): Expr[] {
+  if (e.kind === 'List' || e.kind === 'Tuple') return e.elts;
+  return ctx.report.unsupported(e.span, `${what} must be a list, e.g. [tids]`);
+}
+
+/** Builds a call: `self.f(...)`, a known op (normalised), an unknown `pl.`/`pld.` op, `pl.submit`, or anything else. */
+export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], span: Span): Expr {
+  const args: Expr[] = [];
+  const kwargs: Keyword[] = [];
+  for (const a of argDescs) {
+    if (a.name === null) {
+      if (kwargs.length > 0) ctx.report.syntax(a.span, 'a positional argument cannot follow a keyword argument');
+      args.push(a.value);
+    } else {
+      if (kwargs.some((k) => k.name === a.name)) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
+      kwargs.push({ name: a.name, value: a.value, span: a.span });
+    }
+  }
+  if (calleeExpr.kind === 'Attr' && calleeExpr.value.kind === 'Name' && calleeExpr.value.id === 'self') {
+    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args, kwargs, span };
+  }
+  const spelled = dotted(calleeExpr);
+  if (spelled === 'pl.submit') return makeSubmit(ctx, args, kwargs, span);
+  if (spelled !== null && (spelled.startsWith('pl.') || spelled.startsWith('pld.'))) {
+    const spec = opBySpelling(spelled);
+    if (spec) {
+      normaliseKnown(spec, args, kwargs);
+      return { kind: 'Call', callee: { kind: 'op', name: spec.canonical, known: true }, args, kwargs, span };
+    }
+    return { kind: 'Call', callee: { kind: 'op', name: spelled, known: false }, args, kwargs, span };
+  }
+  return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args, kwargs, span };
+}
+
+function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span): SubmitExpr {
+  const first = args[0];
+  if (!first || first.kind !== 'Attr' || first.value.kind !== 'Name' || first.value.id !== 'self') {
+    return ctx.report.unsupported(first?.span ?? span, 'the first argument of pl.submit must be the submitted function, written self.<name>');
+  }
+  let deps: Expr[] | null = null;
+  let depsSpan: Span | null = null;
+  const rest: Keyword[] = [];
+  for (const kw of kwargs) {
+    if (kw.name === 'deps') {
+      deps = listElts(ctx, kw.value, 'deps=');
+      depsSpan = { ...kw.value.span };
+    } else rest.push(kw);
+  }
+  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: rest, deps, depsSpan, span };
+}
+
+// ---------------------------------------------------------------------------------------
+// Types
+
+function typeItems(index: Expr): Expr[] {
+  return index.kind === 'Tuple' ? index.elts : [index];
+}
+
+function shapeOf(ctx: BuildCtx, e: Expr): { shape: Expr[]; shapeExpr?: Expr } {
+  if (e.kind === 'List' || e.kind === 'Tuple') return { shape: e.elts };
+  // A shape written as a name of a list constant (`pl.Tensor[SHAPE, pl.FP32]`).
+  if (e.kind === 'Name') {
+    const v = ctx.constants.get(e.id);
+    if (Array.isArray(v) && v.every((x) => typeof x === 'number')) {
+      return {
+        shape: (v as number[]).map((n) => ({ kind: 'Int', value: n, span: { ...e.span } }) as Expr),
+        shapeExpr: e,
+      };
+    }
+  }
+  return { shape: [], shapeExpr: e };
+}
+
+/** Converts an annotation expression into a TypeExpr (unknown forms become OpaqueType). */
+export function toType(ctx: BuildCtx, e: Expr): TypeExpr {
+  const span = e.span;
+  if (e.kind === 'Subscript') {
+    const name = dotted(e.value);
+    const items = typeItems(e.index);
+    switch (name) {
+      case 'pl.Tensor':
+      case 'pld.DistributedTensor':
+      case 'pl.DistributedTensor':
+      case 'pl.Tile': {
+        if (items.length < 2) break;
+        const { shape, shapeExpr } = shapeOf(ctx, items[0]!);
+        const extras = items.slice(2).filter((x) => !(x.kind === 'Str' && /^\s*window_buffer\s*=/.test(x.value)));
+        if (name === 'pl.Tile') {
+          return shapeExpr
+            ? { kind: 'TileType', shape, shapeExpr, dtype: items[1]!, extras, span }
+            : { kind: 'TileType', shape, dtype: items[1]!, extras, span };
+        }
+        const distributed = name !== 'pl.Tensor';
+        return shapeExpr
+          ? { kind: 'TensorType', distributed, shape, shapeExpr, dtype: items[1]!, extras, span }
+          : { kind: 'TensorType', distributed, shape, dtype: items[1]!, extras, span };
+      }
+      case 'pl.Scalar':
+        if (items.length === 1) return { kind: 'ScalarType', dtype: items[0]!, span };
+        break;
+      case 'pl.Array':
+        if (items.length === 2) return { kind: 'ArrayType', size: items[0]!, dtype: items[1]!, span };
+        break;
+      case 'tuple':
+      case 'Tuple':
+      case 'pl.Tuple':
+        return { kind: 'TupleType', elts: items.map((x) => toType(ctx, x)), span };
+      default:
+        break;
+    }
+  }
+  return { kind: 'OpaqueType', expr: e, span };
+}
+
+/** A parameter annotation: `pl.Out[T]` / `pl.InOut[T]` give the direction, T the type. */
+export function paramType(ctx: BuildCtx, e: Expr): { type: TypeExpr; direction: Direction } {
+  if (e.kind === 'Subscript') {
+    const name = dotted(e.value);
+    if (name === 'pl.Out' || name === 'pl.InOut') {
+      return { type: toType(ctx, e.index), direction: name === 'pl.Out' ? 'out' : 'inout' };
+    }
+    if (name === 'pl.In') return { type: toType(ctx, e.index), direction: 'in' };
+  }
+  return { type: toType(ctx, e), direction: 'in' };
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements
+
+export function lastEnd(body: readonly Stmt[], fallback: number): number {
+  return body.length > 0 ? body[body.length - 1]!.span.end : fallback;
+}
+
+/** `target = value` / `target: ann = value`, including tuple targets and `name[i] = v`. */
+export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation: Expr | null, span: Span): AssignStmt {
+  const ann = annotation ? toType(ctx, annotation) : null;
+  if (target.kind === 'Name') {
+    return { kind: 'Assign', targets: [target], tupleTarget: false, annotation: ann, value, span };
+  }
+  if (target.kind === 'Tuple' || target.kind === 'List') {
+    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    const names: NameExpr[] = [];
+    for (const t of target.elts) {
+      if (t.kind !== 'Name') ctx.report.unsupported(t.span, 'a tuple assignment target may only hold names');
+      names.push(t);
+    }
+    if (names.length === 0) ctx.report.unsupported(target.span, 'an empty assignment target is not supported');
+    return { kind: 'Assign', targets: names, tupleTarget: true, annotation: null, value, span };
+  }
+  if (target.kind === 'Subscript' && target.value.kind === 'Name') {
+    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    const arr = target.value;
+    const call: CallExpr = {
+      kind: 'Call',
+      callee: { kind: 'op', name: 'array.update_element', known: true },
+      args: [{ ...arr, span: { ...arr.span } }, target.index, value],
+      kwargs: [],
+      span: { ...span },
+    };
+    return { kind: 'Assign', targets: [arr], tupleTarget: false, annotation: null, value: call, span };
+  }
+  return ctx.report.unsupported(
+    target.span,
+    'this assignment target is not supported; assign to a name, a tuple of names or name[index]',
+  );
+}
+
+export type Head =
+  | { kind: 'if' | 'elif' | 'while'; cond: Expr; start: number; span: Span }
+  | { kind: 'else'; start: number; span: Span }
+  | { kind: 'for'; target: Expr; iter: Expr; start: number; span: Span }
+  | { kind: 'with'; items: { expr: Expr; asName: NameExpr | null; span: Span }[]; start: number; span: Span };
+
+export interface Clause {
+  head: Head;
+  body: Stmt[];
+}
+
+/** An if/elif.../else chain; `elif` becomes an else holding one If with isElif. */
+export function makeIf(ctx: BuildCtx, clauses: Clause[]): IfStmt {
+  const first = clauses[0]!;
+  if (first.head.kind !== 'if') ctx.report.syntax(first.head.span, `'${first.head.kind}' without a matching 'if'`);
+  let elseBody: Stmt[] = [];
+  let n = clauses.length;
+  const last = clauses[n - 1]!;
+  const end = lastEnd(last.body, last.head.span.end);
+  if (n > 1 && last.head.kind === 'else') {
+    elseBody = last.body;
+    n--;
+  }
+  let node: IfStmt | null = null;
+  for (let i = n - 1; i >= 0; i--) {
+    const c = clauses[i]!;
+    const h = c.head;
+    if (h.kind !== (i === 0 ? 'if' : 'elif')) {
+      ctx.report.syntax(h.span, h.kind === 'else' ? "'else' must be the last clause of an if statement" : `unexpected '${h.kind}'`);
+    }
+    const orelse: Stmt[] = node ? [node] : elseBody;
+    node = {
+      kind: 'If',
+      cond: (h as { cond: Expr }).cond,
+      then: c.body,
+      orelse,
+      isElif: i > 0,
+      span: { start: h.start, end },
+    };
+  }
+  return node!;
+}
+
+export function makeWhile(ctx: BuildCtx, clause: Clause, elseClause: Clause | null): WhileStmt {
+  if (elseClause) ctx.report.unsupported(elseClause.head.span, "'else' on a while loop is not supported");
+  const h = clause.head as { cond: Expr; start: number };
+  return { kind: 'While', cond: h.cond, body: clause.body, span: { start: h.start, end: lastEnd(clause.body, clause.head.span.end) } };
+}
+
+const LOOP_KINDS: Record<string, LoopKind> = {
+  'pl.range': 'range',
+  range: 'range',
+  'pl.parallel': 'parallel',
+  'pl.unroll': 'unroll',
+  'pl.pipeline': 'pipeline',
+  'pl.spmd': 'spmd',
+  'pl.while_': 'while',
+};
+
+function names(ctx: BuildCtx, e: Expr): NameExpr[] {
+  if (e.kind === 'Name') return [e];
+  if (e.kind === 'Tuple' || e.kind === 'List') {
+    return e.elts.map((x) => (x.kind === 'Name' ? x : ctx.report.unsupported(x.span, 'loop-carried targets must be names')));
+  }
+  return ctx.report.unsupported(e.span, 'loop-carried targets must be names');
+}
+
+function callParts(e: Expr): { spelled: string | null; args: Expr[]; kwargs: Keyword[]; span: Span } | null {
+  if (e.kind !== 'Call') return null;
+  return { spelled: calleeSpelling(e.callee), args: [...e.args], kwargs: [...e.kwargs], span: e.span };
+}
+
+export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null): ForStmt {
+  const h = clause.head as Extract<Head, { kind: 'for' }>;
+  if (elseClause) ctx.report.unsupported(elseClause.head.span, "'else' on a for loop is not supported");
+  const call = callParts(h.iter);
+  const loopKind = call?.spelled ? LOOP_KINDS[call.spelled] : undefined;
+  if (!call || !loopKind) {
+    return ctx.report.unsupported(
+      h.iter.span,
+      'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.while_ or range',
+    );
+  }
+  let target: NameExpr | null = null;
+  let iterArgs: NameExpr[] = [];
+  const t = h.target;
+  if (loopKind === 'while') {
+    iterArgs = names(ctx, t);
+  } else if (t.kind === 'Name') {
+    target = t;
+  } else if (t.kind === 'Tuple' && t.elts.length === 2 && t.elts[0]!.kind === 'Name' && (t.elts[1]!.kind === 'Tuple' || t.elts[1]!.kind === 'List')) {
+    target = t.elts[0] as NameExpr;
+    iterArgs = names(ctx, t.elts[1]!);
+  } else {
+    ctx.report.unsupported(t.span, 'a loop target must be a name, or `i, (a, b)` with loop-carried names');
+  }
+  let initValues: Expr[] = [];
+  const kwargs: Keyword[] = [];
+  for (const kw of call.kwargs) {
+    if (kw.name === 'init_values') {
+      initValues = kw.value.kind === 'Tuple' || kw.value.kind === 'List' ? kw.value.elts : [kw.value];
+    } else kwargs.push(kw);
+  }
+  let args = call.args;
+  if (loopKind === 'range' || loopKind === 'parallel' || loopKind === 'unroll' || loopKind === 'pipeline') {
+    const take = (name: string): Expr | undefined => {
+      const i = kwargs.findIndex((k) => k.name === name);
+      if (i < 0) return undefined;
+      return kwargs.splice(i, 1)[0]!.value;
+    };
+    const kStart = take('start');
+    const kStop = take('stop');
+    const kStep = take('step');
+    const at: Span = { start: call.span.start, end: call.span.start };
+    const int = (v: number): Expr => ({ kind: 'Int', value: v, span: { ...at } });
+    let start: Expr | undefined;
+    let stop: Expr | undefined;
+    let step: Expr | undefined;
+    if (args.length > 3) ctx.report.unsupported(args[3]!.span, `${call.spelled} takes at most three positional arguments`);
+    if (args.length === 0) [start, stop, step] = [kStart, kStop, kStep];
+    else if (args.length === 1) [start, stop, step] = [kStart, args[0], kStep];
+    else if (args.length === 2) [start, stop, step] = [args[0], args[1], kStep];
+    else [start, stop, step] = [args[0], args[1], args[2]];
+    if (!stop) ctx.report.unsupported(call.span, `${call.spelled} needs a stop value`);
+    args = [start ?? int(0), stop, step ?? int(1)];
+  }
+  let body = clause.body;
+  let cond: Expr | null = null;
+  if (loopKind === 'while') {
+    const first = body[0];
+    if (first && first.kind === 'ExprStmt' && first.value.kind === 'Call') {
+      const c = first.value;
+      if (calleeSpelling(c.callee) === 'pl.cond' && c.args.length === 1) {
+        cond = c.args[0]!;
+        body = body.slice(1);
+      }
+    }
+  }
+  return {
+    kind: 'For',
+    loopKind,
+    target,
+    iterArgs,
+    args,
+    kwargs,
+    initValues,
+    cond,
+    body,
+    span: { start: h.start, end: lastEnd(clause.body, h.span.end) },
+  };
+}
+
+export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
+  const h = clause.head as Extract<Head, { kind: 'with' }>;
+  if (h.items.length > 1) ctx.report.unsupported(h.items[1]!.span, 'a with statement may open only one scope');
+  const item = h.items[0]!;
+  const call = callParts(item.expr);
+  const kinds: Record<string, ScopeKind> = {
+    'pl.manual_scope': 'manual',
+    'pl.scope': 'auto',
+    'pl.at': 'at',
+    'pl.spmd': 'spmd',
+    'pl.cluster': 'cluster',
+  };
+  let scope = call?.spelled ? kinds[call.spelled] : undefined;
+  if (!call || !scope) {
+    return ctx.report.unsupported(
+      item.expr.span,
+      'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster',
+    );
+  }
+  let deps: Expr[] | null = null;
+  let depsSpan: Span | null = null;
+  const kwargs: Keyword[] = [];
+  for (const kw of call.kwargs) {
+    if (kw.name === 'deps') {
+      deps = listElts(ctx, kw.value, 'deps=');
+      depsSpan = { ...kw.value.span };
+    } else if (kw.name === 'mode' && call.spelled === 'pl.scope') {
+      const v = intToEnum(kw.value, 'ScopeMode');
+      if (v.kind === 'Enum' && v.enum === 'ScopeMode') scope = v.member === 'MANUAL' ? 'manual' : 'auto';
+      else ctx.report.unsupported(kw.value.span, 'mode= must be pl.ScopeMode.MANUAL or pl.ScopeMode.AUTO');
+    } else kwargs.push(kw);
+  }
+  return {
+    kind: 'Scope',
+    scope,
+    args: call.args,
+    kwargs,
+    deps,
+    depsSpan,
+    asName: item.asName,
+    body: clause.body,
+    span: { start: h.start, end: lastEnd(clause.body, h.span.end) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Functions
+
+export interface DecoratorDesc {
+  expr: Expr;
+  span: Span;
+}
+
+export interface RawParam {
+  name: string;
+  nameSpan: Span;
+  annotation: Expr | null;
+  span: Span;
+}
+
+export interface DefHeadDesc {
+  name: string;
+  params: RawParam[];
+  paramsSpan: Span;
+  returns: Expr | null;
+  start: number;
+  span: Span;
+}
+
+const FUNCTION_KINDS: ReadonlySet<string> = new Set([
+  'Opaque', 'Orchestration', 'InCore', 'AIC', 'AIV', 'Group', 'Spmd', 'Inline', 'Graph',
+]);
+
+export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: DefHeadDesc, rawBody: Stmt[]): FunctionDef {
+  let funcKind: FunctionKind = 'Opaque';
+  let decoratorKwargs: Keyword[] = [];
+  let bareDecorator = false;
+  let found = false;
+  for (const d of decorators) {
+    const e = d.expr;
+    if (dotted(e) === 'pl.function') {
+      bareDecorator = true;
+      found = true;
+      continue;
+    }
+    if (e.kind === 'Call' && calleeSpelling(e.callee) === 'pl.function') {
+      found = true;
+      const typeArg = e.args[0] ?? e.kwargs.find((k) => k.name === 'type')?.value;
+      if (e.args.length > 1) ctx.report.unsupported(e.args[1]!.span, '@pl.function takes only keyword arguments');
+      decoratorKwargs = e.kwargs.filter((k) => k.name !== 'type');
+      if (typeArg) {
+        const v = intToEnum(typeArg, 'FunctionType');
+        if (v.kind === 'Enum' && v.enum === 'FunctionType' && FUNCTION_KINDS.has(v.member)) funcKind = v.member as FunctionKind;
+        else ctx.report.unsupported(typeArg.span, 'type= must be a pl.FunctionType member, e.g. pl.FunctionType.InCore');
+      }
+      continue;
+    }
+    ctx.report.unsupported(d.span, 'only @pl.function may decorate a function of a @pl.program');
+  }
+  if (!found) ctx.report.unsupported(head.span, 'a function of a @pl.program needs a @pl.function decorator');
+  const first = head.params[0];
+  if (!first || first.name !== 'self' || first.annotation) {
+    ctx.report.unsupported(first?.span ?? head.paramsSpan, "a @pl.function method must take 'self' as its first parameter");
+  }
+  const params: Param[] = head.params.slice(1).map((p) => {
+    if (!p.annotation) return { name: p.name, type: null, direction: 'in', span: p.span };
+    const { type, direction } = paramType(ctx, p.annotation);
+    return { name: p.name, type, direction, span: p.span };
+  });
+  let body = rawBody;
+  const end = lastEnd(rawBody, head.span.end);
+  if (body[0]?.kind === 'ExprStmt' && body[0].value.kind === 'Str') body = body.slice(1);
+  let attrs: DictExpr | null = null;
+  const b0 = body[0];
+  if (b0?.kind === 'ExprStmt' && b0.value.kind === 'Call' && calleeSpelling(b0.value.callee) === 'pl.func_attr') {
+    const a = b0.value.args[0];
+    if (b0.value.args.length !== 1 || b0.value.kwargs.length > 0 || a?.kind !== 'Dict') {
+      ctx.report.unsupported(b0.value.span, 'pl.func_attr takes one dict, e.g. pl.func_attr({"cache_policy": [(1, 1)]})');
+    }
+    attrs = a;
+    body = body.slice(1);
+  }
+  const start = decorators.length > 0 ? decorators[0]!.span.start : head.start;
+  return {
+    kind: 'Function',
+    name: head.name,
+    funcKind,
+    decoratorKwargs,
+    bareDecorator,
+    params,
+    returns: head.returns ? toType(ctx, head.returns) : null,
+    attrs,
+    body,
+    span: { start, end },
+  };
+}

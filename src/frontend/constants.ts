@@ -1,0 +1,98 @@
+/**
+ * Module constants and `-D` definitions.
+ *
+ * A module constant is a top-level `NAME = <int expr>` or `NAME = [ints]` (optionally
+ * annotated). Later assignments override earlier ones; a later assignment whose value is not
+ * constant makes the name symbolic again. A `-D NAME=VALUE` definition overrides every
+ * module-level assignment of NAME, and constants computed from it see its value.
+ */
+import { DiagnosticError } from '../report/diagnostic.js';
+import type { ConstValue, Expr } from '../ir/nodes.js';
+import { evalConstValue } from '../ir/consts.js';
+import type { LineTable } from './scan.js';
+import { cleanLine, OffsetMap } from './layout.js';
+import { grammar, convert } from './semantics.js';
+import type { Reporter } from './build.js';
+
+const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)/;
+/** Only integer arithmetic, names and brackets can make a constant; skip anything else unparsed. */
+const PLAUSIBLE = /^[\s\w+\-*/%()[\],]*$/;
+
+class NotConstant extends Error {}
+
+const silent: Reporter = {
+  unsupported: () => {
+    throw new NotConstant();
+  },
+  syntax: () => {
+    throw new NotConstant();
+  },
+};
+
+/** Parses an integer / list constant expression text; undefined when it is not one. */
+export function parseConstText(text: string, constants: ReadonlyMap<string, ConstValue>): ConstValue | undefined {
+  if (!PLAUSIBLE.test(text) || text.length > 100_000) return undefined;
+  const m = grammar.match(text, 'ConstRhs');
+  if (m.failed()) return undefined;
+  const map = new OffsetMap();
+  map.add(0, 0, text.length);
+  let e: Expr;
+  try {
+    e = convert<Expr>(m, { map, report: silent, constants });
+  } catch (err) {
+    if (err instanceof NotConstant || err instanceof DiagnosticError || err instanceof RangeError) return undefined;
+    throw err;
+  }
+  return evalConstValue(e, constants);
+}
+
+/** The module's constants: top-level integer/list assignments, with `defines` overriding. */
+export function moduleConstants(
+  text: string,
+  table: LineTable,
+  defines: ReadonlyMap<string, ConstValue>,
+): Map<string, ConstValue> {
+  const env = new Map<string, ConstValue>(defines);
+  for (let l = 0; l < table.count; l++) {
+    if (table.indent[l] !== 0) continue;
+    const s = table.start[l]!;
+    const e = table.end[l]!;
+    const c = text.charCodeAt(s);
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) continue;
+    const m = ASSIGN.exec(text.slice(s, Math.min(e, s + 256)));
+    if (!m) continue;
+    const name = m[1]!;
+    if (defines.has(name)) continue;
+    const rhs = cleanLine(text, s + m[0].length, e, true).trim();
+    const v = parseConstText(rhs, env);
+    if (v === undefined) env.delete(name);
+    else env.set(name, v);
+  }
+  return env;
+}
+
+function badDefine(spec: string, why: string): never {
+  throw new DiagnosticError([
+    {
+      severity: 'error',
+      code: 'bad-define',
+      message: `bad definition -D ${spec}: ${why}`,
+    },
+  ]);
+}
+
+/** Parses `-D` specs (`N=8`, `SHAPE=[16,64]`; a leading `-D` is accepted) into constants. */
+export function parseDefines(specs: readonly string[]): Map<string, ConstValue> {
+  const out = new Map<string, ConstValue>();
+  for (const raw of specs) {
+    const spec = raw.trim().replace(/^-D\s*/, '');
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([\s\S]*)$/.exec(spec);
+    if (!m) badDefine(spec, 'expected NAME=VALUE, e.g. -D N=8 or -D SHAPE=[16,64]');
+    const value = m[2]!.trim();
+    if (value === '') badDefine(spec, `no value given for ${m[1]}`);
+    const v = parseConstText(value, out);
+    if (v === undefined) badDefine(spec, 'the value must be an integer expression or a list of integers');
+    out.set(m[1]!, v);
+  }
+  return out;
+}

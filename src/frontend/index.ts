@@ -1,0 +1,63 @@
+/**
+ * The frontend: Python module text → IR `Module`.
+ *
+ * 1. `scanLines` splits the module into logical lines (string/comment/bracket aware);
+ * 2. module constants are read from top-level assignments, `-D` definitions override them;
+ * 3. `@pl.program` decorators are found by a line scan at any indentation (also inside
+ *    builder functions); everything else in the module is skipped without being parsed;
+ * 4. each program is parsed by `ProgramParser` (layout pre-tokenizer + Ohm grammar, in
+ *    bounded chunks) into IR with spans into the original text.
+ *
+ * Every failure is a `DiagnosticError` with a located diagnostic.
+ */
+import { readFileSync } from 'node:fs';
+import { DiagnosticError } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
+import type { ConstValue, Module, Program } from '../ir/nodes.js';
+import { scanLines } from './scan.js';
+import { moduleConstants, parseDefines } from './constants.js';
+import { ProgramParser } from './program.js';
+
+export { parseDefines };
+
+export interface ParseOptions {
+  /** `-D NAME=VALUE` definitions: define or override module constants. */
+  defines?: ReadonlyMap<string, ConstValue>;
+}
+
+/** Parses a module's text. Throws DiagnosticError on a syntax error or unsupported construct in a program. */
+export function parseModule(text: string, path: string, opts: ParseOptions = {}): Module {
+  const source = new SourceText(path, text);
+  const table = scanLines(text);
+  const constants = moduleConstants(text, table, opts.defines ?? new Map());
+  const parser = new ProgramParser(source, table, constants);
+  const programs: Program[] = [];
+  let l = 0;
+  while (l < table.count) {
+    if (ProgramParser.isProgramDecorator(text, table, l)) {
+      const { program, next } = parser.parseProgram(l);
+      programs.push(program);
+      l = next;
+    } else l++;
+  }
+  return { source, constants, programs };
+}
+
+/** Reads and parses a file; an unreadable file gives an `unreadable-file` diagnostic with the path. */
+export function readModule(path: string, opts: ParseOptions = {}): Module {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file'
+      : code === 'EISDIR' ? 'it is a directory'
+      : code === 'EACCES' ? 'permission denied'
+      : e instanceof Error ? e.message : String(e);
+    throw new DiagnosticError([
+      { severity: 'error', code: 'unreadable-file', message: `cannot read ${path}: ${why}`, path },
+    ]);
+  }
+  return parseModule(text, path, opts);
+}

@@ -1,0 +1,327 @@
+/**
+ * Parses the `@pl.program` classes of a scanned module into IR.
+ *
+ * The class and function structure is taken from the logical lines' indentation here; the
+ * grammar only ever parses bounded pieces of text: a program header, a function header, and
+ * function bodies in chunks of whole top-level statements (about CHUNK_CHARS each). A compound
+ * statement too big for one chunk is split into its clause headers and bodies, recursively.
+ * Each Ohm match result is dropped as soon as its IR is built, so Ohm's memo table stays
+ * bounded by the chunk size and time grows linearly with the program.
+ *
+ * Unrolled kernels repeat statements: a top-level statement group whose exact text was parsed
+ * before in the same module is not parsed again, its IR is cloned with the spans moved.
+ */
+import { DiagnosticError, errorAt, failAt } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
+import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
+import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
+import { emitRanges } from './layout.js';
+import { grammar, convert } from './semantics.js';
+import { syntaxDiagnostic } from './errors.js';
+import {
+  makeFor, makeFunction, makeIf, makeWhile, makeWith,
+  type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type Reporter,
+} from './build.js';
+
+/** Upper bound (characters) of the text given to one grammar match, where it can be split. */
+export let CHUNK_CHARS = 4_000;
+
+/**
+ * Statement groups (a top-level statement of a block with its nested lines) of at most this
+ * many characters are remembered by their exact text: an identical group later in the same
+ * module (unrolled code repeats lines) reuses the IR, cloned with its spans moved.
+ */
+const CACHE_GROUP_CHARS = 2_000;
+/** Entries kept before the group cache is cleared (bounds its memory). */
+const CACHE_ENTRIES = 4_096;
+
+/** For tests and benchmarks: change the chunk size. */
+export function setChunkChars(n: number): void {
+  CHUNK_CHARS = n;
+}
+
+let cacheEnabled = true;
+
+/** For tests and benchmarks: turn the statement-group cache off (or back on). */
+export function setGroupCache(enabled: boolean): void {
+  cacheEnabled = enabled;
+}
+
+const COMPOUND_WORDS = ['if', 'for', 'while', 'with'];
+const CLAUSE_WORDS = ['elif', 'else', 'except', 'finally'];
+
+export class ProgramParser {
+  readonly report: Reporter;
+  private readonly bctx: BuildCtx;
+  /** Statement group text -> its statements with spans relative to the group's start. */
+  private readonly cache = new Map<string, Stmt[]>();
+
+  constructor(
+    private readonly source: SourceText,
+    private readonly table: LineTable,
+    private readonly constants: ReadonlyMap<string, ConstValue>,
+  ) {
+    this.report = {
+      unsupported: (span: Span, message: string): never =>
+        failAt(source, span.start, span.end, 'unsupported-construct', message),
+      syntax: (span: Span, message: string): never => failAt(source, span.start, span.end, 'syntax-error', message),
+    };
+    this.bctx = { report: this.report, constants };
+  }
+
+  /** True when logical line `l` is a `@pl.program` decorator. */
+  static isProgramDecorator(text: string, table: LineTable, l: number): boolean {
+    const s = table.start[l]!;
+    if (text.charCodeAt(s) !== 64) return false;
+    return /^@\s*pl\s*\.\s*program(?![A-Za-z0-9_])/.test(text.slice(s, Math.min(s + 64, table.end[l]!)));
+  }
+
+  private lineSpan(l: number): Span {
+    return { start: this.table.start[l]!, end: this.table.end[l]! };
+  }
+
+  private match<T>(from: number, to: number, base: number, rule: string): T {
+    return this.matchRanges<T>([from, to], base, rule);
+  }
+
+  private matchRanges<T>(ranges: number[], base: number, rule: string): T {
+    const from = ranges[0]!;
+    const chunk = emitRanges(this.source, this.table, ranges, base);
+    try {
+      const m = grammar.match(chunk.out, rule);
+      if (m.failed()) throw new DiagnosticError([syntaxDiagnostic(this.source, chunk, m)]);
+      return convert<T>(m, { map: chunk.map, report: this.report, constants: this.constants });
+    } catch (e) {
+      if (e instanceof RangeError) {
+        const s = this.table.start[from]!;
+        failAt(this.source, s, this.table.end[from]!, 'syntax-error', 'this statement is nested too deeply to parse');
+      }
+      throw e;
+    }
+  }
+
+  /** Parses the program whose `@pl.program` decorator is logical line `d`; returns it and the next line after it. */
+  parseProgram(d: number): { program: Program; next: number } {
+    const t = this.table;
+    const text = this.source.text;
+    const base = t.indent[d]!;
+    let k = d;
+    while (k < t.count && t.indent[k] === base && text.charCodeAt(t.start[k]!) === 64) k++;
+    let j = k + 1;
+    while (j < t.count && t.indent[j]! > base) j++;
+    if (k >= t.count || t.indent[k] !== base || !lineStartsWithWord(text, t, k, 'class')) {
+      // Report lexical errors first: they may be why no class was found.
+      this.checkLines(d, Math.min(j, t.count));
+      this.report.unsupported(this.lineSpan(d), '@pl.program must decorate a class');
+    }
+    this.checkLines(d, j);
+    const header = this.match<{ decorators: DecoratorDesc[]; name: string }>(d, k + 1, base, 'ProgramHeader');
+    if (j === k + 1) {
+      const e = t.end[k]!;
+      failAt(this.source, e, e, 'syntax-error', 'expected an indented block after the class header');
+    }
+    const bodyBase = t.indent[k + 1]!;
+    const functions: FunctionDef[] = [];
+    let g = k + 1;
+    while (g < j) {
+      if (t.indent[g]! < bodyBase) this.inconsistent(g);
+      let h = g;
+      while (h < j && t.indent[h] === bodyBase && text.charCodeAt(t.start[h]!) === 64) h++;
+      if (h >= j || t.indent[h] !== bodyBase) {
+        this.report.unsupported(this.lineSpan(g), 'a decorator must be followed by a function definition');
+      }
+      let e = h + 1;
+      while (e < j && t.indent[e]! > bodyBase) e++;
+      if (lineStartsWithWord(text, t, h, 'def')) {
+        functions.push(this.parseFunction(g, h, e, bodyBase));
+      } else if (h === g && e === g + 1 && (this.isDocstring(g) || lineStartsWithWord(text, t, g, 'pass'))) {
+        // A class docstring or `pass`: nothing to keep.
+      } else {
+        this.report.unsupported(this.lineSpan(h), 'only @pl.function methods can appear in a @pl.program class');
+      }
+      g = e;
+    }
+    const start = header.decorators[0]?.span.start ?? t.start[d]!;
+    const end = functions.length > 0 ? functions[functions.length - 1]!.span.end : t.end[k]!;
+    return { program: { kind: 'Program', name: header.name, functions, span: { start, end } }, next: j };
+  }
+
+  private isDocstring(l: number): boolean {
+    const s = this.table.start[l]!;
+    return /^[rRuU]?["']/.test(this.source.text.slice(s, s + 2));
+  }
+
+  private checkLines(from: number, to: number): void {
+    const t = this.table;
+    for (let l = from; l < to; l++) {
+      if ((t.flags[l]! & FLAG_ERROR) !== 0) {
+        const e = t.errors.get(l)!;
+        throw new DiagnosticError([errorAt(this.source, e.start, e.end, e.code, e.message)]);
+      }
+    }
+  }
+
+  private inconsistent(l: number): never {
+    const s = this.table.start[l]!;
+    const lineStart = this.source.lineStart(this.source.position(s).line);
+    return failAt(
+      this.source,
+      lineStart,
+      s,
+      'inconsistent-dedent',
+      'this line is dedented to a level that does not match any enclosing block',
+    );
+  }
+
+  /** Function group: decorator lines [g, h), `def` line h, body lines (h, e). */
+  private parseFunction(g: number, h: number, e: number, base: number): FunctionDef {
+    const t = this.table;
+    const r = this.match<{ decorators: DecoratorDesc[]; head: DefHeadDesc; inline: Stmt[] | null }>(g, h + 1, base, 'FuncHeader');
+    let body: Stmt[];
+    if (r.inline) {
+      if (h + 1 < e) failAt(this.source, t.start[h + 1]!, t.start[h + 1]!, 'syntax-error', 'unexpected indent');
+      body = r.inline;
+    } else {
+      if (h + 1 === e) {
+        const end = t.end[h]!;
+        failAt(this.source, end, end, 'syntax-error', 'expected an indented block after the function signature');
+      }
+      body = this.parseBlock(h + 1, e);
+    }
+    return makeFunction(this.bctx, r.decorators, r.head, body);
+  }
+
+  private startsWithAny(l: number, words: readonly string[]): boolean {
+    for (const w of words) if (lineStartsWithWord(this.source.text, this.table, l, w)) return true;
+    return false;
+  }
+
+  /**
+   * Parses the block of logical lines [a, b) (base indentation: line a's). Its top-level
+   * statement groups are parsed in chunks of about CHUNK_CHARS; a group seen before (same
+   * text) is taken from the cache; a compound statement bigger than a chunk is split.
+   */
+  parseBlock(a: number, b: number): Stmt[] {
+    const t = this.table;
+    const text = this.source.text;
+    const base = t.indent[a]!;
+    const out: Stmt[] = [];
+    interface Group { g: number; e: number; key: string | null; stmts: Stmt[] | null }
+    let pending: Group[] = [];
+    let missChars = 0;
+    const flush = (): void => {
+      const misses = pending.filter((p) => p.stmts === null);
+      if (misses.length > 0) {
+        const ranges: number[] = [];
+        for (const m of misses) ranges.push(m.g, m.e);
+        const stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
+        // Give each miss the statements that start inside it (they come in source order).
+        let k = 0;
+        for (let i = 0; i < misses.length; i++) {
+          const m = misses[i]!;
+          const limit = i + 1 < misses.length ? t.start[misses[i + 1]!.g]! : Infinity;
+          const mine: Stmt[] = [];
+          while (k < stmts.length && stmts[k]!.span.start < limit) mine.push(stmts[k++]!);
+          m.stmts = mine;
+          if (m.key !== null) {
+            if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
+            this.cache.set(m.key, shiftSpans(mine, -t.start[m.g]!));
+          }
+        }
+      }
+      for (const p of pending) for (const s of p.stmts!) out.push(s);
+      pending = [];
+      missChars = 0;
+    };
+    let g = a;
+    while (g < b) {
+      if (t.indent[g]! < base) this.inconsistent(g);
+      let e = g + 1;
+      while (e < b && (t.indent[e]! > base || (t.indent[e] === base && this.startsWithAny(e, CLAUSE_WORDS)))) e++;
+      const start = t.start[g]!;
+      const chars = t.end[e - 1]! - start;
+      if (chars > CHUNK_CHARS && e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
+        flush();
+        out.push(this.splitCompound(g, e, base));
+      } else {
+        const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
+        const hit = key !== null ? this.cache.get(key) : undefined;
+        if (hit) {
+          pending.push({ g, e, key, stmts: shiftSpans(hit, start) });
+        } else {
+          pending.push({ g, e, key, stmts: null });
+          missChars += chars;
+        }
+        if (missChars > CHUNK_CHARS || pending.length >= 4096) flush();
+      }
+      g = e;
+    }
+    flush();
+    return out;
+  }
+
+  /** A compound statement too big for one chunk: each clause header parsed alone, each body in chunks. */
+  private splitCompound(g: number, e: number, base: number): Stmt {
+    const t = this.table;
+    const heads: number[] = [g];
+    for (let l = g + 1; l < e; l++) if (t.indent[l] === base) heads.push(l);
+    const clauses: Clause[] = [];
+    for (let i = 0; i < heads.length; i++) {
+      const c = heads[i]!;
+      const next = heads[i + 1] ?? e;
+      const r = this.match<{ head: Head; inline: Stmt[] | null }>(c, c + 1, base, 'ClauseHeader');
+      let body: Stmt[];
+      if (r.inline) {
+        if (next > c + 1) failAt(this.source, t.start[c + 1]!, t.start[c + 1]!, 'syntax-error', 'unexpected indent');
+        body = r.inline;
+      } else {
+        if (next === c + 1) {
+          const end = t.end[c]!;
+          failAt(this.source, end, end, 'syntax-error', 'expected an indented block');
+        }
+        body = this.parseBlock(c + 1, next);
+      }
+      clauses.push({ head: r.head, body });
+    }
+    const first = clauses[0]!;
+    const extra = (from: number): void => {
+      const c = clauses[from];
+      if (c) this.report.syntax(c.head.span, `unexpected '${c.head.kind}'`);
+    };
+    switch (first.head.kind) {
+      case 'if':
+        return makeIf(this.bctx, clauses);
+      case 'for': {
+        const els = clauses[1] && clauses[1].head.kind === 'else' ? clauses[1] : null;
+        extra(els ? 2 : 1);
+        return makeFor(this.bctx, first, els);
+      }
+      case 'while': {
+        const els = clauses[1] && clauses[1].head.kind === 'else' ? clauses[1] : null;
+        extra(els ? 2 : 1);
+        return makeWhile(this.bctx, first, els);
+      }
+      case 'with':
+        extra(1);
+        return makeWith(this.bctx, first);
+      default:
+        return this.report.syntax(first.head.span, `'${first.head.kind}' without a matching 'if'`);
+    }
+  }
+}
+
+/** A deep copy of IR nodes with every span (and deps span) moved by `delta`. */
+export function shiftSpans<T>(x: T, delta: number): T {
+  if (Array.isArray(x)) return x.map((v) => shiftSpans(v, delta)) as T;
+  if (x !== null && typeof x === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
+      if ((k === 'span' || k === 'depsSpan') && v !== null && typeof v === 'object') {
+        const sp = v as Span;
+        o[k] = { start: sp.start + delta, end: sp.end + delta };
+      } else o[k] = shiftSpans(v, delta);
+    }
+    return o as T;
+  }
+  return x;
+}

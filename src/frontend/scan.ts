@@ -1,0 +1,260 @@
+/**
+ * Logical-line scanner: one linear, string-aware pass over a whole Python module that splits
+ * it into logical lines (physical lines joined by open brackets or backslash continuations),
+ * skipping blank and comment-only lines. It understands just enough Python to do that:
+ * comments, string literals (prefixes, escapes, triple quotes spanning lines) and bracket
+ * depth. Nothing else is interpreted, so a module full of arbitrary Python scans fine; the
+ * grammar only ever sees the lines of `@pl.program` classes.
+ *
+ * Per logical line it records where its content starts and ends in the original text (the end
+ * excludes a trailing comment and trailing whitespace), its indentation width, whether it
+ * needs cleaning before the grammar sees it (an interior comment, a folded newline or a
+ * backslash continuation), and lexical errors (tab in the indentation, unterminated string,
+ * bracket never closed) to be reported only if the line belongs to a program.
+ */
+
+/** The line needs cleaning (interior comment, newline inside brackets, backslash continuation). */
+export const FLAG_DIRTY = 1;
+/** The line has a lexical error (see `LineTable.errors`). */
+export const FLAG_ERROR = 2;
+
+export interface LineError {
+  code: string;
+  start: number;
+  end: number;
+  message: string;
+}
+
+export interface LineTable {
+  count: number;
+  /** Offset of the first content character. */
+  start: Int32Array;
+  /** Offset after the last content character (no trailing comment or whitespace). */
+  end: Int32Array;
+  /** Indentation width of the line's first physical line (tabs to the next multiple of 8). */
+  indent: Int32Array;
+  flags: Uint8Array;
+  /** Lexical errors by logical line index (first error of the line). */
+  errors: Map<number, LineError>;
+}
+
+const SP = 32;
+const TAB = 9;
+const FF = 12;
+const CR = 13;
+const LF = 10;
+const HASH = 35;
+const BSLASH = 92;
+const DQ = 34;
+const SQ = 39;
+
+function isWordChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127
+  );
+}
+
+function isStringPrefix(text: string, start: number, end: number): boolean {
+  const len = end - start;
+  if (len < 1 || len > 2) return false;
+  const w = text.slice(start, end).toLowerCase();
+  return w === 'r' || w === 'u' || w === 'b' || w === 'f' || w === 'br' || w === 'rb' || w === 'fr' || w === 'rf';
+}
+
+/**
+ * Skips a string literal whose opening quote is at `i`. Returns the offset after it; for an
+ * unterminated literal returns -(offset where it stops) - 1 (a single-quoted one stops before
+ * the newline, a triple-quoted one at the end of the text).
+ */
+export function skipString(text: string, i: number): number {
+  const n = text.length;
+  const q = text.charCodeAt(i);
+  const triple = text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q;
+  let j = i + (triple ? 3 : 1);
+  while (j < n) {
+    const c = text.charCodeAt(j);
+    if (c === BSLASH) {
+      j += 2;
+      continue;
+    }
+    if (triple) {
+      if (c === q && text.charCodeAt(j + 1) === q && text.charCodeAt(j + 2) === q) return j + 3;
+    } else {
+      if (c === q) return j + 1;
+      if (c === LF) return -j - 1;
+    }
+    j++;
+  }
+  return -n - 1;
+}
+
+class Grow {
+  a: Int32Array;
+  n = 0;
+  constructor(cap: number) {
+    this.a = new Int32Array(Math.max(16, cap));
+  }
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+  done(): Int32Array {
+    return this.a.subarray(0, this.n);
+  }
+}
+
+/** Splits `text` into logical lines. Linear in the text length. */
+export function scanLines(text: string): LineTable {
+  const n = text.length;
+  const guess = Math.max(16, (n / 40) | 0);
+  const starts = new Grow(guess);
+  const ends = new Grow(guess);
+  const indents = new Grow(guess);
+  let flags = new Uint8Array(guess);
+  const errors = new Map<number, LineError>();
+  let count = 0;
+
+  let i = 0;
+  if (text.charCodeAt(0) === 0xfeff) i = 1;
+  const brackets: number[] = [];
+
+  while (i < n) {
+    // At the start of a physical line: measure the indentation.
+    let w = 0;
+    let tabAt = -1;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === SP) w++;
+      else if (c === TAB) {
+        if (tabAt < 0) tabAt = i;
+        w = (((w / 8) | 0) + 1) * 8;
+      } else if (c === FF) w = 0;
+      else break;
+      i++;
+    }
+    if (i >= n) break;
+    let c = text.charCodeAt(i);
+    if (c === LF) {
+      i++;
+      continue;
+    }
+    if (c === CR && (i + 1 >= n || text.charCodeAt(i + 1) === LF)) {
+      i += 2;
+      continue;
+    }
+    if (c === HASH) {
+      while (i < n && text.charCodeAt(i) !== LF) i++;
+      i++;
+      continue;
+    }
+    if (c === BSLASH && (text.charCodeAt(i + 1) === LF || (text.charCodeAt(i + 1) === CR && text.charCodeAt(i + 2) === LF))) {
+      // A line holding only a continuation backslash: treat as blank.
+      i += text.charCodeAt(i + 1) === LF ? 2 : 3;
+      continue;
+    }
+
+    // A logical line starts here.
+    const line = count++;
+    const start = i;
+    let lastEnd = i;
+    let dirty = false;
+    let error: LineError | null = tabAt >= 0
+      ? { code: 'tab-indent', start: tabAt, end: tabAt + 1, message: 'indentation uses a tab; ptolog needs spaces' }
+      : null;
+    brackets.length = 0;
+    while (i < n) {
+      c = text.charCodeAt(i);
+      if (c === LF) {
+        if (brackets.length > 0) {
+          dirty = true;
+          i++;
+          continue;
+        }
+        i++;
+        break;
+      }
+      if (c === SP || c === TAB || c === CR || c === FF) {
+        i++;
+        continue;
+      }
+      if (c === HASH) {
+        if (brackets.length > 0) dirty = true;
+        while (i < n && text.charCodeAt(i) !== LF) i++;
+        continue;
+      }
+      if (c === BSLASH) {
+        const d = text.charCodeAt(i + 1);
+        if (d === LF || (d === CR && text.charCodeAt(i + 2) === LF)) {
+          dirty = true;
+          i += d === LF ? 2 : 3;
+          continue;
+        }
+        i++;
+        lastEnd = i;
+        continue;
+      }
+      if (c === DQ || c === SQ) {
+        const r = skipString(text, i);
+        if (r < 0) {
+          const stop = -r - 1;
+          if (!error) error = { code: 'syntax-error', start: i, end: i + 1, message: 'this string literal is never closed' };
+          i = stop;
+        } else i = r;
+        lastEnd = i;
+        continue;
+      }
+      if (isWordChar(c)) {
+        const ws = i;
+        while (i < n && isWordChar(text.charCodeAt(i))) i++;
+        const q = text.charCodeAt(i);
+        if ((q === DQ || q === SQ) && isStringPrefix(text, ws, i)) {
+          const r = skipString(text, i);
+          if (r < 0) {
+            if (!error) error = { code: 'syntax-error', start: ws, end: ws + 1, message: 'this string literal is never closed' };
+            i = -r - 1;
+          } else i = r;
+        }
+        lastEnd = i;
+        continue;
+      }
+      if (c === 40 || c === 91 || c === 123) brackets.push(i);
+      else if (c === 41 || c === 93 || c === 125) brackets.pop();
+      i++;
+      lastEnd = i;
+    }
+    if (brackets.length > 0 && !error) {
+      const b = brackets[0]!;
+      error = { code: 'syntax-error', start: b, end: b + 1, message: `'${text[b]}' is never closed` };
+    }
+    starts.push(start);
+    ends.push(lastEnd);
+    indents.push(w);
+    if (line >= flags.length) {
+      const f = new Uint8Array(flags.length * 2);
+      f.set(flags);
+      flags = f;
+    }
+    flags[line] = (dirty ? FLAG_DIRTY : 0) | (error ? FLAG_ERROR : 0);
+    if (error) errors.set(line, error);
+  }
+  return {
+    count,
+    start: starts.done(),
+    end: ends.done(),
+    indent: indents.done(),
+    flags: flags.subarray(0, count),
+    errors,
+  };
+}
+
+/** True when the logical line's text starts with `word` followed by a non-identifier character. */
+export function lineStartsWithWord(text: string, table: LineTable, line: number, word: string): boolean {
+  const s = table.start[line]!;
+  if (!text.startsWith(word, s)) return false;
+  const e = s + word.length;
+  return e >= table.end[line]! || !isWordChar(text.charCodeAt(e));
+}

@@ -1,0 +1,634 @@
+/**
+ * The grammar (pypto.ohm) and its semantics: CST → IR. Spans are mapped back to the original
+ * text through the current chunk's OffsetMap (see layout.ts). Binary operators arrive flat and
+ * are given Python precedence here.
+ */
+import * as ohm from 'ohm-js';
+import { readFileSync } from 'node:fs';
+import type {
+  BinaryOp, ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, TupleExpr, UnaryOp,
+} from '../ir/nodes.js';
+import type { OffsetMap } from './layout.js';
+import {
+  makeAssign, makeAttr, makeCall, makeFor, makeIf, makeWhile, makeWith,
+  type ArgDesc, type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
+} from './build.js';
+
+export const grammar: ohm.Grammar = ohm.grammar(readFileSync(new URL('./pypto.ohm', import.meta.url), 'utf8'));
+
+/** Mutable context of the chunk being converted (the semantics is shared, parsing is synchronous). */
+export interface SemState {
+  map: OffsetMap;
+  report: Reporter;
+  constants: ReadonlyMap<string, ConstValue>;
+}
+
+let st: SemState;
+const bctx: BuildCtx = {
+  get report() {
+    return st.report;
+  },
+  get constants() {
+    return st.constants;
+  },
+} as BuildCtx;
+
+type N = ohm.Node;
+
+function sp(n: N): Span {
+  return { start: st.map.start(n.source.startIdx), end: st.map.end(n.source.endIdx) };
+}
+
+function ir<T = any>(n: N): T {
+  return n['ir']();
+}
+
+function opt<T = any>(n: N): T | null {
+  return n.numChildren > 0 ? ir<T>(n.children[0]!) : null;
+}
+
+/** A list of expressions written with commas: one without a trailing comma is itself, else a Tuple. */
+function exprList(items: Expr[], trailingComma: boolean, span: Span): Expr {
+  if (items.length === 1 && !trailingComma) return items[0]!;
+  const t: TupleExpr = { kind: 'Tuple', elts: items, span };
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// Operator precedence
+
+const BIN_PREC: Record<string, number> = {
+  or: 1, and: 2,
+  '==': 4, '!=': 4, '<': 4, '<=': 4, '>': 4, '>=': 4, in: 4, 'not in': 4, is: 4, 'is not': 4,
+  '|': 5, '^': 6, '&': 7, '<<': 8, '>>': 8, '+': 9, '-': 9,
+  '*': 10, '/': 10, '//': 10, '%': 10, '@': 10, '**': 12,
+};
+const PREFIX_PREC: Record<string, number> = { not: 3, '-': 11, '+': 11, '~': 11, await: 13 };
+const COMPARISON = new Set(['==', '!=', '<', '<=', '>', '>=']);
+const SUPPORTED_BIN = new Set<string>([
+  '+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', '|', '^', '<<', '>>',
+]);
+
+interface OperandTok {
+  prefixes: { op: string; span: Span }[];
+  primary: Expr;
+  /** Extent of the primary including any parentheses. */
+  start: number;
+  end: number;
+}
+interface Parsed {
+  e: Expr;
+  start: number;
+  end: number;
+}
+
+function precedence(operands: OperandTok[], ops: { op: string; span: Span }[]): Expr {
+  let k = 0; // next operand
+  let pi = 0; // next prefix of operands[k]
+  let oi = 0; // next operator
+  const chained = new Set<Expr>();
+
+  const unary = (): Parsed => {
+    const o = operands[k]!;
+    if (pi < o.prefixes.length) {
+      const pre = o.prefixes[pi++]!;
+      const inner = expr(PREFIX_PREC[pre.op]!);
+      if (pre.op === '+' || pre.op === 'await') {
+        st.report.unsupported(pre.span, pre.op === '+' ? "unary '+' is not supported inside a @pl.program" : "'await' is not supported inside a @pl.program");
+      }
+      const span = { start: pre.span.start, end: inner.end };
+      return { e: { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, span }, start: span.start, end: span.end };
+    }
+    k++;
+    pi = 0;
+    return { e: o.primary, start: o.start, end: o.end };
+  };
+
+  const expr = (minPrec: number): Parsed => {
+    let left = unary();
+    while (oi < ops.length) {
+      const op = ops[oi]!;
+      const p = BIN_PREC[op.op]!;
+      if (p < minPrec) break;
+      oi++;
+      const right = expr(op.op === '**' ? p : p + 1);
+      if (!SUPPORTED_BIN.has(op.op)) {
+        st.report.unsupported(op.span, `the '${op.op}' operator is not supported inside a @pl.program`);
+      }
+      if (COMPARISON.has(op.op) && chained.has(left.e)) {
+        st.report.unsupported({ start: left.start, end: right.end }, 'chained comparisons are not supported; combine them with and');
+      }
+      const span = { start: left.start, end: right.end };
+      const e: Expr = { kind: 'Binary', op: op.op as BinaryOp, left: left.e, right: right.e, span };
+      if (COMPARISON.has(op.op)) chained.add(e);
+      left = { e, start: span.start, end: span.end };
+    }
+    return left;
+  };
+  return expr(0).e;
+}
+
+// ---------------------------------------------------------------------------------------
+// Literals
+
+const DIGITS = String.raw`\d(?:_?\d)*`;
+const INT_RE = new RegExp(String.raw`^(?:0(?:_?0)*|[1-9](?:_?\d)*|0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)$`);
+const FLOAT_RE = new RegExp(String.raw`^(?:(?:(?:${DIGITS})?\.${DIGITS}|${DIGITS}\.)(?:[eE][+-]?${DIGITS})?|${DIGITS}[eE][+-]?${DIGITS})$`);
+
+function parseNumber(text: string, span: Span): Expr {
+  const imag = /[jJ]$/.test(text);
+  const body = imag ? text.slice(0, -1) : text;
+  const isInt = INT_RE.test(body);
+  const isFloat = !isInt && FLOAT_RE.test(body);
+  if (!isInt && !isFloat && !(imag && /^\d(?:_?\d)*$/.test(body))) {
+    return st.report.syntax(span, `'${text}' is not a valid number`);
+  }
+  if (imag) return st.report.unsupported(span, 'complex numbers are not supported inside a @pl.program');
+  const t = body.replace(/_/g, '');
+  if (isFloat) return { kind: 'Float', value: Number(t), text, span };
+  return { kind: 'Int', value: Number(BigInt(t)), span };
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '',
+};
+
+function decodeString(raw: string, span: Span): string {
+  const m = /^([a-zA-Z]*)('''|"""|'|")/.exec(raw)!;
+  const prefix = m[1]!.toLowerCase();
+  const q = m[2]!;
+  if (prefix.includes('f')) return st.report.unsupported(span, 'f-strings are not supported inside a @pl.program');
+  if (prefix.includes('b')) return st.report.unsupported(span, 'bytes literals are not supported inside a @pl.program');
+  const body = raw.slice(m[0].length, raw.length - q.length);
+  if (prefix.includes('r')) return body.replace(/\r\n/g, '\n');
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\') {
+      if (c === '\r' && body[i + 1] === '\n') continue;
+      out += c;
+      continue;
+    }
+    const d = body[i + 1] ?? '';
+    if (d === '\r' && body[i + 2] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (d in SIMPLE_ESCAPES) {
+      out += SIMPLE_ESCAPES[d];
+      i++;
+    } else if (/[0-7]/.test(d)) {
+      const o = /^[0-7]{1,3}/.exec(body.slice(i + 1))![0];
+      out += String.fromCodePoint(parseInt(o, 8));
+      i += o.length;
+    } else if (d === 'x' && /^[0-9a-fA-F]{2}/.test(body.slice(i + 2))) {
+      out += String.fromCodePoint(parseInt(body.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else if (d === 'u' && /^[0-9a-fA-F]{4}/.test(body.slice(i + 2))) {
+      out += String.fromCodePoint(parseInt(body.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else if (d === 'U' && /^[0-9a-fA-F]{8}/.test(body.slice(i + 2))) {
+      const cp = parseInt(body.slice(i + 2, i + 10), 16);
+      out += cp <= 0x10ffff ? String.fromCodePoint(cp) : body.slice(i, i + 10);
+      i += 9;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Semantics
+
+/** Reports "<what> is/are not supported inside a @pl.program" at `n` (plural when `what` names a kind of thing). */
+function unsupportedHere(n: N, what: string, plural = /s$|s \(/.test(what)): never {
+  return st.report.unsupported(sp(n), `${what} ${plural ? 'are' : 'is'} not supported inside a @pl.program`);
+}
+
+/** The case name of an alternative node (`BracketBody_comp`). */
+function caseOf(n: N): string {
+  return n.ctorName.includes('_') || n.numChildren !== 1 ? n.ctorName : n.children[0]!.ctorName;
+}
+
+const UNSUPPORTED_STMT: Record<string, string> = {
+  del: "'del' statements",
+  global: "'global' statements",
+  nonlocal: "'nonlocal' statements",
+  assert: "'assert' statements",
+  raise: "'raise' statements",
+  import: 'imports',
+  from: 'imports',
+  try: "'try' statements",
+  except: "'except' clauses",
+  finally: "'finally' clauses",
+  def: 'nested function definitions',
+  class: 'nested classes',
+  async: "'async' statements",
+  '@': 'decorated definitions',
+};
+
+export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<any>('ir', {
+  // ------------------------------------------------------------------ start rules
+  Chunk(stmts, _end) {
+    return stmts.children.flatMap((c) => ir<Stmt[]>(c));
+  },
+  FuncHeader(decos, head, rest, _end) {
+    return { decorators: decos.children.map((d) => ir(d)), head: ir(head), inline: ir(rest) };
+  },
+  ProgramHeader(decos, head, _nl, _end) {
+    return { decorators: decos.children.map((d) => ir(d)), name: ir(head) };
+  },
+  ClauseHeader(head, rest, _end) {
+    return { head: ir(head), inline: ir(rest) };
+  },
+  ClauseRest_block(_nl) {
+    return null;
+  },
+  ClauseRest_inline(stmts) {
+    return ir(stmts);
+  },
+  ConstRhs(e, _end) {
+    return ir(e);
+  },
+
+  // ------------------------------------------------------------------ headers
+  Decorator(_at, e, _nl) {
+    const d: DecoratorDesc = { expr: ir(e), span: sp(this) };
+    return d;
+  },
+  ClassHead(_kw, name, _bases, _colon) {
+    return name.sourceString;
+  },
+  DefHead(_kw, name, lp, params, rp, ret, _colon) {
+    const s = sp(this);
+    const ps: RawParam[] = params.numChildren > 0 ? ir(params.children[0]!) : [];
+    const d: DefHeadDesc = {
+      name: name.sourceString,
+      params: ps,
+      paramsSpan: { start: sp(lp).start, end: sp(rp).end },
+      returns: opt(ret),
+      start: s.start,
+      span: s,
+    };
+    return d;
+  },
+  ReturnAnn(_arrow, e) {
+    return ir(e);
+  },
+  ParamList(first, _c, rest, _t) {
+    return seq(first, rest);
+  },
+  Param_dstar(_s, _n) {
+    return unsupportedHere(this, "'**' parameters");
+  },
+  Param_star(_s, _n) {
+    return unsupportedHere(this, "'*' parameters");
+  },
+  Param_slash(_s) {
+    return unsupportedHere(this, "'/' parameters");
+  },
+  Param_plain(name, ann, def) {
+    if (def.numChildren > 0) unsupportedHere(def, 'default parameter values');
+    const p: RawParam = { name: name.sourceString, nameSpan: sp(name), annotation: opt(ann), span: sp(this) };
+    return p;
+  },
+  ParamAnn(_c, e) {
+    return ir(e);
+  },
+
+  // ------------------------------------------------------------------ statements
+  Stmt(s) {
+    return ir(s);
+  },
+  SimpleStmts(first, _s, rest, _t, _nl) {
+    return seq(first, rest);
+  },
+  SmallStmt_return(_kw, e) {
+    return { kind: 'Return', value: opt(e), span: sp(this) };
+  },
+  SmallStmt_pass(_kw) {
+    return { kind: 'Pass', span: sp(this) };
+  },
+  SmallStmt_break(_kw) {
+    return { kind: 'Break', span: sp(this) };
+  },
+  SmallStmt_continue(_kw) {
+    return { kind: 'Continue', span: sp(this) };
+  },
+  SmallStmt_unsupported(kw, _rest) {
+    const word = kw.sourceString.trim();
+    return st.report.unsupported(sp(this), `${UNSUPPORTED_STMT[word] ?? `'${word}' statements`} are not supported inside a @pl.program`);
+  },
+  SmallStmt_expr(e, tail) {
+    if (tail.numChildren === 0) return { kind: 'ExprStmt', value: ir(e), span: sp(this) };
+    const t = tail.children[0]!;
+    const c = t.ctorName === 'SmallTail' ? t.children[0]! : t;
+    switch (c.ctorName) {
+      case 'SmallTail_annassign': {
+        const [, ann, rhs] = c.children as [N, N, N];
+        if (rhs.numChildren === 0) return unsupportedHere(this, 'an annotation without a value');
+        return makeAssign(bctx, ir(e), ir(rhs.children[0]!), ir(ann), sp(this));
+      }
+      case 'SmallTail_assign': {
+        const rhss = c.children[0]!;
+        if (rhss.numChildren > 1) return unsupportedHere(this, 'chained assignments (a = b = c)');
+        return makeAssign(bctx, ir(e), ir(rhss.children[0]!), null, sp(this));
+      }
+      default: {
+        const op = c.children[0]!.sourceString;
+        return st.report.unsupported(sp(this), `augmented assignment '${op}' is not supported; write x = x ${op.slice(0, -1)} ...`);
+      }
+    }
+  },
+  AssignRhs(_eq, e) {
+    return ir(e);
+  },
+
+  CompoundStmt(s) {
+    return [ir(s)];
+  },
+  IfStmt(head, suite, elifs, els) {
+    const clauses: Clause[] = [{ head: ir(head), body: ir(suite) }, ...elifs.children.map((c) => ir<Clause>(c))];
+    if (els.numChildren > 0) clauses.push(ir(els.children[0]!));
+    return makeIf(bctx, clauses);
+  },
+  ElifClause(head, suite) {
+    return { head: ir(head), body: ir(suite) };
+  },
+  ElseClause(head, suite) {
+    return { head: ir(head), body: ir(suite) };
+  },
+  WhileStmt(head, suite, els) {
+    return makeWhile(bctx, { head: ir(head), body: ir(suite) }, opt(els));
+  },
+  ForStmt(head, suite, els) {
+    return makeFor(bctx, { head: ir(head), body: ir(suite) }, opt(els));
+  },
+  WithStmt(head, suite) {
+    return makeWith(bctx, { head: ir(head), body: ir(suite) });
+  },
+  IfHead(_kw, cond, _c) {
+    const span = sp(this);
+    const h: Head = { kind: 'if', cond: ir(cond), start: span.start, span };
+    return h;
+  },
+  ElifHead(_kw, cond, _c) {
+    const span = sp(this);
+    const h: Head = { kind: 'elif', cond: ir(cond), start: span.start, span };
+    return h;
+  },
+  ElseHead(_kw, _c) {
+    const span = sp(this);
+    const h: Head = { kind: 'else', start: span.start, span };
+    return h;
+  },
+  WhileHead(_kw, cond, _c) {
+    const span = sp(this);
+    const h: Head = { kind: 'while', cond: ir(cond), start: span.start, span };
+    return h;
+  },
+  ForHead(_kw, target, _in, iter, _c) {
+    const span = sp(this);
+    const h: Head = { kind: 'for', target: ir(target), iter: ir(iter), start: span.start, span };
+    return h;
+  },
+  WithHead(_kw, first, _cs, rest, _c) {
+    const span = sp(this);
+    const h: Head = { kind: 'with', items: seq(first, rest), start: span.start, span };
+    return h;
+  },
+  WithItem(e, as) {
+    return { expr: ir(e), asName: opt(as), span: sp(this) };
+  },
+  WithAs(_kw, t) {
+    const e: Expr = ir(t);
+    if (e.kind !== 'Name') return st.report.unsupported(e.span, "the target of 'as' must be a single name");
+    return e;
+  },
+  UnsupportedCompound(kw, _rest, _nl, _block) {
+    const word = kw.sourceString.trim();
+    return st.report.unsupported(
+      { start: sp(kw).start, end: sp(_rest).end },
+      `${UNSUPPORTED_STMT[word] ?? `'${word}' statements`} are not supported inside a @pl.program`,
+    );
+  },
+  Suite(s) {
+    return ir(s);
+  },
+  Block(_nl, _indent, stmts, _dedent) {
+    return stmts.children.flatMap((c) => ir<Stmt[]>(c));
+  },
+
+  TargetList(first, _c, rest, trail) {
+    return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
+  },
+  TargetItem_name(id) {
+    const n: NameExpr = { kind: 'Name', id: id.sourceString, span: sp(this) };
+    return n;
+  },
+  TargetItem_paren(_l, inner, _r) {
+    return parenTargets(this, inner);
+  },
+  TargetItem_bracket(_l, inner, _r) {
+    return parenTargets(this, inner);
+  },
+
+  // ------------------------------------------------------------------ expressions
+  ExprList(first, _c, rest, trail) {
+    return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
+  },
+  Expr(first, ops, rest, tail) {
+    if (tail.numChildren > 0) {
+      const t = tail.children[0]!;
+      const kind = t.ctorName === 'ExprTail' ? t.children[0]!.ctorName : t.ctorName;
+      if (kind === 'ExprTail_ternary') return unsupportedHere(this, 'conditional expressions (x if c else y)');
+      return unsupportedHere(this, "':=' assignment expressions");
+    }
+    return binaryChain(first, ops, rest);
+  },
+  Disjunction(first, ops, rest) {
+    return binaryChain(first, ops, rest);
+  },
+  Operand(prefixes, head, trailers) {
+    let e: Expr = ir(head);
+    const hs = sp(head);
+    let end = hs.end;
+    for (const t of trailers.children) {
+      const ts = sp(t);
+      end = ts.end;
+      const span = { start: hs.start, end };
+      const inner = t.children[0]!;
+      switch (inner.ctorName) {
+        case 'TrailerAttr':
+          e = makeAttr(e, inner.children[1]!.sourceString, span);
+          break;
+        case 'TrailerCall': {
+          const argsNode = inner.children[1]!;
+          const args: ArgDesc[] = argsNode.numChildren > 0 ? ir(argsNode.children[0]!) : [];
+          e = makeCall(bctx, e, args, span);
+          break;
+        }
+        default: {
+          const index: Expr = ir(inner.children[1]!);
+          e = { kind: 'Subscript', value: e, index, span };
+        }
+      }
+    }
+    const tok: OperandTok = {
+      prefixes: prefixes.children.map((p) => ({ op: p.sourceString.trim(), span: sp(p) })),
+      primary: e,
+      start: hs.start,
+      end,
+    };
+    return tok;
+  },
+  ident(_a, _b) {
+    const n: NameExpr = { kind: 'Name', id: this.sourceString, span: sp(this) };
+    return n;
+  },
+  ArgList(first, _c, rest, _t) {
+    return seq(first, rest);
+  },
+  Arg_keyword(name, _eq, e) {
+    const a: ArgDesc = { name: name.sourceString, value: ir(e), span: sp(this) };
+    return a;
+  },
+  Arg_star(_s, s2, _e) {
+    return unsupportedHere(this, s2.numChildren > 0 ? "'**' arguments" : "'*' arguments");
+  },
+  Arg_positional(e, comp) {
+    if (comp.numChildren > 0) return unsupportedHere(this, 'generator expressions');
+    const a: ArgDesc = { name: null, value: ir(e), span: sp(this) };
+    return a;
+  },
+  SubscriptList(first, _c, rest, trail) {
+    return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
+  },
+  SubItem_slice(_a, _c, _b, _s) {
+    return unsupportedHere(this, 'slices');
+  },
+  SubItem_expr(e) {
+    return ir(e);
+  },
+
+  number(_a, _b) {
+    return parseNumber(this.sourceString, sp(this));
+  },
+  Atom_paren(_l, body) {
+    const c = body.children[0]!;
+    if (caseOf(body) === 'ParenBody_paren' && c.children[1]!.numChildren > 0) return unsupportedHere(this, 'generator expressions');
+    const r: { elts: Expr[] } | Expr = ir(body);
+    if ('kind' in r) return r;
+    return { kind: 'Tuple', elts: r.elts, span: sp(this) };
+  },
+  ParenBody_unit(_r) {
+    return { elts: [] };
+  },
+  ParenBody_paren(e, comp, _r) {
+    if (comp.numChildren > 0) return unsupportedHere(this, 'generator expressions');
+    return ir(e);
+  },
+  ParenBody_tuple(first, _c, rest, _t, _r) {
+    return { elts: seq(first, rest) };
+  },
+  Atom_bracket(_l, body) {
+    if (caseOf(body) === 'BracketBody_comp') return unsupportedHere(this, 'list comprehensions');
+    const elts: Expr[] = ir(body);
+    return { kind: 'List', elts, span: sp(this) };
+  },
+  BracketBody_empty(_r) {
+    return [];
+  },
+  BracketBody_comp(_e, _c, _r) {
+    return unsupportedHere(this, 'list comprehensions');
+  },
+  BracketBody_list(first, _c, rest, _t, _r) {
+    return seq(first, rest);
+  },
+  Atom_brace(_l, body) {
+    const c = caseOf(body);
+    if (c === 'BraceBody_dictcomp') return unsupportedHere(this, 'dict comprehensions');
+    if (c === 'BraceBody_setcomp') return unsupportedHere(this, 'set comprehensions');
+    if (c === 'BraceBody_set') return unsupportedHere(this, 'set literals');
+    const entries: DictExpr['entries'] = ir(body);
+    const d: DictExpr = { kind: 'Dict', entries, span: sp(this) };
+    return d;
+  },
+  BraceBody_empty(_r) {
+    return [];
+  },
+  BraceBody_dictcomp(_e, _c, _r) {
+    return unsupportedHere(this, 'dict comprehensions');
+  },
+  BraceBody_dict(first, _c, rest, _t, _r) {
+    return seq(first, rest);
+  },
+  BraceBody_setcomp(_e, _c, _r) {
+    return unsupportedHere(this, 'set comprehensions');
+  },
+  BraceBody_set(_f, _c, _rest, _t, _r) {
+    return unsupportedHere(this, 'set literals');
+  },
+  Atom_str(parts) {
+    let value = '';
+    for (const p of parts.children) value += decodeString(p.sourceString, sp(p));
+    return { kind: 'Str', value, span: sp(this) };
+  },
+  Atom_true(_k) {
+    return { kind: 'Bool', value: true, span: sp(this) };
+  },
+  Atom_false(_k) {
+    return { kind: 'Bool', value: false, span: sp(this) };
+  },
+  Atom_none(_k) {
+    return { kind: 'None', span: sp(this) };
+  },
+  Atom_ellipsis(_e) {
+    return st.report.unsupported(sp(this), "'...' is not supported inside a @pl.program; write pass");
+  },
+  Atom_yield(_k, _e) {
+    return unsupportedHere(this, "'yield' (use pl.yield_)");
+  },
+  Atom_lambda(_k, _p, _c, _e) {
+    return unsupportedHere(this, 'lambda');
+  },
+  DictEntry_pair(k, _c, v) {
+    return { key: ir(k), value: ir(v) };
+  },
+  DictEntry_spread(_s, _e) {
+    return unsupportedHere(this, "'**' in a dict literal");
+  },
+});
+
+function seq<T = any>(first: N, rest: N): T[] {
+  const out: T[] = [ir<T>(first)];
+  for (const c of rest.children) out.push(ir<T>(c));
+  return out;
+}
+
+function binaryChain(first: N, ops: N, rest: N): Expr {
+  const f: OperandTok = ir(first);
+  if (ops.numChildren === 0 && f.prefixes.length === 0) return f.primary;
+  const operands: OperandTok[] = [f, ...rest.children.map((c) => ir<OperandTok>(c))];
+  const opToks = ops.children.map((o) => ({ op: o.sourceString.replace(/\s+/g, ' '), span: sp(o) }));
+  return precedence(operands, opToks);
+}
+
+function parenTargets(node: N, inner: N): Expr {
+  if (inner.numChildren === 0) return { kind: 'Tuple', elts: [], span: sp(node) };
+  const e: Expr = ir(inner.children[0]!);
+  if (e.kind === 'Tuple') return { ...e, span: sp(node) };
+  return e;
+}
+
+/** Converts a successful match with the given chunk state. */
+export function convert<T>(match: ohm.MatchResult, state: SemState): T {
+  const prev = st;
+  st = state;
+  try {
+    return semantics(match)['ir']() as T;
+  } finally {
+    st = prev;
+  }
+}

@@ -1,0 +1,146 @@
+/** Every error code, located precisely, with a one-sentence message and a code frame. */
+import { describe, expect, it } from 'vitest';
+import { parseModule } from '../../src/frontend/index.js';
+import { renderDiagnostic } from '../../src/report/text.js';
+import { diagOf, where } from './helpers.js';
+
+const HEAD = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n    def f(self, x: pl.Scalar[pl.INT32]):\n';
+const err = (body: string) => {
+  const src = HEAD + body;
+  const d = diagOf(() => parseModule(src, 'e.py'));
+  const loc = d.location!;
+  return { d, code: d.code, msg: d.message, at: where(d), text: src.slice(loc.start, loc.end) };
+};
+
+describe('syntax errors', () => {
+  it.each([
+    ['        for i in pl.range(4)\n            pass\n', '6:29', "expected ':' after the for header"],
+    ['        if x\n            pass\n', '6:13', "expected ':' after the if condition"],
+    ['        x = \n', '6:12', 'expected an expression'],
+    ['        x = 1 2\n', '6:15', 'expected end of line'],
+    ['        x = 1\n          y = 2\n', '7:11', 'unexpected indent'],
+    ['        if x:\n        y = 1\n', '7:9', 'expected an indented block'],
+    ['        else:\n            y = 1\n', '6:9', "'else' without a matching 'if' at this indentation"],
+    ['        return )\n', '6:16', 'expected an expression or end of line'],
+    ['        x = (a, b\n        y = 2\n', '6:13', "'(' is never closed"],
+    ['        x = "abc\n', '6:13', 'this string literal is never closed'],
+    ['        x = 0777\n', '6:13', "'0777' is not a valid number"],
+    ['        f(a=1, b)\n', '6:16', 'a positional argument cannot follow a keyword argument'],
+    ['        pl.store(x, [0, 0], y))\n', '6:31', 'expected end of line'],
+  ])('%j -> %s %s', (body, at, msg) => {
+    const e = err(body);
+    expect(e.code).toBe('syntax-error');
+    expect(e.msg).toBe(msg);
+    expect(e.at).toBe(at);
+  });
+
+  it('renders file:line:col, a code frame with a caret, and one sentence', () => {
+    const { d } = err('        for i in pl.range(4)\n            pass\n');
+    expect(renderDiagnostic(d)).toBe(
+      [
+        "e.py:6:29: error[syntax-error]: expected ':' after the for header",
+        '  5 |     def f(self, x: pl.Scalar[pl.INT32]):',
+        '> 6 |         for i in pl.range(4)',
+        '    |                             ^',
+        '  7 |             pass',
+      ].join('\n'),
+    );
+  });
+
+  it('reports an error in the class header and a class without body', () => {
+    const d = diagOf(() => parseModule('import pypto.language as pl\n@pl.program\nclass P\n    pass\n', 'c.py'));
+    expect([d.code, d.message, where(d)]).toEqual(['syntax-error', "expected ':' after the class header", '3:8']);
+    const d2 = diagOf(() => parseModule('@pl.program\nclass P:\nx = 1\n', 'c.py'));
+    expect([d2.code, where(d2)]).toEqual(['syntax-error', '2:9']);
+  });
+});
+
+describe('function header errors', () => {
+  const base = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n';
+  it.each([
+    ['    def f(self)\n        pass\n', '5:16', "expected ':' after the function signature"],
+    ['    def f(self):\n    @pl.function\n    def g(self):\n        pass\n', '5:17', 'expected an indented block after the function signature'],
+    ['    def f(self): pass\n        x = 1\n', '6:9', 'unexpected indent'],
+    ['    def f(self, a: pl.Tensor[[1], pl.FP32]:\n        pass\n', '5:10', "'(' is never closed"],
+    ['    def f(self, a: pl.Tensor[[1], pl.FP32] b):\n        pass\n', '5:44', "expected ')' or ','"],
+  ])('%j', (src, at, msg) => {
+    const d = diagOf(() => parseModule(base + src, 'h.py'));
+    expect([d.code, where(d), d.message]).toEqual(['syntax-error', at, msg]);
+  });
+});
+
+describe('layout errors', () => {
+  it('tab in indentation', () => {
+    const e = err('\tx = 1\n');
+    expect([e.code, e.msg, e.at]).toEqual(['tab-indent', 'indentation uses a tab; ptolog needs spaces', '6:1']);
+  });
+
+  it('a tab after spaces is located at the tab', () => {
+    const e = err('        if x:\n        \ty = 1\n');
+    expect([e.code, e.at]).toEqual(['tab-indent', '7:9']);
+  });
+
+  it('inconsistent dedent', () => {
+    const e = err('        if x:\n            y = 1\n          z = 2\n');
+    expect([e.code, e.at, e.text]).toEqual(['inconsistent-dedent', '8:1', '          ']);
+    expect(e.msg).toBe('this line is dedented to a level that does not match any enclosing block');
+  });
+
+  it('inconsistent dedent at function-body level', () => {
+    const e = err('        x = 1\n      y = 2\n');
+    expect([e.code, e.at]).toEqual(['inconsistent-dedent', '7:1']);
+  });
+
+  it('tabs and errors outside programs are ignored', () => {
+    const m = parseModule('def f():\n\treturn "unterminated\n' + HEAD + '        return x\n', 't.py');
+    expect(m.programs.length).toBe(1);
+  });
+});
+
+describe('unsupported constructs', () => {
+  it.each([
+    ['        f = lambda a: a\n', 'lambda a: a', 'lambda is not supported inside a @pl.program'],
+    ['        x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are not supported inside a @pl.program'],
+    ['        x = y if c else z\n', 'y if c else z', 'conditional expressions (x if c else y) are not supported inside a @pl.program'],
+    ['        x = a[1:2]\n', '1:2', 'slices are not supported inside a @pl.program'],
+    ['        x += 1\n', 'x += 1', "augmented assignment '+=' is not supported; write x = x + ..."],
+    ['        import os\n', 'import os', 'imports are not supported inside a @pl.program'],
+    ['        try:\n            x = 1\n        except E:\n            pass\n', 'try:', "'try' statements are not supported inside a @pl.program"],
+    ['        def g(self):\n            pass\n', 'def g(self):', 'nested function definitions are not supported inside a @pl.program'],
+    ['        x = f"{y}"\n', 'f"{y}"', 'f-strings are not supported inside a @pl.program'],
+    ['        x = a < b < c\n', 'a < b < c', 'chained comparisons are not supported; combine them with and'],
+    ['        x = a in b\n', 'in', "the 'in' operator is not supported inside a @pl.program"],
+    ['        a.b = 1\n', 'a.b', 'this assignment target is not supported; assign to a name, a tuple of names or name[index]'],
+    ['        for x in items:\n            pass\n', 'items', 'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.while_ or range'],
+    ['        with open(f) as g:\n            pass\n', 'open(f)', 'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster'],
+    ['        pl.submit(k, x)\n', 'k', 'the first argument of pl.submit must be the submitted function, written self.<name>'],
+    ['        a = pl.submit(self.k, deps=t)\n', 't', 'deps= must be a list, e.g. [tids]'],
+    ['        ...\n', '...', "'...' is not supported inside a @pl.program; write pass"],
+    ['        x = {1, 2}\n', '{1, 2}', 'set literals are not supported inside a @pl.program'],
+    ['        x: int\n', 'x: int', 'an annotation without a value is not supported inside a @pl.program'],
+    ['        for i in pl.range(4):\n            pass\n        else:\n            pass\n', 'else:', "'else' on a for loop is not supported"],
+    ['        f(*a)\n', '*a', "'*' arguments are not supported inside a @pl.program"],
+    ['        x = a = 1\n', 'x = a = 1', 'chained assignments (a = b = c) are not supported inside a @pl.program'],
+  ])('%j', (body, text, msg) => {
+    const e = err(body);
+    expect(e.code).toBe('unsupported-construct');
+    expect(e.msg).toBe(msg);
+    expect(e.text).toBe(text);
+  });
+
+  it('functions need @pl.function and self; the class holds only functions', () => {
+    const base = 'import pypto.language as pl\n@pl.program\nclass P:\n';
+    const d1 = diagOf(() => parseModule(base + '    def f(self):\n        pass\n', 'u.py'));
+    expect([d1.code, d1.message]).toEqual(['unsupported-construct', 'a function of a @pl.program needs a @pl.function decorator']);
+    const d2 = diagOf(() => parseModule(base + '    @staticmethod\n    def f(self):\n        pass\n', 'u.py'));
+    expect([d2.code, where(d2)]).toEqual(['unsupported-construct', '4:5']);
+    const d3 = diagOf(() => parseModule(base + '    @pl.function\n    def f(x):\n        pass\n', 'u.py'));
+    expect([d3.code, d3.message]).toEqual(['unsupported-construct', "a @pl.function method must take 'self' as its first parameter"]);
+    const d4 = diagOf(() => parseModule(base + '    X = 1\n', 'u.py'));
+    expect([d4.code, d4.message, where(d4)]).toEqual(['unsupported-construct', 'only @pl.function methods can appear in a @pl.program class', '4:5']);
+    const d5 = diagOf(() => parseModule('@pl.program\ndef f():\n    pass\n', 'u.py'));
+    expect([d5.code, d5.message]).toEqual(['unsupported-construct', '@pl.program must decorate a class']);
+    const d6 = diagOf(() => parseModule(base + '    @pl.function(type=pl.FunctionType.Nope)\n    def f(self):\n        pass\n', 'u.py'));
+    expect([d6.code, where(d6)]).toEqual(['unsupported-construct', '4:23']);
+  });
+});
