@@ -542,7 +542,7 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
     if (b0.value.args.length !== 1 || b0.value.kwargs.length > 0 || a?.kind !== 'Dict') {
       ctx.report.unsupported(b0.value.span, 'pl.func_attr takes one dict, e.g. pl.func_attr({"cache_policy": [(1, 1)]})');
     }
-    attrs = a;
+    attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
   }
   const start = decorators.length > 0 ? decorators[0]!.span.start : head.start;
@@ -558,4 +558,24 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
     body,
     span: { start, end },
   };
+}
+
+/**
+ * `pl.func_attr({"cache_policy": [(i, p), ...]})` carries integer policies (the attr's payload
+ * is `vector<pair<int, int>>`): `pl.CachePolicy.BYPASS` there reads as `1`, so both spellings
+ * are the same IR and print the same.
+ */
+function normalizeCachePolicyAttr(d: DictExpr): DictExpr {
+  for (const entry of d.entries) {
+    if (entry.key.kind !== 'Str' || entry.key.value !== 'cache_policy' || entry.value.kind !== 'List') continue;
+    for (const pair of entry.value.elts) {
+      if (pair.kind !== 'Tuple' || pair.elts.length !== 2) continue;
+      const p = pair.elts[1]!;
+      if (p.kind === 'Enum' && p.enum === 'CachePolicy') {
+        const v = ENUMS['CachePolicy']!.members[p.member];
+        if (v !== undefined) pair.elts[1] = { kind: 'Int', value: v, span: p.span };
+      }
+    }
+  }
+  return d;
 }

@@ -192,19 +192,41 @@ export function isCachePolicyDecl(s: Stmt): boolean {
 
 /**
  * A body in canonical statement order: cache-policy declarations first (stable among
- * themselves), then the other statements in order. Returns `body` itself when already so.
+ * themselves), then the other statements in order. A declaration repeating an earlier one for
+ * the same name is dropped: the first declaration of a binding wins (the scope attr is a set).
+ * Returns `body` itself when already canonical.
  */
 export function hoistDecls<T extends Stmt>(body: readonly T[]): readonly T[] {
   let seenOther = false;
   let needed = false;
+  const declared = new Set<string>();
   for (const s of body) {
     if (isCachePolicyDecl(s)) {
-      if (seenOther) {
+      const name = declaredName(s);
+      if (seenOther || (name !== null && declared.has(name))) {
         needed = true;
         break;
       }
+      if (name !== null) declared.add(name);
     } else seenOther = true;
   }
   if (!needed) return body;
-  return [...body.filter(isCachePolicyDecl), ...body.filter((s) => !isCachePolicyDecl(s))];
+  const seen = new Set<string>();
+  const decls = body.filter(isCachePolicyDecl).filter((s) => {
+    const name = declaredName(s);
+    if (name === null) return true;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return true;
+  });
+  return [...decls, ...body.filter((s) => !isCachePolicyDecl(s))];
+}
+
+/** The name a well-formed declaration `pl.set_cache_policy(name, pl.CachePolicy.X)` declares, else null. */
+function declaredName(s: Stmt): string | null {
+  if (s.kind !== 'ExprStmt' || s.value.kind !== 'Call') return null;
+  const c = s.value;
+  const policy = c.args[1];
+  const validPolicy = policy !== undefined && policy.kind === 'Enum' && policy.enum === 'CachePolicy';
+  return c.args.length === 2 && c.kwargs.length === 0 && c.args[0]!.kind === 'Name' && validPolicy ? c.args[0]!.id : null;
 }

@@ -13,12 +13,9 @@ import { renderDiagnostic } from '../../src/report/text.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const seeds: string[] = [readFileSync(join(here, 'fixtures', 'constructs.py'), 'utf8')];
-try {
-  for (const f of readdirSync('/work/shared/examples')) {
-    if (f.endsWith('.py')) seeds.push(readFileSync(join('/work/shared/examples', f), 'utf8'));
-  }
-} catch {
-  // The shared examples are optional.
+const examples = join(here, '..', '..', 'examples');
+for (const f of readdirSync(examples)) {
+  if (f.endsWith('.py')) seeds.push(readFileSync(join(examples, f), 'utf8'));
 }
 
 type Mutation =

@@ -60,7 +60,7 @@ describe('ptolog fmt', () => {
 
 describe('fmt on every golden input and example', () => {
   const inputs: string[] = [];
-  for (const d of ['specs/frontend', 'specs/examples', '../shared/examples']) {
+  for (const d of ['specs/frontend', 'specs/examples', 'examples']) {
     try {
       for (const n of readdirSync(d)) if (n.endsWith('.py') && !n.startsWith('error_')) inputs.push(join(d, n));
     } catch {
