@@ -84,6 +84,7 @@ export class NodeTable {
 /** Extracts the facts of every program in `module` into `sink`; returns the id table. */
 export function extractFacts(module: Module, sink: FactSink): NodeTable {
   const x = new Extractor(module, sink);
+  sink.add('source_file', [module.source.path]);
   for (const p of module.programs) x.program(p);
   return x.table;
 }

@@ -45,6 +45,12 @@ interface Change {
   order: number;
   /** Lines of `text` that are inserted statements (for the conservation check). */
   inserted: number;
+  /**
+   * For insertions after a statement: where that statement starts. Insertions at one offset
+   * after statements that end together go innermost first (the later-starting statement is
+   * the inner one), so an insertion after a loop lands after those in its body.
+   */
+  after?: number;
 }
 
 export interface PatchResult {
@@ -89,12 +95,19 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
   };
 
   for (const e of edits) {
+    if ((e.kind === 'insertAfter' || e.kind === 'insertBefore') && /^elif\b/.test(text.slice(e.anchor.start, e.anchor.start + 5))) {
+      // An `elif` branch is the only statement of its parent's else block: a statement next to
+      // it would need the chain rewritten into `else:` + `if`, which no edit asks for.
+      throw new DiagnosticError([
+        errorAt(source, e.anchor.start, e.anchor.start + 4, 'patch-conflict', 'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.'),
+      ]);
+    }
     switch (e.kind) {
       case 'insertAfter': {
         const indent = indentFor(e.anchor);
         const at = lineEndOf(e.anchor.end);
         const body = e.lines.map((l) => nl + indent + l).join('');
-        changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length });
+        changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length, after: e.anchor.start });
         break;
       }
       case 'insertBefore': {
@@ -132,7 +145,9 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
     }
   }
 
-  changes.sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+  changes.sort(
+    (a, b) => a.start - b.start || a.end - b.end || (a.after !== undefined && b.after !== undefined ? b.after - a.after : 0) || a.order - b.order,
+  );
   for (let i = 1; i < changes.length; i++) {
     const prev = changes[i - 1]!;
     const cur = changes[i]!;

@@ -1,0 +1,53 @@
+/**
+ * Patcher conservation on random programs: inserting statements after (or before) any
+ * statements and then removing the inserted lines gives back the input byte for byte; the
+ * patched text still parses, with the inserted statements where they were put.
+ */
+import { describe, expect } from 'vitest';
+import { test, fc } from '@fast-check/vitest';
+import { arbProgram, programText } from '../../src/gen/arb.js';
+import { arbRespelling, respell } from '../../src/gen/respell.js';
+import { parseModule } from '../../src/frontend/index.js';
+import { walkStmts } from '../../src/ir/visit.js';
+import { applySourceEdits, removeLines, type SourceEdit } from '../../src/rewrite/patch.js';
+import type { Stmt } from '../../src/ir/nodes.js';
+
+function statements(text: string): Stmt[] {
+  const out: Stmt[] = [];
+  for (const p of parseModule(text, 'gen.py').programs) for (const f of p.functions) walkStmts(f.body, (s) => out.push(s));
+  return out;
+}
+
+/** True when the statement starts its line (not a body written on its header's line). */
+function ownLine(text: string, s: Stmt): boolean {
+  const ls = text.lastIndexOf('\n', s.span.start - 1) + 1;
+  return /^[ ]*$/.test(text.slice(ls, s.span.start));
+}
+
+describe('patcher conservation', () => {
+  test.prop([arbProgram({ maxDepth: 2 }), arbRespelling, fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 6 })], { numRuns: 80 })(
+    'insert then remove the inserted lines gives back the input',
+    (p, r, picks) => {
+      const text = respell(programText(p), r);
+      // (an `elif` branch is not a place to insert next to: the patcher refuses it)
+      const stmts = statements(text).filter((s) => ownLine(text, s) && !(s.kind === 'If' && text.startsWith('elif', s.span.start)));
+      if (stmts.length === 0) return;
+      const edits: SourceEdit[] = picks.map(([i, after]) => {
+        const s = stmts[i % stmts.length]!;
+        return after
+          ? { kind: 'insertAfter', anchor: s.span, lines: ['pl.system.fence()'] }
+          : { kind: 'insertBefore', anchor: s.span, lines: ['pl.system.cacheinvalid()'] };
+      });
+      const patched = applySourceEdits(parseModule(text, 'gen.py').source, edits);
+      expect(patched.insertedLines.length).toBe(edits.length);
+      expect(removeLines(patched.text, patched.insertedLines)).toBe(text);
+      const markers = statements(patched.text).filter(
+        (s) => s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && /^system\.(fence|cacheinvalid)$/.test(s.value.callee.name) && s.value.args.length === 0,
+      ).length;
+      const before = statements(text).filter(
+        (s) => s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && /^system\.(fence|cacheinvalid)$/.test(s.value.callee.name) && s.value.args.length === 0,
+      ).length;
+      expect(markers - before).toBe(edits.length);
+    },
+  );
+});
