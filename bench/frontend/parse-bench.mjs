@@ -7,7 +7,7 @@
 // Each size runs in its own child process (so `process.resourceUsage().maxRSS` is that
 // parse's peak). The generated module has one @pl.program with one InCore function holding
 // N unrolled statements (pl.load / pl.store / pld.system.notify / pld.system.wait / a guarded
-// fence, like src/gen/large.ts); `--shape nested` puts them inside a for loop and a with
+// fence, from src/gen/large.ts); `--shape nested` puts them inside a for loop and a with
 // scope (exercises the split of huge compound statements). Unrolled code repeats lines, which
 // the parser's statement-group cache exploits; `--unique` makes every statement's text
 // different, so every statement goes through the grammar (the parser's raw speed).
@@ -18,49 +18,10 @@ import { dirname, join } from 'node:path';
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.PTOLOG_DIST ?? join(here, '..', '..', 'dist');
 
-function generate(n, shape, unique) {
-  const lines = [
-    'import pypto.language as pl',
-    'import pypto.language.distributed as pld',
-    '',
-    'N = 8',
-    '',
-    '',
-    '@pl.program',
-    'class Bench:',
-    '    @pl.function(type=pl.FunctionType.InCore)',
-    '    def kernel(',
-    '        self,',
-    '        t: pl.Tensor[[1, N], pl.FP32],',
-    '        win: pld.DistributedTensor[[1, N], pl.FP32],',
-    '        sig: pld.DistributedTensor[[1, 1], pl.INT32],',
-    '        peer: pl.Scalar[pl.INT32],',
-    '    ):',
-  ];
-  let ind = '        ';
-  if (shape === 'nested') {
-    lines.push(`${ind}for i in pl.range(4):`);
-    ind += '    ';
-    lines.push(`${ind}with pl.at(level=pl.Level.CORE_GROUP):`);
-    ind += '    ';
-  }
-  const v = (k) => (unique ? i : i % k);
-  let i = 0;
-  for (; i < n; i++) {
-    switch (i % 5) {
-      case 0: lines.push(`${ind}x${v(97)} = pl.load(t, [0, ${v(8)}], [1, N])`); break;
-      case 1: lines.push(`${ind}pl.store(x${unique ? i - 1 : (i - 1) % 97}, [0, ${v(8)}], win)  # publish`); break;
-      case 2: lines.push(`${ind}pld.system.notify(target=sig, peer=peer, offsets=[0, ${unique ? i : 0}], value=1, op=pld.NotifyOp.AtomicAdd)`); break;
-      case 3: lines.push(`${ind}pld.system.wait(signal=sig, offsets=[0, 0], expected=${v(7)}, cmp=pld.WaitCmp.Ge)`); break;
-      default: lines.push(`${ind}if peer != ${v(4)}:`, `${ind}    pl.system.fence()`); break;
-    }
-  }
-  return lines.join('\n') + '\n';
-}
-
 async function child(n, shape, unique) {
   const { parseModule } = await import(pathToFileURL(join(dist, 'frontend', 'index.js')).href);
-  const text = generate(n, shape, unique);
+  const { commKernelText } = await import(pathToFileURL(join(dist, 'gen', 'large.js')).href);
+  const text = commKernelText(n, shape, unique);
   const rssBefore = process.resourceUsage().maxRSS;
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();

@@ -15,6 +15,7 @@
 import { skipString, FLAG_DIRTY, type LineTable } from './scan.js';
 import { failAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
+import { LF, CR, HASH, BSLASH, DQ, SQ, isWordChar } from './chars.js';
 
 export const NEWLINE = '\n';
 export const INDENT = '\uE001';
@@ -84,18 +85,7 @@ export interface Chunk {
   map: OffsetMap;
 }
 
-const LF = 10;
-const CR = 13;
-const HASH = 35;
-const BSLASH = 92;
-const DQ = 34;
-const SQ = 39;
 
-function isWordChar(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127
-  );
-}
 
 /**
  * The content of a logical line as the grammar sees it: comments blanked and newlines or

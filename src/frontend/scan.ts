@@ -14,6 +14,7 @@
  */
 
 /** The line needs cleaning (interior comment, newline inside brackets, backslash continuation). */
+import { SP, TAB, FF, CR, LF, HASH, BSLASH, DQ, SQ, isWordChar } from './chars.js';
 export const FLAG_DIRTY = 1;
 /** The line has a lexical error (see `LineTable.errors`). */
 export const FLAG_ERROR = 2;
@@ -38,21 +39,7 @@ export interface LineTable {
   errors: Map<number, LineError>;
 }
 
-const SP = 32;
-const TAB = 9;
-const FF = 12;
-const CR = 13;
-const LF = 10;
-const HASH = 35;
-const BSLASH = 92;
-const DQ = 34;
-const SQ = 39;
 
-function isWordChar(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127
-  );
-}
 
 function isStringPrefix(text: string, start: number, end: number): boolean {
   const len = end - start;

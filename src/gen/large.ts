@@ -8,9 +8,11 @@ export type LargeShape = 'flat' | 'nested';
 
 /**
  * An InCore kernel with `n` statements cycling through load, window store, notify, wait and a
- * guarded fence (each `if` counts as one statement, its body as another).
+ * guarded fence (each `if` counts as one statement, its body as another). Unrolled code
+ * repeats lines (which the parser's statement cache exploits); with `unique` every
+ * statement's text differs, so every statement goes through the grammar.
  */
-export function commKernelText(n: number, shape: LargeShape = 'flat'): string {
+export function commKernelText(n: number, shape: LargeShape = 'flat', unique = false): string {
   const lines = [
     'import pypto.language as pl',
     'import pypto.language.distributed as pld',
@@ -37,21 +39,22 @@ export function commKernelText(n: number, shape: LargeShape = 'flat'): string {
     ind += '    ';
   }
   for (let i = 0; i < n; i++) {
+    const v = (k: number): number => (unique ? i : i % k);
     switch (i % 5) {
       case 0:
-        lines.push(`${ind}x${i % 97} = pl.load(t, [0, ${i % 8}], [1, N])`);
+        lines.push(`${ind}x${v(97)} = pl.load(t, [0, ${v(8)}], [1, N])`);
         break;
       case 1:
-        lines.push(`${ind}pl.store(x${(i - 1) % 97}, [0, ${i % 8}], win)  # publish`);
+        lines.push(`${ind}pl.store(x${unique ? i - 1 : (i - 1) % 97}, [0, ${v(8)}], win)  # publish`);
         break;
       case 2:
-        lines.push(`${ind}pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)`);
+        lines.push(`${ind}pld.system.notify(target=sig, peer=peer, offsets=[0, ${unique ? i : 0}], value=1, op=pld.NotifyOp.AtomicAdd)`);
         break;
       case 3:
-        lines.push(`${ind}pld.system.wait(signal=sig, offsets=[0, 0], expected=${i % 7}, cmp=pld.WaitCmp.Ge)`);
+        lines.push(`${ind}pld.system.wait(signal=sig, offsets=[0, 0], expected=${v(7)}, cmp=pld.WaitCmp.Ge)`);
         break;
       default:
-        lines.push(`${ind}if peer != ${i % 4}:`, `${ind}    pl.system.fence()`);
+        lines.push(`${ind}if peer != ${v(4)}:`, `${ind}    pl.system.fence()`);
         break;
     }
   }

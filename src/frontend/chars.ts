@@ -1,0 +1,15 @@
+/** Character codes and classes shared by the line scanner and the layout pre-tokenizer. */
+export const SP = 32;
+export const TAB = 9;
+export const FF = 12;
+export const CR = 13;
+export const LF = 10;
+export const HASH = 35;
+export const BSLASH = 92;
+export const DQ = 34;
+export const SQ = 39;
+
+/** True for a character that can be part of a Python identifier (ASCII word chars, any non-ASCII). */
+export function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c > 127;
+}
