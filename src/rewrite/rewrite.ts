@@ -55,11 +55,14 @@ export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number): St
       if (!dst || dst.kind !== 'Name' || !type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) {
         throw new Error(`insert_after: region marker needs a Name dst and a tensor type (got ${e.dst}, ${e.shape})`);
       }
-      const shape = (type as TensorType | TileType).shape.map((d) => withSpan(d, span));
-      const zeros: Expr[] = shape.map(() => ({ kind: 'Int', value: 0, span }));
+      // The declared shape as written: its dimension expressions (`[1, N]`), or the name of a
+      // list constant (`SHAPE`) when the type was written with one.
+      const t = type as TensorType | TileType;
+      const zeros: Expr[] = t.shape.map(() => ({ kind: 'Int', value: 0, span }));
+      const shape: Expr = t.shapeExpr ? withSpan(t.shapeExpr, span) : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), span };
       return call('system.cacheinvalid', [
         { kind: 'Name', id: (dst as NameExpr).id, span },
-        { kind: 'List', elts: shape, span },
+        shape,
         { kind: 'List', elts: zeros, span },
       ]);
     }
