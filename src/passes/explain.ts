@@ -20,6 +20,8 @@ const PROBES: ReadonlyArray<(s: number) => [string, Value[]]> = [
   (s) => ['insert_after', [s, 0, 'cacheinvalid_all', 0, 0]],
 ];
 
+const LITERALS: ReadonlySet<string> = new Set(['Int', 'Float', 'Bool', 'None', 'Str', 'List', 'Tuple', 'Dict', 'Enum']);
+
 /** Ids of the statements and expressions that start on 1-based `line`. */
 export function nodesOnLine(a: Analysis, line: number): number[] {
   const src = a.module.source;
@@ -46,6 +48,9 @@ export function describeId(a: Analysis, id: number): string | undefined {
   const { line, col } = src.position(span.start);
   const text = src.text.slice(span.start, span.end).split('\n')[0]!.trim();
   if (text === '' && e.kind !== 'Binding') return undefined;
+  // Literal expressions are never what a proof's numbers stand for (they are line numbers,
+  // counts or positions that happen to equal a literal's id).
+  if (LITERALS.has(e.kind)) return undefined;
   const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? text.slice(0, 57) + '...' : text}\``;
   return `${line}:${col} ${what}`;
 }
