@@ -4,6 +4,9 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { checkProgram } from './check.js';
 import { loadFiles, type FileReader, type RuleSource } from './load.js';
 import { dependencyEdges } from './stratify.js';
+import { parseFile } from './parser.js';
+import { operands, type Literal, type Term } from './ast.js';
+import { SourceText } from '../report/source.js';
 import type { RuleProgram } from './program.js';
 
 export type { Kind, Value } from './ast.js';
@@ -46,4 +49,36 @@ export function relationsRead(program: RuleProgram): Set<string> {
     if (r) out.add(r.name);
   }
   return out;
+}
+
+/**
+ * The relations a rule file uses (in facts, rule heads, bodies and aggregates) without
+ * declaring them itself: what it needs from the program it is loaded into. Throws
+ * DiagnosticError on a syntax error.
+ */
+export function relationsUsedUndeclared(path: string, text: string): Set<string> {
+  const file = parseFile(new SourceText(path, text));
+  const used = new Set<string>();
+  const term = (t: Term): void => {
+    if (t.kind === 'agg') {
+      if (t.target) term(t.target);
+      for (const l of t.body) literal(l);
+    } else for (const x of operands(t)) term(x);
+  };
+  const literal = (l: Literal): void => {
+    if (l.kind !== 'cmp') {
+      used.add(l.atom.rel);
+      for (const a of l.atom.args) term(a);
+    } else {
+      term(l.left);
+      term(l.right);
+    }
+  };
+  for (const c of file.clauses) {
+    used.add(c.head.rel);
+    for (const a of c.head.args) term(a);
+    for (const l of c.body) literal(l);
+  }
+  for (const d of file.decls) used.delete(d.name);
+  return used;
 }

@@ -1,13 +1,17 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
-import type { PassSpec } from './registry.js';
+import { PASSES, type PassSpec } from './registry.js';
+import { loadRules } from './analyze.js';
+import { relationsUsedUndeclared } from '../datalog/index.js';
 
 /** A user rule file given with `--rules DIR` and the passes it belongs to. */
 export interface ExtraRuleFile {
   path: string;
-  /** Entry files of shipped passes it #includes; empty means it applies to every pass. */
+  /** Entry files of shipped passes it #includes (then it extends those passes only). */
   includesEntries: string[];
+  /** Relations it uses without declaring them (it extends the passes that declare them all). */
+  needs: Set<string>;
 }
 
 /**
@@ -36,15 +40,28 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
       }
       const includes = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => basename(m[1]!));
       const entries = passes.flatMap((s) => [s.entry, s.audit]).filter((e) => includes.includes(e));
-      out.push({ path: f, includesEntries: entries });
+      out.push({ path: f, includesEntries: entries, needs: entries.length > 0 ? new Set() : relationsUsedUndeclared(f, text) });
     }
   }
   return out;
 }
 
-/** The extra files that extend pass `spec`. */
-export function extrasFor(spec: PassSpec, extras: readonly ExtraRuleFile[]): string[] {
+/**
+ * The extra files that extend pass `spec`: those that #include its rule files, and those
+ * without such an include whose relations the pass's rules all declare (a file adding
+ * `wait_op("pld.system.ttest").` extends the pass that has `wait_op`). A file that no pass can
+ * take extends every pass, so its undeclared relations are reported.
+ */
+export function extrasFor(spec: PassSpec, extras: readonly ExtraRuleFile[], passes: readonly PassSpec[] = PASSES): string[] {
+  const declares = (p: PassSpec, names: Set<string>): boolean => {
+    const program = loadRules(p.audit).program;
+    return [...names].every((n) => program.relation(n) !== undefined);
+  };
   return extras
-    .filter((x) => x.includesEntries.length === 0 || x.includesEntries.includes(spec.entry) || x.includesEntries.includes(spec.audit))
+    .filter((x) => {
+      if (x.includesEntries.length > 0) return x.includesEntries.includes(spec.entry) || x.includesEntries.includes(spec.audit);
+      if (declares(spec, x.needs)) return true;
+      return !passes.some((p) => declares(p, x.needs));
+    })
     .map((x) => x.path);
 }

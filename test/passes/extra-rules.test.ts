@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { readExtraRules, extrasFor } from '../../src/passes/extra-rules.js';
+import { PASSES, passByName } from '../../src/passes/registry.js';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  return { code, out, err };
+}
+
+function rulesDirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ptolog-rules-'));
+  for (const [n, t] of Object.entries(files)) writeFileSync(join(dir, n), t);
+  return dir;
+}
+
+describe('--rules routing', () => {
+  it('a file that includes a pass extends that pass only', () => {
+    const extras = readExtraRules(['rules/examples'], PASSES);
+    expect(extrasFor(passByName('insert-comm-fence')!, extras)).toHaveLength(2);
+    expect(extrasFor(passByName('cache-policy')!, extras)).toHaveLength(0);
+  });
+
+  it('a file without includes extends the passes that declare what it uses', async () => {
+    const dir = rulesDirWith({ 'ttest.dl': 'wait_op("pld.system.ttest").\n' });
+    const extras = readExtraRules([dir], PASSES);
+    expect(PASSES.filter((p) => extrasFor(p, extras).length > 0).map((p) => p.name)).toEqual(['insert-comm-fence']);
+    const r = await run(['apply', '--rules', dir, 'specs/extension/ttest_and_put_signal.py']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/pld\.system\.ttest\(sig, \[0, 0\], 1\)\n\s+pl\.system\.cacheinvalid\(\)/);
+  });
+
+  it('a file no pass can take is reported with located errors, exit 2', async () => {
+    const dir = rulesDirWith({ 'mixed.dl': 'sequential_loop_kind("pipeline2").\nwait_op("x").\n' });
+    const r = await run(['apply', '--rules', dir, 'examples/ring_allreduce.py']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/mixed\.dl:\d+:1: error\[undeclared-relation\]/);
+  });
+
+  it('a type error in an extension is located in the extension', async () => {
+    const dir = rulesDirWith({ 'bad.dl': 'wait_op(1).\n' });
+    const r = await run(['audit', '--rules', dir, 'examples/ring_allreduce.py']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/bad\.dl:1:9: error\[type-mismatch\]/);
+  });
+});
