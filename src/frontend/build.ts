@@ -314,6 +314,7 @@ export function makeIf(ctx: BuildCtx, clauses: Clause[]): IfStmt {
   return node!;
 }
 
+/** Builds a `while c:` statement (an `else:` clause is an unsupported construct). */
 export function makeWhile(ctx: BuildCtx, clause: Clause, elseClause: Clause | null): WhileStmt {
   if (elseClause) ctx.report.unsupported(elseClause.head.span, "'else' on a while loop is not supported");
   const h = clause.head as { cond: Expr; start: number };
@@ -343,6 +344,7 @@ function callParts(e: Expr): { spelled: string | null; args: Expr[]; kwargs: Key
   return { spelled: calleeSpelling(e.callee), args: [...e.args], kwargs: [...e.kwargs], span: e.span };
 }
 
+/** Builds a `for` loop: its kind, target, iter-args, normalised range bounds, init values and SSA condition. */
 export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null): ForStmt {
   const h = clause.head as Extract<Head, { kind: 'for' }>;
   if (elseClause) ctx.report.unsupported(elseClause.head.span, "'else' on a for loop is not supported");
@@ -423,6 +425,7 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
   };
 }
 
+/** Builds a `with` scope: manual / auto / at / spmd / cluster, its deps and `as` name. */
 export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
   const h = clause.head as Extract<Head, { kind: 'with' }>;
   if (h.items.length > 1) ctx.report.unsupported(h.items[1]!.span, 'a with statement may open only one scope');
@@ -496,6 +499,7 @@ const FUNCTION_KINDS: ReadonlySet<string> = new Set([
   'Opaque', 'Orchestration', 'InCore', 'AIC', 'AIV', 'Group', 'Spmd', 'Inline', 'Graph',
 ]);
 
+/** Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`). */
 export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: DefHeadDesc, rawBody: Stmt[]): FunctionDef {
   let funcKind: FunctionKind = 'Opaque';
   let decoratorKwargs: Keyword[] = [];

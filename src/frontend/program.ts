@@ -50,6 +50,7 @@ export function setGroupCache(enabled: boolean): void {
 const COMPOUND_WORDS = ['if', 'for', 'while', 'with'];
 const CLAUSE_WORDS = ['elif', 'else', 'except', 'finally'];
 
+/** Parses the text of one `@pl.program` class into a Program, header by header and body chunk by chunk. */
 export class ProgramParser {
   readonly report: Reporter;
   private readonly bctx: BuildCtx;

@@ -135,6 +135,7 @@ export interface FunctionOpts {
   attrs?: Expr | null;
   bareDecorator?: boolean;
 }
+/** A function definition; Opaque functions get a bare decorator unless keywords are given. */
 export function func(n: string, funcKind: FunctionKind, params: Param[], body: Stmt[], o: FunctionOpts = {}): FunctionDef {
   const attrs = o.attrs ?? null;
   if (attrs && attrs.kind !== 'Dict') throw new Error('func_attr must be a dict');

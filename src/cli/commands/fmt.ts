@@ -27,6 +27,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** `fmt`: print the canonical form of every program in each file (`--check`: exit 1 when not canonical). */
 export function registerFmtCommand(program: Command, ctx: CommandContext): void {
   program
     .command('fmt')
