@@ -76,7 +76,8 @@ export class Index {
 
   private grow(): void {
     const old = this.table;
-    const size = old.length * 2;
+    const size = old.length * (old.length >= 1 << 16 ? 4 : 2); // 4x once large, as Relation does
+    
     const table = new Int32Array(size);
     const mask = size - 1;
     const d = this.rel.data;
@@ -249,7 +250,9 @@ export class Relation {
   }
 
   private growRows(): void {
-    const cap = this.capacity * 2;
+    // Grow by 4x once large: fewer big reallocations, each of which can trigger a full garbage
+    // collection of the JS heap when it is large (a million-statement program's IR).
+    const cap = this.capacity * (this.capacity >= 1 << 16 ? 4 : 2);
     if (this.arity > 0) {
       const d = new Int32Array(cap * this.arity);
       d.set(this.data);
@@ -263,7 +266,8 @@ export class Relation {
 
   private growSet(): void {
     const old = this.set;
-    const size = old.length; // twice the old slot count
+    const grow = old.length >= 1 << 17 ? 4 : 2;
+    const size = (old.length / 2) * grow; // new slot count
     const set = new Int32Array(size * 2);
     const mask = size - 1;
     for (let s = 0; s < old.length; s += 2) {
