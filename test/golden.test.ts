@@ -8,7 +8,9 @@
  *   specs/<suite>/<case>.<name>.err   expected exit code (first line, `exit N`) and stderr
  *
  * `{input}` is the case path, `{stem}` the case path without its extension, `{line}` the number
- * written in the case's `# explain-line: N` comment. Commands run
+ * written in the case's `# explain-line: N` comment. A suite may also run on files kept
+ * elsewhere in the repository (`"inputs": [{"path": "examples/k.py", "line": 12}]`); their
+ * expected files are kept in the suite folder under the file's base name. Commands run
  * in-process with the repository root as working directory. `npm run accept` rewrites every
  * expected file from the current behaviour (review the diff before committing it).
  */
@@ -25,6 +27,8 @@ const accept = process.env['PTOLOG_ACCEPT'] === '1';
 interface SuiteConfig {
   ext?: string;
   commands: { name: string; args: string[] }[];
+  /** Cases kept elsewhere in the repository (paths relative to its root), with the line for `{line}`. */
+  inputs?: { path: string; line?: number }[];
 }
 
 async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -60,17 +64,26 @@ for (const suiteDir of suites()) {
   const cases = readdirSync(suiteDir)
     .filter((n) => n.endsWith(ext) && !/\.[A-Za-z0-9_-]+\.out$/.test(n) && !n.includes('.out') && statSync(join(suiteDir, n)).isFile())
     .sort();
-  describe(`golden ${relative(specsDir, suiteDir)}`, () => {
-    for (const file of cases) {
+  const all = [
+    ...cases.map((file) => {
       const input = relative(root, join(suiteDir, file));
-      const stem = input.slice(0, -ext.length);
+      const line = /# explain-line: (\d+)/.exec(readFileSync(join(root, input), 'utf8'))?.[1] ?? '1';
+      return { name: file, input, expected: input.slice(0, -ext.length), line };
+    }),
+    ...(config.inputs ?? []).map((x) => {
+      const base = x.path.split('/').pop()!.replace(/\.[^.]+$/, '');
+      return { name: x.path, input: x.path, expected: relative(root, join(suiteDir, base)), line: String(x.line ?? 1) };
+    }),
+  ];
+  describe(`golden ${relative(specsDir, suiteDir)}`, () => {
+    for (const c of all) {
+      const stem = c.input.replace(/\.[^./]+$/, '');
       for (const cmd of config.commands) {
-        it(`${file} ${cmd.name}`, async () => {
-          const line = /# explain-line: (\d+)/.exec(readFileSync(join(root, input), 'utf8'))?.[1] ?? '1';
-          const args = cmd.args.map((a) => a.replaceAll('{input}', input).replaceAll('{stem}', stem).replaceAll('{line}', line));
+        it(`${c.name} ${cmd.name}`, async () => {
+          const args = cmd.args.map((a) => a.replaceAll('{input}', c.input).replaceAll('{stem}', stem).replaceAll('{line}', c.line));
           const r = await runCli(args);
-          const outPath = join(root, `${stem}.${cmd.name}.out`);
-          const errPath = join(root, `${stem}.${cmd.name}.err`);
+          const outPath = join(root, `${c.expected}.${cmd.name}.out`);
+          const errPath = join(root, `${c.expected}.${cmd.name}.err`);
           const err = `exit ${r.code}\n${r.stderr}`;
           if (accept) {
             writeFileSync(outPath, r.stdout);
