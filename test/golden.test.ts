@@ -27,7 +27,7 @@ const accept = process.env['PTOLOG_ACCEPT'] === '1';
 interface SuiteConfig {
   ext?: string;
   commands: { name: string; args: string[] }[];
-  /** Cases kept elsewhere in the repository (paths relative to its root), with the line for `{line}`. */
+  /** Cases kept elsewhere in the repository (paths relative to its root); `line` for `{line}` defaults to the file's `# explain-line: N`. */
   inputs?: { path: string; line?: number }[];
 }
 
@@ -72,7 +72,8 @@ for (const suiteDir of suites()) {
     }),
     ...(config.inputs ?? []).map((x) => {
       const base = x.path.split('/').pop()!.replace(/\.[^.]+$/, '');
-      return { name: x.path, input: x.path, expected: relative(root, join(suiteDir, base)), line: String(x.line ?? 1) };
+      const written = /# explain-line: (\d+)/.exec(readFileSync(join(root, x.path), 'utf8'))?.[1];
+      return { name: x.path, input: x.path, expected: relative(root, join(suiteDir, base)), line: String(x.line ?? written ?? 1) };
     }),
   ];
   describe(`golden ${relative(specsDir, suiteDir)}`, () => {

@@ -72,7 +72,7 @@ function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
   for (const e of [...edits.insertAfter].sort((x, y) => x.ord - y.ord)) {
     const anchor = a.table.get(e.stmt);
     if (!anchor || !('span' in anchor)) continue;
-    const line = printStmt(markerStmt(e, a.table, anchor.span.end)).trim();
+    const line = printStmt(markerStmt(e, a.table, anchor.span.end, a.module.source)).trim();
     const list = byStart.get(anchor.span.start) ?? [];
     list.push(line);
     byStart.set(anchor.span.start, list);

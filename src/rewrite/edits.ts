@@ -60,4 +60,3 @@ export function editCount(e: EditSet): number {
   return e.insertAfter.length + e.insertBarrier.length + e.replaceDeps.length + e.setKwarg.length + e.removeFuncAttr.length;
 }
 
-export const MARKERS: ReadonlySet<string> = new Set(['cacheinvalid_region', 'cacheinvalid_all', 'fence']);

@@ -19,7 +19,8 @@ import type {
 } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import type { NodeTable } from '../facts/extract.js';
-import { DiagnosticError } from '../report/diagnostic.js';
+import { DiagnosticError, errorAt } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
 import { applySourceEdits, type SourceEdit } from './patch.js';
 import type { EditSet, InsertAfterEdit } from './edits.js';
 
@@ -36,8 +37,22 @@ export interface RewriteResult {
 
 const opCallee = (name: string): CallExpr['callee'] => ({ kind: 'op', name, known: true });
 
+/**
+ * A located diagnostic for an edit the rules derived but the rewriter cannot apply (a user rule
+ * file naming an unknown marker, or an id of the wrong kind): located at the node the edit names
+ * when it has one.
+ */
+export function badEdit(table: NodeTable, source: SourceText, id: number, message: string): DiagnosticError {
+  const e = table.get(id);
+  const span = e && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e ? e.span : undefined;
+  const text = `the rules derived an edit the rewriter cannot apply: ${message}; check the rule deriving it (ptolog explain shows its proof).`;
+  return new DiagnosticError([
+    span ? errorAt(source, span.start, span.end, 'bad-edit', text) : { severity: 'error', code: 'bad-edit', path: source.path, message: text },
+  ]);
+}
+
 /** Builds the IR of a marker statement (spans: zero-width at `at`). */
-export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number): Stmt {
+export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number, source: SourceText): Stmt {
   const span: Span = { start: at, end: at };
   const call = (name: string, args: Expr[]): Stmt => ({
     kind: 'ExprStmt',
@@ -53,7 +68,7 @@ export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number): St
       const dst = table.get(e.dst);
       const type = table.get(e.shape);
       if (!dst || dst.kind !== 'Name' || !type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) {
-        throw new Error(`insert_after: region marker needs a Name dst and a tensor type (got ${e.dst}, ${e.shape})`);
+        throw badEdit(table, source, e.stmt, `insert_after(${e.stmt}, ${e.ord}, "cacheinvalid_region", ${e.dst}, ${e.shape}) needs a Name expression and a tensor type node`);
       }
       // The declared shape as written: its dimension expressions (`[1, N]`), or the name of a
       // list constant (`SHAPE`) when the type was written with one.
@@ -66,6 +81,8 @@ export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number): St
         { kind: 'List', elts: zeros, span },
       ]);
     }
+    default:
+      throw badEdit(table, source, e.stmt, `insert_after names the marker "${String(e.marker)}"; the markers are cacheinvalid_region, cacheinvalid_all and fence`);
   }
 }
 
@@ -80,7 +97,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   const textEdits: SourceEdit[] = [];
   const stmtOf = (id: number): Stmt => {
     const s = table.get(id);
-    if (!s || !('kind' in s) || !isStmt(s)) throw new Error(`edit refers to ${id}, which is not a statement`);
+    if (!s || !('kind' in s) || !isStmt(s)) throw badEdit(table, source, id, `an edit anchored at ${id}, which is not a statement`);
     return s as Stmt;
   };
 
@@ -93,7 +110,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   const insertsAt = new Map<number, Stmt[]>();
   for (const e of after) {
     const anchor = stmtOf(e.stmt);
-    const m = markerStmt(e, table, anchor.span.end);
+    const m = markerStmt(e, table, anchor.span.end, source);
     let list = insertsAt.get(e.stmt);
     if (!list) insertsAt.set(e.stmt, (list = []));
     list.push(m);
@@ -106,7 +123,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   for (const e of barriers) {
     const loop = stmtOf(e.loop);
     const arr = table.get(e.array) as Expr | undefined;
-    if (!arr) throw new Error(`insert_barrier: unknown array expression ${e.array}`);
+    if (!arr || !isExpr(arr)) throw badEdit(table, source, e.loop, `insert_barrier names ${e.array}, which is not an expression`);
     const span: Span = { start: loop.span.start, end: loop.span.start };
     const stmt: Stmt = {
       kind: 'Assign',
@@ -132,7 +149,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   for (const e of [...edits.replaceDeps].sort((a, b) => a.node - b.node)) {
     const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
     if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || !n.depsSpan) {
-      throw new Error(`replace_deps: ${e.node} is not a Submit or scope with deps`);
+      throw badEdit(table, source, e.node, `replace_deps names ${e.node}, which is not a Submit or a scope with deps=`);
     }
     const span = n.depsSpan;
     n.deps = [{ kind: 'Name', id: e.name, span }];
@@ -142,7 +159,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   // set_kwarg: add `key=value` to a call.
   for (const e of [...edits.setKwarg].sort((a, b) => a.call - b.call)) {
     const c = table.get(e.call) as CallExpr | undefined;
-    if (!c || c.kind !== 'Call') throw new Error(`set_kwarg: ${e.call} is not a call`);
+    if (!c || c.kind !== 'Call') throw badEdit(table, source, e.call, `set_kwarg names ${e.call}, which is not a call`);
     if (c.kwargs.some((k) => k.name === e.key)) {
       const k = c.kwargs.find((k) => k.name === e.key)!;
       throw new DiagnosticError([{
@@ -169,6 +186,10 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   const patched = applySourceEdits(source, textEdits);
   const applied = edits.insertAfter.length + edits.insertBarrier.length + edits.replaceDeps.length + edits.setKwarg.length + edits.removeFuncAttr.length;
   return { module, text: patched.text, insertedLines: patched.insertedLines, applied };
+}
+
+function isExpr(n: { kind: string }): boolean {
+  return ['Name', 'Int', 'Float', 'Bool', 'None', 'Str', 'List', 'Tuple', 'Dict', 'Attr', 'Enum', 'Subscript', 'Unary', 'Binary', 'Call', 'Submit'].includes(n.kind);
 }
 
 function isStmt(n: { kind: string }): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -76,15 +76,25 @@ describe('apply', () => {
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 
-  it('--write on a read-only directory fails with exit 2 and keeps the original', async () => {
-    if (process.getuid?.() === 0) return; // root ignores permissions
+  it('--write that cannot write keeps the original and exits 2 with a located message', async () => {
     const p = scratch('mesh_gather.py');
-    chmodSync(join(p, '..'), 0o500);
+    // A directory where the temporary file would go makes the write fail, even for root.
+    mkdirSync(join(p, '..', `.mesh_gather.py.${process.pid}.ptolog.tmp`));
     const before = readFileSync(p, 'utf8');
     const r = await run(['apply', '--write', p]);
-    chmodSync(join(p, '..'), 0o700);
     expect(r.code).toBe(2);
+    expect(r.err).toContain('error[write-failed]');
+    expect(r.err).toContain('the original is unchanged');
     expect(readFileSync(p, 'utf8')).toBe(before);
+  });
+
+  it('an edit the rewriter cannot apply is a located error, not a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptolog-cli-'));
+    writeFileSync(join(dir, 'bogus.dl'), 'insert_after(S, 0, "bogus", 0, 0) :- wait(S).\n');
+    const r = await run(['apply', '--rules', dir, 'examples/ring_allreduce.py']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ring_allreduce\.py:30:13: error\[bad-edit\]: .*marker "bogus"/);
+    expect(r.err).not.toContain('internal error');
   });
 });
 
