@@ -43,5 +43,17 @@ export function generate(outDir, opts = {}) {
   const nodes = 2 ** (treeDepth + 1) - 1;
   for (let c = 2; c <= nodes; c++) tree.push(`${c}\t${c >> 1}`);
   write('tree', 'parent', tree);
+  const groups = opts.aggGroups ?? 1000;
+  const perGroup = opts.aggPerGroup ?? 300;
+  const p = [];
+  const q = [];
+  for (let w = 0; w < groups; w++) {
+    for (let x = 0; x < perGroup; x++) {
+      p.push(`${w}\t${x}`);
+      q.push(`${w}\t${(w * 7919 + x * 104729) % 100000}`);
+    }
+  }
+  write('agg', 'p', p);
+  writeFileSync(join(dirs.agg, 'q.facts'), q.join('\n') + '\n');
   return dirs;
 }

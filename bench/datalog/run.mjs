@@ -22,13 +22,16 @@ const repeats = quick ? 1 : 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const out = join(root, 'bench', 'out', 'datalog');
 mkdirSync(out, { recursive: true });
-const sizes = quick ? { chainN: 500, randEdges: 3000, treeDepth: 7 } : { chainN: 2000, randEdges: 10000, treeDepth: 10 };
+const sizes = quick
+  ? { chainN: 500, randEdges: 3000, treeDepth: 7, aggGroups: 100, aggPerGroup: 100 }
+  : { chainN: 2000, randEdges: 10000, treeDepth: 10, aggGroups: 1000, aggPerGroup: 300 };
 const dirs = generate(join(out, 'facts'), sizes);
 
 const workloads = [
   { name: `tc chain ${sizes.chainN}`, rules: join(here, 'tc.dl'), facts: dirs.chain, ref: quick ? undefined : { seconds: 0.6, mb: 33 } },
   { name: `tc random ${sizes.randEdges} edges`, rules: join(here, 'tc.dl'), facts: dirs.random },
   { name: `same-generation tree depth ${sizes.treeDepth}`, rules: join(here, 'sg.dl'), facts: dirs.tree },
+  { name: `group aggregate ${sizes.aggGroups}x${sizes.aggPerGroup}`, rules: join(here, 'agg.dl'), facts: dirs.agg },
 ];
 
 const souffle = spawnSync('souffle', ['--version'], { encoding: 'utf8' });

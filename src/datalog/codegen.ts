@@ -23,6 +23,8 @@ const cache = new Map<string, CompiledPlan>();
 
 interface Gen {
   temps: number;
+  /** Names of the per-run memo maps of the plan's aggregates. */
+  memos: string[];
 }
 
 /** A value computed before the code that uses it, which runs only when `ok` holds of it. */
@@ -190,7 +192,17 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
       }
       const body = genSteps(step.body, 0, () => guarded(pre, update), arity, g);
       const always = step.aggOp === 'count' || step.aggOp === 'sum';
-      return `{ let ${acc} = 0; let ${found} = 0;\n${body}\nif (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${rest()}\n} }`;
+      // The aggregate's value depends only on the outer variables it reads (its key), and the
+      // relations it reads are complete (a lower stratum): it is computed once per distinct key
+      // and remembered for this run of the plan. `r(W, N) :- p(W, _, _), N = min M : {q(W, M)}`
+      // thus costs one aggregate per distinct W, not one per p tuple (and one with no key, once).
+      const memo = `m${g.temps++}`;
+      g.memos.push(memo);
+      const key = step.keySlots.length === 0 ? '0' : step.keySlots.length === 1 ? `v${step.keySlots[0]}` : `(${step.keySlots.map((s) => `v${s}`).join(' + "," + ')})`;
+      const cached = `c${g.temps++}`;
+      return `{ let ${acc} = 0; let ${found} = 0; const ${cached} = ${memo}.get(${key});
+if (${cached} === undefined) {\n${body}\n${memo}.set(${key}, ${always ? acc : `${found} === 1 ? ${acc} : null`}); } else if (${cached} !== null) { ${acc} = ${cached}; ${found} = 1; }
+if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${rest()}\n} }`;
     }
     case 'scan': {
       const k = step.k;
@@ -236,7 +248,7 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
 
 /** Generates (or reuses) the JavaScript function of a plan. */
 export function compilePlan(plan: Plan): CompiledPlan {
-  const g: Gen = { temps: 0 };
+  const g: Gen = { temps: 0, memos: [] };
   const arity = (k: number): number => plan.accesses[k]!.arity;
   const leaf = (): string => {
     if (!plan.head) return '';
@@ -252,7 +264,8 @@ export function compilePlan(plan: Plan): CompiledPlan {
     const line = `const R${k} = R[${k}]; const D${k} = R${k}.data; const S${k} = S[${k}];`;
     return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next;` : line;
   });
-  const prologue = [...ensures, ...captures, 'const STR = F.str;'].join('\n');
+  const memos = g.memos.map((m) => `const ${m} = new Map();`);
+  const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;'].join('\n');
   const code = `"use strict";\n${prologue}\n${body}`;
   let fn = cache.get(code);
   if (!fn) {

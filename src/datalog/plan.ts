@@ -23,7 +23,16 @@ export type Step =
   | { op: 'neg'; k: number; rel: number; args: (Expr | null)[]; keyCols: number[]; lit: Literal }
   | { op: 'filter'; cmp: CmpOp; l: Expr; r: Expr; lit: Literal | null }
   | { op: 'assign'; slot: number; e: Expr; lit: Literal | null }
-  | { op: 'agg'; aggOp: AggOp; slot: number; target: Expr | null; body: Step[]; term: Term & { kind: 'agg' } };
+  | {
+      op: 'agg';
+      aggOp: AggOp;
+      slot: number;
+      target: Expr | null;
+      body: Step[];
+      term: Term & { kind: 'agg' };
+      /** Slots of the outer variables the aggregate reads: its value depends on these alone. */
+      keySlots: number[];
+    };
 
 /** A relation access of a plan (one per scan or negation step, numbered by `k`). */
 export interface Access {
@@ -199,7 +208,8 @@ export function buildPlan(input: PlanInput): Plan {
             const inner = new Set(bound);
             const body = planBody(l.agg.body, inner, false);
             const target = l.agg.target ? compileExpr(liftTerm(l.agg.target, [], counter)) : null;
-            steps.push({ op: 'agg', aggOp: l.agg.op, slot: slotOf(l.v), target, body, term: l.agg });
+            const keySlots = [...freeVars(l.agg)].map(slotOf);
+            steps.push({ op: 'agg', aggOp: l.agg.op, slot: slotOf(l.v), target, body, term: l.agg, keySlots });
             bound.add(l.v);
           } else continue;
           remaining.splice(i, 1);
