@@ -42,6 +42,17 @@ function forEachLine(path: string, onLine: (line: string, n: number) => void): v
   }
 }
 
+/** True when `c` is a decimal integer with an optional sign (what `Number` then reads exactly). */
+function isInteger(c: string): boolean {
+  let i = c.charCodeAt(0) === 43 || c.charCodeAt(0) === 45 ? 1 : 0;
+  if (i >= c.length) return false;
+  for (; i < c.length; i++) {
+    const d = c.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
+}
+
 /** Loads `<dir>/<rel>.facts` for one relation into `db`; throws a diagnostic for a bad line. */
 export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string): void {
   const arity = info.kinds.length;
@@ -56,7 +67,7 @@ export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string
     for (let i = 0; i < arity; i++) {
       const c = cols[i]!;
       if (info.kinds[i] === 'number') {
-        if (!/^[-+]?\d+$/.test(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
+        if (!isInteger(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
         const v = Number(c);
         if (v < -2147483648 || v > 2147483647) factError(path, n, `the number ${c} does not fit in 32 bits`, 'use a value between -2147483648 and 2147483647.');
         row[i] = v;
@@ -66,10 +77,13 @@ export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string
   });
 }
 
-/** Loads the `.facts` file of every `.input` relation from `dir`. */
-export function readFactsDir(db: FactDatabase, dir: string): void {
+/**
+ * Loads the `.facts` file of every `.input` relation from `dir` — with `only`, of those input
+ * relations alone (e.g. `relationsRead(program)`: what evaluation of the outputs reads).
+ */
+export function readFactsDir(db: FactDatabase, dir: string, only?: ReadonlySet<string>): void {
   for (const info of db.program.relations) {
-    if (!info.input) continue;
+    if (!info.input || (only && !only.has(info.name))) continue;
     const path = join(dir, `${info.name}.facts`);
     if (!existsSync(path)) {
       throw new DiagnosticError([

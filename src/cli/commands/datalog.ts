@@ -10,6 +10,7 @@ import {
   loadProgram,
   parseTupleText,
   readFactsDir,
+  relationsRead,
   writeOutputs,
   type EvalResult,
   type RuleProgram,
@@ -28,7 +29,8 @@ function loadAndRun(ctx: CommandContext, files: string[], factDir: string, prune
   const { program, warnings } = loadProgram(files);
   reportDiagnostics(ctx.io, warnings);
   const db = program.newDatabase();
-  readFactsDir(db, factDir);
+  // Only the inputs evaluation reads (all of them when every relation is evaluated).
+  readFactsDir(db, factDir, prune ? relationsRead(program) : undefined);
   return { program, result: evaluate(program, db, { prune }) };
 }
 
