@@ -1,5 +1,6 @@
 // The playground page: two editors, the analysis worker, and the result tabs.
 import { EditorView, basicSetup } from 'codemirror';
+import { placeholder } from '@codemirror/view';
 import { EditorState, type Extension } from '@codemirror/state';
 import { python } from '@codemirror/lang-python';
 import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
@@ -42,7 +43,7 @@ const kernelView = new EditorView({
   parent: $('kernel'),
 });
 const rulesView = new EditorView({
-  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, onChange(false)] }),
+  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
   parent: $('rules'),
 });
 
@@ -157,7 +158,9 @@ async function showGraph(dot: string): Promise<void> {
     return;
   }
   try {
-    const svg = (await viz).renderSVGElement(dot);
+    // Graphviz sizes boxes with the metrics of fonts it knows: Courier for the monospace labels
+    // (the page then draws them in any monospace font, all 0.6em wide).
+    const svg = (await viz).renderSVGElement(dot.replace(/fontname="monospace"/g, 'fontname="Courier"'));
     if (seq === graphSeq) box.replaceChildren(svg);
   } catch (e) {
     if (seq === graphSeq) box.textContent = `Graphviz could not render the graph: ${e instanceof Error ? e.message : String(e)}`;
