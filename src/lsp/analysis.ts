@@ -33,14 +33,19 @@ function extras(settings: LspSettings): ExtraRuleFile[] {
   return readExtraRules(settings.ruleDirs, settings.passes);
 }
 
-/** Audits a document: every pass's findings with related locations; a DiagnosticError's diagnostics as findings. */
-export function auditDocument(text: string, path: string, settings: LspSettings): DocumentAudit {
+/**
+ * Audits a document step by step (it yields after the parse and after each pass, so a caller
+ * can let newer edits in and stop early): every pass's findings with related locations; a
+ * DiagnosticError's diagnostics as findings.
+ */
+export function* auditSteps(text: string, path: string, settings: LspSettings): Generator<void, DocumentAudit, void> {
   const analyses = new Map<string, Analysis>();
   try {
     const module = parseModule(text, path, { defines: settings.defines });
     const xs = extras(settings);
     const findings: PassFinding[] = [];
     for (const pass of settings.passes) {
+      yield;
       const a = analyze(module, pass.audit, extrasFor(pass, xs));
       analyses.set(pass.name, a);
       for (const d of readFindings(a.result, a.table, module.source, { related: true })) findings.push({ pass: pass.name, diagnostic: d });
@@ -49,6 +54,15 @@ export function auditDocument(text: string, path: string, settings: LspSettings)
   } catch (e) {
     if (e instanceof DiagnosticError) return { findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })), analyses };
     throw e;
+  }
+}
+
+/** Audits a document in one go (see auditSteps). */
+export function auditDocument(text: string, path: string, settings: LspSettings): DocumentAudit {
+  const steps = auditSteps(text, path, settings);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
   }
 }
 

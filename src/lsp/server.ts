@@ -13,7 +13,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { forgetLoadedRules } from '../passes/analyze.js';
 import { explainLine } from '../passes/explain.js';
 import type { Analysis } from '../passes/analyze.js';
-import { auditDocument, fixAllText, fixOneText, hoverSummary } from './analysis.js';
+import { auditDocument, auditSteps, fixAllText, fixOneText, hoverSummary } from './analysis.js';
 import { toLspDiagnostic, type FindingData } from './convert.js';
 import { ruleHelpLinks } from './help.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
@@ -49,7 +49,11 @@ export function startServer(connection: Connection, options: ServerOptions, base
     connection.console.error(`ptolog: internal error while ${what}: ${msg}`);
   };
 
-  const analyseNow = (uri: string): void => {
+  /**
+   * Analyses a document pass by pass, letting queued messages in between; stops as soon as a
+   * newer text (or a rules change, or a close) makes the result stale, so it is never published.
+   */
+  const analyseNow = async (uri: string): Promise<void> => {
     timers.delete(uri);
     const doc = documents.get(uri);
     if (!doc) return;
@@ -58,13 +62,19 @@ export function startServer(connection: Connection, options: ServerOptions, base
     if (last && last.text === text && last.rulesGeneration === rulesGeneration) return;
     const version = doc.version;
     const generation = rulesGeneration;
+    const stale = (): boolean => documents.get(uri)?.version !== version || generation !== rulesGeneration;
     const path = documentPath(uri);
     try {
       const settings = options.settingsFor(path);
-      const audit = auditDocument(text, path, settings);
-      // A newer text arrived (or the document closed, or the rules changed) while analysing: drop this result.
-      const now = documents.get(uri);
-      if (!now || now.version !== version || generation !== rulesGeneration) return;
+      const steps = auditSteps(text, path, settings);
+      let step = steps.next();
+      while (!step.done) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (stale()) return;
+        step = steps.next();
+      }
+      if (stale()) return;
+      const audit = step.value;
       const kept = new Set(filter(audit.findings.map((f) => f.diagnostic), text, path));
       const diagnostics = audit.findings.filter((f) => kept.has(f.diagnostic)).map((f) => toLspDiagnostic(f, path, uri, base, help));
       published.set(uri, { text, rulesGeneration: generation, analyses: audit.analyses });
@@ -77,7 +87,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
   const schedule = (uri: string, delay = debounceMs): void => {
     const t = timers.get(uri);
     if (t) clearTimeout(t);
-    timers.set(uri, setTimeout(() => analyseNow(uri), delay));
+    timers.set(uri, setTimeout(() => void analyseNow(uri), delay));
   };
 
   const rulesChanged = (): void => {

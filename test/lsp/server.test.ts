@@ -38,7 +38,9 @@ function startServer(args: string[] = []): Server {
       }
     }
   });
-  conn.onNotification('window/logMessage', (p: { message: string }) => logs.push(p.message));
+  conn.onNotification('window/logMessage', (p: { message: string }) => {
+    logs.push(p.message);
+  });
   conn.listen();
   return {
     child, conn, diagnostics, logs, stderr,
@@ -76,6 +78,8 @@ const ringPath = join(dir, 'ring_allreduce.py');
 const ringText = readFileSync('examples/ring_allreduce.py', 'utf8');
 writeFileSync(ringPath, ringText);
 const ringUri = pathToFileURL(ringPath).href;
+/** A diagnostic's message as text (LSP 3.18 allows markup). */
+const text = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle));
 
 describe('ptolog lsp over stdio', () => {
@@ -133,7 +137,7 @@ describe('ptolog lsp over stdio', () => {
   });
 
   it('a quick fix inserts the markers for one finding only, and a suppression comment above it', async () => {
-    const wait = first.diagnostics.find((d) => d.code === 'missing-marker' && d.message.includes('wait'))!;
+    const wait = first.diagnostics.find((d) => d.code === 'missing-marker' && text(d).includes('wait'))!;
     const actions = (await s.conn.sendRequest('textDocument/codeAction', {
       textDocument: { uri: ringUri }, range: wait.range, context: { diagnostics: [wait] },
     })) as CodeAction[];
@@ -208,8 +212,8 @@ describe('ptolog lsp --rules', () => {
     const after = s.next(uri, (p) => p.diagnostics.filter((d) => d.code === 'missing-marker').length === 2);
     writeFileSync(ruleFile, 'wait_op("pld.system.ttest").\n');
     const p = await after;
-    expect(p.diagnostics.some((d) => d.code === 'missing-marker' && d.message.includes('wait'))).toBe(true);
-    const broken = s.next(uri, (q) => q.diagnostics.some((d) => d.message.includes('extra.dl')));
+    expect(p.diagnostics.some((d) => d.code === 'missing-marker' && text(d).includes('wait'))).toBe(true);
+    const broken = s.next(uri, (q) => q.diagnostics.some((d) => text(d).includes('extra.dl')));
     writeFileSync(ruleFile, 'wait_op("pld.system.ttest"\n');
     const b = await broken;
     expect(b.diagnostics[0]!.relatedInformation?.[0]?.location.uri).toBe(pathToFileURL(ruleFile).href);
