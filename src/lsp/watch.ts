@@ -1,8 +1,11 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 
 /**
  * Watches rule files and directories (fs.watch) and calls `changed` once per burst of changes
- * (100 ms); returns a function that stops watching. A path that cannot be watched is skipped.
+ * (100 ms); returns a function that stops watching. A file is watched through its directory,
+ * so an editor that saves by replacing the file (write + rename) is still seen. A path that
+ * cannot be watched is skipped (the analysis reports it as unreadable).
  */
 export function watchRulePaths(paths: readonly string[], changed: () => void): () => void {
   const watchers: FSWatcher[] = [];
@@ -13,9 +16,16 @@ export function watchRulePaths(paths: readonly string[], changed: () => void): (
   };
   for (const p of paths) {
     try {
-      watchers.push(watch(p, fire));
+      if (statSync(p).isDirectory()) {
+        watchers.push(watch(p, fire));
+      } else {
+        const name = basename(p);
+        watchers.push(watch(dirname(p), (_event, file) => {
+          if (file === null || file === name) fire();
+        }));
+      }
     } catch {
-      // A missing path is reported by the analysis itself (unreadable-file).
+      // Missing or unwatchable: nothing to watch.
     }
   }
   return () => {
