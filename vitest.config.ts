@@ -1,11 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests that run other processes (the language server, a browser) form a second group that
+// starts after the first has finished, so they never compete with the property tests for the CPU.
+const PROCESS_TESTS = ['test/lsp/server.test.ts', 'test/playground/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['test/setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: PROCESS_TESTS, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'processes', include: PROCESS_TESTS, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -30,6 +30,11 @@ export function loadRules(entry: string, extra: readonly string[] = []): { progr
   return loaded;
 }
 
+/** Drops every loaded rule program, so the next loadRules re-reads the files (a rule file changed on disk). */
+export function forgetLoadedRules(): void {
+  programCache.clear();
+}
+
 /** Extracts the module's facts and evaluates the rule program on them. */
 export function analyze(module: Module, entry: string, extra: readonly string[] = []): Analysis {
   const { program, warnings } = loadRules(entry, extra);

@@ -70,6 +70,23 @@ function legend(a: Analysis, proof: Proof): string[] {
   return out;
 }
 
+/** One line per tuple the rules derived at a line (edits, findings, explanations), without proofs. */
+export function explainSummary(a: Analysis, line: number): string[] {
+  const nodes = new Set(nodesOnLine(a, line));
+  const out: string[] = [];
+  for (const { rel, col } of ANCHORED) {
+    if (!a.result.has(rel)) continue;
+    for (const t of a.result.tuples(rel)) {
+      if (nodes.has(t[col] as number)) out.push(summaryLine(rel, t));
+    }
+  }
+  return out;
+}
+
+function summaryLine(rel: string, t: readonly Value[]): string {
+  return rel === 'explanation' ? String(t[1]) : rel === 'finding' ? `${String(t[0])}: ${String(t[3])}` : `derives ${formatTuple(rel, t)}`;
+}
+
 /**
  * What the rules derived at a line (edits, findings, explanations), each with its proof and a
  * legend of the node ids in it; for a statement with nothing derived, why the marker rules
@@ -84,7 +101,7 @@ export function explainLine(a: Analysis, line: number): string {
     if (!a.result.has(rel)) continue;
     for (const t of a.result.tuples(rel)) {
       if (!nodes.has(t[col] as number)) continue;
-      summary.push(rel === 'explanation' ? `  ${String(t[1])}` : rel === 'finding' ? `  ${String(t[0])}: ${String(t[3])}` : `  derives ${formatTuple(rel, t)}`);
+      summary.push(`  ${summaryLine(rel, t)}`);
       const proof = a.result.explain(rel, t);
       out.push(`proof of ${formatTuple(rel, t)}:`);
       if (proof) {

@@ -1,6 +1,6 @@
 import type { NodeTable } from '../facts/extract.js';
 import type { EvalResult } from '../datalog/index.js';
-import type { Diagnostic, Location, Severity } from '../report/diagnostic.js';
+import type { Diagnostic, Location, RelatedLocation, Severity } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 
 /** The source location of a node or binding id (a function's exit: the function's last line). */
@@ -13,8 +13,14 @@ export function locationOf(table: NodeTable, source: SourceText, id: number): Lo
   return undefined;
 }
 
+/** What readFindings adds beyond the finding, fix and notes. */
+export interface ReadFindingsOptions {
+  /** Attach `finding_related` locations as `related` (editors show them; the CLI text does not yet). */
+  related?: boolean;
+}
+
 /** Reads `finding`, `finding_fix` and `finding_note` (rules/edits.dl) into located diagnostics. */
-export function readFindings(result: EvalResult, table: NodeTable, source: SourceText): Diagnostic[] {
+export function readFindings(result: EvalResult, table: NodeTable, source: SourceText, opts: ReadFindingsOptions = {}): Diagnostic[] {
   if (!result.has('finding')) return [];
   const fixes = new Map<string, string[]>();
   if (result.has('finding_fix')) {
@@ -30,6 +36,7 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
       notes.set(k, [...(notes.get(k) ?? []), [ord as number, String(note)]]);
     }
   }
+  const related = opts.related ? readRelated(result, table, source) : new Map<string, RelatedLocation[]>();
   const out: Diagnostic[] = [];
   for (const [code, severity, n, message] of result.tuples('finding')) {
     const k = `${String(code)}\0${String(n)}`;
@@ -44,9 +51,24 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
     if (fx) d.fix = fx.join('; ');
     const ns = notes.get(k);
     if (ns) d.notes = ns.sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+    const rs = related.get(k);
+    if (rs) d.related = rs;
     out.push(d);
   }
   return sortDiagnostics(out);
+}
+
+/** `finding_related(code, n, m, message)` as located related locations keyed by `code\0n`, in source order. */
+export function readRelated(result: EvalResult, table: NodeTable, source: SourceText): Map<string, RelatedLocation[]> {
+  const out = new Map<string, RelatedLocation[]>();
+  if (!result.has('finding_related')) return out;
+  for (const [code, n, m, message] of result.tuples('finding_related')) {
+    const location = locationOf(table, source, m as number);
+    if (!location) continue;
+    const k = `${String(code)}\0${String(n)}`;
+    out.set(k, [...(out.get(k) ?? []), { location, message: String(message) }].sort((a, b) => a.location.start - b.location.start));
+  }
+  return out;
 }
 
 function normalizeSeverity(s: string): Severity {

@@ -4,6 +4,7 @@ import { registerDatalogCommands } from './datalog.js';
 import { registerFmtCommand } from './fmt.js';
 import { registerContractCommands } from './contracts.js';
 import { registerFactsCommand } from './facts.js';
+import { registerLspCommand } from './lsp.js';
 
 /** A command module adds its commands to the program. */
 export type CommandModule = (program: Command, ctx: CommandContext) => void;
@@ -14,4 +15,5 @@ export const commandModules: CommandModule[] = [
   registerFmtCommand,
   registerFactsCommand,
   registerDatalogCommands,
+  registerLspCommand,
 ];

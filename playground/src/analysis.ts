@@ -1,0 +1,107 @@
+/**
+ * The analysis the playground runs (in its worker): the same library stages the CLI runs —
+ * audit, apply (as a diff), explain, graph, facts — on one kernel text and extra rules.
+ */
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { parseModule } from '../../src/frontend/index.js';
+import { analyze, forgetLoadedRules, loadRules, type Analysis } from '../../src/passes/analyze.js';
+import { readFindings } from '../../src/passes/findings.js';
+import { applyPasses } from '../../src/passes/pipeline.js';
+import { explainLine } from '../../src/passes/explain.js';
+import { fanoutDot } from '../../src/passes/graph.js';
+import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
+import { PASSES, passByName } from '../../src/passes/registry.js';
+import { extractFacts } from '../../src/facts/extract.js';
+import { MemorySink } from '../../src/facts/sink.js';
+import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
+import { renderDiagnostics } from '../../src/report/text.js';
+import { setVirtualFile } from './shims/fs.js';
+import type { FactTable, Finding, Response } from './protocol.js';
+
+/** Where the user's extra rules live: beside the shipped ones, so `#include "../insert_comm_fence.dl"` works. */
+export const EXTRA_RULES_PATH = '/rules/playground/extra.dl';
+const KERNEL_PATH = 'kernel.py';
+
+function toFinding(d: Diagnostic): Finding {
+  const loc = d.location;
+  const p = loc?.source.position(loc.start) ?? { line: 1, col: 1 };
+  const inRules = loc !== undefined && loc.source.path !== KERNEL_PATH;
+  return {
+    severity: d.severity,
+    code: d.code,
+    message: inRules ? `${loc!.source.path}:${p.line}:${p.col}: ${d.message}` : d.message,
+    from: inRules || !loc ? 0 : loc.start,
+    to: inRules || !loc ? 0 : loc.end,
+    line: inRules ? 1 : p.line,
+    col: inRules ? 1 : p.col,
+    ...(d.fix ? { fix: d.fix } : {}),
+    inRules,
+  };
+}
+
+/** A playground session: remembers the last analyses for explain requests and the last rules text. */
+export class PlaygroundAnalyzer {
+  private analyses: Analysis[] = [];
+  private rules: string | undefined;
+
+  /** Audits, applies, graphs and extracts the facts of `kernel` with `rules` as extra rule file. */
+  analyze(id: number, kernel: string, rules: string): Response {
+    const t0 = performance.now();
+    if (rules !== this.rules) {
+      setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
+      forgetLoadedRules();
+      this.rules = rules;
+    }
+    this.analyses = [];
+    try {
+      const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
+      const module = parseModule(kernel, KERNEL_PATH);
+      const findings: Finding[] = [];
+      for (const pass of PASSES) {
+        const a = analyze(module, pass.audit, extrasFor(pass, extras));
+        this.analyses.push(a);
+        for (const d of readFindings(a.result, a.table, module.source)) findings.push(toFinding(d));
+      }
+      findings.sort((x, y) => x.from - y.from || x.code.localeCompare(y.code));
+      let diff: string | undefined;
+      let applyError: string | undefined;
+      try {
+        const applied = applyPasses(kernel, KERNEL_PATH, PASSES, { extras }).text;
+        diff = applied === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, applied, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+      } catch (e) {
+        if (!(e instanceof DiagnosticError)) throw e;
+        applyError = renderDiagnostics(e.diagnostics);
+      }
+      const phase = this.analyses[PASSES.indexOf(passByName('expand-manual-phase-fence')!)]!;
+      return {
+        kind: 'analyzed', id, findings, diff, ...(applyError !== undefined ? { applyError } : {}),
+        dot: fanoutDot(phase, false), facts: factTables(kernel), ms: performance.now() - t0,
+      };
+    } catch (e) {
+      if (e instanceof DiagnosticError) {
+        return { kind: 'analyzed', id, findings: e.diagnostics.map(toFinding), diff: undefined, applyError: renderDiagnostics(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0 };
+      }
+      return { kind: 'failed', id, message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** `ptolog explain` of 1-based `line` on the last analysed kernel, per pass. */
+  explain(id: number, line: number): Response {
+    if (this.analyses.length === 0) return { kind: 'explained', id, text: 'No analysis yet (the kernel has errors).' };
+    const src = this.analyses[0]!.module.source;
+    if (line < 1 || line > src.lineCount) return { kind: 'explained', id, text: '' };
+    const text = PASSES.map((p, i) => `== ${p.name}\n${explainLine(this.analyses[i]!, line)}`).join('\n');
+    return { kind: 'explained', id, text };
+  }
+}
+
+/** The input facts of the kernel (relations of rules/schema.dl) with their column names. */
+function factTables(kernel: string): FactTable[] {
+  const module = parseModule(kernel, KERNEL_PATH);
+  const sink = new MemorySink();
+  extractFacts(module, sink);
+  const schema = loadRules('schema.dl').program;
+  return schema.relations
+    .filter((r) => r.input)
+    .map((r) => ({ name: r.name, columns: r.attrs, rows: sink.get(r.name) }));
+}

@@ -1,0 +1,222 @@
+// The playground page: two editors, the analysis worker, and the result tabs.
+import { EditorView, basicSetup } from 'codemirror';
+import { placeholder } from '@codemirror/view';
+import { EditorState, type Extension } from '@codemirror/state';
+import { python } from '@codemirror/lang-python';
+import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
+import { instance as vizInstance } from '@viz-js/viz';
+import type { FactTable, Finding, Request, Response } from './protocol.js';
+import { stateFromHash, stateToHash } from './state.js';
+
+const examples = import.meta.glob('../../examples/*.py', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const exampleNames = Object.keys(examples).sort();
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+let nextId = 1;
+let lastAnalyze = 0;
+let lastExplain = 0;
+let analysedCount = 0;
+const started = performance.now();
+
+const initial = stateFromHash(location.hash) ?? { kernel: examples[exampleNames[0]!] ?? '', rules: '' };
+
+function debounce(f: () => void, ms: number): () => void {
+  let t: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    if (t) clearTimeout(t);
+    t = setTimeout(f, ms);
+  };
+}
+
+const scheduleAnalyze = debounce(() => analyze(), 250);
+const scheduleExplain = debounce(() => explainCursor(), 150);
+
+const onChange = (explainToo: boolean): Extension =>
+  EditorView.updateListener.of((u) => {
+    if (u.docChanged) scheduleAnalyze();
+    if (explainToo && (u.selectionSet || u.docChanged)) scheduleExplain();
+  });
+
+const kernelView = new EditorView({
+  state: EditorState.create({ doc: initial.kernel, extensions: [basicSetup, python(), onChange(true)] }),
+  parent: $('kernel'),
+});
+const rulesView = new EditorView({
+  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
+  parent: $('rules'),
+});
+
+function post(r: Request): void {
+  worker.postMessage(r);
+}
+
+function analyze(): void {
+  lastAnalyze = nextId++;
+  const kernel = kernelView.state.doc.toString();
+  const rules = rulesView.state.doc.toString();
+  history.replaceState(null, '', stateToHash({ kernel, rules }));
+  $('status').textContent = 'analysing…';
+  post({ kind: 'analyze', id: lastAnalyze, kernel, rules });
+}
+
+function explainCursor(): void {
+  lastExplain = nextId++;
+  const head = kernelView.state.selection.main.head;
+  post({ kind: 'explain', id: lastExplain, line: kernelView.state.doc.lineAt(head).number });
+}
+
+worker.onmessage = (ev: MessageEvent<Response>) => {
+  const r = ev.data;
+  if (r.kind === 'explained') {
+    if (r.id === lastExplain) $('explain').textContent = r.text;
+    return;
+  }
+  if (r.id !== lastAnalyze) return; // a newer analysis is on its way
+  if (r.kind === 'failed') {
+    $('status').textContent = `internal error: ${r.message}`;
+    return;
+  }
+  analysedCount++;
+  const first = analysedCount === 1 ? `, first result ${Math.round(performance.now() - started)} ms after load` : '';
+  $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}`;
+  showFindings(r.findings);
+  showDiff(r.diff, r.applyError);
+  void showGraph(r.dot);
+  showFacts(r.facts);
+  document.body.dataset['analysed'] = String(analysedCount);
+  scheduleExplain();
+};
+
+function showFindings(findings: Finding[]): void {
+  const doc = kernelView.state.doc;
+  const cm: CmDiagnostic[] = findings
+    .filter((f) => !f.inRules)
+    .map((f) => ({
+      from: Math.min(f.from, doc.length),
+      to: Math.min(Math.max(f.to, f.from), doc.length),
+      severity: f.severity === 'note' ? 'info' : f.severity,
+      source: f.code,
+      message: f.fix ? `${f.message}\nfix: ${f.fix}` : f.message,
+    }));
+  kernelView.dispatch(setDiagnostics(kernelView.state, cm));
+  const list = $('findings');
+  list.replaceChildren();
+  if (findings.length === 0) {
+    const li = document.createElement('li');
+    li.textContent = 'No findings: the contracts are met.';
+    list.append(li);
+  }
+  for (const f of findings) {
+    const li = document.createElement('li');
+    li.dataset['code'] = f.code;
+    const head = document.createElement('span');
+    head.className = `sev-${f.severity}`;
+    head.textContent = `${f.line}:${f.col} ${f.severity}[${f.code}]`;
+    li.append(head, ` ${f.message}`);
+    if (f.fix) {
+      const fix = document.createElement('span');
+      fix.className = 'fix';
+      fix.textContent = `fix: ${f.fix}`;
+      li.append(fix);
+    }
+    li.onclick = () => {
+      if (f.inRules) return;
+      kernelView.dispatch({ selection: { anchor: f.from }, scrollIntoView: true });
+      kernelView.focus();
+    };
+    list.append(li);
+  }
+}
+
+function showDiff(diff: string | undefined, error: string | undefined): void {
+  const pre = $('diff');
+  pre.replaceChildren();
+  if (diff === undefined) {
+    pre.textContent = `apply refuses to rewrite this kernel:\n\n${error ?? ''}`;
+    return;
+  }
+  if (diff === '') {
+    pre.textContent = 'apply changes nothing.';
+    return;
+  }
+  for (const line of diff.split('\n')) {
+    const span = document.createElement('span');
+    span.className = line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : '';
+    span.textContent = `${line}\n`;
+    pre.append(span);
+  }
+}
+
+const viz = vizInstance();
+let graphSeq = 0;
+async function showGraph(dot: string): Promise<void> {
+  const seq = ++graphSeq;
+  const box = $('graph');
+  if (dot === '') {
+    box.textContent = 'No graph: the kernel has errors.';
+    return;
+  }
+  try {
+    // Graphviz sizes boxes with the metrics of fonts it knows: Courier for the monospace labels
+    // (the page then draws them in any monospace font, all 0.6em wide).
+    const svg = (await viz).renderSVGElement(dot.replace(/fontname="monospace"/g, 'fontname="Courier"'));
+    if (seq === graphSeq) box.replaceChildren(svg);
+  } catch (e) {
+    if (seq === graphSeq) box.textContent = `Graphviz could not render the graph: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+function showFacts(tables: FactTable[]): void {
+  const box = $('facts');
+  box.replaceChildren();
+  for (const t of tables) {
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = `${t.name}(${t.columns.join(', ')}) — ${t.rows.length} row(s)`;
+    details.append(summary);
+    details.addEventListener('toggle', () => {
+      if (!details.open || details.querySelector('table')) return;
+      const table = document.createElement('table');
+      const head = table.createTHead().insertRow();
+      for (const c of t.columns) head.append(Object.assign(document.createElement('th'), { textContent: c }));
+      const body = table.createTBody();
+      for (const row of t.rows) {
+        const tr = body.insertRow();
+        for (const v of row) tr.insertCell().textContent = String(v);
+      }
+      details.append(table);
+    });
+    box.append(details);
+  }
+}
+
+// Examples menu.
+const select = $<HTMLSelectElement>('examples');
+select.append(new Option('(choose a shipped example)', ''));
+for (const name of exampleNames) select.append(new Option(name.split('/').pop()!, name));
+select.onchange = () => {
+  const text = examples[select.value];
+  if (text === undefined) return;
+  kernelView.dispatch({ changes: { from: 0, to: kernelView.state.doc.length, insert: text } });
+};
+
+// Tabs.
+for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) {
+  button.onclick = () => {
+    for (const b of document.querySelectorAll<HTMLButtonElement>('nav button')) {
+      const on = b === button;
+      b.setAttribute('aria-selected', String(on));
+      $(`panel-${b.dataset['tab']!}`).hidden = !on;
+    }
+  };
+}
+
+window.addEventListener('hashchange', () => {
+  const s = stateFromHash(location.hash);
+  if (!s) return;
+  if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch({ changes: { from: 0, to: kernelView.state.doc.length, insert: s.kernel } });
+  if (s.rules !== rulesView.state.doc.toString()) rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
+});
+
+analyze();

@@ -1,0 +1,124 @@
+/**
+ * The analyses behind the language server, on a document's text (no LSP types here): audit
+ * findings per pass, the text after fixing one finding or all of them (the same rewriter as
+ * `apply`), and the explain summary of a line.
+ */
+import { parseModule } from '../frontend/index.js';
+import { analyze, type Analysis } from '../passes/analyze.js';
+import { readFindings } from '../passes/findings.js';
+import { readEdits } from '../passes/read-edits.js';
+import { applyPasses } from '../passes/pipeline.js';
+import { extrasFor, readExtraRules, type ExtraRuleFile } from '../passes/extra-rules.js';
+import { explainSummary } from '../passes/explain.js';
+import { rewrite } from '../rewrite/rewrite.js';
+import { emptyEdits, editCount, type EditSet } from '../rewrite/edits.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import type { LspSettings } from './settings.js';
+
+/** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
+export interface PassFinding {
+  pass: string;
+  diagnostic: Diagnostic;
+}
+
+/** The outcome of analysing one document: its findings, or the errors that stopped the analysis. */
+export interface DocumentAudit {
+  findings: PassFinding[];
+  /** Per pass, the analysis (for hover); empty when the document could not be analysed. */
+  analyses: Map<string, Analysis>;
+}
+
+/** The extra rule files of the settings, read now. */
+function extras(settings: LspSettings): ExtraRuleFile[] {
+  return readExtraRules(settings.ruleDirs, settings.passes);
+}
+
+/**
+ * Audits a document step by step (it yields after the parse and after each pass, so a caller
+ * can let newer edits in and stop early): every pass's findings with related locations; a
+ * DiagnosticError's diagnostics as findings.
+ */
+export function* auditSteps(text: string, path: string, settings: LspSettings): Generator<void, DocumentAudit, void> {
+  const analyses = new Map<string, Analysis>();
+  try {
+    const module = parseModule(text, path, { defines: settings.defines });
+    const xs = extras(settings);
+    const findings: PassFinding[] = [];
+    for (const pass of settings.passes) {
+      yield;
+      const a = analyze(module, pass.audit, extrasFor(pass, xs));
+      analyses.set(pass.name, a);
+      for (const d of readFindings(a.result, a.table, module.source, { related: true })) findings.push({ pass: pass.name, diagnostic: d });
+    }
+    return { findings, analyses };
+  } catch (e) {
+    if (e instanceof DiagnosticError) return { findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })), analyses };
+    throw e;
+  }
+}
+
+/** Audits a document in one go (see auditSteps). */
+export function auditDocument(text: string, path: string, settings: LspSettings): DocumentAudit {
+  const steps = auditSteps(text, path, settings);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The text `apply` produces (every pass of the settings), or undefined when apply refuses (errors). */
+export function fixAllText(text: string, path: string, settings: LspSettings): string | undefined {
+  try {
+    return applyPasses(text, path, settings.passes, { defines: settings.defines, extras: extras(settings) }).text;
+  } catch (e) {
+    if (e instanceof DiagnosticError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The text after only the edits pass `passName` derives at the node starting at offset `start`
+ * (the markers after that statement; a barrier before that loop with the deps it rewrites):
+ * undefined when there are none or the text has errors.
+ */
+export function fixOneText(text: string, path: string, settings: LspSettings, passName: string, start: number): string | undefined {
+  const pass = settings.passes.find((p) => p.name === passName);
+  if (!pass) return undefined;
+  try {
+    const module = parseModule(text, path, { defines: settings.defines });
+    const a = analyze(module, pass.entry, extrasFor(pass, extras(settings)));
+    if (readFindings(a.result, a.table, module.source).some((d) => d.severity === 'error')) return undefined;
+    const edits = editsAt(a, readEdits(a.result), start);
+    if (editCount(edits) === 0) return undefined;
+    return rewrite(module, a.table, edits).text;
+  } catch (e) {
+    if (e instanceof DiagnosticError) return undefined;
+    throw e;
+  }
+}
+
+/** The part of an edit set anchored at the node that starts at `start`. */
+function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
+  const at = (id: number): boolean => {
+    const e = a.table.get(id);
+    return e !== undefined && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e && e.span !== undefined && e.span.start === start;
+  };
+  const out = emptyEdits();
+  out.insertAfter = all.insertAfter.filter((e) => at(e.stmt));
+  out.insertBarrier = all.insertBarrier.filter((e) => at(e.loop));
+  const names = new Set(out.insertBarrier.map((b) => b.name));
+  out.replaceDeps = all.replaceDeps.filter((e) => names.has(e.name));
+  out.setKwarg = all.setKwarg.filter((e) => at(e.call));
+  return out;
+}
+
+/** The explain summary (one line per derived tuple) of 1-based `line`, per pass that derived anything. */
+export function hoverSummary(analyses: ReadonlyMap<string, Analysis>, line: number): { pass: string; lines: string[] }[] {
+  const out: { pass: string; lines: string[] }[] = [];
+  for (const [pass, a] of analyses) {
+    if (line < 1 || line > a.module.source.lineCount) continue;
+    const lines = explainSummary(a, line);
+    if (lines.length > 0) out.push({ pass, lines });
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+// The playground in a real browser: Debian's Chromium driven by playwright-core (no browser
+// download). Builds the page once (vite), serves it on 127.0.0.1, pastes a kernel and checks
+// each tab. Skipped, with the reason in its name, when no Chromium is found.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, preview, type PreviewServer } from 'vite';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { stateToHash } from '../../playground/src/state.js';
+
+const CANDIDATES = [process.env['PTOLOG_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const executablePath = CANDIDATES.find((p): p is string => p !== undefined && p !== '' && existsSync(p));
+const skipReason = executablePath ? undefined : 'no Chromium found (apt-get install chromium, or set PTOLOG_CHROMIUM)';
+const OUT = join('test', 'out', 'playground');
+const CONFIG = 'playground/vite.config.ts';
+
+describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let server: PreviewServer;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    await build({ configFile: CONFIG, logLevel: 'error' });
+    server = await preview({ configFile: CONFIG, logLevel: 'error', preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox', '--disable-gpu'] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    const url = server.resolvedUrls!.local[0]!;
+    await page.goto(url);
+    await page.waitForSelector('body[data-analysed="1"]', { timeout: 60_000 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('pasting ring_allreduce.py shows its findings, underlined in the editor', async () => {
+    const text = readFileSync('examples/ring_allreduce.py', 'utf8');
+    await page.click('#kernel .cm-content');
+    await page.keyboard.press('Control+A');
+    // A real paste event, as the user's Ctrl+V sends it (the page code runs in the browser).
+    await page.evaluate(`(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', ${JSON.stringify(text)});
+      document.querySelector('#kernel .cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    })()`);
+    await page.waitForSelector('body[data-analysed="2"]', { timeout: 60_000 });
+    expect(await page.locator('#kernel .cm-content').textContent()).toContain('class RingAllReduce');
+    const codes = await Promise.all((await page.locator('#findings li').all()).map((li) => li.getAttribute('data-code')));
+    expect(codes).toEqual(['contract-violation', 'contract-violation', 'missing-marker', 'missing-marker', 'contract-violation', 'contract-violation']);
+    const first = await page.textContent('#findings li:nth-child(3)');
+    expect(first).toContain('27:13 warning[missing-marker]');
+    expect(await page.locator('#kernel .cm-lintRange-warning').count()).toBeGreaterThan(0);
+    expect(await page.locator('#kernel .cm-lintRange-error').count()).toBeGreaterThan(0);
+    expect(page.url()).toMatch(/#k=/);
+  });
+
+  it('the diff tab shows the inserted markers', async () => {
+    await page.click('nav button[data-tab="diff"]');
+    const diff = (await page.textContent('#diff'))!;
+    const added = diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
+    expect(added).toEqual(['+            pl.system.fence()', '+            pl.system.cacheinvalid()']);
+    expect(diff.split('\n').some((l) => l.startsWith('-') && !l.startsWith('---'))).toBe(false);
+  });
+
+  it('the explain tab follows the cursor line', async () => {
+    await page.click('nav button[data-tab="explain"]');
+    await page.locator('#kernel .cm-line', { hasText: 'pld.tile.remote_store(' }).click();
+    await expect.poll(() => page.textContent('#explain'), { timeout: 30_000 }).toContain('missing-marker: remote publishing write without its pl.system.fence()');
+    expect(await page.textContent('#explain')).toContain('proof of insert_after(');
+  });
+
+  it('the graph tab holds an SVG, and facts are tables', async () => {
+    await page.click('nav button[data-tab="facts"]');
+    await page.locator('#facts details summary').filter({ hasText: /^stmt\(/ }).click();
+    const stmtRows = await page.locator('#facts details[open] table tbody tr').count();
+    expect(stmtRows).toBeGreaterThan(5);
+    expect(await page.textContent('#facts details[open] summary')).toContain(`— ${stmtRows} row(s)`);
+    await page.click('nav button[data-tab="graph"]');
+    await page.waitForSelector('#graph svg', { timeout: 30_000 });
+    mkdirSync(OUT, { recursive: true });
+    await page.click('nav button[data-tab="findings"]');
+    await page.screenshot({ path: join(OUT, 'ring_allreduce.png') });
+  });
+
+  it('the examples menu loads phase_fence.py, whose fan-out graph has nodes and edges', async () => {
+    await page.selectOption('#examples', { label: 'phase_fence.py' });
+    await page.waitForSelector('body[data-analysed="3"]', { timeout: 60_000 });
+    await page.click('nav button[data-tab="graph"]');
+    await expect.poll(() => page.locator('#graph svg g.edge').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: join(OUT, 'phase_fence_graph.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('a shared URL restores the kernel and the extra rules, and the rules extend the passes', async () => {
+    const kernel = readFileSync('examples/ring_allreduce.py', 'utf8').replace('pld.system.wait(', 'pld.system.ttest(');
+    const shared = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const base = server.resolvedUrls!.local[0]!;
+    const countMarkers = async (p: Page): Promise<number> => p.locator('#findings li[data-code="missing-marker"]').count();
+    await shared.goto(base + stateToHash({ kernel, rules: '' }));
+    await shared.waitForSelector('body[data-analysed="1"]', { timeout: 60_000 });
+    expect(await countMarkers(shared)).toBe(1);
+    await shared.goto(base + stateToHash({ kernel, rules: 'wait_op("pld.system.ttest").\n' }));
+    await shared.reload();
+    await shared.waitForSelector('body[data-analysed="1"]', { timeout: 60_000 });
+    expect(await shared.textContent('#rules .cm-content')).toContain('wait_op("pld.system.ttest").');
+    expect(await countMarkers(shared)).toBe(2);
+    await shared.close();
+  });
+});
