@@ -21,6 +21,12 @@ export interface SemState {
   map: OffsetMap;
   report: Reporter;
   constants: ReadonlyMap<string, ConstValue>;
+  /** The module's PyPTO imports: local name → canonical (`pyl` → `pl`, `Tensor` → `pl.Tensor`). */
+  names?: ReadonlyMap<string, string>;
+  /** Names of the module's JIT kernels: a call of one is a call of a program function. */
+  jitFuncs?: ReadonlySet<string>;
+  /** A lone `...` is allowed (the whole body of an external kernel / abstract SubWorker). */
+  ellipsisOk?: boolean;
 }
 
 let st: SemState;
@@ -31,7 +37,20 @@ const bctx: BuildCtx = {
   get constants() {
     return st.constants;
   },
+  get jitFuncs() {
+    return st.jitFuncs;
+  },
 } as BuildCtx;
+
+/** A name read through the module's imports: `pyl` → `pl`, `Tensor` → `pl.Tensor`. */
+function resolveName(id: string, span: Span): Expr {
+  const c = st.names?.get(id);
+  if (c === undefined || c === id) return { kind: 'Name', id, span };
+  const parts = c.split('.');
+  let e: Expr = { kind: 'Name', id: parts[0]!, span };
+  for (const part of parts.slice(1)) e = makeAttr(e, part, span);
+  return e;
+}
 
 type N = ohm.Node;
 
@@ -484,8 +503,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return tok;
   },
   ident(_a, _b) {
-    const n: NameExpr = { kind: 'Name', id: this.sourceString, span: sp(this) };
-    return n;
+    return resolveName(this.sourceString, sp(this));
   },
   ArgList(first, _c, rest, _t) {
     return seq(first, rest);
@@ -585,7 +603,11 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return { kind: 'None', span: sp(this) };
   },
   Atom_ellipsis(_e) {
-    return st.report.unsupported(sp(this), "'...' is not supported inside a @pl.program; write pass");
+    if (st.ellipsisOk) return { kind: 'Name', id: '...', span: sp(this) };
+    return st.report.unsupported(
+      sp(this),
+      "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block",
+    );
   },
   Atom_yield(_k, _e) {
     return unsupportedHere(this, "'yield' (use pl.yield_)");

@@ -8,6 +8,7 @@
  * IR trees are equal with spans removed (see `equal.ts`).
  */
 import type { SourceText } from '../report/source.js';
+import type { Diagnostic } from '../report/diagnostic.js';
 
 export interface Span {
   start: number;
@@ -54,12 +55,13 @@ export interface Keyword { name: string; value: Expr; span: Span }
  * - `op`: a registered op. `name` is canonical when the op table knows it (`tile.store`,
  *   `pld.system.notify`); otherwise the name as written without nothing dropped
  *   (`pl.foo.bar`) and `known` is false.
- * - `self`: a call of another function of the program, `self.name(...)`.
+ * - `self`: a call of another function of the program, `self.name(...)`; in a JIT program
+ *   (`bare`) the call names the module-level kernel directly, `name(...)`.
  * - `other`: anything else callable (a plain name or an expression), kept as written.
  */
 export type Callee =
   | { kind: 'op'; name: string; known: boolean }
-  | { kind: 'self'; name: string }
+  | { kind: 'self'; name: string; bare?: true }
   | { kind: 'other'; expr: Expr };
 
 /**
@@ -242,6 +244,21 @@ export interface FunctionDef {
   returns: TypeExpr | null;
   /** `pl.func_attr({...})` opening the body, or null. */
   attrs: DictExpr | null;
+  /** A JIT kernel (`@pl.jit`, `@pl.jit.incore(level=...)`, ...): the decorator expression as written. */
+  jit?: Expr;
+  /** Written without a `self` parameter (PyPTO makes it optional in a `@pl.program` class). */
+  noSelf?: true;
+  /**
+   * The body is `...` (optionally after a docstring / `pl.func_attr`): an external kernel
+   * (`external_source=`, `@pl.jit.extern`) or an abstract SubWorker. `body` is empty; a call
+   * of it is an opaque write.
+   */
+  external?: true;
+  /**
+   * A HOST SubWorker's body: plain Python PyPTO does not parse (kept as text, dedented, one
+   * entry per line; `body` is empty). Null/absent for every other function.
+   */
+  hostSource?: string[];
   body: Stmt[];
   /** From the first decorator's `@` to the end of the last body statement (docstring and func_attr included). */
   span: Span;
@@ -249,7 +266,10 @@ export interface FunctionDef {
 
 export interface Program {
   kind: 'Program';
+  /** The class name; for the JIT kernels of a module, `jit`. */
   name: string;
+  /** The module-level JIT kernels of a module (each a `@pl.jit...` function), read as one program. */
+  jit?: true;
   functions: FunctionDef[];
   /** From the `@pl.program` decorator to the end of the last function. */
   span: Span;
@@ -263,6 +283,14 @@ export interface Module {
   /** Module constants after `-D` overrides. */
   constants: Map<string, ConstValue>;
   programs: Program[];
+  /**
+   * Errors of programs / functions that could not be read (each one left out of `programs`,
+   * or its program kept without it), and warnings / notes about the module as a whole
+   * (`unfollowed-import`, `no-program`). Empty when everything was read.
+   */
+  problems?: Diagnostic[];
+  /** How the module spells `pl` and `pld` (its imports), for text the rewriter inserts. */
+  spell?: { pl: string; pld: string };
 }
 
 export type Node = Expr | TypeExpr | Stmt | FunctionDef | Program | Param | Keyword;

@@ -203,7 +203,7 @@ function keywords(ks: readonly Keyword[]): string[] {
 export function calleeText(c: CallExpr['callee']): string {
   switch (c.kind) {
     case 'op': return opByCanonical(c.name)?.printName ?? c.name;
-    case 'self': return `self.${c.name}`;
+    case 'self': return c.bare ? c.name : `self.${c.name}`;
     case 'other': return expr(c.expr, PREC.primary);
   }
 }
@@ -403,12 +403,14 @@ class Printer {
 
   func(f: FunctionDef, depth: number): void {
     const kws = keywords(f.decoratorKwargs);
-    if (f.funcKind === 'Opaque') {
+    if (f.jit) {
+      this.line(depth, `@${top(f.jit)}`);
+    } else if (f.funcKind === 'Opaque') {
       this.line(depth, kws.length === 0 ? '@pl.function' : `@pl.function(${kws.join(', ')})`);
     } else {
       this.line(depth, `@pl.function(${[`type=pl.FunctionType.${f.funcKind}`, ...kws].join(', ')})`);
     }
-    const params = ['self', ...f.params.map(printParam)];
+    const params = f.jit || f.noSelf ? f.params.map(printParam) : ['self', ...f.params.map(printParam)];
     const ret = f.returns ? ` -> ${printType(f.returns)}` : '';
     const oneLine = `def ${f.name}(${params.join(', ')})${ret}:`;
     if (INDENT.length * depth + oneLine.length <= MAX_DEF_LINE) {
@@ -418,10 +420,27 @@ class Printer {
       for (const p of params) this.line(depth + 1, `${p},`);
       this.line(depth, `)${ret}:`);
     }
-    this.body(f.body, depth + 1, f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : []);
+    const lead = f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : [];
+    if (f.hostSource) {
+      // A HOST SubWorker's plain-Python body, as written.
+      for (const l of lead) this.line(depth + 1, l);
+      for (const l of f.hostSource) this.lines.push(l === '' ? '' : indent(depth + 1) + l);
+    } else if (f.external) {
+      this.body([], depth + 1, [...lead, '...']);
+    } else {
+      this.body(f.body, depth + 1, lead);
+    }
   }
 
   program(p: Program, depth: number): void {
+    if (p.jit) {
+      // The module-level JIT kernels: top-level functions separated by two blank lines.
+      p.functions.forEach((f, i) => {
+        if (i > 0) this.lines.push('', '');
+        this.func(f, depth);
+      });
+      return;
+    }
     this.line(depth, '@pl.program');
     this.line(depth, `class ${p.name}:`);
     if (p.functions.length === 0) this.line(depth + 1, 'pass');

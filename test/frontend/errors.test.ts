@@ -115,7 +115,7 @@ describe('unsupported constructs', () => {
     ['        with open(f) as g:\n            pass\n', 'open(f)', 'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster'],
     ['        pl.submit(k, x)\n', 'k', 'the first argument of pl.submit must be the submitted function, written self.<name>'],
     ['        a = pl.submit(self.k, deps=t)\n', 't', 'deps= must be a list, e.g. [tids]'],
-    ['        ...\n', '...', "'...' is not supported inside a @pl.program; write pass"],
+    ['        x = 1\n        ...\n', '...', "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block"],
     ['        x = {1, 2}\n', '{1, 2}', 'set literals are not supported inside a @pl.program'],
     ['        x: int\n', 'x: int', 'an annotation without a value is not supported inside a @pl.program'],
     ['        for i in pl.range(4):\n            pass\n        else:\n            pass\n', 'else:', "'else' on a for loop is not supported"],
@@ -128,14 +128,18 @@ describe('unsupported constructs', () => {
     expect(e.text).toBe(text);
   });
 
-  it('functions need @pl.function and self; the class holds only functions', () => {
+  it('functions need @pl.function (self only where PyPTO allows it); the class holds only functions', () => {
     const base = 'import pypto.language as pl\n@pl.program\nclass P:\n';
     const d1 = diagOf(() => parseModule(base + '    def f(self):\n        pass\n', 'u.py'));
     expect([d1.code, d1.message]).toEqual(['unsupported-construct', 'a function of a @pl.program needs a @pl.function decorator']);
     const d2 = diagOf(() => parseModule(base + '    @staticmethod\n    def f(self):\n        pass\n', 'u.py'));
     expect([d2.code, where(d2)]).toEqual(['unsupported-construct', '4:5']);
-    const d3 = diagOf(() => parseModule(base + '    @pl.function\n    def f(x):\n        pass\n', 'u.py'));
-    expect([d3.code, d3.message]).toEqual(['unsupported-construct', "a @pl.function method must take 'self' as its first parameter"]);
+    const d3 = diagOf(() => parseModule(base + '    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n    def f(self, x):\n        pass\n', 'u.py'));
+    expect([d3.code, d3.message, where(d3)]).toEqual([
+      'unsupported-construct',
+      "SubWorker function 'f' must not declare 'self'; declare it as a self-contained function inside @pl.program (remove the 'self' parameter)",
+      '5:11',
+    ]);
     const d4 = diagOf(() => parseModule(base + '    X = 1\n', 'u.py'));
     expect([d4.code, d4.message, where(d4)]).toEqual(['unsupported-construct', 'only @pl.function methods can appear in a @pl.program class', '4:5']);
     const d5 = diagOf(() => parseModule('@pl.program\ndef f():\n    pass\n', 'u.py'));
