@@ -36,6 +36,21 @@ export interface ParseOptions {
  */
 export function parseModuleIsolated(text: string, path: string, opts: ParseOptions = {}): Module {
   const source = new SourceText(path, text);
+  if (text.includes('\u0000')) {
+    // Not Python text at all: say so instead of reading nothing in silence.
+    const at = text.indexOf('\u0000');
+    return {
+      source,
+      constants: new Map(),
+      programs: [],
+      problems: [{
+        severity: 'warning',
+        code: 'not-python',
+        message: `${path} looks binary (it holds NUL bytes): it is not Python text, nothing was read`,
+        location: { source, start: at, end: at },
+      }],
+    };
+  }
   const table = scanLines(text);
   const constants = moduleConstants(text, table, opts.defines ?? new Map());
   const imports = readImports(source, table);
@@ -71,10 +86,10 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       severity: 'note',
       code: 'no-program',
       message: text.trim() === ''
-        ? `${path} is empty: there is no @pl.program class or @pl.jit kernel to read`
+        ? 'this file is empty: there is no @pl.program class or @pl.jit kernel to read'
         : imports.importsPypto
-          ? `${path} has no @pl.program class or @pl.jit kernel that ptolog can read`
-          : `${path} has no @pl.program class or @pl.jit kernel (it does not import pypto.language)`,
+          ? 'no @pl.program class or @pl.jit kernel here: nothing to read'
+          : 'no @pl.program class or @pl.jit kernel here (the file does not import pypto.language): nothing to read',
       location: { source, start: 0, end: 0 },
     });
   }
