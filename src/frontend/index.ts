@@ -69,17 +69,22 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const programs: Program[] = [];
   const problems: Diagnostic[] = [...imports.warnings];
   let programsSeen = 0;
+  let programsWithErrors = 0;
   let l = 0;
   while (l < table.count) {
     if (parser.isProgramDecorator(l)) {
       programsSeen++;
+      const before = parser.problems.length;
       const r = parser.parseProgramIsolated(l);
       if (r.program) programs.push(r.program);
+      if (parser.problems.length > before) programsWithErrors++;
       l = r.next;
     } else l++;
   }
+  const beforeJit = parser.problems.length;
   const jit = parser.parseJitKernels();
   if (jit) programs.push(jit);
+  const jitKernelsWithErrors = parser.problems.length - beforeJit;
   for (const d of parser.problems) problems.push(d);
   if (programsSeen === 0 && jitFuncs.size === 0 && !problems.some((d) => d.severity === 'error')) {
     problems.push({
@@ -93,7 +98,8 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
-  return { source, constants, programs, problems, spell: imports.spell };
+  const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
+  return { source, constants, programs, problems, spell: imports.spell, stats };
 }
 
 /** Parses a module's text; throws a DiagnosticError holding every error when a program or function cannot be read. */

@@ -289,8 +289,19 @@ export interface Module {
    * (`unfollowed-import`, `no-program`). Empty when everything was read.
    */
   problems?: Diagnostic[];
+  /** What was found and what of it could be read (for measurements over many files). */
+  stats?: ReadStats;
   /** How the module spells `pl` and `pld` (its imports), for text the rewriter inserts. */
   spell?: { pl: string; pld: string };
+}
+
+export interface ReadStats {
+  /** `@pl.program` classes found / of them read with an error (the class or one of its functions). */
+  programs: number;
+  programsWithErrors: number;
+  /** Module-level JIT kernels found / of them that could not be read. */
+  jitKernels: number;
+  jitKernelsWithErrors: number;
 }
 
 export type Node = Expr | TypeExpr | Stmt | FunctionDef | Program | Param | Keyword;
