@@ -7,11 +7,12 @@
  * `syntax-error`) diagnostic.
  */
 import type {
-  AssignStmt, CallExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
+  AssignStmt, CallExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
   LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
   Direction, FunctionDef, FunctionKind, Param,
 } from '../ir/nodes.js';
 import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
+import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 
 export interface Reporter {
   unsupported(span: Span, message: string): never;
@@ -108,6 +109,7 @@ function normaliseKnown(spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
 
 function listElts(ctx: BuildCtx, e: Expr, what: string): Expr[] {
   if (e.kind === 'List' || e.kind === 'Tuple') return e.elts;
+  if (e.kind === 'Comp' && what === 'deps=') return [e];
   return ctx.report.unsupported(e.span, `${what} must be a list, e.g. [tids]`);
 }
 
@@ -251,12 +253,38 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
   if (target.kind === 'Tuple' || target.kind === 'List') {
     if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
     const names: NameExpr[] = [];
-    for (const t of target.elts) {
-      if (t.kind !== 'Name') ctx.report.unsupported(t.span, 'a tuple assignment target may only hold names');
-      names.push(t);
-    }
+    let nested = false;
+    const flatten = (elts: readonly Expr[]): void => {
+      for (const t of elts) {
+        if ((t.kind === 'Tuple' || t.kind === 'List') && t.elts.length > 0) {
+          nested = true;
+          flatten(t.elts);
+        } else if (t.kind !== 'Name') ctx.report.unsupported(t.span, 'a tuple assignment target may only hold names and tuples of names');
+        else names.push(t);
+      }
+    };
+    flatten(target.elts);
     if (names.length === 0) ctx.report.unsupported(target.span, 'an empty assignment target is not supported');
-    return { kind: 'Assign', targets: names, tupleTarget: true, annotation: null, value, span };
+    const a: AssignStmt = { kind: 'Assign', targets: names, tupleTarget: true, annotation: null, value, span };
+    if (nested) a.targetPattern = asTuple(target);
+    return a;
+  }
+  if (target.kind === 'Subscript' && target.value.kind === 'Name' && hasSlice(target.index)) {
+    // PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, src, offsets)`.
+    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    const dst = target.value;
+    const items = target.index.kind === 'Tuple' ? target.index.elts : [target.index];
+    const at = (e: Expr): Span => ({ start: e.span.start, end: e.span.start });
+    const offsets: Expr[] = items.map((it) =>
+      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, span: at(it) }));
+    const call: CallExpr = {
+      kind: 'Call',
+      callee: { kind: 'op', name: 'tensor.assemble', known: true },
+      args: [{ ...dst, span: { ...dst.span } }, value, { kind: 'List', elts: offsets, span: { ...target.index.span } }],
+      kwargs: [],
+      span: { ...span },
+    };
+    return { kind: 'Assign', targets: [dst], tupleTarget: false, annotation: null, value: call, sliceIndex: target.index, span };
   }
   if (target.kind === 'Subscript' && target.value.kind === 'Name') {
     if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
@@ -274,6 +302,15 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     target.span,
     'this assignment target is not supported; assign to a name, a tuple of names or name[index]',
   );
+}
+
+/** A nested target with every level a Tuple (`[a, b]` reads as `(a, b)`). */
+function asTuple(e: Extract<Expr, { kind: 'Tuple' | 'List' }>): TupleExpr {
+  return { kind: 'Tuple', elts: e.elts.map((x) => (x.kind === 'Tuple' || x.kind === 'List' ? asTuple(x) : x)), span: e.span };
+}
+
+function hasSlice(index: Expr): boolean {
+  return index.kind === 'Slice' || (index.kind === 'Tuple' && index.elts.some((e) => e.kind === 'Slice'));
 }
 
 export type Head =
@@ -334,6 +371,7 @@ const LOOP_KINDS: Record<string, LoopKind> = {
   'pl.pipeline': 'pipeline',
   'pl.spmd': 'spmd',
   'pl.while_': 'while',
+  'pl.split_aiv': 'split_aiv',
 };
 
 function names(ctx: BuildCtx, e: Expr): NameExpr[] {
@@ -358,8 +396,13 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
   if (!call || !loopKind) {
     return ctx.report.unsupported(
       h.iter.span,
-      'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.while_ or range',
+      'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_ or range',
     );
+  }
+  if (loopKind === 'split_aiv') {
+    if (call.args.length !== 1) ctx.report.unsupported(call.span, 'pl.split_aiv takes one positional argument, the lane count: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
+    if (!call.kwargs.some((k) => k.name === 'mode')) ctx.report.unsupported(call.span, 'pl.split_aiv needs its keyword-only mode=, e.g. pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
+    if (h.target.kind !== 'Name') ctx.report.unsupported(h.target.span, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
   }
   let target: NameExpr | null = null;
   let iterArgs: NameExpr[] = [];
@@ -503,6 +546,23 @@ export interface DefHeadDesc {
 const FUNCTION_KINDS: ReadonlySet<string> = new Set([
   'Opaque', 'Orchestration', 'InCore', 'AIC', 'AIV', 'Group', 'Spmd', 'Inline', 'Graph',
 ]);
+
+/** A list comprehension anywhere but a `deps=` list is rejected, as PyPTO does. */
+function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[]): void {
+  const allowed = new Set<Expr>();
+  const visit = (e: Expr): void => {
+    walkExpr(e, (x) => {
+      if (x.kind === 'Submit' && x.deps) for (const d of x.deps) if (d.kind === 'Comp') allowed.add(d);
+      if (x.kind === 'Comp' && !allowed.has(x)) {
+        ctx.report.unsupported(x.span, 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop');
+      }
+    });
+  };
+  walkStmts(body, (s) => {
+    if (s.kind === 'Scope' && s.deps) for (const d of s.deps) if (d.kind === 'Comp') allowed.add(d);
+    stmtParts(s, visit);
+  });
+}
 
 /** `pl.Level.HOST` / `pl.Role.SubWorker` as `Level.HOST` / `Role.SubWorker` (Enum or attribute chain), else null. */
 function enumText(e: Expr | undefined): string | null {
@@ -648,6 +708,7 @@ export function makeFunction(
     attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
   }
+  checkComprehensions(ctx, body);
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];

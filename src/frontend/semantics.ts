@@ -523,8 +523,12 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   SubscriptList(first, _c, rest, trail) {
     return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
   },
-  SubItem_slice(_a, _c, _b, _s) {
-    return unsupportedHere(this, 'slices');
+  SubItem_slice(lower, _c, upper, step) {
+    const st0 = step.children[0];
+    if (st0 && st0.children[1]!.numChildren > 0) {
+      return st.report.unsupported(sp(st0), "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step");
+    }
+    return { kind: 'Slice', lower: opt(lower), upper: opt(upper), span: sp(this) };
   },
   SubItem_expr(e) {
     return ir(e);
@@ -551,7 +555,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return { elts: seq(first, rest) };
   },
   Atom_bracket(_l, body) {
-    if (caseOf(body) === 'BracketBody_comp') return unsupportedHere(this, 'list comprehensions');
+    if (caseOf(body) === 'BracketBody_comp') return comprehension(this, body.children[0]!);
     const elts: Expr[] = ir(body);
     return { kind: 'List', elts, span: sp(this) };
   },
@@ -622,6 +626,27 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return unsupportedHere(this, "'**' in a dict literal");
   },
 });
+
+/**
+ * `[elt for x in iter if c]` (`comp` is the BracketBody_comp node): a CompExpr, with PyPTO's
+ * rejections (`ast_parser.py`, `_unroll_deps_comprehension`). Where it may appear (only in
+ * `deps=`) is checked when the function is built.
+ */
+function comprehension(node: N, comp: N): Expr {
+  const [eltNode, forNode] = comp.children as [N, N];
+  const clauses = forNode.children[0]!.children;
+  if (clauses.length !== 1) {
+    return st.report.syntax(sp(node), "a deps= comprehension supports a single 'for' clause; inline the inner generator(s) or write a single flat 'for ... in ...'");
+  }
+  const [asyncKw, , target, , iter, ifs] = clauses[0]!.children as [N, N, N, N, N, N];
+  if (asyncKw.numChildren > 0) return st.report.syntax(sp(node), "a deps= comprehension cannot be 'async for'");
+  const t: Expr = ir(target);
+  if (t.kind !== 'Name') {
+    return st.report.syntax(t.span, "a deps= comprehension target must be a single name; use 'for i in ...', not 'for i, j in ...'");
+  }
+  const conds: Expr[] = ifs.children.map((c) => ir<Expr>(c.children[1]!));
+  return { kind: 'Comp', elt: ir(eltNode), target: t, iter: ir(iter), conds, span: sp(node) };
+}
 
 function seq<T = any>(first: N, rest: N): T[] {
   const out: T[] = [ir<T>(first)];

@@ -45,6 +45,17 @@ export interface AttrExpr { kind: 'Attr'; value: Expr; attr: string; span: Span 
  */
 export interface EnumExpr { kind: 'Enum'; module: 'pl' | 'pld'; enum: string; member: string; span: Span }
 export interface SubscriptExpr { kind: 'Subscript'; value: Expr; index: Expr; span: Span }
+/**
+ * `lower:upper` in a subscript (`x[0:H, :]`): PyPTO lowers a read to a `tensor.slice` /
+ * `tile.slice` view; a missing bound is the axis start / end. A step is rejected (as PyPTO does).
+ */
+export interface SliceExpr { kind: 'Slice'; lower: Expr | null; upper: Expr | null; span: Span }
+/**
+ * `[elt for target in iter if c]`: read only in a `deps=` list (as the list or one of its
+ * elements), where PyPTO unrolls it at parse time into one dependency per value of `iter`
+ * (a dependency list of known length when `iter` is `range(N)` with N known, else symbolic).
+ */
+export interface CompExpr { kind: 'Comp'; elt: Expr; target: NameExpr; iter: Expr; conds: Expr[]; span: Span }
 export interface UnaryExpr { kind: 'Unary'; op: UnaryOp; operand: Expr; span: Span }
 export interface BinaryExpr { kind: 'Binary'; op: BinaryOp; left: Expr; right: Expr; span: Span }
 
@@ -88,7 +99,7 @@ export interface SubmitExpr {
 
 export type Expr =
   | NameExpr | IntExpr | FloatExpr | BoolExpr | NoneExpr | StrExpr
-  | ListExpr | TupleExpr | DictExpr | AttrExpr | EnumExpr | SubscriptExpr
+  | ListExpr | TupleExpr | DictExpr | AttrExpr | EnumExpr | SubscriptExpr | SliceExpr | CompExpr
   | UnaryExpr | BinaryExpr | CallExpr | SubmitExpr;
 
 // ---------------------------------------------------------------------------------------
@@ -141,6 +152,18 @@ export interface Param {
  */
 export interface AssignStmt {
   kind: 'Assign';
+  /**
+   * Set for a slice write `dst[0:H, :] = src`, which PyPTO lowers to
+   * `dst = pl.assemble(dst, src, offsets)`: the subscript index as written (printed back in
+   * the sugared form). `value` is then that `tensor.assemble` call (offsets: each slice's lower
+   * bound, 0 when omitted, or the scalar index).
+   */
+  sliceIndex?: Expr;
+  /**
+   * Set for a nested tuple target, `(a, b), tid = pl.submit(...)`: the target as written
+   * (Tuples of Names). `targets` holds its names flattened, in order.
+   */
+  targetPattern?: TupleExpr;
   targets: NameExpr[];
   /** True when written `(a, b) = ...` or `a, b = ...` even with one name (`(a,) = ...`). */
   tupleTarget: boolean;
@@ -170,9 +193,11 @@ export interface WhileStmt { kind: 'While'; cond: Expr; body: Stmt[]; span: Span
 /**
  * Loop kinds: `range` (`pl.range`, and Python `range`), `parallel`, `unroll`, `pipeline`,
  * `spmd` (`for i in pl.spmd(N)`), `while` (SSA `for (x,) in pl.while_(init_values=(x0,))`
- * whose body opens with `pl.cond(c)`, held in `cond`).
+ * whose body opens with `pl.cond(c)`, held in `cond`), `split_aiv` (`for aiv_id in
+ * pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)`: an AIV-split region, its body run per AIV lane;
+ * args as written, `mode=` in kwargs).
  */
-export type LoopKind = 'range' | 'parallel' | 'unroll' | 'pipeline' | 'spmd' | 'while';
+export type LoopKind = 'range' | 'parallel' | 'unroll' | 'pipeline' | 'spmd' | 'while' | 'split_aiv';
 
 export interface ForStmt {
   kind: 'For';
@@ -185,7 +210,7 @@ export interface ForStmt {
    * Iterator arguments. For range-like loops (`range`, `parallel`, `unroll`, `pipeline`) always
    * normalised to `[start, stop, step]` from positional and `start=`/`stop=`/`step=` keyword
    * forms; a missing start/step is a synthesised Int 0 / Int 1 with a zero-width span at the
-   * start of the iterator call. For `spmd` and `while` loops, the positional arguments as written.
+   * start of the iterator call. For `spmd`, `split_aiv` and `while` loops, the positional arguments as written.
    */
   args: Expr[];
   /** Keyword arguments other than `init_values` (and, for range-like loops, `start`/`stop`/`step`), e.g. `stage=2`, in source order. */

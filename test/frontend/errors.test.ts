@@ -100,9 +100,9 @@ describe('layout errors', () => {
 describe('unsupported constructs', () => {
   it.each([
     ['        f = lambda a: a\n', 'lambda a: a', 'lambda is not supported inside a @pl.program'],
-    ['        x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are not supported inside a @pl.program'],
+    ['        x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
     ['        x = y if c else z\n', 'y if c else z', 'conditional expressions (x if c else y) are not supported inside a @pl.program'],
-    ['        x = a[1:2]\n', '1:2', 'slices are not supported inside a @pl.program'],
+    ['        x = a[1:2:3]\n', ':3', "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step"],
     ['        x += 1\n', 'x += 1', "augmented assignment '+=' is not supported; write x = x + ..."],
     ['        import os\n', 'import os', 'imports are not supported inside a @pl.program'],
     ['        try:\n            x = 1\n        except E:\n            pass\n', 'try:', "'try' statements are not supported inside a @pl.program"],
@@ -111,7 +111,7 @@ describe('unsupported constructs', () => {
     ['        x = a < b < c\n', 'a < b < c', 'chained comparisons are not supported; combine them with and'],
     ['        x = a in b\n', 'in', "the 'in' operator is not supported inside a @pl.program"],
     ['        a.b = 1\n', 'a.b', 'this assignment target is not supported; assign to a name, a tuple of names or name[index]'],
-    ['        for x in items:\n            pass\n', 'items', 'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.while_ or range'],
+    ['        for x in items:\n            pass\n', 'items', 'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_ or range'],
     ['        with open(f) as g:\n            pass\n', 'open(f)', 'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster'],
     ['        pl.submit(k, x)\n', 'k', 'the first argument of pl.submit must be the submitted function, written self.<name>'],
     ['        a = pl.submit(self.k, deps=t)\n', 't', 'deps= must be a list, e.g. [tids]'],
