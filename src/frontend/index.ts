@@ -46,7 +46,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       problems: [{
         severity: 'warning',
         code: 'not-python',
-        message: `${path} looks binary (it holds NUL bytes): it is not Python text, nothing was read`,
+        message: "this file looks binary (it holds NUL bytes): it is not Python text, nothing was read",
         location: { source, start: at, end: at },
       }],
     };
