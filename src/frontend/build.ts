@@ -649,9 +649,9 @@ export function makeFunction(
   let jitExpr: Expr | undefined;
   for (const d of decorators) {
     const e = d.expr;
-    if (jit) {
-      const form = jitForm(e);
-      if (form !== null && jitExpr === undefined) {
+    if (jit && jitForm(e) !== null) {
+      const form = jitForm(e)!;
+      if (jitExpr === undefined) {
         jitExpr = e;
         funcKind = jitKind(ctx, d, form);
         found = true;
@@ -727,6 +727,8 @@ export function makeFunction(
   };
   if (jitExpr) f.jit = jitExpr;
   if (!jit && !hasSelf) f.noSelf = true;
+  // A standalone module-level `@pl.function` (no JIT decorator) prints without self too.
+  if (jit && !jitExpr) f.noSelf = true;
   if (external) f.external = true;
   if (hostSource) f.hostSource = hostSource;
   return f;

@@ -83,8 +83,9 @@ export class ProgramParser {
     const lang = imports ? languageNames(imports) : ['pl'];
     const prog = imports ? memberNames(imports, 'program') : [];
     const jit = imports ? memberNames(imports, 'jit') : [];
+    const fn = imports ? memberNames(imports, 'function') : [];
     this.programRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*program|(?:${alt(prog)}))(?![A-Za-z0-9_])`);
-    this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*jit|(?:${alt(jit)}))(?![A-Za-z0-9_])`);
+    this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
   }
 
   /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */
@@ -92,7 +93,7 @@ export class ProgramParser {
     return this.decoratorMatches(l, this.programRe);
   }
 
-  /** True when logical line `l` is a `@pl.jit...` decorator (through the module's imports). */
+  /** True when logical line `l` is a `@pl.jit...` or `@pl.function` decorator (through the module's imports): at indentation 0, a module-level kernel. */
   isJitDecorator(l: number): boolean {
     return this.decoratorMatches(l, this.jitRe);
   }
@@ -211,8 +212,8 @@ export class ProgramParser {
   }
 
   /**
-   * The module-level JIT kernels: every decorated `def` at indentation 0 whose decorators
-   * include a `@pl.jit...` form, read as one program (`jit`) of the module. A kernel that
+   * The module-level kernels: every decorated `def` at indentation 0 whose decorators include
+   * a `@pl.jit...` form (or a standalone `@pl.function`), read as one program (`jit`) of the module. A kernel that
    * cannot be read is recorded in `problems` and left out; the others are still read.
    */
   parseJitKernels(): Program | null {
