@@ -6,7 +6,8 @@
 // Walks every .py file under <checkout>/{tests,examples,python} (what exists of them) and
 // reads each as `ptolog audit` does (programs and functions each on their own). Reports:
 // - the % of `@pl.program` programs read without error;
-// - the % of files with JIT kernels (`@pl.jit...`) whose kernels are all read without error;
+// - the % of files with module-level kernels (`@pl.jit...`, standalone `@pl.function`) whose
+//   kernels are all read without error;
 // - files that are silent (nothing read and nothing said: must be 0);
 // - the most frequent error messages (the constructs to fix next), `--list` every failing file.
 // Exit 1 when a file is silent or a rate is below 99.5%.
@@ -97,7 +98,7 @@ const progRate = pct(totals.programs - totals.programsBad, totals.programs);
 const jitRate = pct(totals.jitFiles - totals.jitFilesBad, totals.jitFiles);
 console.log(`files read:              ${totals.files} (${(totals.ms / 1000).toFixed(1)} s of parsing)`);
 console.log(`@pl.program programs:    ${totals.programs - totals.programsBad} / ${totals.programs} read without error = ${progRate.toFixed(2)}%`);
-console.log(`JIT kernel files:        ${totals.jitFiles - totals.jitFilesBad} / ${totals.jitFiles} read without error = ${jitRate.toFixed(2)}% (${totals.jitKernels - totals.jitKernelsBad} / ${totals.jitKernels} kernels)`);
+console.log(`module kernel files:     ${totals.jitFiles - totals.jitFilesBad} / ${totals.jitFiles} read without error = ${jitRate.toFixed(2)}% (${totals.jitKernels - totals.jitKernelsBad} / ${totals.jitKernels} kernels)`);
 console.log(`silent files:            ${totals.silent}${silent.length > 0 ? ` (${silent.slice(0, 10).join(', ')})` : ''}`);
 console.log(`internal errors:         ${totals.crashed}`);
 if (messages.size > 0) {
