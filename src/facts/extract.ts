@@ -329,7 +329,7 @@ class Extractor {
 
   private forLoop(s: ForStmt, id: number, succ: number): void {
     this.emit('loop', id, s.loopKind);
-    if (s.loopKind === 'spmd') {
+    if (s.loopKind === 'spmd' || s.loopKind === 'split_aiv') {
       if (s.args[0]) this.emit('loop_bound', id, 'count', this.expr(s.args[0], id, 'count'));
     } else if (s.loopKind !== 'while') {
       const roles = ['start', 'stop', 'step'];
@@ -416,6 +416,15 @@ class Extractor {
       case 'Subscript':
         child(e.value);
         child(e.index);
+        break;
+      case 'Slice':
+        if (e.lower) child(e.lower);
+        if (e.upper) child(e.upper);
+        break;
+      case 'Comp':
+        child(e.iter);
+        for (const c of e.conds) child(c);
+        child(e.elt);
         break;
       case 'Unary':
         child(e.operand);

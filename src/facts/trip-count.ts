@@ -12,7 +12,7 @@ import { evalConst } from '../ir/consts.js';
  *       N = max(0, (S1 - S0 + D - 1) / D).            (and the mirror clause for D < 0, 0 for D = 0)
  */
 export function tripCount(loop: ForStmt, constants: ReadonlyMap<string, ConstValue>): number | undefined {
-  if (loop.loopKind === 'while' || loop.loopKind === 'spmd') return undefined;
+  if (loop.loopKind === 'while' || loop.loopKind === 'spmd' || loop.loopKind === 'split_aiv') return undefined;
   const [startE, stopE, stepE] = loop.args;
   if (!startE || !stopE || !stepE) return undefined;
   const start = evalConst(startE, constants);

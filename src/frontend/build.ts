@@ -7,11 +7,12 @@
  * `syntax-error`) diagnostic.
  */
 import type {
-  AssignStmt, CallExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
+  AssignStmt, CallExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
   LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
   Direction, FunctionDef, FunctionKind, Param,
 } from '../ir/nodes.js';
 import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
+import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 
 export interface Reporter {
   unsupported(span: Span, message: string): never;
@@ -21,6 +22,8 @@ export interface Reporter {
 export interface BuildCtx {
   report: Reporter;
   constants: ReadonlyMap<string, ConstValue>;
+  /** Names of the module's JIT kernels (a bare call of one is a program-function call). */
+  jitFuncs?: ReadonlySet<string> | undefined;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -106,6 +109,7 @@ function normaliseKnown(spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
 
 function listElts(ctx: BuildCtx, e: Expr, what: string): Expr[] {
   if (e.kind === 'List' || e.kind === 'Tuple') return e.elts;
+  if (e.kind === 'Comp' && what === 'deps=') return [e];
   return ctx.report.unsupported(e.span, `${what} must be a list, e.g. [tids]`);
 }
 
@@ -124,6 +128,9 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
   }
   if (calleeExpr.kind === 'Attr' && calleeExpr.value.kind === 'Name' && calleeExpr.value.id === 'self') {
     return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args, kwargs, span };
+  }
+  if (calleeExpr.kind === 'Name' && ctx.jitFuncs?.has(calleeExpr.id)) {
+    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args, kwargs, span };
   }
   const spelled = dotted(calleeExpr);
   if (spelled === 'pl.submit') return makeSubmit(ctx, args, kwargs, span);
@@ -246,12 +253,38 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
   if (target.kind === 'Tuple' || target.kind === 'List') {
     if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
     const names: NameExpr[] = [];
-    for (const t of target.elts) {
-      if (t.kind !== 'Name') ctx.report.unsupported(t.span, 'a tuple assignment target may only hold names');
-      names.push(t);
-    }
+    let nested = false;
+    const flatten = (elts: readonly Expr[]): void => {
+      for (const t of elts) {
+        if ((t.kind === 'Tuple' || t.kind === 'List') && t.elts.length > 0) {
+          nested = true;
+          flatten(t.elts);
+        } else if (t.kind !== 'Name') ctx.report.unsupported(t.span, 'a tuple assignment target may only hold names and tuples of names');
+        else names.push(t);
+      }
+    };
+    flatten(target.elts);
     if (names.length === 0) ctx.report.unsupported(target.span, 'an empty assignment target is not supported');
-    return { kind: 'Assign', targets: names, tupleTarget: true, annotation: null, value, span };
+    const a: AssignStmt = { kind: 'Assign', targets: names, tupleTarget: true, annotation: null, value, span };
+    if (nested) a.targetPattern = asTuple(target);
+    return a;
+  }
+  if (target.kind === 'Subscript' && target.value.kind === 'Name' && hasSlice(target.index)) {
+    // PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, src, offsets)`.
+    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    const dst = target.value;
+    const items = target.index.kind === 'Tuple' ? target.index.elts : [target.index];
+    const at = (e: Expr): Span => ({ start: e.span.start, end: e.span.start });
+    const offsets: Expr[] = items.map((it) =>
+      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, span: at(it) }));
+    const call: CallExpr = {
+      kind: 'Call',
+      callee: { kind: 'op', name: 'tensor.assemble', known: true },
+      args: [{ ...dst, span: { ...dst.span } }, value, { kind: 'List', elts: offsets, span: { ...target.index.span } }],
+      kwargs: [],
+      span: { ...span },
+    };
+    return { kind: 'Assign', targets: [dst], tupleTarget: false, annotation: null, value: call, sliceIndex: target.index, span };
   }
   if (target.kind === 'Subscript' && target.value.kind === 'Name') {
     if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
@@ -269,6 +302,15 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     target.span,
     'this assignment target is not supported; assign to a name, a tuple of names or name[index]',
   );
+}
+
+/** A nested target with every level a Tuple (`[a, b]` reads as `(a, b)`). */
+function asTuple(e: Extract<Expr, { kind: 'Tuple' | 'List' }>): TupleExpr {
+  return { kind: 'Tuple', elts: e.elts.map((x) => (x.kind === 'Tuple' || x.kind === 'List' ? asTuple(x) : x)), span: e.span };
+}
+
+function hasSlice(index: Expr): boolean {
+  return index.kind === 'Slice' || (index.kind === 'Tuple' && index.elts.some((e) => e.kind === 'Slice'));
 }
 
 export type Head =
@@ -329,6 +371,7 @@ const LOOP_KINDS: Record<string, LoopKind> = {
   'pl.pipeline': 'pipeline',
   'pl.spmd': 'spmd',
   'pl.while_': 'while',
+  'pl.split_aiv': 'split_aiv',
 };
 
 function names(ctx: BuildCtx, e: Expr): NameExpr[] {
@@ -353,8 +396,13 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
   if (!call || !loopKind) {
     return ctx.report.unsupported(
       h.iter.span,
-      'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.while_ or range',
+      'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_ or range',
     );
+  }
+  if (loopKind === 'split_aiv') {
+    if (call.args.length !== 1) ctx.report.unsupported(call.span, 'pl.split_aiv takes one positional argument, the lane count: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
+    if (!call.kwargs.some((k) => k.name === 'mode')) ctx.report.unsupported(call.span, 'pl.split_aiv needs its keyword-only mode=, e.g. pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
+    if (h.target.kind !== 'Name') ctx.report.unsupported(h.target.span, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
   }
   let target: NameExpr | null = null;
   let iterArgs: NameExpr[] = [];
@@ -499,14 +547,118 @@ const FUNCTION_KINDS: ReadonlySet<string> = new Set([
   'Opaque', 'Orchestration', 'InCore', 'AIC', 'AIV', 'Group', 'Spmd', 'Inline', 'Graph',
 ]);
 
-/** Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`). */
-export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: DefHeadDesc, rawBody: Stmt[]): FunctionDef {
+/** A list comprehension anywhere but a `deps=` list is rejected, as PyPTO does. */
+function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[]): void {
+  const allowed = new Set<Expr>();
+  const visit = (e: Expr): void => {
+    walkExpr(e, (x) => {
+      if (x.kind === 'Submit' && x.deps) for (const d of x.deps) if (d.kind === 'Comp') allowed.add(d);
+      if (x.kind === 'Comp' && !allowed.has(x)) {
+        ctx.report.unsupported(x.span, 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop');
+      }
+    });
+  };
+  walkStmts(body, (s) => {
+    if (s.kind === 'Scope' && s.deps) for (const d of s.deps) if (d.kind === 'Comp') allowed.add(d);
+    stmtParts(s, visit);
+  });
+}
+
+/** `pl.Level.HOST` / `pl.Role.SubWorker` as `Level.HOST` / `Role.SubWorker` (Enum or attribute chain), else null. */
+function enumText(e: Expr | undefined): string | null {
+  if (!e) return null;
+  if (e.kind === 'Enum') return `${e.enum}.${e.member}`;
+  const d = dotted(e);
+  if (d === null) return null;
+  const parts = d.split('.');
+  return parts.length >= 2 ? parts.slice(-2).join('.') : null;
+}
+
+/** True when the decorators declare a HOST SubWorker (`@pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)`): its body is plain Python. */
+export function isHostSubWorker(decorators: readonly DecoratorDesc[]): boolean {
+  for (const d of decorators) {
+    const e = d.expr;
+    if (e.kind !== 'Call' || calleeSpelling(e.callee) !== 'pl.function') continue;
+    const kw = (n: string): string | null => enumText(e.kwargs.find((k) => k.name === n)?.value);
+    if (kw('level') === 'Level.HOST' && kw('role') === 'Role.SubWorker') return true;
+  }
+  return false;
+}
+
+/** The JIT decorator forms PyPTO defines (`python/pypto/jit/decorator.py`) and the function kind each gives. */
+const JIT_FORMS: Record<string, { kind: FunctionKind; level: boolean; autoScope: boolean }> = {
+  'pl.jit': { kind: 'Orchestration', level: false, autoScope: true },
+  'pl.jit.host': { kind: 'Opaque', level: false, autoScope: true },
+  'pl.jit.incore': { kind: 'InCore', level: true, autoScope: false },
+  'pl.jit.inline': { kind: 'Inline', level: false, autoScope: true },
+  'pl.jit.opaque': { kind: 'Opaque', level: false, autoScope: false },
+  'pl.jit.extern': { kind: 'AIV', level: false, autoScope: false },
+};
+
+/** The JIT form of a decorator expression (`pl.jit.incore`, also called), or null. */
+export function jitForm(e: Expr): string | null {
+  const d = e.kind === 'Call' ? calleeSpelling(e.callee) : dotted(e);
+  return d !== null && Object.prototype.hasOwnProperty.call(JIT_FORMS, d) ? d : null;
+}
+
+/** A JIT kernel's kind from its decorator, with PyPTO's decorator-time rejections. */
+function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
+  const spec = JIT_FORMS[form]!;
+  const e = d.expr;
+  if (e.kind !== 'Call') return spec.kind;
+  if (e.args.length > 0) ctx.report.unsupported(e.args[0]!.span, `@${form}(...) takes only keyword arguments`);
+  const short = form.slice('pl.jit.'.length);
+  for (const kw of e.kwargs) {
+    if (form === 'pl.jit.extern') continue;
+    if (kw.name === 'level') {
+      if (!spec.level) ctx.report.unsupported(kw.span, `@${form} does not accept a level= argument; only @pl.jit.incore(level=...) does`);
+    } else if (kw.name === 'auto_scope') {
+      if (!spec.autoScope) {
+        ctx.report.unsupported(kw.span, `@pl.jit.${short} does not accept an auto_scope= argument (auto_scope is only meaningful for the Orchestration entry, the HOST orchestrator, and inline sub-functions)`);
+      }
+    } else ctx.report.unsupported(kw.span, `@${form} has no ${kw.name}= argument`);
+  }
+  if (form === 'pl.jit.extern') {
+    const core = e.kwargs.find((k) => k.name === 'core_type')?.value;
+    if (!core) return 'AIV';
+    if (core.kind === 'Str' && (core.value === 'aic' || core.value === 'aiv' || core.value === 'mixed')) {
+      return core.value === 'aic' ? 'AIC' : core.value === 'aiv' ? 'AIV' : 'Group';
+    }
+    return ctx.report.unsupported(core.span, "@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed'");
+  }
+  return spec.kind;
+}
+
+/**
+ * Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`).
+ * `jit`: a module-level JIT kernel (no `self`; its decorator is a `@pl.jit...` form).
+ * A method's `self` is optional (PyPTO strips it when present) and forbidden on a HOST SubWorker.
+ */
+export function makeFunction(
+  ctx: BuildCtx,
+  decorators: DecoratorDesc[],
+  head: DefHeadDesc,
+  rawBody: Stmt[],
+  jit = false,
+  hostSource: string[] | null = null,
+): FunctionDef {
   let funcKind: FunctionKind = 'Opaque';
   let decoratorKwargs: Keyword[] = [];
   let bareDecorator = false;
   let found = false;
+  let jitExpr: Expr | undefined;
   for (const d of decorators) {
     const e = d.expr;
+    if (jit && jitForm(e) !== null) {
+      const form = jitForm(e)!;
+      if (jitExpr === undefined) {
+        jitExpr = e;
+        funcKind = jitKind(ctx, d, form);
+        found = true;
+        continue;
+      }
+      ctx.report.unsupported(d.span, 'a JIT kernel takes exactly one @pl.jit decorator (@pl.jit, @pl.jit.host, @pl.jit.incore, @pl.jit.inline, @pl.jit.opaque or @pl.jit.extern(...))');
+    }
     if (dotted(e) === 'pl.function') {
       bareDecorator = true;
       found = true;
@@ -528,10 +680,17 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
   }
   if (!found) ctx.report.unsupported(head.span, 'a function of a @pl.program needs a @pl.function decorator');
   const first = head.params[0];
-  if (!first || first.name !== 'self' || first.annotation) {
-    ctx.report.unsupported(first?.span ?? head.paramsSpan, "a @pl.function method must take 'self' as its first parameter");
+  const hasSelf = !jit && first !== undefined && first.name === 'self';
+  if (hasSelf && first.annotation) {
+    ctx.report.unsupported(first.span, "'self' cannot be annotated; write self, or leave it out");
   }
-  const params: Param[] = head.params.slice(1).map((p) => {
+  if (hasSelf && isHostSubWorker(decorators)) {
+    ctx.report.unsupported(
+      first.span,
+      `SubWorker function '${head.name}' must not declare 'self'; declare it as a self-contained function inside @pl.program (remove the 'self' parameter)`,
+    );
+  }
+  const params: Param[] = head.params.slice(hasSelf ? 1 : 0).map((p) => {
     if (!p.annotation) return { name: p.name, type: null, direction: 'in', span: p.span };
     const { type, direction } = paramType(ctx, p.annotation);
     return { name: p.name, type, direction, span: p.span };
@@ -549,8 +708,12 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
     attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
   }
+  checkComprehensions(ctx, body);
+  const b1 = body[0];
+  const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
+  if (external) body = [];
   const start = decorators.length > 0 ? decorators[0]!.span.start : head.start;
-  return {
+  const f: FunctionDef = {
     kind: 'Function',
     name: head.name,
     funcKind,
@@ -562,6 +725,13 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
     body,
     span: { start, end },
   };
+  if (jitExpr) f.jit = jitExpr;
+  if (!jit && !hasSelf) f.noSelf = true;
+  // A standalone module-level `@pl.function` (no JIT decorator) prints without self too.
+  if (jit && !jitExpr) f.noSelf = true;
+  if (external) f.external = true;
+  if (hostSource) f.hostSource = hostSource;
+  return f;
 }
 
 /**

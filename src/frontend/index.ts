@@ -17,6 +17,9 @@ import type { ConstValue, Module, Program } from '../ir/nodes.js';
 import { scanLines } from './scan.js';
 import { moduleConstants, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
+import { readImports } from './imports.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { lineStartsWithWord } from './scan.js';
 
 export { parseDefines };
 
@@ -25,26 +28,104 @@ export interface ParseOptions {
   defines?: ReadonlyMap<string, ConstValue>;
 }
 
-/** Parses a module's text. Throws DiagnosticError on a syntax error or unsupported construct in a program. */
-export function parseModule(text: string, path: string, opts: ParseOptions = {}): Module {
+/**
+ * Parses a module's text. Each program and each function is read on its own: one that cannot
+ * be read is reported in `module.problems` (located errors) and left out, the others are still
+ * read. `problems` also holds the module's warnings (imports ptolog cannot follow) and, for a
+ * module with no program and no JIT kernel, a `no-program` note.
+ */
+export function parseModuleIsolated(text: string, path: string, opts: ParseOptions = {}): Module {
   const source = new SourceText(path, text);
+  if (text.includes('\u0000')) {
+    // Not Python text at all: say so instead of reading nothing in silence.
+    const at = text.indexOf('\u0000');
+    return {
+      source,
+      constants: new Map(),
+      programs: [],
+      problems: [{
+        severity: 'warning',
+        code: 'not-python',
+        message: "this file looks binary (it holds NUL bytes): it is not Python text, nothing was read",
+        location: { source, start: at, end: at },
+      }],
+    };
+  }
   const table = scanLines(text);
   const constants = moduleConstants(text, table, opts.defines ?? new Map());
-  const parser = new ProgramParser(source, table, constants);
+  const imports = readImports(source, table);
+  const probe = new ProgramParser(source, table, constants, imports);
+  const jitFuncs = new Set<string>();
+  for (let l = 0; l + 1 < table.count; l++) {
+    if (table.indent[l] !== 0 || !probe.isJitDecorator(l)) continue;
+    let h = l + 1;
+    while (h < table.count && table.indent[h] === 0 && text.charCodeAt(table.start[h]!) === 64) h++;
+    if (h < table.count && table.indent[h] === 0 && lineStartsWithWord(text, table, h, 'def')) {
+      const m = /^def\s+(\w+)/.exec(text.slice(table.start[h]!, table.end[h]!));
+      if (m) jitFuncs.add(m[1]!);
+    }
+  }
+  const parser = new ProgramParser(source, table, constants, imports, jitFuncs);
   const programs: Program[] = [];
+  const problems: Diagnostic[] = [...imports.warnings];
+  let programsSeen = 0;
+  let programsWithErrors = 0;
   let l = 0;
   while (l < table.count) {
-    if (ProgramParser.isProgramDecorator(text, table, l)) {
-      const { program, next } = parser.parseProgram(l);
-      programs.push(program);
-      l = next;
+    if (parser.isProgramDecorator(l)) {
+      programsSeen++;
+      const before = parser.problems.length;
+      const r = parser.parseProgramIsolated(l);
+      if (r.program) programs.push(r.program);
+      if (parser.problems.length > before) programsWithErrors++;
+      l = r.next;
     } else l++;
   }
-  return { source, constants, programs };
+  const beforeJit = parser.problems.length;
+  const jit = parser.parseJitKernels();
+  if (jit) programs.push(jit);
+  const jitKernelsWithErrors = parser.problems.length - beforeJit;
+  for (const d of parser.problems) problems.push(d);
+  if (programsSeen === 0 && jitFuncs.size === 0 && !problems.some((d) => d.severity === 'error')) {
+    problems.push({
+      severity: 'note',
+      code: 'no-program',
+      message: text.trim() === ''
+        ? 'this file is empty: there is no @pl.program class or @pl.jit kernel to read'
+        : imports.importsPypto
+          ? 'no @pl.program class or @pl.jit kernel here: nothing to read'
+          : 'no @pl.program class or @pl.jit kernel here (the file does not import pypto.language): nothing to read',
+      location: { source, start: 0, end: 0 },
+    });
+  }
+  const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
+  return { source, constants, programs, problems, spell: imports.spell, stats };
 }
 
-/** Reads and parses a file; an unreadable file gives an `unreadable-file` diagnostic with the path. */
+/** Parses a module's text; throws a DiagnosticError holding every error when a program or function cannot be read. */
+export function parseModule(text: string, path: string, opts: ParseOptions = {}): Module {
+  const m = parseModuleIsolated(text, path, opts);
+  const errors = moduleErrors(m);
+  if (errors.length > 0) throw new DiagnosticError(errors);
+  return m;
+}
+
+/** The errors of a module (programs or functions that could not be read). */
+export function moduleErrors(m: Module): Diagnostic[] {
+  return (m.problems ?? []).filter((d) => d.severity === 'error');
+}
+
+/** Reads and parses a file (strict, as parseModule); an unreadable file gives an `unreadable-file` diagnostic with the path. */
 export function readModule(path: string, opts: ParseOptions = {}): Module {
+  return parseModule(readModuleText(path), path, opts);
+}
+
+/** Reads and parses a file, each program and function on its own (as parseModuleIsolated). */
+export function readModuleIsolated(path: string, opts: ParseOptions = {}): Module {
+  return parseModuleIsolated(readModuleText(path), path, opts);
+}
+
+function readModuleText(path: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -59,5 +140,5 @@ export function readModule(path: string, opts: ParseOptions = {}): Module {
       { severity: 'error', code: 'unreadable-file', message: `cannot read ${path}: ${why}`, path },
     ]);
   }
-  return parseModule(text, path, opts);
+  return text;
 }

@@ -11,15 +11,16 @@
  * Unrolled kernels repeat statements: a top-level statement group whose exact text was parsed
  * before in the same module is not parsed again, its IR is cloned with the spans moved.
  */
-import { DiagnosticError, errorAt, failAt } from '../report/diagnostic.js';
+import { DiagnosticError, errorAt, failAt, type Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
 import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
 import { emitRanges } from './layout.js';
 import { grammar, convert } from './semantics.js';
 import { syntaxDiagnostic } from './errors.js';
+import { languageNames, memberNames, type Imports } from './imports.js';
 import {
-  makeFor, makeFunction, makeIf, makeWhile, makeWith,
+  isHostSubWorker, makeFor, makeFunction, makeIf, makeWhile, makeWith,
   type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type Reporter,
 } from './build.js';
 
@@ -56,25 +57,52 @@ export class ProgramParser {
   private readonly bctx: BuildCtx;
   /** Statement group text -> its statements with spans relative to the group's start. */
   private readonly cache = new Map<string, Stmt[]>();
+  /** Errors of functions left out of their program (each program and function is read on its own). */
+  readonly problems: Diagnostic[] = [];
+  private readonly programRe: RegExp;
+  private readonly jitRe: RegExp;
+  private readonly names: ReadonlyMap<string, string>;
+  /** Set while a lone `...` body is being matched. */
+  private ellipsisOk = false;
 
   constructor(
     private readonly source: SourceText,
     private readonly table: LineTable,
     private readonly constants: ReadonlyMap<string, ConstValue>,
+    imports: Imports | null = null,
+    private readonly jitFuncs: ReadonlySet<string> = new Set(),
   ) {
     this.report = {
       unsupported: (span: Span, message: string): never =>
         failAt(source, span.start, span.end, 'unsupported-construct', message),
       syntax: (span: Span, message: string): never => failAt(source, span.start, span.end, 'syntax-error', message),
     };
-    this.bctx = { report: this.report, constants };
+    this.bctx = { report: this.report, constants, jitFuncs };
+    this.names = imports?.names ?? new Map();
+    const alt = (xs: string[]): string => xs.map((x) => x.replace(/[^\w]/g, '')).filter((x) => x !== '').join('|') || '(?!)';
+    const lang = imports ? languageNames(imports) : ['pl'];
+    const prog = imports ? memberNames(imports, 'program') : [];
+    const jit = imports ? memberNames(imports, 'jit') : [];
+    const fn = imports ? memberNames(imports, 'function') : [];
+    this.programRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*program|(?:${alt(prog)}))(?![A-Za-z0-9_])`);
+    this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
   }
 
-  /** True when logical line `l` is a `@pl.program` decorator. */
-  static isProgramDecorator(text: string, table: LineTable, l: number): boolean {
-    const s = table.start[l]!;
+  /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */
+  isProgramDecorator(l: number): boolean {
+    return this.decoratorMatches(l, this.programRe);
+  }
+
+  /** True when logical line `l` is a `@pl.jit...` or `@pl.function` decorator (through the module's imports): at indentation 0, a module-level kernel. */
+  isJitDecorator(l: number): boolean {
+    return this.decoratorMatches(l, this.jitRe);
+  }
+
+  private decoratorMatches(l: number, re: RegExp): boolean {
+    const text = this.source.text;
+    const s = this.table.start[l]!;
     if (text.charCodeAt(s) !== 64) return false;
-    return /^@\s*pl\s*\.\s*program(?![A-Za-z0-9_])/.test(text.slice(s, Math.min(s + 64, table.end[l]!)));
+    return re.test(text.slice(s, Math.min(s + 64, this.table.end[l]!)));
   }
 
   private lineSpan(l: number): Span {
@@ -91,13 +119,37 @@ export class ProgramParser {
     try {
       const m = grammar.match(chunk.out, rule);
       if (m.failed()) throw new DiagnosticError([syntaxDiagnostic(this.source, chunk, m)]);
-      return convert<T>(m, { map: chunk.map, report: this.report, constants: this.constants });
+      return convert<T>(m, {
+        map: chunk.map,
+        report: this.report,
+        constants: this.constants,
+        names: this.names,
+        jitFuncs: this.jitFuncs,
+        ellipsisOk: this.ellipsisOk,
+      });
     } catch (e) {
       if (e instanceof RangeError) {
         const s = this.table.start[from]!;
         failAt(this.source, s, this.table.end[from]!, 'syntax-error', 'this statement is nested too deeply to parse');
       }
       throw e;
+    }
+  }
+
+  /** As parseProgram; a program that cannot be read is recorded in `problems` (null) and the scan goes on after it. */
+  parseProgramIsolated(d: number): { program: Program | null; next: number } {
+    try {
+      return this.parseProgram(d);
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      for (const x of e.diagnostics) this.problems.push(x);
+      const t = this.table;
+      const base = t.indent[d]!;
+      let k = d;
+      while (k < t.count && t.indent[k] === base && this.source.text.charCodeAt(t.start[k]!) === 64) k++;
+      let j = k + 1;
+      while (j < t.count && t.indent[j]! > base) j++;
+      return { program: null, next: Math.min(Math.max(j, d + 1), t.count) };
     }
   }
 
@@ -134,7 +186,8 @@ export class ProgramParser {
       let e = h + 1;
       while (e < j && t.indent[e]! > bodyBase) e++;
       if (lineStartsWithWord(text, t, h, 'def')) {
-        functions.push(this.parseFunction(g, h, e, bodyBase));
+        const f = this.isolated(() => this.parseFunction(g, h, e, bodyBase));
+        if (f) functions.push(f);
       } else if (h === g && e === g + 1 && (this.isDocstring(g) || lineStartsWithWord(text, t, g, 'pass'))) {
         // A class docstring or `pass`: nothing to keep.
       } else {
@@ -145,6 +198,62 @@ export class ProgramParser {
     const start = header.decorators[0]?.span.start ?? t.start[d]!;
     const end = functions.length > 0 ? functions[functions.length - 1]!.span.end : t.end[k]!;
     return { program: { kind: 'Program', name: header.name, functions, span: { start, end } }, next: j };
+  }
+
+  /** Runs `read`; a DiagnosticError is recorded in `problems` (the function is left out), null returned. */
+  private isolated<T>(read: () => T): T | null {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      for (const d of e.diagnostics) this.problems.push(d);
+      return null;
+    }
+  }
+
+  /**
+   * The module-level kernels: every decorated `def` at indentation 0 whose decorators include
+   * a `@pl.jit...` form (or a standalone `@pl.function`), read as one program (`jit`) of the module. A kernel that
+   * cannot be read is recorded in `problems` and left out; the others are still read.
+   */
+  parseJitKernels(): Program | null {
+    const t = this.table;
+    const text = this.source.text;
+    const functions: FunctionDef[] = [];
+    let l = 0;
+    while (l < t.count) {
+      if (t.indent[l] !== 0 || text.charCodeAt(t.start[l]!) !== 64) {
+        l++;
+        continue;
+      }
+      let h = l;
+      let isJit = false;
+      while (h < t.count && t.indent[h] === 0 && text.charCodeAt(t.start[h]!) === 64) {
+        if (this.isJitDecorator(h)) isJit = true;
+        h++;
+      }
+      let e = h + 1;
+      while (e < t.count && t.indent[e]! > 0) e++;
+      if (isJit && h < t.count && t.indent[h] === 0 && lineStartsWithWord(text, t, h, 'def')) {
+        const g = l;
+        const f = this.isolated(() => {
+          this.checkLines(g, e);
+          return this.parseFunction(g, h, e, 0, true);
+        });
+        if (f) functions.push(f);
+      } else if (isJit) {
+        this.isolated(() => this.report.unsupported(this.lineSpan(h < t.count ? h : l), '@pl.jit must decorate a module-level function (def)'));
+      }
+      l = Math.max(e, l + 1);
+    }
+    if (functions.length === 0) return null;
+    return {
+      kind: 'Program',
+      name: 'jit',
+      jit: true,
+      functions,
+      span: { start: functions[0]!.span.start, end: functions[functions.length - 1]!.span.end },
+    };
   }
 
   private isDocstring(l: number): boolean {
@@ -174,11 +283,39 @@ export class ProgramParser {
     );
   }
 
-  /** Function group: decorator lines [g, h), `def` line h, body lines (h, e). */
-  private parseFunction(g: number, h: number, e: number, base: number): FunctionDef {
+  /** True when logical line `l` is exactly `...`. */
+  private isEllipsis(l: number): boolean {
+    return this.source.text.slice(this.table.start[l]!, this.table.end[l]!) === '...';
+  }
+
+  /** A body (lines [a, b)) that is `...` after an optional docstring and `pl.func_attr(...)`. */
+  private isEllipsisBody(a: number, b: number): boolean {
+    let l = a;
+    if (l < b && this.isDocstring(l) && this.table.end[l]! - this.table.start[l]! > 0) l++;
+    if (l < b && /^\w+\s*\.\s*func_attr\s*\(/.test(this.source.text.slice(this.table.start[l]!, this.table.end[l]!))) l++;
+    return l === b - 1 && this.isEllipsis(l);
+  }
+
+  private withEllipsis<T>(ok: boolean, read: () => T): T {
+    const prev = this.ellipsisOk;
+    this.ellipsisOk = ok;
+    try {
+      return read();
+    } finally {
+      this.ellipsisOk = prev;
+    }
+  }
+
+  /** Function group: decorator lines [g, h), `def` line h, body lines (h, e). `jit`: a module-level JIT kernel. */
+  private parseFunction(g: number, h: number, e: number, base: number, jit = false): FunctionDef {
     const t = this.table;
-    const r = this.match<{ decorators: DecoratorDesc[]; head: DefHeadDesc; inline: Stmt[] | null }>(g, h + 1, base, 'FuncHeader');
+    const text = this.source.text;
+    const inlineEllipsis = /:\s*\.\.\.$/.test(text.slice(t.start[h]!, t.end[h]!));
+    const r = this.withEllipsis(inlineEllipsis, () =>
+      this.match<{ decorators: DecoratorDesc[]; head: DefHeadDesc; inline: Stmt[] | null }>(g, h + 1, base, 'FuncHeader'),
+    );
     let body: Stmt[];
+    let hostSource: string[] | null = null;
     if (r.inline) {
       if (h + 1 < e) failAt(this.source, t.start[h + 1]!, t.start[h + 1]!, 'syntax-error', 'unexpected indent');
       body = r.inline;
@@ -187,9 +324,26 @@ export class ProgramParser {
         const end = t.end[h]!;
         failAt(this.source, end, end, 'syntax-error', 'expected an indented block after the function signature');
       }
-      body = this.parseBlock(h + 1, e);
+      if (!jit && isHostSubWorker(r.decorators) && !this.isEllipsisBody(h + 1, e)) {
+        // A HOST SubWorker's body is plain Python that PyPTO keeps as text: read it as opaque host code.
+        body = [];
+        hostSource = this.hostLines(h + 1, e);
+      } else {
+        body = this.withEllipsis(this.isEllipsisBody(h + 1, e), () => this.parseBlock(h + 1, e));
+      }
     }
-    return makeFunction(this.bctx, r.decorators, r.head, body);
+    const f = makeFunction(this.bctx, r.decorators, r.head, body, jit, hostSource);
+    if (hostSource) f.span = { start: f.span.start, end: t.end[e - 1]! };
+    return f;
+  }
+
+  /** The source lines of logical lines [a, b), dedented by the first line's indentation. */
+  private hostLines(a: number, b: number): string[] {
+    const text = this.source.text;
+    const from = this.source.lineStart(this.source.position(this.table.start[a]!).line);
+    const raw = text.slice(from, this.table.end[b - 1]!).split(/\r\n|\n|\r/);
+    const w = this.table.indent[a]!;
+    return raw.map((line) => (line.slice(0, w).trim() === '' ? line.slice(Math.min(w, line.length - line.trimStart().length)) : line.trimStart()).trimEnd());
   }
 
   private startsWithAny(l: number, words: readonly string[]): boolean {

@@ -21,6 +21,12 @@ export interface SemState {
   map: OffsetMap;
   report: Reporter;
   constants: ReadonlyMap<string, ConstValue>;
+  /** The module's PyPTO imports: local name → canonical (`pyl` → `pl`, `Tensor` → `pl.Tensor`). */
+  names?: ReadonlyMap<string, string>;
+  /** Names of the module's JIT kernels: a call of one is a call of a program function. */
+  jitFuncs?: ReadonlySet<string>;
+  /** A lone `...` is allowed (the whole body of an external kernel / abstract SubWorker). */
+  ellipsisOk?: boolean;
 }
 
 let st: SemState;
@@ -31,7 +37,20 @@ const bctx: BuildCtx = {
   get constants() {
     return st.constants;
   },
+  get jitFuncs() {
+    return st.jitFuncs;
+  },
 } as BuildCtx;
+
+/** A name read through the module's imports: `pyl` → `pl`, `Tensor` → `pl.Tensor`. */
+function resolveName(id: string, span: Span): Expr {
+  const c = st.names?.get(id);
+  if (c === undefined || c === id) return { kind: 'Name', id, span };
+  const parts = c.split('.');
+  let e: Expr = { kind: 'Name', id: parts[0]!, span };
+  for (const part of parts.slice(1)) e = makeAttr(e, part, span);
+  return e;
+}
 
 type N = ohm.Node;
 
@@ -484,8 +503,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return tok;
   },
   ident(_a, _b) {
-    const n: NameExpr = { kind: 'Name', id: this.sourceString, span: sp(this) };
-    return n;
+    return resolveName(this.sourceString, sp(this));
   },
   ArgList(first, _c, rest, _t) {
     return seq(first, rest);
@@ -505,8 +523,12 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   SubscriptList(first, _c, rest, trail) {
     return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
   },
-  SubItem_slice(_a, _c, _b, _s) {
-    return unsupportedHere(this, 'slices');
+  SubItem_slice(lower, _c, upper, step) {
+    const st0 = step.children[0];
+    if (st0 && st0.children[1]!.numChildren > 0) {
+      return st.report.unsupported(sp(st0), "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step");
+    }
+    return { kind: 'Slice', lower: opt(lower), upper: opt(upper), span: sp(this) };
   },
   SubItem_expr(e) {
     return ir(e);
@@ -533,7 +555,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return { elts: seq(first, rest) };
   },
   Atom_bracket(_l, body) {
-    if (caseOf(body) === 'BracketBody_comp') return unsupportedHere(this, 'list comprehensions');
+    if (caseOf(body) === 'BracketBody_comp') return comprehension(this, body.children[0]!);
     const elts: Expr[] = ir(body);
     return { kind: 'List', elts, span: sp(this) };
   },
@@ -585,7 +607,11 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return { kind: 'None', span: sp(this) };
   },
   Atom_ellipsis(_e) {
-    return st.report.unsupported(sp(this), "'...' is not supported inside a @pl.program; write pass");
+    if (st.ellipsisOk) return { kind: 'Name', id: '...', span: sp(this) };
+    return st.report.unsupported(
+      sp(this),
+      "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block",
+    );
   },
   Atom_yield(_k, _e) {
     return unsupportedHere(this, "'yield' (use pl.yield_)");
@@ -600,6 +626,27 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return unsupportedHere(this, "'**' in a dict literal");
   },
 });
+
+/**
+ * `[elt for x in iter if c]` (`comp` is the BracketBody_comp node): a CompExpr, with PyPTO's
+ * rejections (`ast_parser.py`, `_unroll_deps_comprehension`). Where it may appear (only in
+ * `deps=`) is checked when the function is built.
+ */
+function comprehension(node: N, comp: N): Expr {
+  const [eltNode, forNode] = comp.children as [N, N];
+  const clauses = forNode.children[0]!.children;
+  if (clauses.length !== 1) {
+    return st.report.syntax(sp(node), "a deps= comprehension supports a single 'for' clause; inline the inner generator(s) or write a single flat 'for ... in ...'");
+  }
+  const [asyncKw, , target, , iter, ifs] = clauses[0]!.children as [N, N, N, N, N, N];
+  if (asyncKw.numChildren > 0) return st.report.syntax(sp(node), "a deps= comprehension cannot be 'async for'");
+  const t: Expr = ir(target);
+  if (t.kind !== 'Name') {
+    return st.report.syntax(t.span, "a deps= comprehension target must be a single name; use 'for i in ...', not 'for i, j in ...'");
+  }
+  const conds: Expr[] = ifs.children.map((c) => ir<Expr>(c.children[1]!));
+  return { kind: 'Comp', elt: ir(eltNode), target: t, iter: ir(iter), conds, span: sp(node) };
+}
 
 function seq<T = any>(first: N, rest: N): T[] {
   const out: T[] = [ir<T>(first)];

@@ -190,6 +190,15 @@ function arbKnownOp(canonical: string, e: fc.Arbitrary<Expr>): fc.Arbitrary<Expr
   return fc.tuple(argsArb, kwArb).map(([args, kws]) => b.call(canonical, [...args], kws));
 }
 
+/** A subscript index with at least one slice (`0:H`, `:`, `i, 0:W`). */
+const arbSliceIndex: fc.Arbitrary<Expr> = fc.array(
+  fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(fc.option(arbSmallInt, { nil: null }), fc.option(fc.oneof(arbSmallInt, arbName.map(b.name)), { nil: null })).map(([l, u]) => b.slice(l, u)) },
+    { weight: 1, arbitrary: fc.oneof(arbSmallInt, arbName.map(b.name)) },
+  ),
+  { minLength: 1, maxLength: 3 },
+).filter((items) => items.some((x) => x.kind === 'Slice')).map((items) => (items.length === 1 ? items[0]! : b.tuple(...items)));
+
 // ---------------------------------------------------------------------------------------
 // Statements
 
@@ -226,6 +235,18 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
     fc.constant(null).map(() => b.brk()),
     fc.constant(null).map(() => b.cont()),
     fc.tuple(arbName, fc.array(small, { minLength: 1, maxLength: 2 })).map(([n, vs]) => b.assign(n, b.call('pl.yield_', vs))),
+    // slices: a read and a write (`dst[0:H, :] = src[...]`)
+    fc.tuple(arbName, arbName, arbSliceIndex).map(([n, x, idx]) => b.assign(n, b.sub(b.name(x), idx))),
+    fc.tuple(arbName, arbSliceIndex, small).map(([n, idx, v]) => b.sliceWrite(n, idx, v)),
+    // nested tuple targets: `(a, b), tid = pl.submit(...)`
+    fc.tuple(fc.uniqueArray(arbName, { minLength: 3, maxLength: 3 }), submitArb)
+      .map(([[x, y, z], s]) => b.assignNested(b.tuple(b.tuple(b.name(x!), b.name(y!)), b.name(z!)), s)),
+    // a deps= comprehension (the whole list, or one element of it)
+    fc.tuple(fc.constantFrom(...ctx.kernels), arbName, arbName, small, fc.boolean())
+      .map(([k, arr, i, n, whole]) => {
+        const c = b.comp(b.sub(b.name(arr), b.name(i)), i, b.otherCall(b.name('range'), [n]));
+        return b.exprStmt(b.submit(k, [], whole ? [c] : [b.name(arr), c]));
+      }),
   ];
   const simpleArb = fc.oneof(...simple);
 
@@ -252,6 +273,8 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
         kwargs: kind === 'pipeline' && stage ? [b.kw('stage', stage)] : [],
       }));
     const spmdFor = fc.tuple(arbName, small, body).map(([t, n, bd]) => b.fors('spmd', t, [n], bd));
+    const splitAiv = fc.tuple(arbName, fc.constantFrom('UP_DOWN', 'LEFT_RIGHT', 'NONE'), body)
+      .map(([t, m, bd]) => b.fors('split_aiv', t, [b.int(2)], bd, { kwargs: [b.kw('mode', b.attr(b.attr(b.name('pl'), 'SplitMode'), m))] }));
     const ssaWhile = fc.tuple(fc.uniqueArray(arbName, { minLength: 1, maxLength: 2 }), small, body).chain(([names, c, bd]) =>
       fc.array(small, { minLength: names.length, maxLength: names.length }).map((vals) =>
         b.fors('while', null, [], bd, { iterArgs: names, initValues: vals, cond: c })));
@@ -276,6 +299,7 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
         { weight: 1, arbitrary: fc.tuple(e, body).map(([c, bd]) => b.whiles(c, bd)) },
         { weight: 2, arbitrary: forArb },
         { weight: 1, arbitrary: spmdFor },
+        { weight: 1, arbitrary: splitAiv },
         { weight: 1, arbitrary: ssaWhile },
         { weight: 2, arbitrary: scopeArb },
       ),
@@ -299,8 +323,15 @@ function arbFunction(fname: string, kind: FunctionKind, ctx: Ctx, o: Required<Ge
   const deco = kind === 'Opaque' || kind === 'InCore'
     ? fc.option(arbEnum('Level'), { nil: null, freq: 4 }).map((l) => (l ? [b.kw('level', l)] : []))
     : fc.constant([] as Keyword[]);
-  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), arbBody(ctx, o), arbFuncAttrs, deco)
-    .map(([params, returns, body, attrs, kws]) => b.func(fname, kind, params, body, { returns, attrs, decoratorKwargs: kws }));
+  // Now and then: written without `self` (PyPTO's printer omits it), or an external kernel (`...` body).
+  const shape = fc.constantFrom<'plain' | 'noSelf' | 'external'>('plain', 'plain', 'plain', 'plain', 'noSelf', 'external');
+  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), arbBody(ctx, o), arbFuncAttrs, deco, shape)
+    .map(([params, returns, body, attrs, kws, sh]) => {
+      const f = b.func(fname, kind, params, sh === 'external' ? [] : body, { returns, attrs, decoratorKwargs: kws });
+      if (sh === 'noSelf') f.noSelf = true;
+      if (sh === 'external') f.external = true;
+      return f;
+    });
 }
 
 function withDefaults(opts: GenOptions): Required<GenOptions> {
@@ -331,6 +362,48 @@ export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
       for (let i = 0; i < no; i++) fs.push(arbFunction(i === 0 ? 'main' : `main${i}`, 'Orchestration', { ...ctx, orchestration: true }, o));
       return fc.tuple(...fs).map((funcs) => b.program(pname, funcs));
     });
+}
+
+/**
+ * A random module of JIT kernels (one `jit` program): the functions of a random program as
+ * module-level `@pl.jit...` functions (InCore → `@pl.jit.incore`, with `level=` when it had
+ * one; Orchestration → `@pl.jit`; Opaque → `@pl.jit.opaque`), calls between them bare.
+ */
+export function arbJitProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
+  return arbProgram(opts).map((p) => {
+    const jitDecorator = (f: FunctionDef): Expr => {
+      const form = f.funcKind === 'InCore' ? 'incore' : f.funcKind === 'Orchestration' ? null : 'opaque';
+      const dotted = form ? b.attr(b.attr(b.name('pl'), 'jit'), form) : b.attr(b.name('pl'), 'jit');
+      const level = f.decoratorKwargs.find((k) => k.name === 'level');
+      return form === 'incore' && level ? b.call('pl.jit.incore', [], [level]) : dotted;
+    };
+    const names = new Set(p.functions.map((f) => f.name));
+    const functions = p.functions.map((f) => {
+      const g: FunctionDef = { ...f, decoratorKwargs: [], bareDecorator: false, jit: jitDecorator(f) };
+      delete g.noSelf;
+      g.body = bareCalls(g.body, names);
+      return g;
+    });
+    return { ...p, name: 'jit', jit: true, functions };
+  });
+}
+
+/**
+ * Every `self.f(...)` call in `body` as the bare `f(...)` of a JIT module: a call of a kernel
+ * of the module (`names`), else of a plain name (what the frontend reads `f(...)` as).
+ */
+function bareCalls<T>(x: T, names: ReadonlySet<string>): T {
+  if (Array.isArray(x)) return x.map((v) => bareCalls(v, names)) as T;
+  if (x !== null && typeof x === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x as Record<string, unknown>)) o[k] = bareCalls(v, names);
+    if (o['kind'] === 'self' && typeof o['name'] === 'string') {
+      if (names.has(o['name'])) o['bare'] = true;
+      else return { kind: 'other', expr: b.name(o['name']) } as T;
+    }
+    return o as T;
+  }
+  return x;
 }
 
 /** One to `max` programs with distinct names. */

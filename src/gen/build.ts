@@ -26,6 +26,33 @@ export const sub = (value: Expr, index: Expr): Expr => ({ kind: 'Subscript', val
 export const unary = (op: UnaryOp, operand: Expr): Expr => ({ kind: 'Unary', op, operand, span: sp() });
 export const bin = (op: BinaryOp, left: Expr, right: Expr): Expr => ({ kind: 'Binary', op, left, right, span: sp() });
 export const kw = (n: string, value: Expr): Keyword => ({ name: n, value, span: sp() });
+export const slice = (lower: Expr | null, upper: Expr | null): Expr => ({ kind: 'Slice', lower, upper, span: sp() });
+/** `[elt for target in iter if c...]` (read only in `deps=`). */
+export const comp = (elt: Expr, target: string, iter: Expr, conds: Expr[] = []): Expr => ({
+  kind: 'Comp', elt, target: name(target), iter, conds, span: sp(),
+});
+/** `dst[index] = src` with slices in `index`, as the frontend reads it: `dst = tensor.assemble(dst, src, offsets)`. */
+export function sliceWrite(dst: string, index: Expr, src: Expr): Stmt {
+  const items = index.kind === 'Tuple' ? index.elts : [index];
+  const offsets = items.map((it) => structuredClone(it.kind !== 'Slice' ? it : it.lower ?? int(0)));
+  return {
+    kind: 'Assign', targets: [name(dst)], tupleTarget: false, annotation: null,
+    value: call('tensor.assemble', [name(dst), src, list(...offsets)]), sliceIndex: index, span: sp(),
+  };
+}
+/** `(a, b), tid = value`: nested tuple targets (`pattern` of names), flattened into `targets`. */
+export function assignNested(pattern: Expr, value: Expr): Stmt {
+  const flat: string[] = [];
+  const walk = (e: Expr): void => {
+    if (e.kind === 'Tuple') e.elts.forEach(walk);
+    else if (e.kind === 'Name') flat.push(e.id);
+  };
+  walk(pattern);
+  return {
+    kind: 'Assign', targets: flat.map(name), tupleTarget: true, annotation: null, value,
+    targetPattern: pattern as Extract<Expr, { kind: 'Tuple' }>, span: sp(),
+  };
+}
 export const dict = (...entries: [Expr, Expr][]): Expr => ({
   kind: 'Dict', entries: entries.map(([key, value]) => ({ key, value })), span: sp(),
 });

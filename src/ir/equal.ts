@@ -1,7 +1,8 @@
 /**
  * Structural equality of IR trees: two trees are equal when they are the same program,
  * whatever their source spelling. Ignored / normalised:
- * - `span` and `depsSpan` (positions), `bareDecorator` (`@pl.function` vs `@pl.function()`),
+ * - `span` and `depsSpan` (positions), `bareDecorator` (`@pl.function` vs `@pl.function()`), `noSelf`
+ *   (a method written without `self`), a module's `problems` and `spell`,
  *   `isElif` (`elif` vs `else: if`), and `source` (a module's text);
  * - keyword lists (`kwargs`, `decoratorKwargs`) compare as name-keyed sets (order ignored);
  * - statement bodies compare in canonical order: cache-policy declarations first (stable
@@ -12,7 +13,7 @@
 import type { Keyword, Stmt } from './nodes.js';
 import { hoistDecls } from './visit.js';
 
-const IGNORED: ReadonlySet<string> = new Set(['span', 'depsSpan', 'bareDecorator', 'isElif', 'source']);
+const IGNORED: ReadonlySet<string> = new Set(['span', 'depsSpan', 'bareDecorator', 'isElif', 'source', 'noSelf', 'problems', 'spell']);
 const KEYWORD_LISTS: ReadonlySet<string> = new Set(['kwargs', 'decoratorKwargs']);
 const BODIES: ReadonlySet<string> = new Set(['body', 'then', 'orelse']);
 

@@ -8,6 +8,7 @@
  * IR trees are equal with spans removed (see `equal.ts`).
  */
 import type { SourceText } from '../report/source.js';
+import type { Diagnostic } from '../report/diagnostic.js';
 
 export interface Span {
   start: number;
@@ -44,6 +45,17 @@ export interface AttrExpr { kind: 'Attr'; value: Expr; attr: string; span: Span 
  */
 export interface EnumExpr { kind: 'Enum'; module: 'pl' | 'pld'; enum: string; member: string; span: Span }
 export interface SubscriptExpr { kind: 'Subscript'; value: Expr; index: Expr; span: Span }
+/**
+ * `lower:upper` in a subscript (`x[0:H, :]`): PyPTO lowers a read to a `tensor.slice` /
+ * `tile.slice` view; a missing bound is the axis start / end. A step is rejected (as PyPTO does).
+ */
+export interface SliceExpr { kind: 'Slice'; lower: Expr | null; upper: Expr | null; span: Span }
+/**
+ * `[elt for target in iter if c]`: read only in a `deps=` list (as the list or one of its
+ * elements), where PyPTO unrolls it at parse time into one dependency per value of `iter`
+ * (a dependency list of known length when `iter` is `range(N)` with N known, else symbolic).
+ */
+export interface CompExpr { kind: 'Comp'; elt: Expr; target: NameExpr; iter: Expr; conds: Expr[]; span: Span }
 export interface UnaryExpr { kind: 'Unary'; op: UnaryOp; operand: Expr; span: Span }
 export interface BinaryExpr { kind: 'Binary'; op: BinaryOp; left: Expr; right: Expr; span: Span }
 
@@ -54,12 +66,13 @@ export interface Keyword { name: string; value: Expr; span: Span }
  * - `op`: a registered op. `name` is canonical when the op table knows it (`tile.store`,
  *   `pld.system.notify`); otherwise the name as written without nothing dropped
  *   (`pl.foo.bar`) and `known` is false.
- * - `self`: a call of another function of the program, `self.name(...)`.
+ * - `self`: a call of another function of the program, `self.name(...)`; in a JIT program
+ *   (`bare`) the call names the module-level kernel directly, `name(...)`.
  * - `other`: anything else callable (a plain name or an expression), kept as written.
  */
 export type Callee =
   | { kind: 'op'; name: string; known: boolean }
-  | { kind: 'self'; name: string }
+  | { kind: 'self'; name: string; bare?: true }
   | { kind: 'other'; expr: Expr };
 
 /**
@@ -86,7 +99,7 @@ export interface SubmitExpr {
 
 export type Expr =
   | NameExpr | IntExpr | FloatExpr | BoolExpr | NoneExpr | StrExpr
-  | ListExpr | TupleExpr | DictExpr | AttrExpr | EnumExpr | SubscriptExpr
+  | ListExpr | TupleExpr | DictExpr | AttrExpr | EnumExpr | SubscriptExpr | SliceExpr | CompExpr
   | UnaryExpr | BinaryExpr | CallExpr | SubmitExpr;
 
 // ---------------------------------------------------------------------------------------
@@ -139,6 +152,18 @@ export interface Param {
  */
 export interface AssignStmt {
   kind: 'Assign';
+  /**
+   * Set for a slice write `dst[0:H, :] = src`, which PyPTO lowers to
+   * `dst = pl.assemble(dst, src, offsets)`: the subscript index as written (printed back in
+   * the sugared form). `value` is then that `tensor.assemble` call (offsets: each slice's lower
+   * bound, 0 when omitted, or the scalar index).
+   */
+  sliceIndex?: Expr;
+  /**
+   * Set for a nested tuple target, `(a, b), tid = pl.submit(...)`: the target as written
+   * (Tuples of Names). `targets` holds its names flattened, in order.
+   */
+  targetPattern?: TupleExpr;
   targets: NameExpr[];
   /** True when written `(a, b) = ...` or `a, b = ...` even with one name (`(a,) = ...`). */
   tupleTarget: boolean;
@@ -168,9 +193,11 @@ export interface WhileStmt { kind: 'While'; cond: Expr; body: Stmt[]; span: Span
 /**
  * Loop kinds: `range` (`pl.range`, and Python `range`), `parallel`, `unroll`, `pipeline`,
  * `spmd` (`for i in pl.spmd(N)`), `while` (SSA `for (x,) in pl.while_(init_values=(x0,))`
- * whose body opens with `pl.cond(c)`, held in `cond`).
+ * whose body opens with `pl.cond(c)`, held in `cond`), `split_aiv` (`for aiv_id in
+ * pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)`: an AIV-split region, its body run per AIV lane;
+ * args as written, `mode=` in kwargs).
  */
-export type LoopKind = 'range' | 'parallel' | 'unroll' | 'pipeline' | 'spmd' | 'while';
+export type LoopKind = 'range' | 'parallel' | 'unroll' | 'pipeline' | 'spmd' | 'while' | 'split_aiv';
 
 export interface ForStmt {
   kind: 'For';
@@ -183,7 +210,7 @@ export interface ForStmt {
    * Iterator arguments. For range-like loops (`range`, `parallel`, `unroll`, `pipeline`) always
    * normalised to `[start, stop, step]` from positional and `start=`/`stop=`/`step=` keyword
    * forms; a missing start/step is a synthesised Int 0 / Int 1 with a zero-width span at the
-   * start of the iterator call. For `spmd` and `while` loops, the positional arguments as written.
+   * start of the iterator call. For `spmd`, `split_aiv` and `while` loops, the positional arguments as written.
    */
   args: Expr[];
   /** Keyword arguments other than `init_values` (and, for range-like loops, `start`/`stop`/`step`), e.g. `stage=2`, in source order. */
@@ -242,6 +269,21 @@ export interface FunctionDef {
   returns: TypeExpr | null;
   /** `pl.func_attr({...})` opening the body, or null. */
   attrs: DictExpr | null;
+  /** A JIT kernel (`@pl.jit`, `@pl.jit.incore(level=...)`, ...): the decorator expression as written. */
+  jit?: Expr;
+  /** Written without a `self` parameter (PyPTO makes it optional in a `@pl.program` class). */
+  noSelf?: true;
+  /**
+   * The body is `...` (optionally after a docstring / `pl.func_attr`): an external kernel
+   * (`external_source=`, `@pl.jit.extern`) or an abstract SubWorker. `body` is empty; a call
+   * of it is an opaque write.
+   */
+  external?: true;
+  /**
+   * A HOST SubWorker's body: plain Python PyPTO does not parse (kept as text, dedented, one
+   * entry per line; `body` is empty). Null/absent for every other function.
+   */
+  hostSource?: string[];
   body: Stmt[];
   /** From the first decorator's `@` to the end of the last body statement (docstring and func_attr included). */
   span: Span;
@@ -249,7 +291,10 @@ export interface FunctionDef {
 
 export interface Program {
   kind: 'Program';
+  /** The class name; for the JIT kernels of a module, `jit`. */
   name: string;
+  /** The module-level JIT kernels of a module (each a `@pl.jit...` function), read as one program. */
+  jit?: true;
   functions: FunctionDef[];
   /** From the `@pl.program` decorator to the end of the last function. */
   span: Span;
@@ -263,6 +308,25 @@ export interface Module {
   /** Module constants after `-D` overrides. */
   constants: Map<string, ConstValue>;
   programs: Program[];
+  /**
+   * Errors of programs / functions that could not be read (each one left out of `programs`,
+   * or its program kept without it), and warnings / notes about the module as a whole
+   * (`unfollowed-import`, `no-program`). Empty when everything was read.
+   */
+  problems?: Diagnostic[];
+  /** What was found and what of it could be read (for measurements over many files). */
+  stats?: ReadStats;
+  /** How the module spells `pl` and `pld` (its imports), for text the rewriter inserts. */
+  spell?: { pl: string; pld: string };
+}
+
+export interface ReadStats {
+  /** `@pl.program` classes found / of them read with an error (the class or one of its functions). */
+  programs: number;
+  programsWithErrors: number;
+  /** Module-level JIT kernels found / of them that could not be read. */
+  jitKernels: number;
+  jitKernelsWithErrors: number;
 }
 
 export type Node = Expr | TypeExpr | Stmt | FunctionDef | Program | Param | Keyword;

@@ -149,6 +149,8 @@ function exprRaw(e: Expr): string {
     case 'Enum':
       return e.enum === 'DataType' ? `${e.module}.${e.member}` : `${e.module}.${e.enum}.${e.member}`;
     case 'Subscript': return `${expr(e.value, PREC.primary)}[${subscriptIndex(e.index)}]`;
+    case 'Comp': return `[${top(e.elt)} for ${e.target.id} in ${expr(e.iter, PREC.or)}${e.conds.map((c) => ` if ${expr(c, PREC.or)}`).join('')}]`;
+    case 'Slice': return `${e.lower ? top(e.lower) : ''}:${e.upper ? top(e.upper) : ''}`;
     case 'Unary': {
       if (e.op === 'not') return `not ${expr(e.operand, PREC.not)}`;
       // `- -x` keeps a space so that it can never lex as another token.
@@ -174,7 +176,7 @@ function exprRaw(e: Expr): string {
     case 'Call': return printCall(e);
     case 'Submit': {
       const parts = [`self.${e.func}`, ...e.args.map(top), ...keywords(e.kwargs)];
-      if (e.deps) parts.push(`deps=[${e.deps.map(top).join(', ')}]`);
+      if (e.deps) parts.push(`deps=${depsText(e.deps)}`);
       return `pl.submit(${parts.join(', ')})`;
     }
   }
@@ -190,6 +192,18 @@ function subscriptIndex(index: Expr): string {
   return top(index);
 }
 
+/** One element of a nested assignment target: a name or a parenthesised tuple of them. */
+function targetText(e: Expr): string {
+  if (e.kind !== 'Tuple') return e.kind === 'Name' ? e.id : top(e);
+  return e.elts.length === 1 ? `(${targetText(e.elts[0]!)},)` : `(${e.elts.map(targetText).join(', ')})`;
+}
+
+/** A `deps=` list; one that is a single comprehension prints as the comprehension itself. */
+function depsText(deps: readonly Expr[]): string {
+  if (deps.length === 1 && deps[0]!.kind === 'Comp') return top(deps[0]!);
+  return `[${deps.map(top).join(', ')}]`;
+}
+
 function sortedKeywords(ks: readonly Keyword[]): Keyword[] {
   return [...ks].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -203,7 +217,7 @@ function keywords(ks: readonly Keyword[]): string[] {
 export function calleeText(c: CallExpr['callee']): string {
   switch (c.kind) {
     case 'op': return opByCanonical(c.name)?.printName ?? c.name;
-    case 'self': return `self.${c.name}`;
+    case 'self': return c.bare ? c.name : `self.${c.name}`;
     case 'other': return expr(c.expr, PREC.primary);
   }
 }
@@ -272,11 +286,12 @@ const LOOP_CALL: Record<ForStmt['loopKind'], string> = {
   pipeline: 'pl.pipeline',
   spmd: 'pl.spmd',
   while: 'pl.while_',
+  split_aiv: 'pl.split_aiv',
 };
 
 function loopArgs(s: ForStmt): Expr[] {
   const a = s.args;
-  if (s.loopKind === 'spmd' || s.loopKind === 'while' || a.length !== 3) return a;
+  if (s.loopKind === 'spmd' || s.loopKind === 'while' || s.loopKind === 'split_aiv' || a.length !== 3) return a;
   if (!isInt(a[2], 1)) return a;
   return isInt(a[0], 0) ? [a[1]!] : [a[0]!, a[1]!];
 }
@@ -319,7 +334,7 @@ function scopeHeader(s: ScopeStmt): string {
   }
   parts.unshift(...s.args.map(top));
   parts.push(...keywords(kws));
-  if (s.deps) parts.push(`deps=[${s.deps.map(top).join(', ')}]`);
+  if (s.deps) parts.push(`deps=${depsText(s.deps)}`);
   const as = s.asName ? ` as ${s.asName.id}` : '';
   return `with ${callee}(${parts.join(', ')})${as}:`;
 }
@@ -350,13 +365,18 @@ class Printer {
   stmt(s: Stmt, depth: number): void {
     switch (s.kind) {
       case 'Assign': {
+        if (s.sliceIndex && s.value.kind === 'Call' && s.value.args[1]) {
+          this.line(depth, `${s.targets[0]!.id}[${subscriptIndex(s.sliceIndex)}] = ${top(s.value.args[1])}`);
+          return;
+        }
         const ew = elementWrite(s);
         if (ew) {
           this.line(depth, `${ew.name}[${subscriptIndex(ew.index)}] = ${top(ew.value)}`);
           return;
         }
         let lhs: string;
-        if (s.targets.length === 1 && !s.tupleTarget) lhs = s.targets[0]!.id;
+        if (s.targetPattern) lhs = s.targetPattern.elts.map(targetText).join(', ');
+        else if (s.targets.length === 1 && !s.tupleTarget) lhs = s.targets[0]!.id;
         else if (s.targets.length === 1) lhs = `(${s.targets[0]!.id},)`;
         else lhs = s.targets.map((t) => t.id).join(', ');
         if (s.annotation) lhs += `: ${printType(s.annotation)}`;
@@ -403,12 +423,14 @@ class Printer {
 
   func(f: FunctionDef, depth: number): void {
     const kws = keywords(f.decoratorKwargs);
-    if (f.funcKind === 'Opaque') {
+    if (f.jit) {
+      this.line(depth, `@${top(f.jit)}`);
+    } else if (f.funcKind === 'Opaque') {
       this.line(depth, kws.length === 0 ? '@pl.function' : `@pl.function(${kws.join(', ')})`);
     } else {
       this.line(depth, `@pl.function(${[`type=pl.FunctionType.${f.funcKind}`, ...kws].join(', ')})`);
     }
-    const params = ['self', ...f.params.map(printParam)];
+    const params = f.jit || f.noSelf ? f.params.map(printParam) : ['self', ...f.params.map(printParam)];
     const ret = f.returns ? ` -> ${printType(f.returns)}` : '';
     const oneLine = `def ${f.name}(${params.join(', ')})${ret}:`;
     if (INDENT.length * depth + oneLine.length <= MAX_DEF_LINE) {
@@ -418,10 +440,27 @@ class Printer {
       for (const p of params) this.line(depth + 1, `${p},`);
       this.line(depth, `)${ret}:`);
     }
-    this.body(f.body, depth + 1, f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : []);
+    const lead = f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : [];
+    if (f.hostSource) {
+      // A HOST SubWorker's plain-Python body, as written.
+      for (const l of lead) this.line(depth + 1, l);
+      for (const l of f.hostSource) this.lines.push(l === '' ? '' : indent(depth + 1) + l);
+    } else if (f.external) {
+      this.body([], depth + 1, [...lead, '...']);
+    } else {
+      this.body(f.body, depth + 1, lead);
+    }
   }
 
   program(p: Program, depth: number): void {
+    if (p.jit) {
+      // The module-level JIT kernels: top-level functions separated by two blank lines.
+      p.functions.forEach((f, i) => {
+        if (i > 0) this.lines.push('', '');
+        this.func(f, depth);
+      });
+      return;
+    }
     this.line(depth, '@pl.program');
     this.line(depth, `class ${p.name}:`);
     if (p.functions.length === 0) this.line(depth + 1, 'pass');

@@ -55,6 +55,8 @@ export function subExprs(e: Expr): Expr[] {
     case 'Dict': return e.entries.flatMap((en) => [en.key, en.value]);
     case 'Attr': return [e.value];
     case 'Subscript': return [e.value, e.index];
+    case 'Slice': return [...(e.lower ? [e.lower] : []), ...(e.upper ? [e.upper] : [])];
+    case 'Comp': return [e.elt, e.target, e.iter, ...e.conds];
     case 'Unary': return [e.operand];
     case 'Binary': return [e.left, e.right];
     case 'Call': {
@@ -90,6 +92,8 @@ export function forEachSubExpr(e: Expr, fn: (e: Expr) => void): void {
     case 'Dict': for (const en of e.entries) { fn(en.key); fn(en.value); } return;
     case 'Attr': fn(e.value); return;
     case 'Subscript': fn(e.value); fn(e.index); return;
+    case 'Slice': if (e.lower) fn(e.lower); if (e.upper) fn(e.upper); return;
+    case 'Comp': fn(e.elt); fn(e.target); fn(e.iter); for (const c of e.conds) fn(c); return;
     case 'Unary': fn(e.operand); return;
     case 'Binary': fn(e.left); fn(e.right); return;
     case 'Call':

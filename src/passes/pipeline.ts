@@ -1,5 +1,5 @@
 import type { ConstValue } from '../ir/nodes.js';
-import { parseModule } from '../frontend/index.js';
+import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { rewrite, markerStmt } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
@@ -24,23 +24,31 @@ export interface PassOutcome {
 /**
  * Runs `passes` in order on a file's text: each pass parses the current text, derives its
  * edits and patches the text; the next pass reads the patched text. A pass whose rules derive
- * an error finding refuses to rewrite (DiagnosticError, the text untouched).
+ * an error finding refuses to rewrite (DiagnosticError, the text untouched). A program or
+ * function that cannot be read is left untouched and reported in `errors` (located); every
+ * other one is still rewritten.
  */
 export function applyPasses(
   text: string,
   path: string,
   passes: readonly PassSpec[],
   opts: RunOptions = {},
-): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[] } {
+): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[]; errors: Diagnostic[] } {
   let current = text;
   const outcomes: PassOutcome[] = [];
   const warnings: Diagnostic[] = [];
+  let readErrors: Diagnostic[] | null = null;
   for (const pass of passes) {
-    const module = parseModule(current, path, { defines: opts.defines });
+    const module = parseModuleIsolated(current, path, { defines: opts.defines });
+    if (readErrors === null) {
+      // The first parse reads the original text: its errors and module warnings are the ones to report.
+      readErrors = moduleErrors(module);
+      for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
+    }
     const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []));
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
-    if (errors.length > 0) throw new DiagnosticError(errors);
+    if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
     for (const d of findings) warnings.push(d);
     const edits = readEdits(a.result);
     if (editCount(edits) === 0) {
@@ -51,18 +59,34 @@ export function applyPasses(
     current = r.text;
     outcomes.push({ pass: pass.name, applied: r.applied });
   }
-  return { text: current, outcomes, warnings: sortDiagnostics(warnings) };
+  return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(readErrors ?? []) };
 }
 
-/** Audits a file against each pass's contract rules; returns the findings, sorted. */
+/**
+ * Audits a file against each pass's contract rules; returns the findings, sorted, with what
+ * the frontend reports about the file (errors of programs / functions it could not read, which
+ * are left out of the audit; import warnings; a `no-program` note).
+ */
 export function auditText(text: string, path: string, passes: readonly PassSpec[], opts: RunOptions = {}): Diagnostic[] {
-  const module = parseModule(text, path, { defines: opts.defines });
-  const out: Diagnostic[] = [];
+  const r = auditReport(text, path, passes, opts);
+  return sortDiagnostics([...r.readErrors, ...r.findings]);
+}
+
+/** As auditText, with the errors of what could not be read (`readErrors`) apart from the findings. */
+export function auditReport(
+  text: string,
+  path: string,
+  passes: readonly PassSpec[],
+  opts: RunOptions = {},
+): { findings: Diagnostic[]; readErrors: Diagnostic[] } {
+  const module = parseModuleIsolated(text, path, { defines: opts.defines });
+  const readErrors = moduleErrors(module);
+  const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');
   for (const pass of passes) {
     const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
-  return sortDiagnostics(out);
+  return { findings: sortDiagnostics(out), readErrors };
 }
 
 /** Adds, to findings at a statement where the rules derive insertions, the inserted text as the fix. */

@@ -1,10 +1,31 @@
-import type { Log, Result, ReportingDescriptor } from 'sarif';
+import type { Log, Notification, Result, ReportingDescriptor } from 'sarif';
 import type { Diagnostic } from './diagnostic.js';
 
 const LEVEL: Record<Diagnostic['severity'], Result.level> = { error: 'error', warning: 'warning', note: 'note' };
 
-/** Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code). */
-export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0'): string {
+/** The SARIF location of a diagnostic (file and region), or undefined. */
+function sarifLocations(d: Diagnostic): Result['locations'] {
+  const loc = d.location;
+  if (loc) {
+    const s = loc.source.position(loc.start);
+    const e = loc.source.position(loc.end);
+    return [{
+      physicalLocation: {
+        artifactLocation: { uri: loc.source.path.replaceAll('\\', '/') },
+        region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
+      },
+    }];
+  }
+  if (d.path) return [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
+  return undefined;
+}
+
+/**
+ * Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code).
+ * `notifications`: what kept ptolog from reading part of the input (unreadable files, programs
+ * or functions with errors), as the invocation's `toolExecutionNotifications`.
+ */
+export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0', notifications: readonly Diagnostic[] = []): string {
   const codes = [...new Set(ds.map((d) => d.code))].sort();
   const rules: ReportingDescriptor[] = codes.map((id) => ({ id, name: id }));
   const results: Result[] = ds.map((d) => {
@@ -25,10 +46,23 @@ export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0'): s
     if (d.fix) r.message.text += ` Fix: ${d.fix}`;
     return r;
   });
+  const toolExecutionNotifications: Notification[] = notifications.map((d) => {
+    const n: Notification = { level: LEVEL[d.severity], message: { text: d.message }, descriptor: { id: d.code } };
+    const locations = sarifLocations(d);
+    if (locations) n.locations = locations;
+    return n;
+  });
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [{ tool: { driver: { name: 'ptolog', version: toolVersion, rules } }, results }],
+    runs: [{
+      tool: { driver: { name: 'ptolog', version: toolVersion, rules } },
+      invocations: [{
+        executionSuccessful: !notifications.some((d) => d.severity === 'error'),
+        toolExecutionNotifications,
+      }],
+      results,
+    }],
   };
   return JSON.stringify(log, null, 2);
 }

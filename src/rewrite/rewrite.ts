@@ -18,6 +18,7 @@ import type {
   CallExpr, DictExpr, Expr, FunctionDef, Module, NameExpr, ScopeStmt, Span, Stmt, SubmitExpr, TensorType, TileType,
 } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
+import { respell } from '../frontend/imports.js';
 import type { NodeTable } from '../facts/extract.js';
 import { DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
@@ -95,6 +96,9 @@ function withSpan<T>(x: T, span: Span): T {
 export function rewrite(module: Module, table: NodeTable, edits: EditSet): RewriteResult {
   const source = module.source;
   const textEdits: SourceEdit[] = [];
+  // Inserted text is written with the module's own names for pypto.language / .distributed.
+  const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
+  const printed = (s: Stmt): string => respell(printStmt(s).trimEnd(), spell);
   const stmtOf = (id: number): Stmt => {
     const s = table.get(id);
     if (!s || !('kind' in s) || !isStmt(s)) throw badEdit(table, source, id, `an edit anchored at ${id}, which is not a statement`);
@@ -114,7 +118,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
     let list = insertsAt.get(e.stmt);
     if (!list) insertsAt.set(e.stmt, (list = []));
     list.push(m);
-    textEdits.push({ kind: 'insertAfter', anchor: anchor.span, lines: [printStmt(m).trimEnd()] });
+    textEdits.push({ kind: 'insertAfter', anchor: anchor.span, lines: [printed(m)] });
   }
 
   // insert_barrier: before the loop, in ord order.
@@ -142,7 +146,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
     let list = insertsBefore.get(e.loop);
     if (!list) insertsBefore.set(e.loop, (list = []));
     list.push(stmt);
-    textEdits.push({ kind: 'insertBefore', anchor: loop.span, lines: [printStmt(stmt).trimEnd()] });
+    textEdits.push({ kind: 'insertBefore', anchor: loop.span, lines: [printed(stmt)] });
   }
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
@@ -170,7 +174,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
     }
     const value = parseKwValue(e.value, c.span.end);
     c.kwargs.push({ name: e.key, value, span: { start: c.span.end, end: c.span.end } });
-    textEdits.push({ kind: 'addKeyword', call: c.span, name: e.key, value: e.value });
+    textEdits.push({ kind: 'addKeyword', call: c.span, name: e.key, value: respell(e.value, spell) });
   }
 
   // remove_func_attr: drop an entry of pl.func_attr({...}).

@@ -19,6 +19,8 @@ export function ex(e: Expr | null | undefined): string {
     case 'Attr': return `${ex(e.value)}.${e.attr}`;
     case 'Enum': return `<${e.module}.${e.enum}.${e.member}>`;
     case 'Subscript': return `${ex(e.value)}[${ex(e.index)}]`;
+    case 'Comp': return `[${ex(e.elt)} for ${e.target.id} in ${ex(e.iter)}${e.conds.map((c) => ` if ${ex(c)}`).join('')}]`;
+    case 'Slice': return `${e.lower ? ex(e.lower) : ''}:${e.upper ? ex(e.upper) : ''}`;
     case 'Unary': return `(${e.op} ${ex(e.operand)})`;
     case 'Binary': return `(${ex(e.left)} ${e.op} ${ex(e.right)})`;
     case 'Call': {

@@ -6,10 +6,11 @@ import { readText, writeAtomic } from '../files.js';
 import { parseDefines } from '../../frontend/index.js';
 import { PASSES, passByName, type PassSpec } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
-import { applyPasses, auditText, type RunOptions } from '../../passes/pipeline.js';
+import { applyPasses, auditReport, type RunOptions } from '../../passes/pipeline.js';
+import type { Diagnostic } from '../../report/diagnostic.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
 import { renderFindings, type FindingFormat } from '../../report/render.js';
-import { parseModule } from '../../frontend/index.js';
+import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
 import { fanoutDot } from '../../passes/graph.js';
@@ -64,7 +65,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           const passes = selectPasses(o.pass);
           const text = readText(file);
           const r = applyPasses(text, file, passes, runOptions(o, passes));
-          reportDiagnostics(ctx.io, r.warnings);
+          reportDiagnostics(ctx.io, [...r.errors, ...r.warnings]);
           if (o.write) {
             if (r.text !== text) writeAtomic(file, r.text);
           } else if (o.diff) {
@@ -72,7 +73,8 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           } else {
             ctx.io.stdout(r.text);
           }
-          return EXIT_OK;
+          // A program or function that could not be read is left untouched; the rest is rewritten.
+          return r.errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
         }),
       );
     });
@@ -89,12 +91,27 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         await guarded(ctx.io, () => {
           const passes = selectPasses(o.pass);
           const opts = runOptions(o, passes);
-          const all = files.flatMap((f) => auditText(readText(f), f, passes, opts));
-          const out = renderFindings(all, o.format);
+          // Every file is reported: one that cannot be read never drops another's findings.
+          const findings: Diagnostic[] = [];
+          const readErrors: Diagnostic[] = [];
+          for (const f of files) {
+            try {
+              const r = auditReport(readText(f), f, passes, opts);
+              findings.push(...r.findings);
+              readErrors.push(...r.readErrors);
+            } catch (e) {
+              if (!(e instanceof DiagnosticError)) throw e;
+              readErrors.push(...e.diagnostics);
+            }
+          }
+          const out = renderFindings(findings, o.format, readErrors);
           if (o.format === 'text') {
-            if (all.length > 0) ctx.io.stdout(out + '\n');
+            reportDiagnostics(ctx.io, readErrors);
+            if (findings.length > 0) ctx.io.stdout(out + '\n');
           } else ctx.io.stdout(out + '\n');
-          return all.length > 0 ? EXIT_FINDINGS : EXIT_OK;
+          if (readErrors.length > 0) return EXIT_FAILURE;
+          // A file without any program is a note (`no-program`), not a finding.
+          return findings.some((d) => d.code !== 'no-program') ? EXIT_FINDINGS : EXIT_OK;
         }),
       );
     });
@@ -114,7 +131,9 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         const [, file, lineText] = m;
         const passes = selectPasses(o.pass);
         const opts = runOptions(o, passes);
-        const module = parseModule(readText(file!), file!, { defines: opts.defines });
+        const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
+        const readErrors = moduleErrors(module);
+        reportDiagnostics(ctx.io, readErrors);
         const line = Number(lineText);
         if (line < 1 || line > module.source.lineCount) {
           throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
@@ -123,7 +142,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
           ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line)}\n`);
         }
-        return EXIT_OK;
+        return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
       }),
     );
   });
@@ -140,12 +159,13 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         await guarded(ctx.io, () => {
           const pass = passByName('expand-manual-phase-fence')!;
           const opts = runOptions({ pass: [], ...o }, [pass]);
-          const module = parseModule(readText(file), file, { defines: opts.defines });
+          const module = parseModuleIsolated(readText(file), file, { defines: opts.defines });
+          const readErrors = moduleErrors(module);
+          reportDiagnostics(ctx.io, readErrors);
           const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
           ctx.io.stdout(fanoutDot(a, o.after === true));
-          return EXIT_OK;
+          return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
         }),
       );
     });
-  void EXIT_FAILURE;
 }

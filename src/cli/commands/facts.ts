@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import type { CommandContext } from '../main.js';
-import { guarded, EXIT_OK } from '../io.js';
-import { parseDefines, readModule } from '../../frontend/index.js';
+import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
+import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
 import { extractFacts } from '../../facts/extract.js';
 import { MemorySink } from '../../facts/sink.js';
 import { writeFactFiles } from '../../facts/tsv.js';
@@ -22,14 +22,16 @@ export function registerFactsCommand(program: Command, ctx: CommandContext): voi
     .action(async (file: string, o: { out: string; define: string[] }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const module = readModule(file, { defines: parseDefines(o.define) });
+          const module = readModuleIsolated(file, { defines: parseDefines(o.define) });
+          const readErrors = moduleErrors(module);
+          reportDiagnostics(ctx.io, readErrors);
           const sink = new MemorySink();
           extractFacts(module, sink);
           const schema = loadProgram([join(rulesDir(), 'schema.dl')]).program;
           const rels = schema.relations.filter((r) => r.input).map((r) => r.name);
           const n = writeFactFiles(o.out, sink, rels);
           ctx.io.stderr(`wrote ${n} facts in ${rels.length} relations to ${o.out}\n`);
-          return EXIT_OK;
+          return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
         }),
       );
     });

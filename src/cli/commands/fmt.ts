@@ -9,13 +9,15 @@
  *   canonical form, writes `path: not canonical (run ptolog fmt)` to stderr; exit 1 when any
  *   file is not canonical, else 0.
  * - `-D NAME=VALUE` (repeatable) overrides a module constant, as for the other commands.
- * - A parse error is a located diagnostic on stderr and exit 2; the other files are not
- *   printed (the run stops at the first file that cannot be read).
+ * - A program or function that cannot be read is a located diagnostic on stderr and exit 2;
+ *   it is left out of the output, every other program, function and file is printed. What the
+ *   frontend says about a file (import warnings, `no-program`) goes to stderr too.
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
-import { guarded, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { readModule, parseDefines } from '../../frontend/index.js';
+import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { readModuleIsolated, moduleErrors, parseDefines } from '../../frontend/index.js';
+import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
 import { printModule } from '../../ir/print.js';
 
 interface FmtOptions {
@@ -39,8 +41,24 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
       const code = await guarded(ctx.io, () => {
         const defines = parseDefines(opts.define);
         const outputs: { path: string; text: string; canonical: boolean; empty: boolean }[] = [];
+        const problems: Diagnostic[] = [];
+        let failed = false;
         for (const path of files) {
-          const mod = readModule(path, { defines });
+          let mod;
+          try {
+            mod = readModuleIsolated(path, { defines });
+          } catch (e) {
+            if (!(e instanceof DiagnosticError)) throw e;
+            problems.push(...e.diagnostics);
+            failed = true;
+            continue;
+          }
+          problems.push(...(mod.problems ?? []));
+          if (moduleErrors(mod).length > 0) {
+            // Never print a program with a function missing: the file's output is left out.
+            failed = true;
+            continue;
+          }
           const text = printModule(mod);
           outputs.push({
             path,
@@ -49,6 +67,8 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
             empty: mod.programs.length === 0,
           });
         }
+        // --check prints nothing about files that are fine: a `no-program` note is left out there.
+        reportDiagnostics(ctx.io, opts.check ? problems.filter((d) => d.severity !== 'note') : problems);
         if (opts.check) {
           let bad = 0;
           for (const o of outputs) {
@@ -57,7 +77,7 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
               ctx.io.stderr(`${o.path}: not canonical (run ptolog fmt)\n`);
             }
           }
-          return bad > 0 ? EXIT_FINDINGS : EXIT_OK;
+          return failed ? EXIT_FAILURE : bad > 0 ? EXIT_FINDINGS : EXIT_OK;
         }
         if (outputs.length === 1) {
           ctx.io.stdout(outputs[0]!.text);
@@ -66,7 +86,7 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
             ctx.io.stdout(`${i > 0 ? '\n' : ''}# ==> ${o.path} <==\n${o.text}`);
           });
         }
-        return EXIT_OK;
+        return failed ? EXIT_FAILURE : EXIT_OK;
       });
       ctx.setExit(code);
     });
