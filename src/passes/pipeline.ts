@@ -10,9 +10,12 @@ import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
 import type { PassSpec } from './registry.js';
 
+/** What a run reads besides the text: constants, extra rule files and where their includes are. */
 export interface RunOptions {
   defines?: ReadonlyMap<string, ConstValue>;
   extras?: readonly ExtraRuleFile[];
+  /** Directories searched for an extra rule file's `#include` not found beside it. */
+  includeDirs?: readonly string[];
 }
 
 export interface PassOutcome {
@@ -37,7 +40,7 @@ export function applyPasses(
   const warnings: Diagnostic[] = [];
   for (const pass of passes) {
     const module = parseModule(current, path, { defines: opts.defines });
-    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []));
+    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []), opts.includeDirs);
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(errors);
@@ -59,13 +62,27 @@ export function auditText(text: string, path: string, passes: readonly PassSpec[
   const module = parseModule(text, path, { defines: opts.defines });
   const out: Diagnostic[] = [];
   for (const pass of passes) {
-    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []), opts.includeDirs);
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
-  return sortDiagnostics(out);
+  return sortDiagnostics(dedupe(out));
 }
 
-/** Adds, to findings at a statement where the rules derive insertions, the inserted text as the fix. */
+/** Drops repeats of one finding (a user rule file that extends several passes derives it once per pass). */
+function dedupe(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const k = [d.code, d.severity, d.message, d.location?.start ?? -1, d.location?.end ?? -1, d.path ?? ''].join('\0');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** The findings whose fix is the statements the pass inserts after their statement. */
+const INSERTION_FIXED = new Set(['missing-marker']);
+
+/** Adds, to `missing-marker` findings at a statement where the rules derive insertions, the inserted text as the fix. */
 function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
   const edits = readEdits(a.result);
   const byStart = new Map<number, string[]>();
@@ -78,7 +95,7 @@ function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
     byStart.set(anchor.span.start, list);
   }
   for (const d of findings) {
-    if (d.fix || !d.location) continue;
+    if (d.fix || !d.location || !INSERTION_FIXED.has(d.code)) continue;
     const lines = byStart.get(d.location.start);
     if (lines) d.fix = `insert after it: ${lines.join('; ')}`;
   }
