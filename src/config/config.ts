@@ -8,6 +8,7 @@ import { parse, TomlError } from 'smol-toml';
 import { DiagnosticError, type Diagnostic, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { closestName } from '../report/suggest.js';
+import { PASSES, passByName } from '../passes/registry.js';
 
 /** Reads a file's text, or undefined when there is none (or it cannot be read). */
 export type ConfigReader = (absPath: string) => string | undefined;
@@ -138,6 +139,11 @@ export function parseConfig(path: string, text: string): PtologConfig | undefine
     }
     const want = check(value);
     if (want) throw configError(source, keyOffset(text, tableName, key), `'${key}' must be ${want}`);
+  }
+  for (const name of (t['passes'] as string[] | undefined) ?? []) {
+    if (passByName(name)) continue;
+    const near = closestName(name, PASSES.map((p) => p.name));
+    throw configError(source, keyOffset(text, tableName, 'passes'), `unknown pass '${name}'${near ? ` — did you mean '${near}'?` : ''}`, `the passes are ${PASSES.map((p) => p.name).join(', ')}.`);
   }
   const root = dirname(resolve(path));
   const abs = (p: string): string => (isAbsolute(p) ? p : join(root, p));

@@ -19,6 +19,7 @@ import { moduleConstants, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
 
 export { parseDefines };
+export { unknownDefines } from './constants.js';
 
 export interface ParseOptions {
   /** `-D NAME=VALUE` definitions: define or override module constants. */

@@ -85,19 +85,29 @@ const INSERTION_FIXED = new Set(['missing-marker']);
 /** Adds, to `missing-marker` findings at a statement where the rules derive insertions, the inserted text as the fix. */
 function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
   const edits = readEdits(a.result);
-  const byStart = new Map<number, string[]>();
+  const src = a.module.source;
+  const byStart = new Map<number, { lines: string[]; end: number }>();
   for (const e of [...edits.insertAfter].sort((x, y) => x.ord - y.ord)) {
     const anchor = a.table.get(e.stmt);
     if (!anchor || !('span' in anchor)) continue;
-    const line = printStmt(markerStmt(e, a.table, anchor.span.end, a.module.source)).trim();
-    const list = byStart.get(anchor.span.start) ?? [];
-    list.push(line);
-    byStart.set(anchor.span.start, list);
+    const line = printStmt(markerStmt(e, a.table, anchor.span.end, src)).trim();
+    const entry = byStart.get(anchor.span.start) ?? { lines: [], end: anchor.span.end };
+    entry.lines.push(line);
+    byStart.set(anchor.span.start, entry);
   }
   for (const d of findings) {
     if (d.fix || !d.location || !INSERTION_FIXED.has(d.code)) continue;
-    const lines = byStart.get(d.location.start);
-    if (lines) d.fix = `insert after it: ${lines.join('; ')}`;
+    const entry = byStart.get(d.location.start);
+    if (!entry) continue;
+    d.fix = `insert after it: ${entry.lines.join('; ')}`;
+    // As an edit: the lines after the statement's last line, with its first line's indentation.
+    const last = src.lineOf(entry.end);
+    const next = src.lineStart(last + 1);
+    const nl = src.text.slice(next - 2, next) === '\r\n' ? '\r\n' : '\n';
+    const indent = /^[ \t]*/.exec(src.lineText(src.lineOf(d.location.start)))![0];
+    const body = entry.lines.map((l) => indent + l + nl).join('');
+    const atEnd = next >= src.text.length && !src.text.endsWith('\n');
+    d.fixEdits = [{ start: next, end: next, text: atEnd ? nl + body : body }];
   }
   return findings;
 }

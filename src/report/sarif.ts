@@ -3,7 +3,7 @@ import type { Diagnostic } from './diagnostic.js';
 
 const LEVEL: Record<Diagnostic['severity'], Result.level> = { error: 'error', warning: 'warning', note: 'note' };
 
-/** Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code). */
+/** Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code; fixes as artifactChanges). */
 export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0'): string {
   const codes = [...new Set(ds.map((d) => d.code))].sort();
   const rules: ReportingDescriptor[] = codes.map((id) => ({ id, name: id }));
@@ -23,6 +23,23 @@ export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0'): s
       r.locations = [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
     }
     if (d.fix) r.message.text += ` Fix: ${d.fix}`;
+    if (d.fix && d.fixEdits && loc) {
+      const src = loc.source;
+      r.fixes = [{
+        description: { text: d.fix },
+        artifactChanges: [{
+          artifactLocation: { uri: src.path.replaceAll('\\', '/') },
+          replacements: d.fixEdits.map((x) => {
+            const a = src.position(x.start);
+            const b = src.position(x.end);
+            return {
+              deletedRegion: { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col },
+              insertedContent: { text: x.text },
+            };
+          }),
+        }],
+      }];
+    }
     return r;
   });
   const log: Log = {
