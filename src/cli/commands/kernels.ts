@@ -131,7 +131,7 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           const out = await runAll(ctx, c, o);
           if (out.fatal.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
           if (o.format === 'text') {
-            if (out.findings.length > 0) textOut(ctx, o, 'stdout', renderDiagnostics(out.findings) + '\n');
+            if (out.findings.length > 0) textOut(ctx, o, 'stdout', renderFindings(out.findings, 'text') + '\n');
           } else ctx.io.stdout(renderFindings(out.findings, o.format) + '\n');
           if (o.statistics && out.findings.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](statistics(out.findings) + '\n');
           return exitOf(out, c.settings);
