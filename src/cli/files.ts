@@ -1,6 +1,6 @@
 import {
   closeSync, chmodSync, ftruncateSync, chownSync, existsSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync,
-  statSync, unlinkSync, writeSync, readdirSync,
+  statSync, unlinkSync, writeSync, readdirSync, mkdirSync,
 } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
@@ -171,4 +171,22 @@ export function writeAtomic(path: string, text: string, encoding: SourceEncoding
 /** True when `path` exists (any kind). */
 export function exists(path: string): boolean {
   return existsSync(path);
+}
+
+/**
+ * Creates an output directory (and its parents) or fails with a diagnostic naming it: a path
+ * through a file, an existing file, or no permission.
+ */
+export function ensureOutputDir(dir: string, flag: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way (the path or one of its parents is not a directory)'
+      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : e instanceof Error ? e.message : String(e);
+    throw new DiagnosticError([{ severity: 'error', code: 'unwritable-output', path: dir, message: `cannot create the output directory ${dir} (${flag}): ${why}.` }]);
+  }
 }

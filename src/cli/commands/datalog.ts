@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { ensureOutputDir } from '../files.js';
 import {
   evaluate,
   formatOutputs,
@@ -73,7 +74,10 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
         await guarded(ctx.io, () => {
           const { program: p, result } = loadAndRun(ctx, files, o.factDir);
           if (o.outputDir === '-') ctx.io.stdout(formatOutputs(result));
-          else writeOutputs(result, o.outputDir);
+          else {
+            ensureOutputDir(o.outputDir, '-D');
+            writeOutputs(result, o.outputDir);
+          }
           for (const r of p.relations) if (r.printsize) ctx.io.stdout(`${r.name}\t${result.size(r.name)}\n`);
           return EXIT_OK;
         }),

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_OK } from '../io.js';
+import { ensureOutputDir } from '../files.js';
 import { parseDefines, readModule } from '../../frontend/index.js';
 import { extractFacts } from '../../facts/extract.js';
 import { MemorySink } from '../../facts/sink.js';
@@ -23,6 +24,7 @@ export function registerFactsCommand(program: Command, ctx: CommandContext): voi
       ctx.setExit(
         await guarded(ctx.io, () => {
           const module = readModule(file, { defines: parseDefines(o.define) });
+          ensureOutputDir(o.out, '--out');
           const sink = new MemorySink();
           extractFacts(module, sink);
           const schema = loadProgram([join(rulesDir(), 'schema.dl')]).program;
