@@ -16,6 +16,9 @@ import {
   type RuleProgram,
 } from '../../datalog/index.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
+import { PASSES, rulesDir } from '../../passes/registry.js';
+import { passesDeclaring, readExtraRules } from '../../passes/extra-rules.js';
+import { loadRules } from '../../passes/analyze.js';
 
 interface FactOpts {
   factDir: string;
@@ -26,7 +29,7 @@ interface FactOpts {
  * relation when `prune` is false, so any tuple can be explained).
  */
 function loadAndRun(ctx: CommandContext, files: string[], factDir: string, prune = true): { program: RuleProgram; result: EvalResult } {
-  const { program, warnings } = loadProgram(files);
+  const { program, warnings } = loadProgram(files, undefined, [rulesDir()]);
   reportDiagnostics(ctx.io, warnings);
   const db = program.newDatabase();
   readFactsDir(db, factDir);
@@ -91,7 +94,19 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .action(async (files: string[]) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const { program: p, warnings } = loadProgram(files);
+          // A file written as an extension (no #include, using relations a shipped pass
+          // declares, e.g. `wait_op("x").`) is checked with that pass's rules, as --rules loads it.
+          const extras = readExtraRules(files, PASSES);
+          const hosts = extras.map((x) => passesDeclaring(x));
+          if (extras.length > 0 && hosts.every((h) => h.length > 0)) {
+            const pass = hosts[0]!.find((p) => hosts.every((h) => h.includes(p))) ?? hosts[0]![0]!;
+            const { program: p, warnings } = loadRules(pass.audit, files);
+            reportDiagnostics(ctx.io, warnings);
+            const rules = p.clauses.filter((c) => !c.clause.isFact).length;
+            ctx.io.stdout(`ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
+            return EXIT_OK;
+          }
+          const { program: p, warnings } = loadProgram(files, undefined, [rulesDir()]);
           reportDiagnostics(ctx.io, warnings);
           const rules = p.clauses.filter((c) => !c.clause.isFact).length;
           ctx.io.stdout(`ok: ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
