@@ -26,7 +26,7 @@ const programCache = new Map<string, { program: RuleProgram; warnings: Diagnosti
 export function loadRules(entry: string, extra: readonly string[] = [], includeDirs: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
   // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
   const files = [join(rulesDir(), entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
-  const dirs = [...includeDirs, rulesDir()];
+  const dirs = [...includeDirs, rulesDir()].map((d) => (isAbsolute(d) ? relative(process.cwd(), d) || '.' : d));
   const key = [...files, '\u0001', ...dirs].join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;

@@ -22,9 +22,9 @@ export function fanoutDot(a: Analysis, after: boolean): string {
     if (!e || !('span' in e) || !e.span) return '';
     const t = src.text.slice(e.span.start, e.span.end).replace(/\s+/g, ' ');
     if (t.length <= 48) return t;
-    // Cut at a token boundary (after a space, comma or bracket), never inside a name.
+    // Cut at a token boundary (after a space or comma), never inside a name.
     const head = t.slice(0, 46);
-    const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf(','), head.lastIndexOf('('), head.lastIndexOf('['));
+    const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf(','));
     return (cut > 16 ? head.slice(0, cut + 1) : head).trimEnd() + ' ...';
   };
   const sizes = new Map(r.tuples('graph_array_size').map(([b, n]) => [b as number, n as number]));

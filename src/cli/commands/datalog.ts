@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { relative } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { ensureOutputDir } from '../files.js';
@@ -20,6 +21,11 @@ import { PASSES, rulesDir } from '../../passes/registry.js';
 import { passesDeclaring, readExtraRules } from '../../passes/extra-rules.js';
 import { loadRules } from '../../passes/analyze.js';
 
+/** The shipped rules directory as the user reads it in messages: relative to the working directory. */
+function shippedRules(): string {
+  return relative(process.cwd(), rulesDir()) || '.';
+}
+
 interface FactOpts {
   factDir: string;
 }
@@ -29,7 +35,7 @@ interface FactOpts {
  * relation when `prune` is false, so any tuple can be explained).
  */
 function loadAndRun(ctx: CommandContext, files: string[], factDir: string, prune = true): { program: RuleProgram; result: EvalResult } {
-  const { program, warnings } = loadProgram(files, undefined, [rulesDir()]);
+  const { program, warnings } = loadProgram(files, undefined, [shippedRules()]);
   reportDiagnostics(ctx.io, warnings);
   const db = program.newDatabase();
   readFactsDir(db, factDir);
@@ -106,7 +112,7 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
             ctx.io.stdout(`ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
             return EXIT_OK;
           }
-          const { program: p, warnings } = loadProgram(files, undefined, [rulesDir()]);
+          const { program: p, warnings } = loadProgram(files, undefined, [shippedRules()]);
           reportDiagnostics(ctx.io, warnings);
           const rules = p.clauses.filter((c) => !c.clause.isFact).length;
           ctx.io.stdout(`ok: ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
