@@ -35,7 +35,7 @@ export {
   loadConfig, loadConfigFile, parseConfig, CONFIG_KEYS, DEFAULT_EXCLUDE,
   type PtologConfig, type ConfigReader, type SeverityOverride,
 } from './config/config.js';
-export { applyConfig, ignoredCodes } from './config/apply.js';
+export { applyConfig, applyOverrides, ignoredCodes } from './config/apply.js';
 export {
   applySuppressions, parseSuppressions, type Suppression, type SuppressOptions, type SuppressResult,
 } from './suppress/suppress.js';

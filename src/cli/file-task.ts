@@ -9,6 +9,7 @@ import { readExtraRules } from '../passes/extra-rules.js';
 import { applyPasses, auditText, type RunOptions } from '../passes/pipeline.js';
 import { knownCodes } from '../passes/codes.js';
 import { applySuppressions } from '../suppress/suppress.js';
+import { applyOverrides } from '../config/apply.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { SeverityOverride } from '../config/config.js';
@@ -49,14 +50,7 @@ export interface FileResult {
 
 /** Drops and re-grades one file's findings by its configuration and suppression comments. */
 function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extraFiles: readonly string[]): Diagnostic[] {
-  const ignored = new Set(t.ignoredCodes);
-  const graded: Diagnostic[] = [];
-  for (const d of ds) {
-    if (ignored.has(d.code)) continue;
-    const s = t.severity[d.code];
-    if (s === 'off') continue;
-    graded.push(s ? { ...d, severity: s } : d);
-  }
+  const graded = applyOverrides(ds, t.severity, new Set(t.ignoredCodes));
   return applySuppressions(graded, source, { knownCodes: knownCodes(extraFiles), reportUnused: t.reportUnusedIgnores }).diagnostics;
 }
 

@@ -58,18 +58,21 @@ export function statistics(ds: readonly Diagnostic[]): string {
  * taken more than a second; cleared when the run ends.
  */
 export class Progress {
-  private readonly started = Date.now();
+  private readonly started: number;
   private shown = false;
 
   constructor(
     private readonly io: CliIO,
     private readonly total: number,
     private readonly enabled: boolean,
-  ) {}
+    private readonly now: () => number = Date.now,
+  ) {
+    this.started = now();
+  }
 
   /** Called after each finished file. */
   tick(done: number): void {
-    if (!this.enabled || this.total < 2 || Date.now() - this.started < 1000) return;
+    if (!this.enabled || this.total < 2 || this.now() - this.started < 1000) return;
     this.shown = true;
     this.io.stderr(`\rptolog: ${done}/${this.total} files\x1b[K`);
   }

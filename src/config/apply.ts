@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import picomatch from 'picomatch';
 import type { Diagnostic } from '../report/diagnostic.js';
-import type { PtologConfig } from './config.js';
+import type { PtologConfig, SeverityOverride } from './config.js';
 
 /** The codes `per-file-ignores` drops in `file` (a path; globs are relative to the config's root). */
 export function ignoredCodes(config: PtologConfig, file: string): Set<string> {
@@ -21,11 +21,19 @@ export function ignoredCodes(config: PtologConfig, file: string): Set<string> {
  * severity. Failures that stop a run (`DiagnosticError`s) are not passed here.
  */
 export function applyConfig(diagnostics: readonly Diagnostic[], config: PtologConfig, file: string): Diagnostic[] {
-  const ignored = ignoredCodes(config, file);
+  return applyOverrides(diagnostics, config.severity, ignoredCodes(config, file));
+}
+
+/** Drops the `ignored` codes and those whose override is `off`; gives the others their overridden severity. */
+export function applyOverrides(
+  diagnostics: readonly Diagnostic[],
+  severity: Readonly<Record<string, SeverityOverride>>,
+  ignored: ReadonlySet<string>,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const d of diagnostics) {
     if (ignored.has(d.code)) continue;
-    const s = config.severity[d.code];
+    const s = severity[d.code];
     if (s === 'off') continue;
     out.push(s ? { ...d, severity: s } : d);
   }
