@@ -256,3 +256,12 @@ describe('README', () => {
 
 void mkdirSync;
 void writeFileSync;
+
+describe('-D over many files', () => {
+  it('warns about a name no file mentions once, and not about one some file uses', async () => {
+    const typo = await run(['audit', '-D', 'NRNAKS=8', 'examples/ring_allreduce.py', 'examples/mesh_gather.py']);
+    expect(typo.out.match(/unknown-define/g)).toHaveLength(1);
+    const used = await run(['audit', '-D', 'CHUNK=32', 'examples/ring_allreduce.py', 'examples/phase_fence.py']);
+    expect(used.out).not.toContain('unknown-define');
+  });
+});

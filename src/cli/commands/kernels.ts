@@ -88,6 +88,24 @@ function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   });
 }
 
+/**
+ * A definition is a typo only when no file of the run mentions its name: keep its
+ * `unknown-define` warning then, once (for the first file); drop it when some file uses it.
+ */
+function oneUnknownDefine(perFile: Diagnostic[][]): Diagnostic[] {
+  const nameOf = (d: Diagnostic): string => /^-D (\S+):/.exec(d.message)?.[1] ?? '';
+  const unknownIn = new Map<string, number>();
+  for (const ds of perFile) for (const d of ds) if (d.code === 'unknown-define') unknownIn.set(nameOf(d), (unknownIn.get(nameOf(d)) ?? 0) + 1);
+  const reported = new Set<string>();
+  return perFile.flat().filter((d) => {
+    if (d.code !== 'unknown-define') return true;
+    const n = nameOf(d);
+    if (unknownIn.get(n) !== perFile.length || reported.has(n)) return false;
+    reported.add(n);
+    return true;
+  });
+}
+
 interface Outcome {
   results: FileResult[];
   findings: Diagnostic[];
@@ -99,7 +117,7 @@ async function runAll(ctx: CommandContext, c: Collected, o: KernelOpts): Promise
   const jobs = o.jobs === undefined || o.jobs === 0 ? (ctx.io.cpus ?? 1) : o.jobs;
   const results = await runTasks(c.tasks, jobs, (d) => progress.tick(d));
   progress.end();
-  let findings = results.flatMap((r) => fromWire(r.report));
+  let findings = oneUnknownDefine(results.map((r) => fromWire(r.report)));
   if (o.quiet) findings = findings.filter((d) => d.severity === 'error');
   const fatal = uniqueDiagnostics(results.flatMap((r) => (r.fatal ? fromWire(r.fatal) : [])));
   return { results, findings, fatal };
