@@ -28,3 +28,17 @@ export { SourceText } from './report/source.js';
 export { renderDiagnostic, renderDiagnostics } from './report/text.js';
 export { renderJson } from './report/json.js';
 export { renderSarif } from './report/sarif.js';
+export { readExtraRules, extrasFor, type ExtraRuleFile } from './passes/extra-rules.js';
+export { knownCodes } from './passes/codes.js';
+export { unknownDefines } from './frontend/index.js';
+export {
+  loadConfig, loadConfigFile, parseConfig, CONFIG_KEYS, DEFAULT_EXCLUDE,
+  type PtologConfig, type ConfigReader, type SeverityOverride,
+} from './config/config.js';
+export { applyConfig, applyOverrides, ignoredCodes } from './config/apply.js';
+export {
+  applySuppressions, parseSuppressions, type Suppression, type SuppressOptions, type SuppressResult,
+} from './suppress/suppress.js';
+export { toWire, fromWire, type WireBundle, type WireDiagnostic, type WireLocation } from './report/wire.js';
+export { closestName } from './report/suggest.js';
+export type { FixEdit } from './report/diagnostic.js';

@@ -1,30 +1,192 @@
-import { readFileSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  closeSync, chmodSync, ftruncateSync, chownSync, existsSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync,
+  statSync, unlinkSync, writeSync, readdirSync, mkdirSync,
+} from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
 
-/** Reads a text file; an unreadable file is a diagnostic naming the path. */
-export function readText(path: string): string {
+/** How a source file's bytes were decoded (so writing it back keeps every other byte). */
+export type SourceEncoding = 'utf8' | 'latin1';
+
+/** A file's text and the encoding that maps it back to the same bytes. */
+export interface SourceFile {
+  text: string;
+  encoding: SourceEncoding;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Why a path cannot be read, in the words every command uses. */
+export function unreadableReason(e: unknown, path: string): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR' || (code === undefined && isDirectory(path))) return 'it is a directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOTDIR') return 'a part of the path is not a directory';
+  return 'it cannot be read';
+}
+
+function isDirectory(path: string): boolean {
   try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    const why = e instanceof Error && 'code' in e && e.code === 'ENOENT' ? 'no such file' : 'it cannot be read';
-    throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path, message: `cannot read ${path}: ${why}.` }]);
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
-/** Replaces a file atomically: writes a temporary file beside it, then renames it over the original. */
-export function writeAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.ptolog.tmp`);
+/**
+ * Reads a source file. Valid UTF-8 is decoded as UTF-8; any other bytes are decoded as Latin-1
+ * (one character per byte), so writing the text back with the same encoding restores every byte
+ * outside the edits. An unreadable file is a diagnostic naming the path.
+ */
+export function readSource(path: string): SourceFile {
+  let buf: Buffer;
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    if (isDirectory(path)) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    buf = readFileSync(path);
   } catch (e) {
+    throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path, message: `cannot read ${path}: ${unreadableReason(e, path)}.` }]);
+  }
+  try {
+    return { text: UTF8.decode(buf), encoding: 'utf8' };
+  } catch {
+    return { text: buf.toString('latin1'), encoding: 'latin1' };
+  }
+}
+
+/** Reads a text file (see readSource); only the text. */
+export function readText(path: string): string {
+  return readSource(path).text;
+}
+
+const TMP_TAG = '.ptolog.tmp';
+const RESULT_TAG = '.ptolog.result';
+
+function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}${TMP_TAG}`);
+}
+
+/**
+ * The complete results left by a write of `path` (a hard-linked file) that was killed while
+ * copying the result in place: the file may be partial, the result file is whole.
+ */
+export function interruptedWrites(path: string): string[] {
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {
+    return [];
+  }
+  const dir = dirname(target);
+  const prefix = `.${basename(target)}.`;
+  try {
+    return readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith(RESULT_TAG)).map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+function writeFully(fd: number, data: Buffer): void {
+  let off = 0;
+  while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+}
+
+function failWrite(path: string, why: string): never {
+  throw new DiagnosticError([{ severity: 'error', code: 'write-failed', path, message: `cannot write ${path}: ${why}; the original is unchanged.` }]);
+}
+
+/**
+ * Replaces a file's contents, never leaving a partially written file:
+ *
+ * - a symlink is written through: the link's resolved target is replaced, the link kept;
+ * - the new file gets the old one's mode (including setuid/setgid) and, when allowed (root),
+ *   its owner and group;
+ * - a file without any write bit is refused (`read-only`), as is an unwritable one;
+ * - a file with one link: the result is written to a temporary file beside it, flushed, and
+ *   renamed onto it (kill -9 at any moment leaves the original or the full result);
+ * - a file with several hard links: a rename would detach it from its other names, so the full
+ *   result is first written and flushed to a temporary file beside it, then copied over the
+ *   file in place, and the temporary file removed. Kill -9 during the copy leaves the
+ *   complete result in `.NAME.PID.ptolog.result`; the next `apply --write` on that file refuses
+ *   to run and names it (see interruptedWrites).
+ */
+export function writeAtomic(path: string, text: string, encoding: SourceEncoding = 'utf8'): void {
+  let target: string;
+  try {
+    target = lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch (e) {
+    failWrite(path, unreadableReason(e, path));
+  }
+  let st;
+  try {
+    st = statSync(target);
+  } catch (e) {
+    failWrite(path, unreadableReason(e, target));
+  }
+  if ((st.mode & 0o222) === 0) failWrite(path, 'it is read-only (no write permission bit); make it writable first');
+  const data = Buffer.from(text, encoding);
+  const tmp = tempPathFor(target);
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, 'wx', 0o600);
+    writeFully(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    if (st.nlink > 1) {
+      // Keep the hard links: name the flushed result (atomically), then copy it over the file in place.
+      const result = tmp.slice(0, -TMP_TAG.length) + RESULT_TAG;
+      renameSync(tmp, result);
+      const out = openSync(target, 'r+');
+      try {
+        writeFully(out, data);
+        ftruncateSync(out, data.length);
+        fsyncSync(out);
+      } finally {
+        closeSync(out);
+      }
+      unlinkSync(result);
+      return;
+    }
+    try {
+      chownSync(tmp, st.uid, st.gid);
+    } catch {
+      // Only root may give a file to another user; otherwise the file becomes ours, as with any editor.
+    }
+    chmodSync(tmp, st.mode & 0o7777);
+    renameSync(tmp, target);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(tmp);
     } catch {
-      // the temporary file was never created
+      // never created
     }
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new DiagnosticError([{ severity: 'error', code: 'write-failed', path, message: `cannot write ${path} (${msg}); the original is unchanged.` }]);
+    if (e instanceof DiagnosticError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    failWrite(path, code === 'EACCES' || code === 'EPERM' ? 'permission denied' : e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** True when `path` exists (any kind). */
+export function exists(path: string): boolean {
+  return existsSync(path);
+}
+
+/**
+ * Creates an output directory (and its parents) or fails with a diagnostic naming it: a path
+ * through a file, an existing file, or no permission.
+ */
+export function ensureOutputDir(dir: string, flag: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way (the path or one of its parents is not a directory)'
+      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : e instanceof Error ? e.message : String(e);
+    throw new DiagnosticError([{ severity: 'error', code: 'unwritable-output', path: dir, message: `cannot create the output directory ${dir} (${flag}): ${why}.` }]);
   }
 }

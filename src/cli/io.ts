@@ -1,16 +1,64 @@
+import { availableParallelism } from 'node:os';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
 
-/** Where a command writes; tests pass a capturing implementation. */
+/** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stdout / stderr are terminals (colour, progress). Default: not. */
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  /** Environment variables the CLI reads (NO_COLOR, PTOLOG_DEBUG). Default: none. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Reads all of standard input (for `-`). */
+  readStdin?: () => Promise<string>;
+  /** The default of --jobs. Default: 1. */
+  cpus?: number;
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A reader closed our stdout (`ptolog ... | head`): stop quietly, as other command-line tools do. */
+function isEpipe(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as NodeJS.ErrnoException).code === 'EPIPE';
+}
+
+let epipeHandled = false;
+function quietOnEpipe(): void {
+  if (epipeHandled) return;
+  epipeHandled = true;
+  process.stdout.on('error', (e) => {
+    if (isEpipe(e)) process.exit(0);
+    throw e;
+  });
 }
 
 /** The real process streams. */
 export const processIO: CliIO = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: (t) => {
+    quietOnEpipe();
+    try {
+      process.stdout.write(t);
+    } catch (e) {
+      if (isEpipe(e)) process.exit(0);
+      throw e;
+    }
+  },
+  stderr: (t) => void process.stderr.write(t),
+  get stdoutIsTTY() {
+    return process.stdout.isTTY === true;
+  },
+  get stderrIsTTY() {
+    return process.stderr.isTTY === true;
+  },
+  env: process.env,
+  readStdin: readAllStdin,
+  cpus: availableParallelism(),
 };
 
 /** Exit codes of every command: 0 clean, 1 findings, 2 could not run. */
@@ -38,7 +86,7 @@ export async function guarded(io: CliIO, body: () => Promise<number> | number): 
     }
     const msg = e instanceof Error ? e.message : String(e);
     io.stderr(`ptolog: internal error: ${msg}\n`);
-    if (process.env['PTOLOG_DEBUG'] && e instanceof Error && e.stack) io.stderr(e.stack + '\n');
+    if ((io.env ?? process.env)['PTOLOG_DEBUG'] && e instanceof Error && e.stack) io.stderr(e.stack + '\n');
     return EXIT_FAILURE;
   }
 }

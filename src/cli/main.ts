@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { processIO, EXIT_FAILURE, type CliIO } from './io.js';
 import { commandModules } from './commands/index.js';
+import { closestName } from '../report/suggest.js';
 
 /** Context handed to each command module: the IO and a slot for the command's exit code. */
 export interface CommandContext {
@@ -8,11 +10,22 @@ export interface CommandContext {
   setExit(code: number): void;
 }
 
+/** ptolog's version, from its package.json (two levels above src/cli and dist/cli). */
+export function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** Builds the commander program with every command registered. */
 export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('ptolog')
     .description('Audit and rewrite PyPTO kernels with declarative Datalog rules.')
-    .showHelpAfterError()
+    .version(version(), '-V, --version', 'print the version')
+    .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.io.stdout(s),
@@ -27,6 +40,14 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   let code = 0;
   const ctx: CommandContext = { io, setExit: (c) => (code = c) };
   const program = buildProgram(ctx);
+  if (argv[0] === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {
+    const names = program.commands.map((c) => c.name());
+    if (!names.includes(argv[1])) {
+      const near = closestName(argv[1], names);
+      io.stderr(`error: unknown command '${argv[1]}'${near ? ` (did you mean ${near}?)` : ''}; the commands are ${names.join(', ')}.\n`);
+      return EXIT_FAILURE;
+    }
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {

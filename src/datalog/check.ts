@@ -1,5 +1,6 @@
 // Static checks of a whole rule program, before any evaluation; builds the RuleProgram.
 import { DiagnosticError, errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
+import { closestName } from '../report/suggest.js';
 import { operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
 import { FUNCTORS, arityProblem } from './functors.js';
 import { groundClause, literalTerms } from './ground.js';
@@ -17,32 +18,7 @@ function warnAt(loc: Location, code: string, message: string, fix: string): Diag
   return { ...at(loc, code, message, fix), severity: 'warning' };
 }
 
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
-}
-
-function suggest(name: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const k of known) {
-    const d = editDistance(name, k);
-    if (d < bestD) {
-      best = k;
-      bestD = d;
-    }
-  }
-  return best;
-}
+const suggest = closestName;
 
 /** Every atom of a clause (head, body, negations and aggregate bodies) with its polarity. */
 function clauseAtoms(c: Clause): Array<{ atom: Atom; head: boolean }> {

@@ -1,5 +1,6 @@
 // Public API of the rule engine: load and check rule files, build fact databases, evaluate,
 // read results and ask for provenance.
+import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { checkProgram } from './check.js';
 import { loadFiles, type FileReader, type RuleSource } from './load.js';
@@ -23,12 +24,21 @@ export { readFactsDir, readFactsFile, writeOutputs, formatOutputs } from './fact
 export { parseTupleText } from './tuple-text.js';
 
 /**
- * Parses, resolves `#include` (once per program by resolved path) and checks a set of rule files
- * as one program; files may use relations declared in other files of the set. Throws
- * DiagnosticError on errors; returns the program and the warnings.
+ * Parses, resolves `#include` (once per program by resolved path, see loadFiles for
+ * `includeDirs`) and checks a set of rule files as one program; files may use relations
+ * declared in other files of the set. Throws DiagnosticError on errors; returns the program and
+ * the warnings. An included file is a library: its relations that this program leaves unused
+ * are not warned about (only those of the files given).
  */
-export function loadProgram(sources: ReadonlyArray<RuleSource>, read?: FileReader): { program: RuleProgram; warnings: Diagnostic[] } {
-  return checkProgram(loadFiles(sources, read));
+export function loadProgram(
+  sources: ReadonlyArray<RuleSource>,
+  read?: FileReader,
+  includeDirs: readonly string[] = [],
+): { program: RuleProgram; warnings: Diagnostic[] } {
+  const r = checkProgram(loadFiles(sources, read, includeDirs));
+  const given = new Set(sources.map((s) => resolve(typeof s === 'string' ? s : s.path)));
+  const warnings = r.warnings.filter((w) => w.code !== 'unused-relation' || !w.location || given.has(resolve(w.location.source.path)));
+  return { program: r.program, warnings };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Reads rule files and resolves `#include` (relative to the including file, once per program).
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { ParsedFile } from './ast.js';
@@ -25,8 +25,12 @@ const diskReader: FileReader = (p) => {
   }
 };
 
-/** Parses every source and every file they include (each resolved path once, in include order). */
-export function loadFiles(sources: readonly RuleSource[], read: FileReader = diskReader): LoadedFile[] {
+/**
+ * Parses every source and every file they include (each resolved path once, in include order).
+ * An include is looked up beside the including file, then in each of `includeDirs` by its path
+ * and then by its file name (so a copy of `rules/examples/x.dl` still finds `../ops.dl`).
+ */
+export function loadFiles(sources: readonly RuleSource[], read: FileReader = diskReader, includeDirs: readonly string[] = []): LoadedFile[] {
   const memory = new Map<string, string>();
   for (const s of sources) if (typeof s !== 'string') memory.set(resolve(s.path), s.text);
   const readAny = (abs: string): string | undefined => memory.get(abs) ?? read(abs);
@@ -48,15 +52,24 @@ export function loadFiles(sources: readonly RuleSource[], read: FileReader = dis
     }
     files.push({ source, parsed });
     for (const inc of parsed.includes) {
-      const display = join(dirname(path), inc.path);
+      let display = join(dirname(path), inc.path);
+      let incText = seen.has(resolve(display)) ? '' : readAny(resolve(display));
+      if (incText === undefined) {
+        const found = includeDirs
+          .flatMap((d) => [join(d, inc.path), join(d, basename(inc.path))])
+          .find((c) => seen.has(resolve(c)) || readAny(resolve(c)) !== undefined);
+        if (found !== undefined) {
+          display = found;
+          incText = readAny(resolve(found));
+        }
+      }
       const abs = resolve(display);
       if (seen.has(abs)) continue;
       seen.add(abs);
-      const incText = readAny(abs);
       if (incText === undefined) {
         errors.push(
           errorAt(inc.loc.source, inc.loc.start, inc.loc.end, 'include-not-found', `cannot read the included file ${display}`, {
-            fix: 'include paths are relative to the including file; check the name and that the file exists.',
+            fix: includeDirs.length > 0 ? `include paths are relative to the including file, then to ${includeDirs.join(', ')}; check the name.` : 'include paths are relative to the including file; check the name and that the file exists.',
           }),
         );
         continue;

@@ -6,7 +6,8 @@
  * constant makes the name symbolic again. A `-D NAME=VALUE` definition overrides every
  * module-level assignment of NAME, and constants computed from it see its value.
  */
-import { DiagnosticError } from '../report/diagnostic.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { closestName } from '../report/suggest.js';
 import type { ConstValue, Expr } from '../ir/nodes.js';
 import { evalConstValue } from '../ir/consts.js';
 import type { LineTable } from './scan.js';
@@ -93,6 +94,31 @@ export function parseDefines(specs: readonly string[]): Map<string, ConstValue> 
     const v = parseConstText(value, out);
     if (v === undefined) badDefine(spec, 'the value must be an integer expression or a list of integers');
     out.set(m[1]!, v);
+  }
+  return out;
+}
+
+/**
+ * Warnings for `-D` definitions of names that `text` never mentions (a typo such as
+ * `-D NRNAKS=8` would otherwise be ignored), each with the closest module constant.
+ */
+export function unknownDefines(
+  text: string,
+  path: string,
+  defines: ReadonlyMap<string, ConstValue>,
+  constants: ReadonlyMap<string, ConstValue>,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const name of defines.keys()) {
+    if (new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text)) continue;
+    const near = closestName(name, [...constants.keys()].filter((k) => !defines.has(k)));
+    out.push({
+      severity: 'warning',
+      code: 'unknown-define',
+      path,
+      message: `-D ${name}: ${path} has no constant or name ${name}${near ? `; did you mean ${near}?` : ''}`,
+      fix: near ? `-D ${near}=...` : 'check the name; the definition is ignored for this file.',
+    });
   }
   return out;
 }

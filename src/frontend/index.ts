@@ -22,6 +22,7 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { lineStartsWithWord } from './scan.js';
 
 export { parseDefines };
+export { unknownDefines } from './constants.js';
 
 export interface ParseOptions {
   /** `-D NAME=VALUE` definitions: define or override module constants. */

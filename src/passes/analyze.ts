@@ -18,14 +18,19 @@ export interface Analysis {
 
 const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
 
-/** Loads (once per process) the rule program made of a shipped entry file plus extra files. */
-export function loadRules(entry: string, extra: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
+/**
+ * Loads (once per process) the rule program made of a shipped entry file plus extra files; an
+ * extra file's `#include` not found beside it is looked up in `includeDirs`, then in the
+ * shipped rules directory.
+ */
+export function loadRules(entry: string, extra: readonly string[] = [], includeDirs: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
   // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
   const files = [join(rulesDir(), entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
-  const key = files.join('\0');
+  const dirs = [...includeDirs, rulesDir()].map((d) => (isAbsolute(d) ? relative(process.cwd(), d) || '.' : d));
+  const key = [...files, '\u0001', ...dirs].join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;
-  const loaded = loadProgram(files);
+  const loaded = loadProgram(files, undefined, dirs);
   programCache.set(key, loaded);
   return loaded;
 }
@@ -36,8 +41,8 @@ export function forgetLoadedRules(): void {
 }
 
 /** Extracts the module's facts and evaluates the rule program on them. */
-export function analyze(module: Module, entry: string, extra: readonly string[] = []): Analysis {
-  const { program, warnings } = loadRules(entry, extra);
+export function analyze(module: Module, entry: string, extra: readonly string[] = [], includeDirs: readonly string[] = []): Analysis {
+  const { program, warnings } = loadRules(entry, extra, includeDirs);
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);

@@ -1,5 +1,4 @@
-import type { Value } from '../datalog/index.js';
-import { formatProof, formatTuple, formatWhyNot, type Proof } from '../datalog/index.js';
+import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
 import type { Entity } from '../facts/extract.js';
 import type { Analysis } from './analyze.js';
 
@@ -55,13 +54,29 @@ export function describeId(a: Analysis, id: number): string | undefined {
   return `${line}:${col} ${what}`;
 }
 
+/** Column names that hold numbers which are not node ids (lines, columns, offsets, counts, positions). */
+const NOT_NODE = new Set(['line', 'col', 'start', 'end', 'i', 'j', 'k', 'index', 'pos', 'ord', 'rank', 'size', 'len', 'value', 'm', 'loop_pos', 'count']);
+/** Per relation, columns that are counts although named like a node. */
+const NOT_NODE_AT: Readonly<Record<string, readonly number[]>> = { trip_count: [1], block_size: [1], type_rank: [1] };
+
+/**
+ * The node ids a proof rests on: the node-valued columns (by the relation's attribute names)
+ * of every tuple in the whole proof tree, not only the top one.
+ */
+function proofIds(a: Analysis, proof: Proof, ids: Set<number>): void {
+  const info = a.program.relation(proof.relation);
+  proof.tuple.forEach((v, col) => {
+    if (typeof v !== 'number' || v <= 0) return;
+    const attr = info?.attrs[col] ?? '';
+    if (NOT_NODE.has(attr) || NOT_NODE_AT[proof.relation]?.includes(col)) return;
+    ids.add(v);
+  });
+  for (const p of proof.premises) if (p.kind === 'atom') proofIds(a, p.proof, ids);
+}
+
 function legend(a: Analysis, proof: Proof): string[] {
   const ids = new Set<number>();
-  const add = (v: Value): void => {
-    if (typeof v === 'number' && v > 0) ids.add(v);
-  };
-  proof.tuple.forEach(add);
-  for (const [, v] of proof.substitution ?? []) add(v);
+  proofIds(a, proof, ids);
   const out: string[] = [];
   for (const id of [...ids].sort((x, y) => x - y)) {
     const d = describeId(a, id);

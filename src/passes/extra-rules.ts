@@ -10,6 +10,8 @@ export interface ExtraRuleFile {
   path: string;
   /** Entry files of shipped passes it #includes (then it extends those passes only). */
   includesEntries: string[];
+  /** Every file it #includes, as written. */
+  includes?: string[];
   /** Relations it uses without declaring them (it extends the passes that declare them all). */
   needs: Set<string>;
 }
@@ -38,12 +40,25 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
       } catch {
         throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: f, message: `cannot read the rule file ${f}.` }]);
       }
-      const includes = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => basename(m[1]!));
+      const written = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => m[1]!);
+      const includes = written.map((w) => basename(w));
       const entries = passes.flatMap((s) => [s.entry, s.audit]).filter((e) => includes.includes(e));
-      out.push({ path: f, includesEntries: entries, needs: entries.length > 0 ? new Set() : relationsUsedUndeclared(f, text) });
+      out.push({ path: f, includesEntries: entries, includes: written, needs: entries.length > 0 ? new Set() : relationsUsedUndeclared(f, text) });
     }
   }
   return out;
+}
+
+/**
+ * The shipped passes whose rules declare every relation a file without includes uses (empty
+ * for a file with includes, or one that needs nothing or something no pass declares).
+ */
+export function passesDeclaring(x: ExtraRuleFile, passes: readonly PassSpec[] = PASSES): PassSpec[] {
+  if (x.includesEntries.length > 0 || (x.includes?.length ?? 0) > 0 || x.needs.size === 0) return [];
+  return passes.filter((p) => {
+    const program = loadRules(p.audit).program;
+    return [...x.needs].every((n) => program.relation(n) !== undefined);
+  });
 }
 
 /**

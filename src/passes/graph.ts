@@ -21,7 +21,11 @@ export function fanoutDot(a: Analysis, after: boolean): string {
     const e = a.table.get(id);
     if (!e || !('span' in e) || !e.span) return '';
     const t = src.text.slice(e.span.start, e.span.end).replace(/\s+/g, ' ');
-    return t.length > 48 ? t.slice(0, 45) + '...' : t;
+    if (t.length <= 48) return t;
+    // Cut at a token boundary (after a space or comma), never inside a name.
+    const head = t.slice(0, 46);
+    const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf(','));
+    return (cut > 16 ? head.slice(0, cut + 1) : head).trimEnd() + ' ...';
   };
   const sizes = new Map(r.tuples('graph_array_size').map(([b, n]) => [b as number, n as number]));
   const runs = new Map(r.tuples('graph_consumer_runs').map(([x, m]) => [x as number, m as number]));
@@ -43,9 +47,11 @@ export function fanoutDot(a: Analysis, after: boolean): string {
       out.push(`    ${q(`a${b}`)} [shape=box3d, label=${q(`${name}[${n ?? '?'}]  (producers)`)}];`);
     }
     const barriers = new Set<string>();
-    for (const c of consumers.sort((x, y) => x.x - y.x)) {
+    const drawn = new Set<number>();
+    for (const c of consumers.sort((x, y) => x.x - y.x || x.b - y.b)) {
       const m = runs.get(c.x) ?? 1;
-      out.push(`    ${q(`c${c.x}`)} [shape=box, label=${q(`line ${line(c.x)}: ${text(c.x)}\nruns ${m}×`)}];`);
+      if (!drawn.has(c.x)) out.push(`    ${q(`c${c.x}`)} [shape=box, label=${q(`line ${line(c.x)}: ${text(c.x)}\nruns ${m}×`)}];`);
+      drawn.add(c.x);
       const n = sizes.get(c.b);
       const barrier = after ? barrierOf.get(c.x) : undefined;
       if (barrier) {

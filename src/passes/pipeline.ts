@@ -10,9 +10,12 @@ import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
 import type { PassSpec } from './registry.js';
 
+/** What a run reads besides the text: constants, extra rule files and where their includes are. */
 export interface RunOptions {
   defines?: ReadonlyMap<string, ConstValue>;
   extras?: readonly ExtraRuleFile[];
+  /** Directories searched for an extra rule file's `#include` not found beside it. */
+  includeDirs?: readonly string[];
 }
 
 export interface PassOutcome {
@@ -45,7 +48,7 @@ export function applyPasses(
       readErrors = moduleErrors(module);
       for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
     }
-    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []));
+    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []), opts.includeDirs);
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
@@ -83,28 +86,52 @@ export function auditReport(
   const readErrors = moduleErrors(module);
   const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');
   for (const pass of passes) {
-    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []), opts.includeDirs);
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
-  return { findings: sortDiagnostics(out), readErrors };
+  return { findings: sortDiagnostics(dedupe(out)), readErrors };
 }
 
-/** Adds, to findings at a statement where the rules derive insertions, the inserted text as the fix. */
+/** Drops repeats of one finding (a user rule file that extends several passes derives it once per pass). */
+function dedupe(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const k = [d.code, d.severity, d.message, d.location?.start ?? -1, d.location?.end ?? -1, d.path ?? ''].join('\0');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** The findings whose fix is the statements the pass inserts after their statement. */
+const INSERTION_FIXED = new Set(['missing-marker']);
+
+/** Adds, to `missing-marker` findings at a statement where the rules derive insertions, the inserted text as the fix. */
 function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
   const edits = readEdits(a.result);
-  const byStart = new Map<number, string[]>();
+  const src = a.module.source;
+  const byStart = new Map<number, { lines: string[]; end: number }>();
   for (const e of [...edits.insertAfter].sort((x, y) => x.ord - y.ord)) {
     const anchor = a.table.get(e.stmt);
     if (!anchor || !('span' in anchor)) continue;
-    const line = printStmt(markerStmt(e, a.table, anchor.span.end, a.module.source)).trim();
-    const list = byStart.get(anchor.span.start) ?? [];
-    list.push(line);
-    byStart.set(anchor.span.start, list);
+    const line = printStmt(markerStmt(e, a.table, anchor.span.end, src)).trim();
+    const entry = byStart.get(anchor.span.start) ?? { lines: [], end: anchor.span.end };
+    entry.lines.push(line);
+    byStart.set(anchor.span.start, entry);
   }
   for (const d of findings) {
-    if (d.fix || !d.location) continue;
-    const lines = byStart.get(d.location.start);
-    if (lines) d.fix = `insert after it: ${lines.join('; ')}`;
+    if (d.fix || !d.location || !INSERTION_FIXED.has(d.code)) continue;
+    const entry = byStart.get(d.location.start);
+    if (!entry) continue;
+    d.fix = `insert after it: ${entry.lines.join('; ')}`;
+    // As an edit: the lines after the statement's last line, with its first line's indentation.
+    const last = src.lineOf(entry.end);
+    const next = src.lineStart(last + 1);
+    const nl = src.text.slice(next - 2, next) === '\r\n' ? '\r\n' : '\n';
+    const indent = /^[ \t]*/.exec(src.lineText(src.lineOf(d.location.start)))![0];
+    const body = entry.lines.map((l) => indent + l + nl).join('');
+    const atEnd = next >= src.text.length && !src.text.endsWith('\n');
+    d.fixEdits = [{ start: next, end: next, text: atEnd ? nl + body : body }];
   }
   return findings;
 }

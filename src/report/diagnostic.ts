@@ -10,6 +10,13 @@ export interface Location {
   end: number;
 }
 
+/** One text edit of a fix: replace the characters [start, end) of the source by `text`. */
+export interface FixEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
 /** Extra location attached to a diagnostic (e.g. the other end of a cycle). */
 export interface RelatedLocation {
   location: Location;
@@ -32,6 +39,8 @@ export interface Diagnostic {
   path?: string;
   /** A suggested fix, printed after the code frame. */
   fix?: string;
+  /** The fix as text edits of the location's source: replace [start, end) (character offsets) by text. */
+  fixEdits?: FixEdit[];
   /** Further lines of explanation. */
   notes?: string[];
   related?: RelatedLocation[];

@@ -10,11 +10,20 @@ export interface DiagnosticJson {
   column: number | null;
   endLine: number | null;
   endColumn: number | null;
+  /** UTF-8 byte offsets of the location in the file, end exclusive. */
+  startOffset: number | null;
+  endOffset: number | null;
   fix?: string;
+  /** The fix as edits: replace the bytes [startOffset, endOffset) by text. */
+  fixEdits?: { startOffset: number; endOffset: number; text: string }[];
   notes?: string[];
 }
 
-/** Converts a diagnostic to its JSON shape (positions 1-based; end exclusive). */
+function byteOffset(text: string, offset: number): number {
+  return Buffer.byteLength(text.slice(0, offset), 'utf8');
+}
+
+/** Converts a diagnostic to its JSON shape (positions 1-based, offsets in bytes from 0; ends exclusive). */
 export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
   const loc = d.location;
   const s = loc?.source.position(loc.start);
@@ -28,7 +37,12 @@ export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
     column: s?.col ?? null,
     endLine: e?.line ?? null,
     endColumn: e?.col ?? null,
+    startOffset: loc ? byteOffset(loc.source.text, loc.start) : null,
+    endOffset: loc ? byteOffset(loc.source.text, loc.end) : null,
     ...(d.fix ? { fix: d.fix } : {}),
+    ...(d.fixEdits && loc
+      ? { fixEdits: d.fixEdits.map((x) => ({ startOffset: byteOffset(loc.source.text, x.start), endOffset: byteOffset(loc.source.text, x.end), text: x.text })) }
+      : {}),
     ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
   };
 }

@@ -21,7 +21,8 @@ function sarifLocations(d: Diagnostic): Result['locations'] {
 }
 
 /**
- * Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code).
+ * Renders diagnostics as a SARIF 2.1.0 log (one run, one rule per diagnostic code; fixes as
+ * artifactChanges).
  * `notifications`: what kept ptolog from reading part of the input (unreadable files, programs
  * or functions with errors), as the invocation's `toolExecutionNotifications`.
  */
@@ -44,6 +45,23 @@ export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0', no
       r.locations = [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
     }
     if (d.fix) r.message.text += ` Fix: ${d.fix}`;
+    if (d.fix && d.fixEdits && loc) {
+      const src = loc.source;
+      r.fixes = [{
+        description: { text: d.fix },
+        artifactChanges: [{
+          artifactLocation: { uri: src.path.replaceAll('\\', '/') },
+          replacements: d.fixEdits.map((x) => {
+            const a = src.position(x.start);
+            const b = src.position(x.end);
+            return {
+              deletedRegion: { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col },
+              insertedContent: { text: x.text },
+            };
+          }),
+        }],
+      }];
+    }
     return r;
   });
   const toolExecutionNotifications: Notification[] = notifications.map((d) => {

@@ -189,6 +189,23 @@ describe('ptolog lsp over stdio', () => {
     expect((await again).diagnostics.filter((x) => x.code === 'missing-marker')).toHaveLength(2);
   });
 
+  it('applies suppression comments and the pyproject.toml configuration as the CLI does', async () => {
+    writeFileSync(join(dir, 'pyproject.toml'), '[tool.ptolog.severity]\ncontract-violation = "off"\n');
+    const lines = ringText.split('\n');
+    const wait = lineOf(ringText, 'pld.system.wait(');
+    const indent = /^\s*/.exec(lines[wait]!)![0];
+    lines.splice(wait, 0, `${indent}# ptolog: ignore[missing-marker]`);
+    const published = s.next(ringUri, (p) => p.version === 6);
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 6 }, contentChanges: [{ text: lines.join('\n') }] });
+    const p = await published;
+    expect(p.diagnostics.map((d) => d.code)).toEqual(['missing-marker']);
+    expect(p.diagnostics[0]!.range.start.line).toBeLessThan(wait);
+    const back = s.next(ringUri, (q) => q.version === 7);
+    writeFileSync(join(dir, 'pyproject.toml'), '# no [tool.ptolog] table: ignored\n');
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 7 }, contentChanges: [{ text: ringText }] });
+    expect((await back).diagnostics.some((d) => d.code === 'contract-violation')).toBe(true);
+  });
+
   it('shutdown and exit end the process with code 0', async () => {
     expect(await stop(s)).toBe(0);
     expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);

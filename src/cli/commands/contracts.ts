@@ -1,15 +1,13 @@
-import { Option, type Command } from 'commander';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
-import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { readText, writeAtomic } from '../files.js';
+import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
+import { readText } from '../files.js';
+import { selectPasses } from '../passes.js';
 import { parseDefines } from '../../frontend/index.js';
 import { PASSES, passByName, type PassSpec } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
-import { applyPasses, auditReport, type RunOptions } from '../../passes/pipeline.js';
-import type { Diagnostic } from '../../report/diagnostic.js';
+import type { RunOptions } from '../../passes/pipeline.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
-import { renderFindings, type FindingFormat } from '../../report/render.js';
 import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
@@ -17,20 +15,6 @@ import { fanoutDot } from '../../passes/graph.js';
 import { extrasFor } from '../../passes/extra-rules.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
-
-/** The passes named with --pass (all, in pipeline order, when none is named). */
-export function selectPasses(names: readonly string[]): PassSpec[] {
-  if (names.length === 0) return [...PASSES];
-  const unknown = names.filter((n) => !passByName(n));
-  if (unknown.length > 0) {
-    throw new DiagnosticError([{
-      severity: 'error', code: 'unknown-pass',
-      message: `unknown pass ${unknown.join(', ')}; the passes are ${PASSES.map((p) => p.name).join(', ')}.`,
-    }]);
-  }
-  // Keep pipeline order whatever order the flags were given in.
-  return PASSES.filter((p) => names.includes(p.name));
-}
 
 interface CommonOpts {
   pass: string[];
@@ -49,73 +33,8 @@ function commonOptions(cmd: Command): Command {
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, []);
 }
 
-/** `apply` and `audit`: run the contract passes. */
+/** `explain` and `graph`: one file, one pass's view. */
 export function registerContractCommands(program: Command, ctx: CommandContext): void {
-  commonOptions(
-    program
-      .command('apply')
-      .description('apply the contract passes and print the patched file (only inserted/edited text changes)')
-      .argument('<file>', 'a Python module holding @pl.program classes'),
-  )
-    .addOption(new Option('--write', 'replace the file atomically instead of printing it').conflicts('diff'))
-    .option('--diff', 'print a unified diff instead of the file')
-    .action(async (file: string, o: CommonOpts & { write?: boolean; diff?: boolean }) => {
-      ctx.setExit(
-        await guarded(ctx.io, () => {
-          const passes = selectPasses(o.pass);
-          const text = readText(file);
-          const r = applyPasses(text, file, passes, runOptions(o, passes));
-          reportDiagnostics(ctx.io, [...r.errors, ...r.warnings]);
-          if (o.write) {
-            if (r.text !== text) writeAtomic(file, r.text);
-          } else if (o.diff) {
-            if (r.text !== text) ctx.io.stdout(createTwoFilesPatch(`a/${file}`, `b/${file}`, text, r.text, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY }));
-          } else {
-            ctx.io.stdout(r.text);
-          }
-          // A program or function that could not be read is left untouched; the rest is rewritten.
-          return r.errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
-        }),
-      );
-    });
-
-  commonOptions(
-    program
-      .command('audit')
-      .description('report where the contracts are not met (exit 1 with findings)')
-      .argument('<files...>', 'Python modules holding @pl.program classes'),
-  )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
-    .action(async (files: string[], o: CommonOpts & { format: FindingFormat }) => {
-      ctx.setExit(
-        await guarded(ctx.io, () => {
-          const passes = selectPasses(o.pass);
-          const opts = runOptions(o, passes);
-          // Every file is reported: one that cannot be read never drops another's findings.
-          const findings: Diagnostic[] = [];
-          const readErrors: Diagnostic[] = [];
-          for (const f of files) {
-            try {
-              const r = auditReport(readText(f), f, passes, opts);
-              findings.push(...r.findings);
-              readErrors.push(...r.readErrors);
-            } catch (e) {
-              if (!(e instanceof DiagnosticError)) throw e;
-              readErrors.push(...e.diagnostics);
-            }
-          }
-          const out = renderFindings(findings, o.format, readErrors);
-          if (o.format === 'text') {
-            reportDiagnostics(ctx.io, readErrors);
-            if (findings.length > 0) ctx.io.stdout(out + '\n');
-          } else ctx.io.stdout(out + '\n');
-          if (readErrors.length > 0) return EXIT_FAILURE;
-          // A file without any program is a note (`no-program`), not a finding.
-          return findings.some((d) => d.code !== 'no-program') ? EXIT_FINDINGS : EXIT_OK;
-        }),
-      );
-    });
-
   commonOptions(
     program
       .command('explain')
@@ -124,9 +43,10 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
   ).action(async (where: string, o: CommonOpts) => {
     ctx.setExit(
       await guarded(ctx.io, () => {
-        const m = /^(.*):(\d+)$/.exec(where);
+        // FILE:LINE, or FILE:LINE:COL as audit prints it (the column is accepted, the line explained).
+        const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(where);
         if (!m) {
-          throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `expected FILE:LINE, got "${where}".` }]);
+          throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `expected FILE:LINE or FILE:LINE:COL, got "${where}".` }]);
         }
         const [, file, lineText] = m;
         const passes = selectPasses(o.pass);

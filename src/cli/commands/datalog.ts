@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { relative } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { ensureOutputDir } from '../files.js';
 import {
   evaluate,
   formatOutputs,
@@ -16,6 +18,14 @@ import {
   type RuleProgram,
 } from '../../datalog/index.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
+import { PASSES, rulesDir } from '../../passes/registry.js';
+import { passesDeclaring, readExtraRules } from '../../passes/extra-rules.js';
+import { loadRules } from '../../passes/analyze.js';
+
+/** The shipped rules directory as the user reads it in messages: relative to the working directory. */
+function shippedRules(): string {
+  return relative(process.cwd(), rulesDir()) || '.';
+}
 
 interface FactOpts {
   factDir: string;
@@ -26,7 +36,7 @@ interface FactOpts {
  * relation when `prune` is false, so any tuple can be explained).
  */
 function loadAndRun(ctx: CommandContext, files: string[], factDir: string, prune = true): { program: RuleProgram; result: EvalResult } {
-  const { program, warnings } = loadProgram(files);
+  const { program, warnings } = loadProgram(files, undefined, [shippedRules()]);
   reportDiagnostics(ctx.io, warnings);
   const db = program.newDatabase();
   // Only the inputs evaluation reads (all of them when every relation is evaluated).
@@ -75,7 +85,10 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
         await guarded(ctx.io, () => {
           const { program: p, result } = loadAndRun(ctx, files, o.factDir);
           if (o.outputDir === '-') ctx.io.stdout(formatOutputs(result));
-          else writeOutputs(result, o.outputDir);
+          else {
+            ensureOutputDir(o.outputDir, '-D');
+            writeOutputs(result, o.outputDir);
+          }
           for (const r of p.relations) if (r.printsize) ctx.io.stdout(`${r.name}\t${result.size(r.name)}\n`);
           return EXIT_OK;
         }),
@@ -89,7 +102,19 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .action(async (files: string[]) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const { program: p, warnings } = loadProgram(files);
+          // A file written as an extension (no #include, using relations a shipped pass
+          // declares, e.g. `wait_op("x").`) is checked with that pass's rules, as --rules loads it.
+          const extras = readExtraRules(files, PASSES);
+          const hosts = extras.map((x) => passesDeclaring(x));
+          if (extras.length > 0 && hosts.every((h) => h.length > 0)) {
+            const pass = hosts[0]!.find((p) => hosts.every((h) => h.includes(p))) ?? hosts[0]![0]!;
+            const { program: p, warnings } = loadRules(pass.audit, files);
+            reportDiagnostics(ctx.io, warnings);
+            const rules = p.clauses.filter((c) => !c.clause.isFact).length;
+            ctx.io.stdout(`ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
+            return EXIT_OK;
+          }
+          const { program: p, warnings } = loadProgram(files, undefined, [shippedRules()]);
           reportDiagnostics(ctx.io, warnings);
           const rules = p.clauses.filter((c) => !c.clause.isFact).length;
           ctx.io.stdout(`ok: ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
+import { ensureOutputDir } from '../files.js';
 import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
 import { extractFacts } from '../../facts/extract.js';
 import { MemorySink } from '../../facts/sink.js';
@@ -25,6 +26,7 @@ export function registerFactsCommand(program: Command, ctx: CommandContext): voi
           const module = readModuleIsolated(file, { defines: parseDefines(o.define) });
           const readErrors = moduleErrors(module);
           reportDiagnostics(ctx.io, readErrors);
+          ensureOutputDir(o.out, '--out');
           const sink = new MemorySink();
           extractFacts(module, sink);
           const schema = loadProgram([join(rulesDir(), 'schema.dl')]).program;

@@ -5,9 +5,11 @@
  * - One file: its canonical form on stdout. Several files: each file's form preceded by a
  *   `# ==> path <==` line, files separated by one blank line.
  * - A file with no `@pl.program` prints nothing (and is never reported by `--check`).
+ * - FILE may be a directory (its `.py` files, recursively, skipping git-ignored and the
+ *   default-excluded paths) or a glob.
  * - `--check`: prints nothing on stdout; for each file whose text is not already its
- *   canonical form, writes `path: not canonical (run ptolog fmt)` to stderr; exit 1 when any
- *   file is not canonical, else 0.
+ *   canonical form, writes `path: not canonical` to stderr (fmt is not suggested: it does not
+ *   keep comments and docstrings yet); exit 1 when any file is not canonical, else 0.
  * - `-D NAME=VALUE` (repeatable) overrides a module constant, as for the other commands.
  * - A program or function that cannot be read is a located diagnostic on stderr and exit 2;
  *   it is left out of the output, every other program, function and file is printed. What the
@@ -19,6 +21,8 @@ import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from
 import { readModuleIsolated, moduleErrors, parseDefines } from '../../frontend/index.js';
 import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
 import { printModule } from '../../ir/print.js';
+import { DEFAULT_EXCLUDE } from '../../config/config.js';
+import { expandTargets } from '../targets.js';
 
 interface FmtOptions {
   define: string[];
@@ -43,7 +47,9 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
         const outputs: { path: string; text: string; canonical: boolean; empty: boolean }[] = [];
         const problems: Diagnostic[] = [];
         let failed = false;
-        for (const path of files) {
+        const targets = expandTargets(files, { exclude: DEFAULT_EXCLUDE, excludeRoot: process.cwd() });
+        if (targets.errors.length > 0) throw new DiagnosticError(targets.errors);
+        for (const path of targets.files) {
           let mod;
           try {
             mod = readModuleIsolated(path, { defines });
@@ -74,7 +80,7 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
           for (const o of outputs) {
             if (!o.canonical) {
               bad++;
-              ctx.io.stderr(`${o.path}: not canonical (run ptolog fmt)\n`);
+              ctx.io.stderr(`${o.path}: not canonical (ptolog fmt would print the canonical form, but without the file's comments and docstrings)\n`);
             }
           }
           return failed ? EXIT_FAILURE : bad > 0 ? EXIT_FINDINGS : EXIT_OK;

@@ -3,6 +3,7 @@ import type { CommandContext } from '../main.js';
 import { registerDatalogCommands } from './datalog.js';
 import { registerFmtCommand } from './fmt.js';
 import { registerContractCommands } from './contracts.js';
+import { registerKernelCommands } from './kernels.js';
 import { registerFactsCommand } from './facts.js';
 import { registerLspCommand } from './lsp.js';
 
@@ -11,6 +12,7 @@ export type CommandModule = (program: Command, ctx: CommandContext) => void;
 
 /** Every command module, in help order. */
 export const commandModules: CommandModule[] = [
+  registerKernelCommands,
   registerContractCommands,
   registerFmtCommand,
   registerFactsCommand,

@@ -2,12 +2,13 @@
  * `ptolog lsp [--stdio] [--pass NAME]... [--rules DIR]... [-D NAME=VALUE]...`: the language
  * server over stdio. The only place the server touches the process (its stdin/stdout, cwd).
  */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_OK } from '../io.js';
 import { parseDefines } from '../../frontend/index.js';
 import type { LspSettings } from '../../lsp/index.js';
-import { selectPasses } from './contracts.js';
+import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -32,10 +33,22 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
           const settings: LspSettings = { passes: selectPasses(o.pass), ruleDirs: o.rules, defines: parseDefines(o.define) };
           // Loaded here so the other commands do not pay for the LSP packages.
           const { createConnection } = await import('vscode-languageserver/node');
-          const { startServer, watchRulePaths } = await import('../../lsp/index.js');
+          const { startServer, watchRulePaths, configuredSettings, configuredFilter } = await import('../../lsp/index.js');
           const connection = createConnection(process.stdin, process.stdout);
-          // Configuration seam (issue 13): settingsFor(path) will read pyproject.toml from the file upwards.
-          startServer(connection, { settingsFor: () => settings, watch: watchRulePaths }, process.cwd());
+          // Each document's configuration (pyproject.toml / ptolog.toml from its directory upwards)
+          // and suppression comments, as the CLI applies them.
+          const read = (p: string): string | undefined => {
+            try {
+              return readFileSync(p, 'utf8');
+            } catch {
+              return undefined;
+            }
+          };
+          startServer(
+            connection,
+            { settingsFor: configuredSettings(settings, o.pass.length > 0, read), filterFindings: configuredFilter(read), watch: watchRulePaths },
+            process.cwd(),
+          );
           const closed = new Promise<void>((resolve) => connection.onExit(() => resolve()));
           connection.listen();
           await closed;

@@ -1,0 +1,208 @@
+/**
+ * `audit` and `apply` over many files: paths, directories, globs and `-` (stdin); configuration;
+ * a worker pool; thresholds, statistics, colour and progress.
+ */
+import { Option, type Command } from 'commander';
+import type { CommandContext } from '../main.js';
+import { guarded, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
+import { PASSES } from '../../passes/registry.js';
+import { DiagnosticError, type Diagnostic, type Severity } from '../../report/diagnostic.js';
+import { renderFindings, type FindingFormat } from '../../report/render.js';
+import { renderDiagnostics } from '../../report/text.js';
+import { fromWire } from '../../report/wire.js';
+import { Settings, type SharedOpts } from '../settings.js';
+import { expandTargets } from '../targets.js';
+import { runTasks } from '../pool.js';
+import type { FileResult, FileTask } from '../file-task.js';
+import { colorize, statistics, thresholdExit, useColor, Progress, type ColorMode } from '../output.js';
+
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+
+function positiveInt(name: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) {
+      throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `${name} expects a non-negative integer, got "${v}".` }]);
+    }
+    return n;
+  };
+}
+
+/** Options of `audit` and `apply`. */
+interface KernelOpts extends SharedOpts {
+  stdinFilename?: string;
+  jobs?: number;
+  quiet?: boolean;
+  statistics?: boolean;
+  color: ColorMode;
+}
+
+/** Adds the options `audit` and `apply` share. */
+export function kernelOptions(cmd: Command): Command {
+  return cmd
+    .option('--pass <name>', `pass to run (repeatable): ${PASSES.map((p) => p.name).join(', ')}`, collect, [])
+    .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
+    .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
+    .option('--config <file>', 'use this pyproject.toml / ptolog.toml instead of looking for one')
+    .option('--isolated', 'ignore every configuration file')
+    .option('--exclude <glob>', 'skip matching paths inside directories and globs (repeatable; adds to the configured exclude)', collect, [])
+    .option('--stdin-filename <path>', 'the path to report (and to find the configuration from) for `-` (standard input)')
+    .option('-j, --jobs <n>', 'files checked in parallel (default: the number of cores)', positiveInt('--jobs'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe (default: warning)').choices(['error', 'warning', 'note']))
+    .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', positiveInt('--max-warnings'))
+    .option('-q, --quiet', 'report errors only (and no summary)')
+    .option('--statistics', 'after the findings, print how many there are of each code')
+    .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
+    .option('--report-unused-ignores', 'warn about `# ptolog: ignore[...]` comments that suppress nothing');
+}
+
+interface Collected {
+  tasks: FileTask[];
+  settings: Settings;
+}
+
+/** Expands the paths and builds one task per file (stdin read here). Errors of expansion are thrown. */
+async function collectTasks(io: CliIO, paths: string[], o: KernelOpts, command: FileTask['command'], extra: Partial<FileTask>): Promise<Collected> {
+  const settings = new Settings(o, process.cwd());
+  const targets = expandTargets(paths, settings.walkOptions());
+  if (targets.errors.length > 0) throw new DiagnosticError(targets.errors);
+  const tasks: FileTask[] = [];
+  for (const f of targets.files) {
+    if (f === '-') {
+      if (!io.readStdin) throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: 'standard input is not available.' }]);
+      const name = o.stdinFilename ?? 'stdin.py';
+      tasks.push(settings.task(command, name, { ...extra, stdinText: await io.readStdin() }));
+    } else tasks.push(settings.task(command, f, extra));
+  }
+  return { tasks, settings };
+}
+
+/** Deduplicates fatal diagnostics repeated across files (the same rule error for every file). */
+function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const k = [d.code, d.message, d.location?.source.path ?? d.path ?? '', d.location?.start ?? -1].join('\0');
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * A definition is a typo only when no file of the run mentions its name: keep its
+ * `unknown-define` warning then, once (for the first file); drop it when some file uses it.
+ */
+function oneUnknownDefine(perFile: Diagnostic[][]): Diagnostic[] {
+  const nameOf = (d: Diagnostic): string => /^-D (\S+):/.exec(d.message)?.[1] ?? '';
+  const unknownIn = new Map<string, number>();
+  for (const ds of perFile) for (const d of ds) if (d.code === 'unknown-define') unknownIn.set(nameOf(d), (unknownIn.get(nameOf(d)) ?? 0) + 1);
+  const reported = new Set<string>();
+  return perFile.flat().filter((d) => {
+    if (d.code !== 'unknown-define') return true;
+    const n = nameOf(d);
+    if (unknownIn.get(n) !== perFile.length || reported.has(n)) return false;
+    reported.add(n);
+    return true;
+  });
+}
+
+interface Outcome {
+  results: FileResult[];
+  findings: Diagnostic[];
+  fatal: Diagnostic[];
+}
+
+async function runAll(ctx: CommandContext, c: Collected, o: KernelOpts): Promise<Outcome> {
+  const progress = new Progress(ctx.io, c.tasks.length, ctx.io.stderrIsTTY === true && o.quiet !== true);
+  const jobs = o.jobs === undefined || o.jobs === 0 ? (ctx.io.cpus ?? 1) : o.jobs;
+  const results = await runTasks(c.tasks, jobs, (d) => progress.tick(d));
+  progress.end();
+  let findings = oneUnknownDefine(results.map((r) => fromWire(r.report)));
+  if (o.quiet) findings = findings.filter((d) => d.severity === 'error');
+  const fatal = uniqueDiagnostics(results.flatMap((r) => (r.fatal ? fromWire(r.fatal) : [])));
+  return { results, findings, fatal };
+}
+
+function textOut(ctx: CommandContext, o: KernelOpts, stream: 'stdout' | 'stderr', text: string): void {
+  const color = useColor(o.color, stream === 'stdout' ? ctx.io.stdoutIsTTY : ctx.io.stderrIsTTY, ctx.io.env);
+  ctx.io[stream](color ? colorize(text) : text);
+}
+
+function exitOf(out: Outcome, settings: Settings): number {
+  if (out.fatal.length > 0) return EXIT_FAILURE;
+  return thresholdExit(out.findings, settings.failOn, settings.maxWarnings);
+}
+
+/** `audit` and `apply`. */
+export function registerKernelCommands(program: Command, ctx: CommandContext): void {
+  kernelOptions(
+    program
+      .command('audit')
+      .description('report where the contracts are not met (exit 1 with findings at --fail-on or above)')
+      .argument('[paths...]', 'Python files, directories (their .py files, recursively), globs, or - for standard input', ['.']),
+  )
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
+    .action(async (paths: string[], o: KernelOpts & { format: FindingFormat }) => {
+      ctx.setExit(
+        await guarded(ctx.io, async () => {
+          const c = await collectTasks(ctx.io, paths, o, 'audit', {});
+          const out = await runAll(ctx, c, o);
+          if (out.fatal.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
+          if (o.format === 'text') {
+            if (out.findings.length > 0) textOut(ctx, o, 'stdout', renderFindings(out.findings, 'text') + '\n');
+          } else ctx.io.stdout(renderFindings(out.findings, o.format, out.fatal) + '\n'); // one document, errors included
+          if (o.statistics && out.findings.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](statistics(out.findings) + '\n');
+          return exitOf(out, c.settings);
+        }),
+      );
+    });
+
+  kernelOptions(
+    program
+      .command('apply')
+      .description('apply the contract passes and print the patched file(s) (only inserted/edited text changes)')
+      .argument('<paths...>', 'Python files, directories (their .py files, recursively), globs, or - for standard input'),
+  )
+    .addOption(new Option('--write', 'replace each changed file atomically instead of printing it').conflicts('diff'))
+    .option('--diff', 'print a unified diff (apply it with `git apply` or `patch -p1`) instead of the files')
+    .action(async (paths: string[], o: KernelOpts & { write?: boolean; diff?: boolean }) => {
+      ctx.setExit(
+        await guarded(ctx.io, async () => {
+          const mode = o.write ? 'write' : o.diff ? 'diff' : 'print';
+          if (mode === 'write' && paths.includes('-')) {
+            throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: 'apply --write cannot write standard input; drop --write to print the result.' }]);
+          }
+          const c = await collectTasks(ctx.io, paths, o, 'apply', { mode });
+          const out = await runAll(ctx, c, o);
+          if (out.findings.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.findings) + '\n');
+          if (out.fatal.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
+          const several = c.tasks.length > 1;
+          c.tasks.forEach((t, i) => {
+            const r = out.results[i]!;
+            // A file with a program or function that could not be read is still printed (that part untouched).
+            if (r.output === undefined) return;
+            if (mode === 'print' && several) ctx.io.stdout(`${i > 0 ? '\n' : ''}# ==> ${t.file} <==\n${r.output}`);
+            else ctx.io.stdout(r.output);
+          });
+          if (o.statistics && out.findings.length > 0) ctx.io.stderr(statistics(out.findings) + '\n');
+          if (mode === 'write' && !o.quiet) {
+            const ok = out.results.filter((r) => r.changed !== undefined);
+            const changed = ok.filter((r) => r.changed);
+            const edits = changed.reduce((n, r) => n + (r.applied ?? 0), 0);
+            const failed = out.results.length - ok.length;
+            ctx.io.stderr(
+              `ptolog: ${changed.length > 0 ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}` : 'nothing to change'}` +
+                `${ok.length - changed.length > 0 ? `, ${ok.length - changed.length} file${ok.length - changed.length === 1 ? '' : 's'} unchanged` : ''}` +
+                `${failed > 0 ? `, ${failed} file${failed === 1 ? '' : 's'} not written (errors above)` : ''}` +
+                `${out.fatal.length > 0 && ok.some((r) => r.fatal) ? '; parts that could not be read were left untouched' : ''}.\n`,
+            );
+          }
+          // apply's exit: 2 when a file could not be handled; findings do not fail it (audit does).
+          return out.fatal.length > 0 ? EXIT_FAILURE : EXIT_OK;
+        }),
+      );
+    });
+}
+
+/** Severity names accepted by --fail-on. */
+export type FailOn = Severity;

@@ -1,0 +1,108 @@
+/**
+ * The work done for one kernel file by `audit` and `apply`, as plain data in and out, so it runs
+ * the same in the main thread and in a worker thread.
+ */
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
+import { passByName, type PassSpec } from '../passes/registry.js';
+import { readExtraRules } from '../passes/extra-rules.js';
+import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
+import { knownCodes } from '../passes/codes.js';
+import { applySuppressions } from '../suppress/suppress.js';
+import { applyOverrides } from '../config/apply.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
+import type { SeverityOverride } from '../config/config.js';
+import { toWire, type WireBundle } from '../report/wire.js';
+import { interruptedWrites, readSource, writeAtomic, type SourceFile } from './files.js';
+
+/** What to do with one file. */
+export interface FileTask {
+  command: 'audit' | 'apply';
+  /** The path shown in diagnostics (for stdin, the --stdin-filename). */
+  file: string;
+  /** The text when it comes from standard input (then nothing is written). */
+  stdinText?: string;
+  passes: string[];
+  rules: string[];
+  include: string[];
+  defines: string[];
+  severity: Record<string, SeverityOverride>;
+  /** Codes dropped in this file (per-file-ignores). */
+  ignoredCodes: string[];
+  reportUnusedIgnores: boolean;
+  /** apply only: print the result, write it, or print a diff. */
+  mode?: 'print' | 'write' | 'diff';
+}
+
+/** The outcome of a FileTask. */
+export interface FileResult {
+  /** Findings and warnings (after suppressions and configuration). */
+  report: WireBundle;
+  /**
+   * Set when the file, or part of it, could not be read (exit 2): the located errors. A program
+   * or function with errors is left untouched; the rest of the file is still audited and
+   * rewritten (`output` / `changed` are then set too).
+   */
+  fatal?: WireBundle;
+  /** apply: the text to print (result or diff). */
+  output?: string;
+  /** apply: edits applied and whether the text changed. */
+  applied?: number;
+  changed?: boolean;
+}
+
+/** Drops and re-grades one file's findings by its configuration and suppression comments. */
+function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extraFiles: readonly string[]): Diagnostic[] {
+  const graded = applyOverrides(ds, t.severity, new Set(t.ignoredCodes));
+  return applySuppressions(graded, source, { knownCodes: knownCodes(extraFiles), reportUnused: t.reportUnusedIgnores }).diagnostics;
+}
+
+/** A unified diff whose headers `git apply` and `patch -p1` accept for relative and absolute paths. */
+function diffOf(file: string, before: string, after: string): string {
+  const p = file.replace(/^\/+/, '').replaceAll('\\', '/');
+  return createTwoFilesPatch(`a/${p}`, `b/${p}`, before, after, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+}
+
+/** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
+export function runFileTask(t: FileTask): FileResult {
+  try {
+    const passes = t.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined);
+    const opts: RunOptions = { defines: parseDefines(t.defines), extras: readExtraRules(t.rules, passes), includeDirs: t.include };
+    const extraFiles = (opts.extras ?? []).map((x) => x.path);
+    const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);
+    const source = new SourceText(t.file, src.text);
+    const defineWarnings = (): Diagnostic[] => {
+      if (!opts.defines || opts.defines.size === 0) return [];
+      const m = parseModuleIsolated(src.text, t.file, { defines: opts.defines });
+      return unknownDefines(src.text, t.file, opts.defines, m.constants);
+    };
+    if (t.command === 'audit') {
+      const r = auditReport(src.text, t.file, passes, opts);
+      const found = [...defineWarnings(), ...r.findings];
+      const report = toWire(filter(found, source, t, extraFiles));
+      return r.readErrors.length > 0 ? { report, fatal: toWire(r.readErrors) } : { report };
+    }
+    const r = applyPasses(src.text, t.file, passes, opts);
+    const report = toWire(filter([...defineWarnings(), ...r.warnings], source, t, extraFiles));
+    const partial = r.errors.length > 0 ? { fatal: toWire(r.errors) } : {};
+    const applied = r.outcomes.reduce((n, o) => n + o.applied, 0);
+    const changed = r.text !== src.text;
+    if (t.mode === 'write' && changed) {
+      const left = interruptedWrites(t.file);
+      if (left.length > 0) {
+        throw new DiagnosticError([{
+          severity: 'error', code: 'write-failed', path: t.file,
+          message: `an earlier write of ${t.file} was interrupted; ${left.join(', ')} holds its complete result. Check ${t.file}, then remove that file (or move it over ${t.file}).`,
+        }]);
+      }
+      writeAtomic(t.file, r.text, src.encoding);
+      return { report, applied, changed, ...partial };
+    }
+    if (t.mode === 'diff') return { report, applied, changed, output: changed ? diffOf(t.file, src.text, r.text) : '', ...partial };
+    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, ...partial };
+  } catch (e) {
+    if (e instanceof DiagnosticError) return { report: { diagnostics: [], sources: {} }, fatal: toWire(e.diagnostics) };
+    throw e;
+  }
+}

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { runFileTask, type FileResult, type FileTask } from './file-task.js';
+
+/** A FileResult for an unexpected exception: one `internal-error` line, no stack trace. */
+export function internalFailure(file: string, e: unknown): FileResult {
+  const msg = e instanceof Error ? e.message : String(e);
+  return {
+    report: { diagnostics: [], sources: {} },
+    fatal: { diagnostics: [{ severity: 'error', code: 'internal-error', path: file, message: `internal error: ${msg}` }], sources: {} },
+  };
+}
+
+/** The compiled worker script (dist/cli/worker.js), also when running from the TypeScript sources. */
+function workerScript(): string | undefined {
+  for (const rel of ['./worker.js', '../../dist/cli/worker.js']) {
+    const p = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Runs the tasks on up to `jobs` worker threads (in this thread when jobs is 1, there is one
+ * task, or no compiled worker exists) and returns the results in task order, whatever order
+ * they finish in. `onDone` is called after each finished task.
+ */
+export async function runTasks(tasks: readonly FileTask[], jobs: number, onDone: (done: number) => void = () => {}): Promise<FileResult[]> {
+  const results: FileResult[] = new Array<FileResult>(tasks.length);
+  const script = workerScript();
+  const n = Math.min(jobs, tasks.length);
+  if (n <= 1 || !script) {
+    tasks.forEach((t, i) => {
+      try {
+        results[i] = runFileTask(t);
+      } catch (e) {
+        results[i] = internalFailure(t.file, e);
+      }
+      onDone(i + 1);
+    });
+    return results;
+  }
+  let next = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      new Promise<void>((resolveAll) => {
+        const w = new Worker(script);
+        let current = -1;
+        const give = (): void => {
+          if (next >= tasks.length) {
+            void w.terminate().then(() => resolveAll());
+            return;
+          }
+          const id = next++;
+          current = id;
+          w.postMessage({ id, task: tasks[id] });
+        };
+        w.on('message', (m: { id: number; result: FileResult }) => {
+          results[m.id] = m.result;
+          onDone(++done);
+          give();
+        });
+        w.on('error', (e) => {
+          // A crashed worker: report its tasks as internal errors and stop it.
+          if (current >= 0 && !results[current]) results[current] = internalFailure(tasks[current]!.file, e);
+          void w.terminate().then(() => resolveAll());
+        });
+        give();
+      }),
+    ),
+  );
+  // Tasks never handed out because workers crashed run here.
+  tasks.forEach((t, i) => {
+    if (!results[i]) results[i] = runFileTask(t);
+  });
+  return results;
+}

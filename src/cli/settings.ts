@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { loadConfig, loadConfigFile, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
+import { ignoredCodes } from '../config/apply.js';
+import type { Severity } from '../report/diagnostic.js';
+import type { FileTask } from './file-task.js';
+import { selectPasses } from './passes.js';
+import type { WalkOptions } from './targets.js';
+
+/** The options every kernel command shares that configuration can also set. */
+export interface SharedOpts {
+  pass: string[];
+  rules: string[];
+  define: string[];
+  config?: string;
+  isolated?: boolean;
+  exclude: string[];
+  failOn?: Severity;
+  maxWarnings?: number;
+  reportUnusedIgnores?: boolean;
+}
+
+const readIfFile = (p: string): string | undefined => {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** Finds the configuration of each file (or the one of --config, or none with --isolated), caching per directory. */
+export class Settings {
+  private readonly byDir = new Map<string, PtologConfig | undefined>();
+  private readonly fixed: PtologConfig | undefined;
+
+  constructor(
+    private readonly o: SharedOpts,
+    private readonly cwd: string,
+  ) {
+    this.fixed = o.config !== undefined && !o.isolated ? loadConfigFile(o.config, readIfFile) : undefined;
+  }
+
+  /** The configuration that applies to `file` (a path, or a directory for `dirOf = false`). */
+  configFor(path: string, isDir = false): PtologConfig | undefined {
+    if (this.o.isolated) return undefined;
+    if (this.fixed) return this.fixed;
+    const dir = resolve(this.cwd, isDir ? path : dirname(path));
+    if (!this.byDir.has(dir)) this.byDir.set(dir, loadConfig(dir, readIfFile));
+    return this.byDir.get(dir);
+  }
+
+  /** The configuration of the working directory (thresholds, walking). */
+  get top(): PtologConfig | undefined {
+    return this.configFor(this.cwd, true);
+  }
+
+  /** How directories and globs are walked: the top configuration's excludes plus --exclude. */
+  walkOptions(): WalkOptions {
+    const c = this.top;
+    return {
+      exclude: [...(c?.exclude ?? DEFAULT_EXCLUDE), ...(c?.extendExclude ?? []), ...this.o.exclude],
+      excludeRoot: c?.root ?? this.cwd,
+    };
+  }
+
+  /** --fail-on, else the configuration's, else warning. */
+  get failOn(): Severity {
+    return this.o.failOn ?? this.top?.failOn ?? 'warning';
+  }
+
+  /** --max-warnings, else the configuration's. */
+  get maxWarnings(): number | undefined {
+    return this.o.maxWarnings ?? this.top?.maxWarnings;
+  }
+
+  /** The task for one file: configuration first, command-line flags added or overriding. */
+  task(command: FileTask['command'], file: string, extra: Partial<FileTask> = {}): FileTask {
+    const c = this.configFor(file);
+    const passNames = this.o.pass.length > 0 ? this.o.pass : (c?.passes ?? []);
+    return {
+      command,
+      file,
+      passes: selectPasses(passNames).map((p) => p.name),
+      rules: [...(c?.rules ?? []), ...this.o.rules],
+      include: c?.include ?? [],
+      defines: [...(c?.defines ?? []), ...this.o.define],
+      severity: c?.severity ?? {},
+      ignoredCodes: c ? [...ignoredCodes(c, resolve(this.cwd, file))] : [],
+      reportUnusedIgnores: this.o.reportUnusedIgnores === true,
+      ...extra,
+    };
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * ptolog's configuration: `[tool.ptolog]` in `pyproject.toml` or the top level of
+ * `ptolog.toml`, found from a file's directory upwards. Reading files is the caller's (a
+ * `ConfigReader`), so the CLI and an editor server can share this.
+ */
+import { dirname, join, resolve, isAbsolute } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import { DiagnosticError, type Diagnostic, type Severity } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
+import { closestName } from '../report/suggest.js';
+import { PASSES, passByName } from '../passes/registry.js';
+
+/** Reads a file's text, or undefined when there is none (or it cannot be read). */
+export type ConfigReader = (absPath: string) => string | undefined;
+
+/** A severity override: a code's findings become this severity, or are dropped (`off`). */
+export type SeverityOverride = Severity | 'off';
+
+/** The settings of one configuration file, paths resolved against its directory. */
+export interface PtologConfig {
+  /** The configuration file (`.../pyproject.toml` or `.../ptolog.toml`). */
+  path: string;
+  /** Its directory: relative paths and globs in it are relative to this. */
+  root: string;
+  passes?: string[];
+  /** Extra rule directories or files (like `--rules`). */
+  rules: string[];
+  /** Directories searched for `#include`s of extra rule files. */
+  include: string[];
+  /** `-D` definitions, `NAME = value` (an integer, or a list of integers, or a string such as "[16, 64]"). */
+  defines: string[];
+  severity: Record<string, SeverityOverride>;
+  /** Globs (relative to root) of files and directories never read; replaces the default list. */
+  exclude: string[];
+  /** Globs added to `exclude`. */
+  extendExclude: string[];
+  /** Glob → codes dropped in the files it matches. */
+  perFileIgnores: Record<string, string[]>;
+  failOn?: Severity;
+  maxWarnings?: number;
+}
+
+/** Files and directories never read unless `exclude` replaces this list. */
+export const DEFAULT_EXCLUDE: readonly string[] = ['.git', '.hg', '.venv', 'venv', '__pycache__', 'node_modules', 'build', 'dist', '.tox', '.mypy_cache'];
+
+type Check = (v: unknown) => string | undefined;
+
+const isStrings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? undefined : 'a list of strings');
+const SEVERITIES = ['error', 'warning', 'note'];
+
+const KEYS: Record<string, Check> = {
+  passes: isStrings,
+  rules: isStrings,
+  include: isStrings,
+  exclude: isStrings,
+  'extend-exclude': isStrings,
+  defines: (v) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'bigint' || (Array.isArray(x) && x.every((y) => typeof y === 'number' || typeof y === 'bigint')))
+      ? undefined : 'a table of NAME = integer, list of integers or string',
+  severity: (v) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string' && [...SEVERITIES, 'off'].includes(x))
+      ? undefined : "a table of code = \"error\" | \"warning\" | \"note\" | \"off\"",
+  'per-file-ignores': (v) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => isStrings(x) === undefined)
+      ? undefined : 'a table of glob = [codes]',
+  'fail-on': (v) => (typeof v === 'string' && SEVERITIES.includes(v) ? undefined : '"error", "warning" or "note"'),
+  'max-warnings': (v) => ((typeof v === 'number' || typeof v === 'bigint') && Number(v) >= 0 && Number.isInteger(Number(v)) ? undefined : 'a non-negative integer'),
+};
+
+/** The keys a configuration table may hold. */
+export const CONFIG_KEYS: readonly string[] = Object.keys(KEYS);
+
+/** The 1-based line and column where `key` is set inside table `table` ('' = top level). */
+function keyOffset(text: string, table: string, key: string): number {
+  const lines = text.split('\n');
+  let current = '';
+  let offset = 0;
+  let tableStart = -1;
+  const esc = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const keyRe = new RegExp(`^\\s*(?:${esc}|"${esc}"|'${esc}')\\s*[=.]`);
+  for (const line of lines) {
+    const h = /^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$/.exec(line);
+    if (h) {
+      current = h[1]!.replace(/\s+/g, '').replace(/"/g, '');
+      if (current === table) tableStart = offset;
+      // `[tool.ptolog.severity]` sets the key `severity` of `tool.ptolog`.
+      if (table !== '' && current === `${table}.${key}`) return offset;
+    } else if (current === table && keyRe.test(line)) return offset + line.search(/\S/);
+    offset += line.length + 1;
+  }
+  return Math.max(0, tableStart);
+}
+
+function configError(source: SourceText, offset: number, message: string, fix?: string): DiagnosticError {
+  const d: Diagnostic = { severity: 'error', code: 'config', message, location: { source, start: offset, end: offset + 1 } };
+  if (fix) d.fix = fix;
+  return new DiagnosticError([d]);
+}
+
+/**
+ * Parses a configuration file's text. For `pyproject.toml` only the `[tool.ptolog]` table is
+ * read (undefined when it has none); for `ptolog.toml`, the whole file. A TOML syntax error,
+ * an unknown key or a value of the wrong type is a located `config` error (DiagnosticError).
+ */
+export function parseConfig(path: string, text: string): PtologConfig | undefined {
+  const source = new SourceText(path, text);
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
+      throw configError(source, source.lineStart(e.line) + e.column - 1, `invalid TOML: ${first}`);
+    }
+    throw e;
+  }
+  const isPyproject = path.endsWith('pyproject.toml');
+  let table: unknown = doc;
+  const tableName = isPyproject ? 'tool.ptolog' : '';
+  if (isPyproject) {
+    const tool = doc['tool'];
+    table = typeof tool === 'object' && tool !== null ? (tool as Record<string, unknown>)['ptolog'] : undefined;
+    if (table === undefined) return undefined;
+  }
+  if (typeof table !== 'object' || table === null || Array.isArray(table)) {
+    throw configError(source, keyOffset(text, 'tool', 'ptolog'), '[tool.ptolog] must be a table');
+  }
+  const t = table as Record<string, unknown>;
+  for (const [key, value] of Object.entries(t)) {
+    const check = KEYS[key];
+    if (!check) {
+      const near = closestName(key, CONFIG_KEYS);
+      throw configError(
+        source, keyOffset(text, tableName, key),
+        `unknown key '${key}'${near ? ` — did you mean '${near}'?` : ''}`,
+        `the keys are ${CONFIG_KEYS.join(', ')}.`,
+      );
+    }
+    const want = check(value);
+    if (want) throw configError(source, keyOffset(text, tableName, key), `'${key}' must be ${want}`);
+  }
+  for (const name of (t['passes'] as string[] | undefined) ?? []) {
+    if (passByName(name)) continue;
+    const near = closestName(name, PASSES.map((p) => p.name));
+    throw configError(source, keyOffset(text, tableName, 'passes'), `unknown pass '${name}'${near ? ` — did you mean '${near}'?` : ''}`, `the passes are ${PASSES.map((p) => p.name).join(', ')}.`);
+  }
+  const root = dirname(resolve(path));
+  const abs = (p: string): string => (isAbsolute(p) ? p : join(root, p));
+  const strs = (k: string): string[] => (t[k] as string[] | undefined) ?? [];
+  const defines = Object.entries((t['defines'] as Record<string, unknown> | undefined) ?? {}).map(
+    ([n, v]) => `${n}=${Array.isArray(v) ? `[${v.map(String).join(',')}]` : String(v)}`,
+  );
+  const cfg: PtologConfig = {
+    path,
+    root,
+    rules: strs('rules').map(abs),
+    include: strs('include').map(abs),
+    defines,
+    severity: (t['severity'] as Record<string, SeverityOverride> | undefined) ?? {},
+    exclude: t['exclude'] !== undefined ? strs('exclude') : [...DEFAULT_EXCLUDE],
+    extendExclude: strs('extend-exclude'),
+    perFileIgnores: (t['per-file-ignores'] as Record<string, string[]> | undefined) ?? {},
+  };
+  if (t['passes'] !== undefined) cfg.passes = strs('passes');
+  if (t['fail-on'] !== undefined) cfg.failOn = t['fail-on'] as Severity;
+  if (t['max-warnings'] !== undefined) cfg.maxWarnings = Number(t['max-warnings']);
+  return cfg;
+}
+
+/**
+ * The configuration that applies to files in `startDir`: the nearest `ptolog.toml`, or
+ * `pyproject.toml` holding a `[tool.ptolog]` table, in `startDir` or a parent directory
+ * (in one directory `ptolog.toml` wins). A `pyproject.toml` without the table is skipped.
+ * Undefined when there is none. Throws DiagnosticError for a malformed one.
+ */
+export function loadConfig(startDir: string, readFile: ConfigReader): PtologConfig | undefined {
+  let dir = resolve(startDir);
+  for (;;) {
+    for (const name of ['ptolog.toml', 'pyproject.toml']) {
+      const p = join(dir, name);
+      const text = readFile(p);
+      if (text === undefined) continue;
+      const cfg = parseConfig(p, text);
+      if (cfg) return cfg;
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** Reads the configuration file at `path` (for `--config`); a file without settings is an error. */
+export function loadConfigFile(path: string, readFile: ConfigReader): PtologConfig {
+  const text = readFile(resolve(path));
+  if (text === undefined) {
+    throw new DiagnosticError([{ severity: 'error', code: 'config', path, message: `cannot read the configuration file ${path}.` }]);
+  }
+  const cfg = parseConfig(path, text);
+  if (!cfg) {
+    throw new DiagnosticError([{ severity: 'error', code: 'config', path, message: `${path} has no [tool.ptolog] table.` }]);
+  }
+  return cfg;
+}

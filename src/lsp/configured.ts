@@ -1,0 +1,47 @@
+/**
+ * The language server's settings and finding filter from the workspace's configuration, as the
+ * CLI reads it: `[tool.ptolog]` in `pyproject.toml` (or `ptolog.toml`) found from each document
+ * upwards, then its suppression comments (`# ptolog: ignore[code]`, `ignore-file[code]`).
+ */
+import { dirname, resolve } from 'node:path';
+import { loadConfig, type ConfigReader, type PtologConfig } from '../config/config.js';
+import { applyConfig } from '../config/apply.js';
+import { applySuppressions } from '../suppress/suppress.js';
+import { parseDefines } from '../frontend/index.js';
+import { passByName, type PassSpec } from '../passes/registry.js';
+import { SourceText } from '../report/source.js';
+import { DiagnosticError } from '../report/diagnostic.js';
+import type { FindingFilter, LspSettings, SettingsFor } from './settings.js';
+
+/** The configuration governing `path`, or undefined (none found, or one that does not load: the command line's settings apply). */
+function configOf(path: string, read: ConfigReader): PtologConfig | undefined {
+  try {
+    return loadConfig(dirname(resolve(path)), read);
+  } catch (e) {
+    if (e instanceof DiagnosticError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Settings per document: the command line's, completed by the document's configuration —
+ * its `passes` when no `--pass` was given, its `rules` after `--rules`, its `defines` under `-D`.
+ */
+export function configuredSettings(base: LspSettings, passesGiven: boolean, read: ConfigReader): SettingsFor {
+  return (path) => {
+    const cfg = configOf(path, read);
+    if (!cfg) return base;
+    const passes = !passesGiven && cfg.passes ? cfg.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined) : base.passes;
+    const defines = new Map([...parseDefines(cfg.defines), ...base.defines]);
+    return { passes, ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))], defines };
+  };
+}
+
+/** Findings as the CLI reports them: configured severities, per-file ignores, then suppression comments. */
+export function configuredFilter(read: ConfigReader): FindingFilter {
+  return (findings, text, path) => {
+    const cfg = configOf(path, read);
+    const graded = cfg ? applyConfig(findings, cfg, path) : findings;
+    return applySuppressions(graded, new SourceText(path, text)).diagnostics;
+  };
+}
