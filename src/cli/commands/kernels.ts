@@ -147,7 +147,8 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
         await guarded(ctx.io, async () => {
           const c = await collectTasks(ctx.io, paths, o, 'audit', {});
           const out = await runAll(ctx, c, o);
-          if (out.fatal.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
+          // Errors (what could not be read): on stderr for text; inside the one JSON / SARIF document otherwise.
+          if (out.fatal.length > 0 && o.format === 'text') textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
           if (o.format === 'text') {
             if (out.findings.length > 0) textOut(ctx, o, 'stdout', renderFindings(out.findings, 'text') + '\n');
           } else ctx.io.stdout(renderFindings(out.findings, o.format, out.fatal) + '\n'); // one document, errors included
