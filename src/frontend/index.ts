@@ -14,9 +14,10 @@ import { readFileSync } from 'node:fs';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { ConstValue, Module, Program } from '../ir/nodes.js';
-import { scanLines } from './scan.js';
+import { scanLines, type LineTable } from './scan.js';
 import { moduleConstants, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
+import { indentationError } from './indentation.js';
 
 export { parseDefines };
 
@@ -29,18 +30,34 @@ export interface ParseOptions {
 export function parseModule(text: string, path: string, opts: ParseOptions = {}): Module {
   const source = new SourceText(path, text);
   const table = scanLines(text);
+  // Python reports the first error of the file: an IndentationError after a syntax error
+  // that comes earlier loses to it (the program parser finds those).
+  const bad = indentationError(source, table);
+  if (bad) {
+    try {
+      parsePrograms(source, table, moduleConstants(text, table, opts.defines ?? new Map()));
+    } catch (e) {
+      const at = e instanceof DiagnosticError ? e.diagnostics[0]?.location?.start : undefined;
+      if (at !== undefined && at <= bad.location!.end) throw e;
+    }
+    throw new DiagnosticError([bad]);
+  }
   const constants = moduleConstants(text, table, opts.defines ?? new Map());
+  return { source, constants, programs: parsePrograms(source, table, constants) };
+}
+
+function parsePrograms(source: SourceText, table: LineTable, constants: ReadonlyMap<string, ConstValue>): Program[] {
   const parser = new ProgramParser(source, table, constants);
   const programs: Program[] = [];
   let l = 0;
   while (l < table.count) {
-    if (ProgramParser.isProgramDecorator(text, table, l)) {
+    if (ProgramParser.isProgramDecorator(source.text, table, l)) {
       const { program, next } = parser.parseProgram(l);
       programs.push(program);
       l = next;
     } else l++;
   }
-  return { source, constants, programs };
+  return programs;
 }
 
 /** Reads and parses a file; an unreadable file gives an `unreadable-file` diagnostic with the path. */

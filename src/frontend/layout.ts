@@ -117,7 +117,7 @@ export function cleanLine(text: string, start: number, end: number, dirty: boole
     if (c === HASH) {
       flush(i);
       let j = i;
-      while (j < end && text.charCodeAt(j) !== LF) j++;
+      while (j < end && text.charCodeAt(j) !== LF && text.charCodeAt(j) !== CR) j++;
       out.push(' '.repeat(j - i));
       i = j;
       runStart = i;

@@ -160,18 +160,22 @@ function decodeString(raw: string, span: Span): string {
   if (prefix.includes('f')) return st.report.unsupported(span, 'f-strings are not supported inside a @pl.program');
   if (prefix.includes('b')) return st.report.unsupported(span, 'bytes literals are not supported inside a @pl.program');
   const body = raw.slice(m[0].length, raw.length - q.length);
-  if (prefix.includes('r')) return body.replace(/\r\n/g, '\n');
+  if (prefix.includes('r')) return body.replace(/\r\n?/g, '\n');
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== '\\') {
-      if (c === '\r' && body[i + 1] === '\n') continue;
+      if (c === '\r') {
+        // Python reads \r\n and a lone \r in the source as one \n.
+        if (body[i + 1] !== '\n') out += '\n';
+        continue;
+      }
       out += c;
       continue;
     }
     const d = body[i + 1] ?? '';
-    if (d === '\r' && body[i + 2] === '\n') {
-      i += 2;
+    if (d === '\r') {
+      i += body[i + 2] === '\n' ? 2 : 1;
       continue;
     }
     if (d in SIMPLE_ESCAPES) {

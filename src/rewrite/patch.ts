@@ -62,20 +62,22 @@ export interface PatchResult {
 /** Applies `edits` to `source`; everything outside the edited spans is kept byte for byte. */
 export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[]): PatchResult {
   const text = source.text;
-  const nl = text.includes('\r\n') ? '\r\n' : '\n';
+  const nl = newlineStyle(text);
   const unit = indentUnit(text);
   const changes: Change[] = [];
   const blockified = new Set<number>();
   let order = 0;
 
+  // Python's line ends: \n, \r\n and a lone \r.
   const lineStartOf = (offset: number): number => {
-    const i = text.lastIndexOf('\n', offset - 1);
+    let i = offset - 1;
+    while (i >= 0 && text[i] !== '\n' && text[i] !== '\r') i--;
     return i + 1;
   };
   const lineEndOf = (offset: number): number => {
-    const i = text.indexOf('\n', offset);
-    if (i < 0) return text.length;
-    return i > 0 && text[i - 1] === '\r' ? i - 1 : i;
+    let i = offset;
+    while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    return i;
   };
   const leading = (lineStart: number): string => /^[ ]*/.exec(text.slice(lineStart, lineStart + 200))![0];
   /** The indentation a statement starting at `offset` has, turning an inline body into a block. */
@@ -164,7 +166,10 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
   let line = 1;
   const countLines = (s: string): number => {
     let n = 0;
-    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 10 || (c === 13 && s.charCodeAt(i + 1) !== 10)) n++;
+    }
     return n;
   };
   for (const c of changes) {
@@ -188,11 +193,18 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
   return { text: out, insertedLines };
 }
 
+/** The newline a file uses: `\r\n` when it has one, a lone `\r` when it has no `\n`, else `\n`. */
+export function newlineStyle(text: string): string {
+  if (text.includes('\r\n')) return '\r\n';
+  if (text.includes('\r') && !text.includes('\n')) return '\r';
+  return '\n';
+}
+
 /** The indentation unit of a file: the smallest positive indentation step seen (default 4). */
 export function indentUnit(text: string): string {
   let best = 0;
   let prev = 0;
-  for (const m of text.matchAll(/^( *)\S/gm)) {
+  for (const m of text.replace(/\r\n?/g, '\n').matchAll(/^( *)\S/gm)) {
     const n = m[1]!.length;
     if (n > prev) {
       const d = n - prev;
