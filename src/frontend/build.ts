@@ -538,7 +538,12 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
   });
   let body = rawBody;
   const end = lastEnd(rawBody, head.span.end);
-  if (body[0]?.kind === 'ExprStmt' && body[0].value.kind === 'Str') body = body.slice(1);
+  // Python's docstring: only the body's first statement, when it is a string literal.
+  let docstring: string | null = null;
+  if (body[0]?.kind === 'ExprStmt' && body[0].value.kind === 'Str') {
+    docstring = body[0].value.value;
+    body = body.slice(1);
+  }
   let attrs: DictExpr | null = null;
   const b0 = body[0];
   if (b0?.kind === 'ExprStmt' && b0.value.kind === 'Call' && calleeSpelling(b0.value.callee) === 'pl.func_attr') {
@@ -558,6 +563,7 @@ export function makeFunction(ctx: BuildCtx, decorators: DecoratorDesc[], head: D
     bareDecorator,
     params,
     returns: head.returns ? toType(ctx, head.returns) : null,
+    docstring,
     attrs,
     body,
     span: { start, end },

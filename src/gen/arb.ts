@@ -299,8 +299,13 @@ function arbFunction(fname: string, kind: FunctionKind, ctx: Ctx, o: Required<Ge
   const deco = kind === 'Opaque' || kind === 'InCore'
     ? fc.option(arbEnum('Level'), { nil: null, freq: 4 }).map((l) => (l ? [b.kw('level', l)] : []))
     : fc.constant([] as Keyword[]);
-  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), arbBody(ctx, o), arbFuncAttrs, deco)
-    .map(([params, returns, body, attrs, kws]) => b.func(fname, kind, params, body, { returns, attrs, decoratorKwargs: kws }));
+  // A docstring, sometimes alone (Python accepts a body holding only a docstring).
+  const docstring = fc.option(fc.stringMatching(/^[a-zA-Z0-9 .'"\\\n-]{0,12}$/), { nil: null, freq: 3 });
+  const body = fc.tuple(docstring, arbBody(ctx, o), fc.nat({ max: 5 }))
+    .map(([doc, bd, k]) => ({ doc, bd: doc !== null && k === 0 ? [] : bd }));
+  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), body, arbFuncAttrs, deco)
+    .map(([params, returns, { doc, bd }, attrs, kws]) =>
+      b.func(fname, kind, params, bd, { returns, attrs, decoratorKwargs: kws, docstring: doc }));
 }
 
 function withDefaults(opts: GenOptions): Required<GenOptions> {

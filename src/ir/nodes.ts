@@ -240,6 +240,8 @@ export interface FunctionDef {
   bareDecorator: boolean;
   params: Param[];
   returns: TypeExpr | null;
+  /** The docstring (Python's: a string literal that is the body's first statement), or null. */
+  docstring: string | null;
   /** `pl.func_attr({...})` opening the body, or null. */
   attrs: DictExpr | null;
   body: Stmt[];

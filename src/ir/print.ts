@@ -12,7 +12,8 @@
  *   bare `@pl.function` when it has no other keywords.
  * - Signature: `self` then the parameters on one line when the `def` line fits in 100
  *   columns, else one parameter per line with a trailing comma and `) -> R:` on its own line.
- * - Bodies: `pl.func_attr({...})` first in a function body, `pl.cond(c)` first in an SSA
+ * - Bodies: the docstring (as one double-quoted string) then `pl.func_attr({...})` first in a
+ *   function body; a body holding only a docstring prints no `pass`; `pl.cond(c)` first in an SSA
  *   while body, then cache-policy declarations (`pl.set_cache_policy`, stable among
  *   themselves), then the other statements; an empty body prints `pass`.
  * - Calls: known ops by their qualified `printName`, positional arguments, then keywords
@@ -30,7 +31,7 @@
  *   floats keep their source text; enum values print symbolically (`pld.NotifyOp.AtomicAdd`,
  *   data types as `pl.FP32`); integers print in decimal (`0x10` → `16`); a tuple subscript
  *   prints bare (`x[i, j]`); shapes keep their symbolic spelling (`[1, N]`, `SHAPE`).
- * - Not kept (not in the IR): comments, docstrings, blank lines, line continuations, any
+ * - Not kept (not in the IR): comments, class and module docstrings, blank lines, line continuations, any
  *   Python outside `@pl.program` classes (imports, tests, builder functions: their programs
  *   are printed at top level), `"window_buffer=..."` type elements.
  *
@@ -418,7 +419,10 @@ class Printer {
       for (const p of params) this.line(depth + 1, `${p},`);
       this.line(depth, `)${ret}:`);
     }
-    this.body(f.body, depth + 1, f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : []);
+    const lead: string[] = [];
+    if (f.docstring !== null) lead.push(printString(f.docstring));
+    if (f.attrs) lead.push(`pl.func_attr(${top(f.attrs)})`);
+    this.body(f.body, depth + 1, lead);
   }
 
   program(p: Program, depth: number): void {
