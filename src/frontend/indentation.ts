@@ -1,5 +1,6 @@
 /**
- * Python's indentation rules over a whole module, checked on the scanner's logical lines
+ * Python's layout rules over a whole module: more than 200 nested brackets on a line, and its
+ * indentation rules, checked on the scanner's logical lines
  * before anything is parsed: a line indented deeper than the block it is in without a `:`
  * line before it ("unexpected indent"), a `:` line not followed by a deeper line ("expected
  * an indented block"), and a dedent to a width no enclosing block has ("unindent does not
@@ -13,12 +14,14 @@ import { FLAG_ERROR, type LineTable } from './scan.js';
 
 const COLON = 58;
 
-/** The first IndentationError Python would raise for the module, as a located diagnostic, or null. */
+/** The first IndentationError (or too-many-nested-parentheses error) Python would raise for the module, located, or null. */
 export function indentationError(source: SourceText, table: LineTable): Diagnostic | null {
   const text = source.text;
   const stack: number[] = [0];
   let opener = -1;
   for (let l = 0; l < table.count; l++) {
+    const nested = table.errors.get(l);
+    if (nested?.code === 'nesting-too-deep') return errorAt(source, nested.start, nested.end, nested.code, nested.message);
     const w = table.indent[l]!;
     const s = table.start[l]!;
     const top = stack[stack.length - 1]!;

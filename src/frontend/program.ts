@@ -16,7 +16,7 @@ import type { SourceText } from '../report/source.js';
 import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
 import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
 import { emitRanges } from './layout.js';
-import { grammar, convert } from './semantics.js';
+import { matchNested } from './nesting.js';
 import { syntaxDiagnostic } from './errors.js';
 import {
   makeFor, makeFunction, makeIf, makeWhile, makeWith,
@@ -89,9 +89,9 @@ export class ProgramParser {
     const from = ranges[0]!;
     const chunk = emitRanges(this.source, this.table, ranges, base);
     try {
-      const m = grammar.match(chunk.out, rule);
-      if (m.failed()) throw new DiagnosticError([syntaxDiagnostic(this.source, chunk, m)]);
-      return convert<T>(m, { map: chunk.map, report: this.report, constants: this.constants });
+      return matchNested<T>(chunk, rule, { report: this.report, constants: this.constants }, (piece, m) => {
+        throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
+      });
     } catch (e) {
       if (e instanceof RangeError) {
         const s = this.table.start[from]!;

@@ -13,6 +13,9 @@
  * bracket never closed) to be reported only if the line belongs to a program.
  */
 
+/** Python's limit of nested brackets in one logical line (CPython's tokenizer MAXLEVEL). */
+export const MAX_NESTING = 200;
+
 /** The line needs cleaning (interior comment, newline inside brackets, backslash continuation). */
 import { SP, TAB, FF, CR, LF, HASH, BSLASH, DQ, SQ, isWordChar, newlineAt } from './chars.js';
 export const FLAG_DIRTY = 1;
@@ -207,7 +210,12 @@ export function scanLines(text: string): LineTable {
         lastEnd = i;
         continue;
       }
-      if (c === 40 || c === 91 || c === 123) brackets.push(i);
+      if (c === 40 || c === 91 || c === 123) {
+        brackets.push(i);
+        if (brackets.length > MAX_NESTING && (!error || error.code === 'tab-indent')) {
+          error = { code: 'nesting-too-deep', start: i, end: i + 1, message: `too many nested parentheses: Python allows ${MAX_NESTING} levels` };
+        }
+      }
       else if (c === 41 || c === 93 || c === 125) brackets.pop();
       i++;
       lastEnd = i;
