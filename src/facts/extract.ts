@@ -5,7 +5,7 @@
  * the reporters.
  */
 import type {
-  Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
+  ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
 } from '../ir/nodes.js';
 import { evalConst } from '../ir/consts.js';
 import type { FactSink, FactValue } from './sink.js';
@@ -98,6 +98,8 @@ class Extractor {
   readonly table = new NodeTable();
   private scopeNames = new Map<string, number>();
   private func!: FunctionDef;
+  /** The constants of the program being extracted (its enclosing function's, else the module's). */
+  private constants: ReadonlyMap<string, ConstValue> = new Map();
   private funcId = 0;
   private exitId = 0;
 
@@ -131,6 +133,7 @@ class Extractor {
   }
 
   program(p: Program): void {
+    this.constants = p.constants ?? this.module.constants;
     const pid = this.node(p, p.span);
     this.emit('program', pid, p.name);
     for (const f of p.functions) this.function(f, pid);
@@ -334,7 +337,7 @@ class Extractor {
     } else if (s.loopKind !== 'while') {
       const roles = ['start', 'stop', 'step'];
       s.args.forEach((a, i) => this.emit('loop_bound', id, roles[i] ?? `arg${i}`, this.expr(a, id, roles[i] ?? 'arg')));
-      const n = tripCount(s, this.module.constants);
+      const n = tripCount(s, this.constants);
       if (n !== undefined) this.emit('trip_count', id, n);
     }
     for (const k of s.kwargs) this.emit('loop_kw', id, k.name, this.expr(k.value, id, 'kw'));
@@ -469,7 +472,7 @@ class Extractor {
           break;
         }
       }
-      const v = evalConst(e, this.module.constants);
+      const v = evalConst(e, this.constants);
       if (v !== undefined && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.emit('const_value', id, v);
       for (let k = kids.length - 1; k >= 0; k--) work.push(kids[k]!);
     }

@@ -18,6 +18,7 @@ import { scanLines, type LineTable } from './scan.js';
 import { moduleConstants, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
 import { indentationError } from './indentation.js';
+import { enclosingConstants } from './enclosing.js';
 
 export { parseDefines };
 
@@ -35,7 +36,7 @@ export function parseModule(text: string, path: string, opts: ParseOptions = {})
   const bad = indentationError(source, table);
   if (bad) {
     try {
-      parsePrograms(source, table, moduleConstants(text, table, opts.defines ?? new Map()));
+      parsePrograms(source, table, moduleConstants(text, table, opts.defines ?? new Map()), opts.defines ?? new Map());
     } catch (e) {
       const at = e instanceof DiagnosticError ? e.diagnostics[0]?.location?.start : undefined;
       if (at !== undefined && at <= bad.location!.end) throw e;
@@ -43,16 +44,24 @@ export function parseModule(text: string, path: string, opts: ParseOptions = {})
     throw new DiagnosticError([bad]);
   }
   const constants = moduleConstants(text, table, opts.defines ?? new Map());
-  return { source, constants, programs: parsePrograms(source, table, constants) };
+  return { source, constants, programs: parsePrograms(source, table, constants, opts.defines ?? new Map()) };
 }
 
-function parsePrograms(source: SourceText, table: LineTable, constants: ReadonlyMap<string, ConstValue>): Program[] {
+function parsePrograms(
+  source: SourceText,
+  table: LineTable,
+  constants: ReadonlyMap<string, ConstValue>,
+  defines: ReadonlyMap<string, ConstValue>,
+): Program[] {
   const parser = new ProgramParser(source, table, constants);
   const programs: Program[] = [];
   let l = 0;
   while (l < table.count) {
     if (ProgramParser.isProgramDecorator(source.text, table, l)) {
-      const { program, next } = parser.parseProgram(l);
+      // A program inside a builder function or test method sees that function's constants.
+      const scope = enclosingConstants(source.text, table, l, constants, defines);
+      const { program, next } = (scope ? new ProgramParser(source, table, scope) : parser).parseProgram(l);
+      if (scope) program.constants = scope;
       programs.push(program);
       l = next;
     } else l++;

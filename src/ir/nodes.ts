@@ -253,6 +253,11 @@ export interface Program {
   kind: 'Program';
   name: string;
   functions: FunctionDef[];
+  /**
+   * The constants in effect for this program when a builder function or test method encloses
+   * it (the module's, overlaid with that function's bindings); absent: the module's.
+   */
+  constants?: ReadonlyMap<string, ConstValue>;
   /** From the `@pl.program` decorator to the end of the last function. */
   span: Span;
 }

@@ -481,13 +481,37 @@ function usesPld(text: string): boolean {
 export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
   if (m.programs.length === 0) return '';
   const used = new Set<string>();
-  let body: string;
-  nameSink = used;
+  const texts: string[] = [];
   try {
-    body = m.programs.map(printProgram).join('\n\n');
+    for (const p of m.programs) {
+      const mine = new Set<string>();
+      nameSink = mine;
+      const text = printProgram(p);
+      const locals: string[] = [];
+      for (const name of mine) {
+        const v = p.constants?.get(name);
+        const g = m.constants.get(name);
+        if (v !== undefined && (g === undefined || printConst(g) !== printConst(v))) locals.push(`${name} = ${printConst(v)}`);
+        else used.add(name);
+      }
+      if (locals.length === 0) {
+        texts.push(text);
+      } else {
+        // Bound in the builder function or test method around it: printed inside one.
+        const pr = new Printer();
+        pr.line(0, `def build_${p.name}():`);
+        for (const l of locals) pr.line(1, l);
+        pr.lines.push('');
+        pr.program(p, 1);
+        pr.lines.push('');
+        pr.line(1, `return ${p.name}`);
+        texts.push(pr.lines.join('\n') + '\n');
+      }
+    }
   } finally {
     nameSink = null;
   }
+  const body = texts.join('\n\n');
   const header = ['import pypto.language as pl'];
   if (usesPld(body)) header.push('import pypto.language.distributed as pld');
   const consts: string[] = [];
