@@ -85,7 +85,12 @@ export interface ArgDesc {
   span: Span;
 }
 
-function normaliseKnown(spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
+function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
+  const k = spec.params.findIndex((q) => q.kwOnly);
+  if (k >= 0 && args.length > k) {
+    const name = spec.params[k]!.name;
+    ctx.report.unsupported(args[k]!.span, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
+  }
   if (spec.keywordsToPositions !== false) {
     for (let k = args.length; k < spec.params.length; k++) {
       const pname = spec.params[k]!.name;
@@ -131,7 +136,7 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
   if (spelled !== null && (spelled.startsWith('pl.') || spelled.startsWith('pld.'))) {
     const spec = opBySpelling(spelled);
     if (spec) {
-      normaliseKnown(spec, args, kwargs);
+      normaliseKnown(ctx, spec, args, kwargs);
       return { kind: 'Call', callee: { kind: 'op', name: spec.canonical, known: true }, args, kwargs, span };
     }
     return { kind: 'Call', callee: { kind: 'op', name: spelled, known: false }, args, kwargs, span };

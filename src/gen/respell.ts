@@ -26,7 +26,6 @@ const SHORT: [RegExp, string][] = [
   [/(?<![\w.])pl\.tensor\.read\(/g, 'pl.read('],
   [/(?<![\w.])pl\.tensor\.assemble\(/g, 'pl.assemble('],
   [/(?<![\w.])pl\.tensor\.view\(/g, 'pl.view('],
-  [/(?<![\w.])pl\.tensor\.matmul\(/g, 'pl.matmul('],
 ];
 
 /** Applies a respelling to canonical module text. */

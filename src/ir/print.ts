@@ -210,6 +210,14 @@ export function calleeText(c: CallExpr['callee']): string {
 }
 
 function printCall(e: CallExpr): string {
+  // Keyword-only parameters (PyPTO's `*, op: NotifyOp`) sit in their position in the IR but
+  // must be written as keywords.
+  const spec = e.callee.kind === 'op' ? opByCanonical(e.callee.name) : undefined;
+  const k = spec ? spec.params.findIndex((q) => q.kwOnly) : -1;
+  if (spec && k >= 0 && e.args.length > k) {
+    const kws = [...e.kwargs, ...e.args.slice(k).map((value, i) => ({ name: spec.params[k + i]?.name ?? `arg${k + i}`, value, span: value.span }))];
+    return `${calleeText(e.callee)}(${[...e.args.slice(0, k).map(top), ...keywords(kws)].join(', ')})`;
+  }
   return `${calleeText(e.callee)}(${[...e.args.map(top), ...keywords(e.kwargs)].join(', ')})`;
 }
 
