@@ -16,7 +16,10 @@
  *   function body; a body holding only a docstring prints no `pass`; `pl.cond(c)` first in an SSA
  *   while body, then cache-policy declarations (`pl.set_cache_policy`, stable among
  *   themselves), then the other statements; an empty body prints `pass`.
- * - Calls: known ops by their qualified `printName`, positional arguments, then keywords
+ * - A program with constants of its own (bound in its builder function or test method) that it
+ *   uses prints inside `def build_<Name>():` holding those bindings, then `return <Name>`.
+ * - Calls: known ops by their qualified `printName`, positional arguments (keyword-only
+ *   parameters of the op, e.g. notify's `op`, as keywords), then keywords
  *   sorted by name (code-point order); `deps=` is always last (submit, scopes), `init_values=`
  *   last in loop headers, `mode=` first in a manual scope. Unknown ops keep their spelling.
  * - `return a, b` for a returned tuple of two or more values (other tuples keep parentheses).
