@@ -17,6 +17,6 @@ class Extended:
         # without rules/examples these two ops are registered ops with no effect;
         # with them, put_signal is a remote write and ttest a wait
         pld.tile.put_signal(t, win, peer, [0, 0])
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
         pld.system.ttest(sig, [0, 0], 1)
         v = pl.read(win, [0, 0])

@@ -15,9 +15,9 @@ class Enums:
     ):
         pld.system.notify(target=sig, peer=p, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
         pld.system.notify(target=sig, peer=p, offsets=[0, 0], value=1, op=0)
-        pld.system.notify(sig, p, [0, 0], 1, 1)
+        pld.system.notify(sig, p, [0, 0], 1, op=1)
         pld.system.wait(signal=sig, offsets=[0, 0], expected=1, cmp=pld.WaitCmp.Ge)
-        pld.system.wait(sig, [0, 0], 1, 3)
+        pld.system.wait(sig, [0, 0], 1, cmp=3)
         pld.system.wait(sig, [0, 0], 1, cmp=0)
         a = pl.load(x, [0, 0], [1, 8], cache=pl.CachePolicy.BYPASS)
         b = pl.load(x, [0, 0], [1, 8], cache=1)

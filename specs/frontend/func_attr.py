@@ -12,7 +12,7 @@ class Attrs:
 
     @pl.function(type=pl.FunctionType.InCore)
     def only_attrs(self, a: pl.Tensor[[4], pl.FP32]):
-        """A docstring is dropped."""
+        """A docstring is kept by fmt."""
         pl.func_attr({"cache_policy": [(0, 1), (1, 0)], "other": "x"})
 
     @pl.function(type=pl.FunctionType.InCore, role=pl.Role.AIV, level=pl.Level.CORE_GROUP)

@@ -21,9 +21,7 @@ class Loops:
             pass
         for i in pl.range(N - 1, -1, -1):
             pass
-        for i in pl.range(stop=N):
-            pass
-        for i in pl.range(start=1, stop=N, step=3):
+        for i in pl.range(1, N, 3):
             pass
         for i in range(N):
             pass

@@ -13,4 +13,4 @@ class Branches:
         elif c == False:
             pl.write(win, [0, 0], 1.0)
         else:
-            pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)
+            pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)

@@ -22,4 +22,4 @@ class SatisfiedElsewhere:
         else:
             pl.system.cacheinvalid()
             pl.system.fence()
-        pld.system.notify(sig, 0, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+        pld.system.notify(sig, 0, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)

@@ -20,8 +20,8 @@ class HandPlaced:
             pl.system.cacheinvalid(win, [1, N], [0, 0])
             pl.system.fence()
         # on the else path the write reaches the notify unreleased
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
-        pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
+        pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
         if c:
             pl.system.cacheinvalid()
         v = pl.read(win, [0, 0])

@@ -9,4 +9,4 @@ class DeferWait:
     @pl.function(type=pl.FunctionType.InCore)
     def step(self, sig: pld.DistributedTensor[[1, 1], pl.INT32]):
         pld.system.defer_wait(sig, [0, 0], 1)
-        pld.system.notify(sig, 0, [0, 0], 1, 0)
+        pld.system.notify(sig, 0, [0, 0], 1, op=0)

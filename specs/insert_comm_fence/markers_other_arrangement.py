@@ -22,4 +22,4 @@ class OtherArrangement:
         pl.store(t, [0, 0], win_b)
         pl.system.cacheinvalid()
         pl.system.fence()
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)

@@ -11,6 +11,6 @@ class NestedPureLoops:
         for a in pl.range(N):
             for b in pl.range(N):
                 if a != me:
-                    pld.system.wait(sig, [a, b], 1, pld.WaitCmp.Ge)
+                    pld.system.wait(sig, [a, b], 1, cmp=pld.WaitCmp.Ge)
                 else:
                     pass

@@ -15,4 +15,4 @@ class Orch:
         # Orchestration functions never receive markers
         t = pl.submit(self.kernel, x)
         self.kernel(x)
-        pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)
+        pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)

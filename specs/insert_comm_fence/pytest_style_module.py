@@ -20,7 +20,7 @@ class TestInsertCommFence:
             def kernel(self, t: pl.Tile[[16, 64], pl.FP32], win: pld.DistributedTensor[SHAPE, pl.FP32], sig: pld.DistributedTensor[[1, NUM_RANKS], pl.INT32]):
                 pl.store(t, [0, 0], win)
                 for p in pl.range(NUM_RANKS):
-                    pld.system.notify(sig, p, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+                    pld.system.notify(sig, p, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
 
         @pl.program
         class Expected:
@@ -30,7 +30,7 @@ class TestInsertCommFence:
                 pl.system.cacheinvalid(win, [16, 64], [0, 0])
                 pl.system.fence()
                 for p in pl.range(NUM_RANKS):
-                    pld.system.notify(sig, p, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+                    pld.system.notify(sig, p, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
 
         after = passes.insert_comm_fence()(Before)
         ir.assert_structural_equal(after, Expected)

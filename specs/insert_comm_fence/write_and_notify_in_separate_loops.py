@@ -11,7 +11,7 @@ class SeparateLoops:
         for c in pl.range(N):
             pl.store(t, [0, c], win)
         for p in pl.range(N):
-            pld.system.notify(sig, p, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+            pld.system.notify(sig, p, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
         for q in pl.range(N):
-            pld.system.notify(sig, q, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+            pld.system.notify(sig, q, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
             pl.store(t, [0, q], win)

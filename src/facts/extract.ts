@@ -5,7 +5,7 @@
  * the reporters.
  */
 import type {
-  Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
+  ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
 } from '../ir/nodes.js';
 import { evalConst } from '../ir/consts.js';
 import type { FactSink, FactValue } from './sink.js';
@@ -98,6 +98,8 @@ class Extractor {
   readonly table = new NodeTable();
   private scopeNames = new Map<string, number>();
   private func!: FunctionDef;
+  /** The constants of the program being extracted (its enclosing function's, else the module's). */
+  private constants: ReadonlyMap<string, ConstValue> = new Map();
   private funcId = 0;
   private exitId = 0;
 
@@ -131,6 +133,7 @@ class Extractor {
   }
 
   program(p: Program): void {
+    this.constants = p.constants ?? this.module.constants;
     const pid = this.node(p, p.span);
     this.emit('program', pid, p.name);
     for (const f of p.functions) this.function(f, pid);
@@ -334,7 +337,7 @@ class Extractor {
     } else if (s.loopKind !== 'while') {
       const roles = ['start', 'stop', 'step'];
       s.args.forEach((a, i) => this.emit('loop_bound', id, roles[i] ?? `arg${i}`, this.expr(a, id, roles[i] ?? 'arg')));
-      const n = tripCount(s, this.module.constants);
+      const n = tripCount(s, this.constants);
       if (n !== undefined) this.emit('trip_count', id, n);
     }
     for (const k of s.kwargs) this.emit('loop_kw', id, k.name, this.expr(k.value, id, 'kw'));
@@ -375,96 +378,114 @@ class Extractor {
   }
 
   /** Emits an expression tree (iteratively over lists, recursively over nesting). */
-  private expr(e: Expr, stmtId: number, role: string): number {
-    const id = this.node(e, e.span);
-    this.emit('expr', id, e.kind, stmtId, role);
-    const child = (c: Expr): number => {
-      const cid = this.expr(c, stmtId, role);
-      this.emit('expr_child', id, cid);
-      return cid;
-    };
-    switch (e.kind) {
-      case 'Name': {
-        this.emit('name_expr', id, e.id);
-        const b = this.scopeNames.get(e.id);
-        if (b !== undefined) this.emit('ref', id, b);
-        break;
-      }
-      case 'Int':
-      case 'Float':
-      case 'Bool':
-      case 'None':
-      case 'Str':
-        break;
-      case 'List':
-      case 'Tuple':
-        e.elts.forEach((el, i) => this.emit('elt', id, i, child(el)));
-        this.emit('elt_count', id, e.elts.length);
-        break;
-      case 'Dict':
-        for (const en of e.entries) {
-          child(en.key);
-          child(en.value);
-        }
-        break;
-      case 'Attr':
-        child(e.value);
-        break;
-      case 'Enum':
-        this.emit('enum_value', id, e.enum, e.member);
-        break;
-      case 'Subscript':
-        child(e.value);
-        child(e.index);
-        break;
-      case 'Slice':
-        if (e.lower) child(e.lower);
-        if (e.upper) child(e.upper);
-        break;
-      case 'Comp':
-        child(e.iter);
-        for (const c of e.conds) child(c);
-        child(e.elt);
-        break;
-      case 'Unary':
-        child(e.operand);
-        break;
-      case 'Binary':
-        child(e.left);
-        child(e.right);
-        break;
-      case 'Call': {
-        const c = e.callee;
-        if (c.kind === 'op') this.emit('call', id, c.name, 'op');
-        else if (c.kind === 'self') this.emit('call', id, c.name, 'self');
-        else {
-          this.emit('call', id, '', 'other');
-          child(c.expr);
-        }
-        const isYield = c.kind === 'op' && c.name === 'yield_' && role === 'value';
-        e.args.forEach((a, i) => {
-          const aid = child(a);
-          this.emit('arg', id, i, aid);
-          if (isYield) this.emit('yield_value', stmtId, i, aid);
+  /**
+   * The facts of an expression tree; returns its root's id. Iterative (an explicit stack, ids
+   * in pre-order), so trees as deep as Python accepts (a chain of ~3,000 operators) cannot
+   * exhaust the JavaScript stack.
+   */
+  private expr(root: Expr, stmtId: number, role: string): number {
+    type Link = (cid: number) => void;
+    const work: { e: Expr; link: Link | null }[] = [{ e: root, link: null }];
+    let rootId = -1;
+    while (work.length > 0) {
+      const { e, link } = work.pop()!;
+      const id = this.node(e, e.span);
+      if (link) link(id);
+      else rootId = id;
+      this.emit('expr', id, e.kind, stmtId, role);
+      const kids: { e: Expr; link: Link }[] = [];
+      const child = (c: Expr, also?: Link): void => {
+        kids.push({
+          e: c,
+          link: (cid) => {
+            this.emit('expr_child', id, cid);
+            if (also) also(cid);
+          },
         });
-        this.emit('nargs', id, e.args.length);
-        for (const k of e.kwargs) this.emit('kwarg', id, k.name, child(k.value));
-        break;
-      }
-      case 'Submit': {
-        this.emit('submit', id, e.func);
-        e.args.forEach((a, i) => this.emit('submit_arg', id, i, child(a)));
-        for (const k of e.kwargs) this.emit('kwarg', id, k.name, child(k.value));
-        if (e.deps) {
-          this.emit('submit_has_deps', id);
-          e.deps.forEach((d, i) => this.emit('submit_dep', id, i, child(d)));
+      };
+      switch (e.kind) {
+        case 'Name': {
+          this.emit('name_expr', id, e.id);
+          const b = this.scopeNames.get(e.id);
+          if (b !== undefined) this.emit('ref', id, b);
+          break;
         }
-        break;
+        case 'Int':
+        case 'Float':
+        case 'Bool':
+        case 'None':
+        case 'Str':
+          break;
+        case 'List':
+        case 'Tuple':
+          e.elts.forEach((el, i) => child(el, (cid) => this.emit('elt', id, i, cid)));
+          this.emit('elt_count', id, e.elts.length);
+          break;
+        case 'Dict':
+          for (const en of e.entries) {
+            child(en.key);
+            child(en.value);
+          }
+          break;
+        case 'Attr':
+          child(e.value);
+          break;
+        case 'Enum':
+          this.emit('enum_value', id, e.enum, e.member);
+          break;
+        case 'Subscript':
+          child(e.value);
+          child(e.index);
+          break;
+        case 'Slice':
+          if (e.lower) child(e.lower);
+          if (e.upper) child(e.upper);
+          break;
+        case 'Comp':
+          child(e.iter);
+          for (const c of e.conds) child(c);
+          child(e.elt);
+          break;
+        case 'Unary':
+          child(e.operand);
+          break;
+        case 'Binary':
+          child(e.left);
+          child(e.right);
+          break;
+        case 'Call': {
+          const c = e.callee;
+          if (c.kind === 'op') this.emit('call', id, c.name, 'op');
+          else if (c.kind === 'self') this.emit('call', id, c.name, 'self');
+          else {
+            this.emit('call', id, '', 'other');
+            child(c.expr);
+          }
+          const isYield = c.kind === 'op' && c.name === 'yield_' && role === 'value';
+          e.args.forEach((a, i) => child(a, (aid) => {
+            this.emit('arg', id, i, aid);
+            if (isYield) this.emit('yield_value', stmtId, i, aid);
+          }));
+          this.emit('nargs', id, e.args.length);
+          for (const k of e.kwargs) child(k.value, (cid) => this.emit('kwarg', id, k.name, cid));
+          break;
+        }
+        case 'Submit': {
+          this.emit('submit', id, e.func);
+          e.args.forEach((a, i) => child(a, (cid) => this.emit('submit_arg', id, i, cid)));
+          for (const k of e.kwargs) child(k.value, (cid) => this.emit('kwarg', id, k.name, cid));
+          if (e.deps) {
+            this.emit('submit_has_deps', id);
+            e.deps.forEach((d, i) => child(d, (cid) => this.emit('submit_dep', id, i, cid)));
+          }
+          break;
+        }
       }
+      const v = evalConst(e, this.constants);
+      if (v !== undefined && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.emit('const_value', id, v);
+      for (let k = kids.length - 1; k >= 0; k--) work.push(kids[k]!);
     }
-    const v = evalConst(e, this.module.constants);
-    if (v !== undefined && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.emit('const_value', id, v);
-    return id;
+    return rootId;
   }
 }
 

@@ -13,6 +13,7 @@ import type {
 } from '../ir/nodes.js';
 import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
 import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
+import { printExpr } from '../ir/print.js';
 
 export interface Reporter {
   unsupported(span: Span, message: string): never;
@@ -87,7 +88,12 @@ export interface ArgDesc {
   span: Span;
 }
 
-function normaliseKnown(spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
+function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
+  const k = spec.params.findIndex((q) => q.kwOnly);
+  if (k >= 0 && args.length > k) {
+    const name = spec.params[k]!.name;
+    ctx.report.unsupported(args[k]!.span, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
+  }
   if (spec.keywordsToPositions !== false) {
     for (let k = args.length; k < spec.params.length; k++) {
       const pname = spec.params[k]!.name;
@@ -137,7 +143,7 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
   if (spelled !== null && (spelled.startsWith('pl.') || spelled.startsWith('pld.'))) {
     const spec = opBySpelling(spelled);
     if (spec) {
-      normaliseKnown(spec, args, kwargs);
+      normaliseKnown(ctx, spec, args, kwargs);
       return { kind: 'Call', callee: { kind: 'op', name: spec.canonical, known: true }, args, kwargs, span };
     }
     return { kind: 'Call', callee: { kind: 'op', name: spelled, known: false }, args, kwargs, span };
@@ -387,6 +393,39 @@ function callParts(e: Expr): { spelled: string | null; args: Expr[]; kwargs: Key
   return { spelled: calleeSpelling(e.callee), args: [...e.args], kwargs: [...e.kwargs], span: e.span };
 }
 
+/**
+ * The bounds `[start, stop, step]` of a range-like loop, bound as Python and PyPTO bind them:
+ * positionally only. `pl.range(*args, init_values=None)` (and Python's `range`) take no
+ * `start=` / `stop=` / `step=` keywords — Python raises TypeError and PyPTO's parser
+ * "Unknown keyword argument" — so such a keyword is a located error whose fix spells the
+ * call positionally (or says which bound is given twice).
+ */
+function rangeBounds(ctx: BuildCtx, spelled: string, args: Expr[], kwargs: Keyword[], span: Span): Expr[] {
+  const bound = kwargs.find((k) => k.name === 'start' || k.name === 'stop' || k.name === 'step');
+  if (bound) {
+    // What the user meant: the arguments bound in order to parameters (start, stop, step).
+    const names = ['start', 'stop', 'step'].slice(0, args.length);
+    const twice = kwargs.find((k) => names.includes(k.name));
+    const byName = new Map<string, string>(names.map((n, i) => [n, printExpr(args[i]!)]));
+    for (const k of kwargs) if (!byName.has(k.name) && ['start', 'stop', 'step'].includes(k.name)) byName.set(k.name, printExpr(k.value));
+    const fix = twice
+      ? `'${twice.name}' is also given positionally; keep one of them`
+      : `write the bounds positionally: ${spelled}(${[
+          byName.get('start') ?? (byName.has('step') ? '0' : null),
+          byName.get('stop') ?? 'STOP',
+          byName.get('step') ?? null,
+        ].filter((x) => x !== null).join(', ')})`;
+    const takes = spelled === 'range' ? 'range() takes no keyword arguments' : `${spelled}() takes its bounds positionally only (its keywords: init_values, attrs${spelled === 'pl.pipeline' ? ', stage' : ''})`;
+    return ctx.report.unsupported(bound.span, `'${bound.name}=' is not a parameter: ${takes}; ${fix}`);
+  }
+  if (args.length === 0) return ctx.report.unsupported(span, `${spelled}() needs at least one argument (stop), e.g. ${spelled}(10)`);
+  if (args.length > 3) return ctx.report.unsupported(args[3]!.span, `${spelled} takes at most three positional arguments (start, stop, step)`);
+  const at: Span = { start: span.start, end: span.start };
+  const int = (v: number): Expr => ({ kind: 'Int', value: v, span: { ...at } });
+  if (args.length === 1) return [int(0), args[0]!, int(1)];
+  return [args[0]!, args[1]!, args[2] ?? int(1)];
+}
+
 /** Builds a `for` loop: its kind, target, iter-args, normalised range bounds, init values and SSA condition. */
 export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null): ForStmt {
   const h = clause.head as Extract<Head, { kind: 'for' }>;
@@ -426,26 +465,7 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
   }
   let args = call.args;
   if (loopKind === 'range' || loopKind === 'parallel' || loopKind === 'unroll' || loopKind === 'pipeline') {
-    const take = (name: string): Expr | undefined => {
-      const i = kwargs.findIndex((k) => k.name === name);
-      if (i < 0) return undefined;
-      return kwargs.splice(i, 1)[0]!.value;
-    };
-    const kStart = take('start');
-    const kStop = take('stop');
-    const kStep = take('step');
-    const at: Span = { start: call.span.start, end: call.span.start };
-    const int = (v: number): Expr => ({ kind: 'Int', value: v, span: { ...at } });
-    let start: Expr | undefined;
-    let stop: Expr | undefined;
-    let step: Expr | undefined;
-    if (args.length > 3) ctx.report.unsupported(args[3]!.span, `${call.spelled} takes at most three positional arguments`);
-    if (args.length === 0) [start, stop, step] = [kStart, kStop, kStep];
-    else if (args.length === 1) [start, stop, step] = [kStart, args[0], kStep];
-    else if (args.length === 2) [start, stop, step] = [args[0], args[1], kStep];
-    else [start, stop, step] = [args[0], args[1], args[2]];
-    if (!stop) ctx.report.unsupported(call.span, `${call.spelled} needs a stop value`);
-    args = [start ?? int(0), stop, step ?? int(1)];
+    args = rangeBounds(ctx, call.spelled!, args, kwargs, call.span);
   }
   let body = clause.body;
   let cond: Expr | null = null;
@@ -697,7 +717,12 @@ export function makeFunction(
   });
   let body = rawBody;
   const end = lastEnd(rawBody, head.span.end);
-  if (body[0]?.kind === 'ExprStmt' && body[0].value.kind === 'Str') body = body.slice(1);
+  // Python's docstring: only the body's first statement, when it is a string literal.
+  let docstring: string | null = null;
+  if (body[0]?.kind === 'ExprStmt' && body[0].value.kind === 'Str') {
+    docstring = body[0].value.value;
+    body = body.slice(1);
+  }
   let attrs: DictExpr | null = null;
   const b0 = body[0];
   if (b0?.kind === 'ExprStmt' && b0.value.kind === 'Call' && calleeSpelling(b0.value.callee) === 'pl.func_attr') {
@@ -721,6 +746,7 @@ export function makeFunction(
     bareDecorator,
     params,
     returns: head.returns ? toType(ctx, head.returns) : null,
+    docstring,
     attrs,
     body,
     span: { start, end },

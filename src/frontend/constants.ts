@@ -10,9 +10,9 @@ import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { closestName } from '../report/suggest.js';
 import type { ConstValue, Expr } from '../ir/nodes.js';
 import { evalConstValue } from '../ir/consts.js';
-import type { LineTable } from './scan.js';
+import { MAX_NESTING, type LineTable } from './scan.js';
 import { cleanLine, OffsetMap } from './layout.js';
-import { grammar, convert } from './semantics.js';
+import { matchNested } from './nesting.js';
 import type { Reporter } from './build.js';
 
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)/;
@@ -33,13 +33,13 @@ const silent: Reporter = {
 /** Parses an integer / list constant expression text; undefined when it is not one. */
 export function parseConstText(text: string, constants: ReadonlyMap<string, ConstValue>): ConstValue | undefined {
   if (!PLAUSIBLE.test(text) || text.length > 100_000) return undefined;
-  const m = grammar.match(text, 'ConstRhs');
-  if (m.failed()) return undefined;
   const map = new OffsetMap();
   map.add(0, 0, text.length);
   let e: Expr;
   try {
-    e = convert<Expr>(m, { map, report: silent, constants });
+    e = matchNested<Expr>({ out: text, map }, 'ConstRhs', { report: silent, constants }, () => {
+      throw new NotConstant();
+    });
   } catch (err) {
     if (err instanceof NotConstant || err instanceof DiagnosticError || err instanceof RangeError) return undefined;
     throw err;
@@ -91,6 +91,13 @@ export function parseDefines(specs: readonly string[]): Map<string, ConstValue> 
     if (!m) badDefine(spec, 'expected NAME=VALUE, e.g. -D N=8 or -D SHAPE=[16,64]');
     const value = m[2]!.trim();
     if (value === '') badDefine(spec, `no value given for ${m[1]}`);
+    let depth = 0;
+    let max = 0;
+    for (const ch of value) {
+      if (ch === '(' || ch === '[' || ch === '{') max = Math.max(max, ++depth);
+      else if (ch === ')' || ch === ']' || ch === '}') depth--;
+    }
+    if (max > MAX_NESTING) badDefine(spec, `too many nested parentheses: Python allows ${MAX_NESTING} levels`);
     const v = parseConstText(value, out);
     if (v === undefined) badDefine(spec, 'the value must be an integer expression or a list of integers');
     out.set(m[1]!, v);

@@ -20,6 +20,8 @@ import { ProgramParser } from './program.js';
 import { readImports } from './imports.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { lineStartsWithWord } from './scan.js';
+import { indentationError } from './indentation.js';
+import { enclosingConstants } from './enclosing.js';
 
 export { parseDefines };
 export { unknownDefines } from './constants.js';
@@ -53,6 +55,9 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     };
   }
   const table = scanLines(text);
+  // Python refuses the whole file on an IndentationError: then nothing of it is read (the
+  // errors the program parser finds before it are reported with it, as Python reports the first).
+  const bad = indentationError(source, table);
   const constants = moduleConstants(text, table, opts.defines ?? new Map());
   const imports = readImports(source, table);
   const probe = new ProgramParser(source, table, constants, imports);
@@ -67,6 +72,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     }
   }
   const parser = new ProgramParser(source, table, constants, imports, jitFuncs);
+  const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];
   const problems: Diagnostic[] = [...imports.warnings];
   let programsSeen = 0;
@@ -75,10 +81,17 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   while (l < table.count) {
     if (parser.isProgramDecorator(l)) {
       programsSeen++;
-      const before = parser.problems.length;
-      const r = parser.parseProgramIsolated(l);
-      if (r.program) programs.push(r.program);
-      if (parser.problems.length > before) programsWithErrors++;
+      // A program inside a builder function or test method sees that function's constants.
+      const scope = enclosingConstants(source.text, table, l, constants, defines);
+      const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs) : parser;
+      const before = p.problems.length;
+      const r = p.parseProgramIsolated(l);
+      if (r.program) {
+        if (scope) r.program.constants = scope;
+        programs.push(r.program);
+      }
+      if (p.problems.length > before) programsWithErrors++;
+      if (p !== parser) for (const d of p.problems) parser.problems.push(d);
       l = r.next;
     } else l++;
   }
@@ -87,6 +100,10 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   if (jit) programs.push(jit);
   const jitKernelsWithErrors = parser.problems.length - beforeJit;
   for (const d of parser.problems) problems.push(d);
+  if (bad) {
+    const first = problems.filter((d) => d.severity === 'error' && (d.location?.start ?? Infinity) <= bad.location!.end);
+    return { source, constants, programs: [], problems: [...first, ...(first.length > 0 ? [] : [bad])], spell: imports.spell };
+  }
   if (programsSeen === 0 && jitFuncs.size === 0 && !problems.some((d) => d.severity === 'error')) {
     problems.push({
       severity: 'note',

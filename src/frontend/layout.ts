@@ -80,6 +80,24 @@ export class OffsetMap {
   }
 }
 
+/** The map of a piece of a chunk's text that starts at `delta` in it. */
+export class ShiftedMap extends OffsetMap {
+  constructor(
+    private readonly base: OffsetMap,
+    private readonly delta: number,
+  ) {
+    super();
+  }
+
+  override start(i: number): number {
+    return this.base.start(i + this.delta);
+  }
+
+  override end(i: number): number {
+    return this.base.end(i + this.delta);
+  }
+}
+
 export interface Chunk {
   out: string;
   map: OffsetMap;
@@ -90,11 +108,12 @@ export interface Chunk {
 /**
  * The content of a logical line as the grammar sees it: comments blanked and newlines or
  * backslash continuations outside strings turned into spaces (length preserved). Sentinel
- * characters in the source outside strings become U+FFFD so they cannot fake layout.
+ * characters in the source outside strings (U+E001..U+E004) become U+FFFD so they cannot fake
+ * layout or nesting placeholders.
  */
 export function cleanLine(text: string, start: number, end: number, dirty: boolean): string {
   const raw = text.slice(start, end);
-  if (!dirty && raw.indexOf(INDENT) < 0 && raw.indexOf(DEDENT) < 0) return raw;
+  if (!dirty && !/[\uE001-\uE004]/.test(raw)) return raw;
   const out: string[] = [];
   let i = start;
   let runStart = start;
@@ -117,15 +136,15 @@ export function cleanLine(text: string, start: number, end: number, dirty: boole
     if (c === HASH) {
       flush(i);
       let j = i;
-      while (j < end && text.charCodeAt(j) !== LF) j++;
+      while (j < end && text.charCodeAt(j) !== LF && text.charCodeAt(j) !== CR) j++;
       out.push(' '.repeat(j - i));
       i = j;
       runStart = i;
       continue;
     }
-    if (c === LF || c === CR || c === 0xe001 || c === 0xe002) {
+    if (c === LF || c === CR || (c >= 0xe001 && c <= 0xe004)) {
       flush(i);
-      out.push(c === 0xe001 || c === 0xe002 ? '\uFFFD' : ' ');
+      out.push(c >= 0xe001 ? '\uFFFD' : ' ');
       i++;
       runStart = i;
       continue;

@@ -16,7 +16,7 @@ import type { SourceText } from '../report/source.js';
 import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
 import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
 import { emitRanges } from './layout.js';
-import { grammar, convert } from './semantics.js';
+import { matchNested } from './nesting.js';
 import { syntaxDiagnostic } from './errors.js';
 import { languageNames, memberNames, type Imports } from './imports.js';
 import {
@@ -117,15 +117,9 @@ export class ProgramParser {
     const from = ranges[0]!;
     const chunk = emitRanges(this.source, this.table, ranges, base);
     try {
-      const m = grammar.match(chunk.out, rule);
-      if (m.failed()) throw new DiagnosticError([syntaxDiagnostic(this.source, chunk, m)]);
-      return convert<T>(m, {
-        map: chunk.map,
-        report: this.report,
-        constants: this.constants,
-        names: this.names,
-        jitFuncs: this.jitFuncs,
-        ellipsisOk: this.ellipsisOk,
+      const state = { report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs, ellipsisOk: this.ellipsisOk };
+      return matchNested<T>(chunk, rule, state, (piece, m) => {
+        throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
       });
     } catch (e) {
       if (e instanceof RangeError) {

@@ -13,8 +13,11 @@
  * bracket never closed) to be reported only if the line belongs to a program.
  */
 
+/** Python's limit of nested brackets in one logical line (CPython's tokenizer MAXLEVEL). */
+export const MAX_NESTING = 200;
+
 /** The line needs cleaning (interior comment, newline inside brackets, backslash continuation). */
-import { SP, TAB, FF, CR, LF, HASH, BSLASH, DQ, SQ, isWordChar } from './chars.js';
+import { SP, TAB, FF, CR, LF, HASH, BSLASH, DQ, SQ, isWordChar, newlineAt } from './chars.js';
 export const FLAG_DIRTY = 1;
 /** The line has a lexical error (see `LineTable.errors`). */
 export const FLAG_ERROR = 2;
@@ -61,14 +64,15 @@ export function skipString(text: string, i: number): number {
   while (j < n) {
     const c = text.charCodeAt(j);
     if (c === BSLASH) {
-      j += 2;
+      // An escaped character, or a backslash-newline (CRLF is one newline).
+      j += 1 + Math.max(1, newlineAt(text, j + 1));
       continue;
     }
     if (triple) {
       if (c === q && text.charCodeAt(j + 1) === q && text.charCodeAt(j + 2) === q) return j + 3;
     } else {
       if (c === q) return j + 1;
-      if (c === LF) return -j - 1;
+      if (c === LF || c === CR) return -j - 1;
     }
     j++;
   }
@@ -125,22 +129,19 @@ export function scanLines(text: string): LineTable {
     }
     if (i >= n) break;
     let c = text.charCodeAt(i);
-    if (c === LF) {
-      i++;
-      continue;
-    }
-    if (c === CR && (i + 1 >= n || text.charCodeAt(i + 1) === LF)) {
-      i += 2;
+    const blank = newlineAt(text, i);
+    if (blank > 0) {
+      i += blank;
       continue;
     }
     if (c === HASH) {
-      while (i < n && text.charCodeAt(i) !== LF) i++;
-      i++;
+      while (i < n && newlineAt(text, i) === 0) i++;
+      i += newlineAt(text, i);
       continue;
     }
-    if (c === BSLASH && (text.charCodeAt(i + 1) === LF || (text.charCodeAt(i + 1) === CR && text.charCodeAt(i + 2) === LF))) {
+    if (c === BSLASH && newlineAt(text, i + 1) > 0) {
       // A line holding only a continuation backslash: treat as blank.
-      i += text.charCodeAt(i + 1) === LF ? 2 : 3;
+      i += 1 + newlineAt(text, i + 1);
       continue;
     }
 
@@ -155,29 +156,30 @@ export function scanLines(text: string): LineTable {
     brackets.length = 0;
     while (i < n) {
       c = text.charCodeAt(i);
-      if (c === LF) {
+      const eol = newlineAt(text, i);
+      if (eol > 0) {
         if (brackets.length > 0) {
           dirty = true;
-          i++;
+          i += eol;
           continue;
         }
-        i++;
+        i += eol;
         break;
       }
-      if (c === SP || c === TAB || c === CR || c === FF) {
+      if (c === SP || c === TAB || c === FF) {
         i++;
         continue;
       }
       if (c === HASH) {
         if (brackets.length > 0) dirty = true;
-        while (i < n && text.charCodeAt(i) !== LF) i++;
+        while (i < n && newlineAt(text, i) === 0) i++;
         continue;
       }
       if (c === BSLASH) {
-        const d = text.charCodeAt(i + 1);
-        if (d === LF || (d === CR && text.charCodeAt(i + 2) === LF)) {
+        const d = newlineAt(text, i + 1);
+        if (d > 0) {
           dirty = true;
-          i += d === LF ? 2 : 3;
+          i += 1 + d;
           continue;
         }
         i++;
@@ -208,7 +210,12 @@ export function scanLines(text: string): LineTable {
         lastEnd = i;
         continue;
       }
-      if (c === 40 || c === 91 || c === 123) brackets.push(i);
+      if (c === 40 || c === 91 || c === 123) {
+        brackets.push(i);
+        if (brackets.length > MAX_NESTING && (!error || error.code === 'tab-indent')) {
+          error = { code: 'nesting-too-deep', start: i, end: i + 1, message: `too many nested parentheses: Python allows ${MAX_NESTING} levels` };
+        }
+      }
       else if (c === 41 || c === 93 || c === 125) brackets.pop();
       i++;
       lastEnd = i;

@@ -27,6 +27,10 @@ export interface SemState {
   jitFuncs?: ReadonlySet<string>;
   /** A lone `...` is allowed (the whole body of an external kernel / abstract SubWorker). */
   ellipsisOk?: boolean;
+  /** Expressions parsed ahead of the text (deeply nested items, see nesting.ts) by their offset in the chunk. */
+  holes?: ReadonlyMap<number, Expr>;
+  /** Offset of the matched text in the chunk (for `holes`). */
+  holeBase?: number;
 }
 
 let st: SemState;
@@ -101,7 +105,48 @@ interface Parsed {
   end: number;
 }
 
+/**
+ * Python's compiler raises RecursionError for an expression nested about 3,000 levels deep
+ * (`a + a + ... + a` with 2,993 terms compiles, 2,994 does not); deeper ones are reported
+ * here, so every later stage sees at most this depth.
+ */
+export const MAX_EXPR_DEPTH = 2_990;
+
+/** Depth of the operator nodes (Binary, Unary) on top of `e`, without recursion. */
+function operatorDepth(e: Expr): number {
+  let best = 1;
+  const work: [Expr, number][] = [[e, 1]];
+  while (work.length > 0) {
+    const [x, d] = work.pop()!;
+    if (d > best) best = d;
+    if (x.kind === 'Binary') work.push([x.left, d + 1], [x.right, d + 1]);
+    else if (x.kind === 'Unary') work.push([x.operand, d + 1]);
+  }
+  return best;
+}
+
 function precedence(operands: OperandTok[], ops: { op: string; span: Span }[]): Expr {
+  if (ops.length + operands.reduce((n, o) => n + o.prefixes.length, 0) + 1 >= MAX_EXPR_DEPTH / 2) {
+    // Only long chains can be too deep: measure them (their operands may be nested chains).
+    const depths = new Map<Expr, number>();
+    const depth = (x: Expr): number => depths.get(x) ?? (x.kind === 'Binary' || x.kind === 'Unary' ? operatorDepth(x) : 1);
+    const e = precedenceOf(operands, ops, (x, parts) => {
+      const d = 1 + Math.max(...parts.map(depth));
+      if (d > MAX_EXPR_DEPTH) {
+        st.report.syntax(x.span, `this expression is nested more than ${MAX_EXPR_DEPTH} levels deep; Python's compiler rejects it (RecursionError): split it into several assignments`);
+      }
+      depths.set(x, d);
+    });
+    return e;
+  }
+  return precedenceOf(operands, ops, null);
+}
+
+function precedenceOf(
+  operands: OperandTok[],
+  ops: { op: string; span: Span }[],
+  built: ((e: Expr, parts: Expr[]) => void) | null,
+): Expr {
   let k = 0; // next operand
   let pi = 0; // next prefix of operands[k]
   let oi = 0; // next operator
@@ -116,7 +161,9 @@ function precedence(operands: OperandTok[], ops: { op: string; span: Span }[]): 
         st.report.unsupported(pre.span, pre.op === '+' ? "unary '+' is not supported inside a @pl.program" : "'await' is not supported inside a @pl.program");
       }
       const span = { start: pre.span.start, end: inner.end };
-      return { e: { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, span }, start: span.start, end: span.end };
+      const u: Expr = { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, span };
+      if (built) built(u, [inner.e]);
+      return { e: u, start: span.start, end: span.end };
     }
     k++;
     pi = 0;
@@ -139,6 +186,7 @@ function precedence(operands: OperandTok[], ops: { op: string; span: Span }[]): 
       }
       const span = { start: left.start, end: right.end };
       const e: Expr = { kind: 'Binary', op: op.op as BinaryOp, left: left.e, right: right.e, span };
+      if (built) built(e, [left.e, right.e]);
       if (COMPARISON.has(op.op)) chained.add(e);
       left = { e, start: span.start, end: span.end };
     }
@@ -179,18 +227,22 @@ function decodeString(raw: string, span: Span): string {
   if (prefix.includes('f')) return st.report.unsupported(span, 'f-strings are not supported inside a @pl.program');
   if (prefix.includes('b')) return st.report.unsupported(span, 'bytes literals are not supported inside a @pl.program');
   const body = raw.slice(m[0].length, raw.length - q.length);
-  if (prefix.includes('r')) return body.replace(/\r\n/g, '\n');
+  if (prefix.includes('r')) return body.replace(/\r\n?/g, '\n');
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== '\\') {
-      if (c === '\r' && body[i + 1] === '\n') continue;
+      if (c === '\r') {
+        // Python reads \r\n and a lone \r in the source as one \n.
+        if (body[i + 1] !== '\n') out += '\n';
+        continue;
+      }
       out += c;
       continue;
     }
     const d = body[i + 1] ?? '';
-    if (d === '\r' && body[i + 2] === '\n') {
-      i += 2;
+    if (d === '\r') {
+      i += body[i + 2] === '\n' ? 2 : 1;
       continue;
     }
     if (d in SIMPLE_ESCAPES) {
@@ -268,6 +320,9 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
     return ir(stmts);
   },
   ConstRhs(e, _end) {
+    return ir(e);
+  },
+  ExprItem(e, _end) {
     return ir(e);
   },
 
@@ -605,6 +660,11 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   },
   Atom_none(_k) {
     return { kind: 'None', span: sp(this) };
+  },
+  Atom_hole(_h) {
+    const e = st.holes?.get((st.holeBase ?? 0) + this.source.startIdx);
+    if (!e) throw new Error('internal: a nesting placeholder without its expression');
+    return e;
   },
   Atom_ellipsis(_e) {
     if (st.ellipsisOk) return { kind: 'Name', id: '...', span: sp(this) };

@@ -323,11 +323,15 @@ function arbFunction(fname: string, kind: FunctionKind, ctx: Ctx, o: Required<Ge
   const deco = kind === 'Opaque' || kind === 'InCore'
     ? fc.option(arbEnum('Level'), { nil: null, freq: 4 }).map((l) => (l ? [b.kw('level', l)] : []))
     : fc.constant([] as Keyword[]);
+  // A docstring, sometimes alone (Python accepts a body holding only a docstring).
+  const docstring = fc.option(fc.stringMatching(/^[a-zA-Z0-9 .'"\\\n-]{0,12}$/), { nil: null, freq: 3 });
+  const body = fc.tuple(docstring, arbBody(ctx, o), fc.nat({ max: 5 }))
+    .map(([doc, bd, k]) => ({ doc, bd: doc !== null && k === 0 ? [] : bd }));
   // Now and then: written without `self` (PyPTO's printer omits it), or an external kernel (`...` body).
   const shape = fc.constantFrom<'plain' | 'noSelf' | 'external'>('plain', 'plain', 'plain', 'plain', 'noSelf', 'external');
-  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), arbBody(ctx, o), arbFuncAttrs, deco, shape)
-    .map(([params, returns, body, attrs, kws, sh]) => {
-      const f = b.func(fname, kind, params, sh === 'external' ? [] : body, { returns, attrs, decoratorKwargs: kws });
+  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), body, arbFuncAttrs, deco, shape)
+    .map(([params, returns, { doc, bd }, attrs, kws, sh]) => {
+      const f = b.func(fname, kind, params, sh === 'external' ? [] : bd, { returns, attrs, decoratorKwargs: kws, docstring: sh === 'external' ? null : doc });
       if (sh === 'noSelf') f.noSelf = true;
       if (sh === 'external') f.external = true;
       return f;

@@ -161,6 +161,7 @@ export interface FunctionOpts {
   returns?: TypeExpr | null;
   attrs?: Expr | null;
   bareDecorator?: boolean;
+  docstring?: string | null;
 }
 /** A function definition; Opaque functions get a bare decorator unless keywords are given. */
 export function func(n: string, funcKind: FunctionKind, params: Param[], body: Stmt[], o: FunctionOpts = {}): FunctionDef {
@@ -174,6 +175,7 @@ export function func(n: string, funcKind: FunctionKind, params: Param[], body: S
     bareDecorator: o.bareDecorator ?? (funcKind === 'Opaque' && (o.decoratorKwargs ?? []).length === 0),
     params,
     returns: o.returns ?? null,
+    docstring: o.docstring ?? null,
     attrs: attrs && attrs.kind === 'Dict' ? attrs : null,
     body,
     span: sp(),

@@ -26,7 +26,6 @@ const SHORT: [RegExp, string][] = [
   [/(?<![\w.])pl\.tensor\.read\(/g, 'pl.read('],
   [/(?<![\w.])pl\.tensor\.assemble\(/g, 'pl.assemble('],
   [/(?<![\w.])pl\.tensor\.view\(/g, 'pl.view('],
-  [/(?<![\w.])pl\.tensor\.matmul\(/g, 'pl.matmul('],
 ];
 
 /** Applies a respelling to canonical module text. */
@@ -74,3 +73,54 @@ export const arbRespelling: fc.Arbitrary<Respelling> = fc.record({
   parens: fc.boolean(),
   seed: fc.nat(),
 });
+
+const COMPOUND = /^(if|elif|else|for|while|with|def|class|try|except|finally|async)\b|^@/;
+
+/**
+ * Writes canonical module text with `;`-separated statements: runs of simple statements at
+ * one indentation are joined onto one line (`a = 1; b = 2`), and now and then the simple
+ * body of an `if`/`for`/`while`/`with`/`else` goes on its header's line (`if c: a; b`).
+ * The per-line choices follow `seed`. The result is the same Python program.
+ */
+export function joinWithSemicolons(text: string, seed: number): string {
+  let s = seed >>> 0;
+  const rnd = (k: number): number => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return (s >>> 8) % k;
+  };
+  const lines = text.split('\n');
+  const parsed = lines.map((l) => {
+    const m = /^( *)(.*)$/.exec(l)!;
+    return { indent: m[1]!.length, body: m[2]! };
+  });
+  const simple = (i: number): boolean => {
+    const p = parsed[i];
+    return p !== undefined && p.body !== '' && p.indent > 4 && !COMPOUND.test(p.body) && !p.body.endsWith(':') && !p.body.endsWith(',') && !p.body.startsWith(')');
+  };
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const p = parsed[i]!;
+    // A header whose body is only simple statements: now and then put the body on its line.
+    if (/^(if|elif|else|for|while|with)\b/.test(p.body) && p.body.endsWith(':') && rnd(3) === 0) {
+      let j = i + 1;
+      while (j < lines.length && parsed[j]!.indent === p.indent + 4 && simple(j)) j++;
+      const next = parsed[j];
+      if (j > i + 1 && (next === undefined || next.body === '' || next.indent <= p.indent)) {
+        out.push(`${' '.repeat(p.indent)}${p.body} ${parsed.slice(i + 1, j).map((x) => x.body).join('; ')}`);
+        i = j;
+        continue;
+      }
+    }
+    if (simple(i)) {
+      let j = i + 1;
+      while (j < lines.length && parsed[j]!.indent === p.indent && simple(j) && rnd(2) === 0) j++;
+      out.push(`${' '.repeat(p.indent)}${parsed.slice(i, j).map((x) => x.body).join('; ')}`);
+      i = j;
+      continue;
+    }
+    out.push(lines[i]!);
+    i++;
+  }
+  return out.join('\n');
+}

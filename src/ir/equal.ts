@@ -1,6 +1,8 @@
 /**
  * Structural equality of IR trees: two trees are equal when they are the same program,
  * whatever their source spelling. Ignored / normalised:
+ * - a program's `constants` (its enclosing function's bindings: their effect is in the tree,
+ *   e.g. resolved shapes, and `fmt` prints only the ones the program uses);
  * - `span` and `depsSpan` (positions), `bareDecorator` (`@pl.function` vs `@pl.function()`), `noSelf`
  *   (a method written without `self`), a module's `problems` and `spell`,
  *   `isElif` (`elif` vs `else: if`), and `source` (a module's text);
@@ -49,7 +51,7 @@ function eq(a: unknown, b: unknown): boolean {
   const bo = b as Record<string, unknown>;
   const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
   for (const k of keys) {
-    if (IGNORED.has(k)) continue;
+    if (IGNORED.has(k) || (k === 'constants' && ao['kind'] === 'Program')) continue;
     const av = ao[k];
     const bv = bo[k];
     // A field absent on one side equals `undefined` on the other.
@@ -82,7 +84,7 @@ function strip(x: unknown): unknown {
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
-    if (IGNORED.has(k) || v === undefined) continue;
+    if (IGNORED.has(k) || v === undefined || (k === 'constants' && (x as { kind?: unknown }).kind === 'Program')) continue;
     out[k] = strip(normalizeField(k, v));
   }
   return out;

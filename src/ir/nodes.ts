@@ -267,6 +267,8 @@ export interface FunctionDef {
   bareDecorator: boolean;
   params: Param[];
   returns: TypeExpr | null;
+  /** The docstring (Python's: a string literal that is the body's first statement), or null. */
+  docstring: string | null;
   /** `pl.func_attr({...})` opening the body, or null. */
   attrs: DictExpr | null;
   /** A JIT kernel (`@pl.jit`, `@pl.jit.incore(level=...)`, ...): the decorator expression as written. */
@@ -296,6 +298,11 @@ export interface Program {
   /** The module-level JIT kernels of a module (each a `@pl.jit...` function), read as one program. */
   jit?: true;
   functions: FunctionDef[];
+  /**
+   * The constants in effect for this program when a builder function or test method encloses
+   * it (the module's, overlaid with that function's bindings); absent: the module's.
+   */
+  constants?: ReadonlyMap<string, ConstValue>;
   /** From the `@pl.program` decorator to the end of the last function. */
   span: Span;
 }

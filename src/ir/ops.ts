@@ -41,6 +41,11 @@ export interface OpParam {
   name: string;
   /** The enum this parameter takes; an integer argument is read as that enum's member. */
   enum?: string;
+  /**
+   * Keyword-only in PyPTO's signature (after `*`): kept in its position in the IR, printed as
+   * `name=value`, and a positional argument there is an error (PyPTO's TypeError).
+   */
+  kwOnly?: boolean;
 }
 
 export interface OpSpec {
@@ -74,7 +79,11 @@ export const OPS: readonly OpSpec[] = [
   op('tensor.read', 'pl.tensor.read', ['pl.read'], p('tensor', 'indices')),
   op('tensor.assemble', 'pl.tensor.assemble', ['pl.assemble'], p('target', 'source', 'offsets')),
   op('tensor.view', 'pl.tensor.view', ['pl.view'], p('tensor', 'shape', 'offsets')),
-  op('tensor.matmul', 'pl.tensor.matmul', ['pl.matmul'], p('lhs', 'rhs')),
+  op('tensor.matmul', 'pl.tensor.matmul', [], p('lhs', 'rhs')),
+  op('tile.matmul', 'pl.tile.matmul', [], p('lhs', 'rhs')),
+  // PyPTO's unified `pl.matmul` picks tensor.matmul or tile.matmul by its operands' types:
+  // kept as written, so fmt never turns a tile matmul into pl.tensor.matmul.
+  op('matmul', 'pl.matmul', [], p('lhs', 'rhs')),
   op('tile.write', 'pl.tile.write', [], p('tile', 'indices', 'value')),
   op('tile.read', 'pl.tile.read', [], p('tile', 'indices')),
   op('pld.tile.get', 'pld.tile.get', [], p('target', 'source', 'peer', 'offsets')),
@@ -85,10 +94,10 @@ export const OPS: readonly OpSpec[] = [
   op('pld.tensor.put', 'pld.tensor.put', [], p('tensor', 'target', 'peer', 'offsets')),
   op('pld.tensor.remote_store', 'pld.tensor.remote_store', [], p('tensor', 'target', 'peer', 'offsets')),
   op('pld.system.notify', 'pld.system.notify', [], [
-    { name: 'target' }, { name: 'peer' }, { name: 'offsets' }, { name: 'value' }, { name: 'op', enum: 'NotifyOp' },
+    { name: 'target' }, { name: 'peer' }, { name: 'offsets' }, { name: 'value' }, { name: 'op', enum: 'NotifyOp', kwOnly: true },
   ]),
   op('pld.system.wait', 'pld.system.wait', [], [
-    { name: 'signal' }, { name: 'offsets' }, { name: 'expected' }, { name: 'cmp', enum: 'WaitCmp' },
+    { name: 'signal' }, { name: 'offsets' }, { name: 'expected' }, { name: 'cmp', enum: 'WaitCmp', kwOnly: true },
   ]),
   op('system.cacheinvalid', 'pl.system.cacheinvalid', [], p('tensor', 'shapes', 'offsets')),
   op('system.fence', 'pl.system.fence', [], []),

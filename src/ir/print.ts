@@ -12,10 +12,14 @@
  *   bare `@pl.function` when it has no other keywords.
  * - Signature: `self` then the parameters on one line when the `def` line fits in 100
  *   columns, else one parameter per line with a trailing comma and `) -> R:` on its own line.
- * - Bodies: `pl.func_attr({...})` first in a function body, `pl.cond(c)` first in an SSA
+ * - Bodies: the docstring (as one double-quoted string) then `pl.func_attr({...})` first in a
+ *   function body; a body holding only a docstring prints no `pass`; `pl.cond(c)` first in an SSA
  *   while body, then cache-policy declarations (`pl.set_cache_policy`, stable among
  *   themselves), then the other statements; an empty body prints `pass`.
- * - Calls: known ops by their qualified `printName`, positional arguments, then keywords
+ * - A program with constants of its own (bound in its builder function or test method) that it
+ *   uses prints inside `def build_<Name>():` holding those bindings, then `return <Name>`.
+ * - Calls: known ops by their qualified `printName`, positional arguments (keyword-only
+ *   parameters of the op, e.g. notify's `op`, as keywords), then keywords
  *   sorted by name (code-point order); `deps=` is always last (submit, scopes), `init_values=`
  *   last in loop headers, `mode=` first in a manual scope. Unknown ops keep their spelling.
  * - `return a, b` for a returned tuple of two or more values (other tuples keep parentheses).
@@ -30,7 +34,7 @@
  *   floats keep their source text; enum values print symbolically (`pld.NotifyOp.AtomicAdd`,
  *   data types as `pl.FP32`); integers print in decimal (`0x10` → `16`); a tuple subscript
  *   prints bare (`x[i, j]`); shapes keep their symbolic spelling (`[1, N]`, `SHAPE`).
- * - Not kept (not in the IR): comments, docstrings, blank lines, line continuations, any
+ * - Not kept (not in the IR): comments, class and module docstrings, blank lines, line continuations, any
  *   Python outside `@pl.program` classes (imports, tests, builder functions: their programs
  *   are printed at top level), `"window_buffer=..."` type elements.
  *
@@ -223,6 +227,14 @@ export function calleeText(c: CallExpr['callee']): string {
 }
 
 function printCall(e: CallExpr): string {
+  // Keyword-only parameters (PyPTO's `*, op: NotifyOp`) sit in their position in the IR but
+  // must be written as keywords.
+  const spec = e.callee.kind === 'op' ? opByCanonical(e.callee.name) : undefined;
+  const k = spec ? spec.params.findIndex((q) => q.kwOnly) : -1;
+  if (spec && k >= 0 && e.args.length > k) {
+    const kws = [...e.kwargs, ...e.args.slice(k).map((value, i) => ({ name: spec.params[k + i]?.name ?? `arg${k + i}`, value, span: value.span }))];
+    return `${calleeText(e.callee)}(${[...e.args.slice(0, k).map(top), ...keywords(kws)].join(', ')})`;
+  }
   return `${calleeText(e.callee)}(${[...e.args.map(top), ...keywords(e.kwargs)].join(', ')})`;
 }
 
@@ -440,16 +452,18 @@ class Printer {
       for (const p of params) this.line(depth + 1, `${p},`);
       this.line(depth, `)${ret}:`);
     }
-    const lead = f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : [];
+    const attrs = f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : [];
     if (f.hostSource) {
-      // A HOST SubWorker's plain-Python body, as written.
-      for (const l of lead) this.line(depth + 1, l);
+      // A HOST SubWorker's plain-Python body, as written (its docstring, if any, included).
+      for (const l of attrs) this.line(depth + 1, l);
       for (const l of f.hostSource) this.lines.push(l === '' ? '' : indent(depth + 1) + l);
-    } else if (f.external) {
-      this.body([], depth + 1, [...lead, '...']);
-    } else {
-      this.body(f.body, depth + 1, lead);
+      return;
     }
+    const lead: string[] = [];
+    if (f.docstring !== null && f.docstring !== undefined) lead.push(printString(f.docstring));
+    lead.push(...attrs);
+    if (f.external) this.body([], depth + 1, [...lead, '...']);
+    else this.body(f.body, depth + 1, lead);
   }
 
   program(p: Program, depth: number): void {
@@ -516,13 +530,37 @@ function usesPld(text: string): boolean {
 export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
   if (m.programs.length === 0) return '';
   const used = new Set<string>();
-  let body: string;
-  nameSink = used;
+  const texts: string[] = [];
   try {
-    body = m.programs.map(printProgram).join('\n\n');
+    for (const p of m.programs) {
+      const mine = new Set<string>();
+      nameSink = mine;
+      const text = printProgram(p);
+      const locals: string[] = [];
+      for (const name of mine) {
+        const v = p.constants?.get(name);
+        const g = m.constants.get(name);
+        if (v !== undefined && (g === undefined || printConst(g) !== printConst(v))) locals.push(`${name} = ${printConst(v)}`);
+        else used.add(name);
+      }
+      if (locals.length === 0) {
+        texts.push(text);
+      } else {
+        // Bound in the builder function or test method around it: printed inside one.
+        const pr = new Printer();
+        pr.line(0, `def build_${p.name}():`);
+        for (const l of locals) pr.line(1, l);
+        pr.lines.push('');
+        pr.program(p, 1);
+        pr.lines.push('');
+        pr.line(1, `return ${p.name}`);
+        texts.push(pr.lines.join('\n') + '\n');
+      }
+    }
   } finally {
     nameSink = null;
   }
+  const body = texts.join('\n\n');
   const header = ['import pypto.language as pl'];
   if (usesPld(body)) header.push('import pypto.language.distributed as pld');
   const consts: string[] = [];

@@ -7,7 +7,11 @@ export class SourceText {
     readonly text: string,
   ) {
     const starts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+    // Python's line ends: \n, \r\n and a lone \r.
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+    }
     this.lineStarts = starts;
   }
 

@@ -62,27 +62,88 @@ export interface PatchResult {
 /** Applies `edits` to `source`; everything outside the edited spans is kept byte for byte. */
 export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[]): PatchResult {
   const text = source.text;
-  const nl = text.includes('\r\n') ? '\r\n' : '\n';
+  const nl = newlineStyle(text);
   const unit = indentUnit(text);
   const changes: Change[] = [];
   const blockified = new Set<number>();
   let order = 0;
 
+  // Python's line ends: \n, \r\n and a lone \r.
   const lineStartOf = (offset: number): number => {
-    const i = text.lastIndexOf('\n', offset - 1);
+    let i = offset - 1;
+    while (i >= 0 && text[i] !== '\n' && text[i] !== '\r') i--;
     return i + 1;
   };
   const lineEndOf = (offset: number): number => {
-    const i = text.indexOf('\n', offset);
-    if (i < 0) return text.length;
-    return i > 0 && text[i - 1] === '\r' ? i - 1 : i;
+    let i = offset;
+    while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    return i;
   };
   const leading = (lineStart: number): string => /^[ ]*/.exec(text.slice(lineStart, lineStart + 200))![0];
+  /** The statement after `end` on the same line, separated by `;`: its start, else -1. */
+  const nextOnLine = (end: number): number => {
+    let i = end;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text[i] !== ';') return -1;
+    i++;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    return i >= text.length || text[i] === '\n' || text[i] === '\r' || text[i] === '#' ? -1 : i;
+  };
+  /** The `;` (with the spaces before it) that separates the statement at `start` from an earlier one on its line, or -1. */
+  const semicolonBefore = (start: number): number => {
+    let i = start - 1;
+    while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+    if (text[i] !== ';') return -1;
+    let j = i - 1;
+    while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
+    return j + 1;
+  };
+  /**
+   * Where the simple statements of the line holding `offset` start: after the line's
+   * indentation, or after the header colon of a compound statement whose body is on its line.
+   */
+  const listStartOf = (offset: number): number => {
+    const ls = lineStartOf(offset);
+    const first = ls + leading(ls).length;
+    if (!/^(if|elif|else|for|while|with|def|try|except|finally|class|async)(?![A-Za-z0-9_])/.test(text.slice(first, first + 8))) return first;
+    let depth = 0;
+    for (let i = first; i < offset; i++) {
+      const c = text[i]!;
+      if (c === '"' || c === "'") {
+        const q = text.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+        let j = i + q.length;
+        while (j < offset && !text.startsWith(q, j)) j += text[j] === '\\' ? 2 : 1;
+        i = j + q.length - 1;
+      } else if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') depth--;
+      else if (c === ':' && depth === 0 && text[i + 1] !== '=') {
+        let j = i + 1;
+        while (text[j] === ' ' || text[j] === '\t') j++;
+        return j;
+      }
+    }
+    return first;
+  };
+  const broken = new Set<number>();
+  /** Puts the statement at `start`, written after a `;`, on a line of its own at `indent`. */
+  const breakBefore = (start: number, indent: string): void => {
+    if (broken.has(start)) return;
+    broken.add(start);
+    const semi = semicolonBefore(start);
+    changes.push({ start: semi, end: start, text: nl + indent, order: order++, inserted: 0 });
+  };
   /** The indentation a statement starting at `offset` has, turning an inline body into a block. */
   const indentFor = (anchor: Span): string => {
     const ls = lineStartOf(anchor.start);
     const before = text.slice(ls, anchor.start);
     if (/^[ ]*$/.test(before)) return before;
+    if (semicolonBefore(anchor.start) >= 0) {
+      // `a; b`: b goes on its own line, indented like the first statement of the line.
+      const listStart = listStartOf(anchor.start);
+      const indent = listStart === anchor.start ? leading(ls) : indentFor({ start: listStart, end: listStart });
+      breakBefore(anchor.start, indent);
+      return indent;
+    }
     // Inline body: `if c: x = 1` → put `x = 1` on its own line one unit deeper.
     const bodyIndent = leading(ls) + unit;
     if (!blockified.has(anchor.start)) {
@@ -105,7 +166,10 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
     switch (e.kind) {
       case 'insertAfter': {
         const indent = indentFor(e.anchor);
-        const at = lineEndOf(e.anchor.end);
+        // `a; b` with an insertion after a: the lines go between them, b on a line of its own.
+        const next = nextOnLine(e.anchor.end);
+        if (next >= 0) breakBefore(next, indent);
+        const at = next >= 0 ? e.anchor.end : lineEndOf(e.anchor.end);
         const body = e.lines.map((l) => nl + indent + l).join('');
         changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length, after: e.anchor.start });
         break;
@@ -113,7 +177,7 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
       case 'insertBefore': {
         const indent = indentFor(e.anchor);
         const ls = lineStartOf(e.anchor.start);
-        const inlineStart = text.slice(ls, e.anchor.start).trim() !== '';
+        const inlineStart = text.slice(ls, e.anchor.start).trim() !== '' && !broken.has(e.anchor.start);
         const at = inlineStart ? e.anchor.start : ls;
         const body = inlineStart
           ? e.lines.map((l) => l + nl + indent).join('')
@@ -164,7 +228,10 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
   let line = 1;
   const countLines = (s: string): number => {
     let n = 0;
-    for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 10 || (c === 13 && s.charCodeAt(i + 1) !== 10)) n++;
+    }
     return n;
   };
   for (const c of changes) {
@@ -188,11 +255,18 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
   return { text: out, insertedLines };
 }
 
+/** The newline a file uses: `\r\n` when it has one, a lone `\r` when it has no `\n`, else `\n`. */
+export function newlineStyle(text: string): string {
+  if (text.includes('\r\n')) return '\r\n';
+  if (text.includes('\r') && !text.includes('\n')) return '\r';
+  return '\n';
+}
+
 /** The indentation unit of a file: the smallest positive indentation step seen (default 4). */
 export function indentUnit(text: string): string {
   let best = 0;
   let prev = 0;
-  for (const m of text.matchAll(/^( *)\S/gm)) {
+  for (const m of text.replace(/\r\n?/g, '\n').matchAll(/^( *)\S/gm)) {
     const n = m[1]!.length;
     if (n > prev) {
       const d = n - prev;

@@ -126,14 +126,14 @@ describe('op normalisation', () => {
     );
     expect(one('pl.store(t, [0, 0], win)')).toBe(one('pl.tile.store(tile=t, offsets=[0, 0], output_tensor=win)'));
     expect(one('pld.system.notify(target=s, peer=p, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)')).toBe(
-      one('pld.system.notify(s, p, [0, 0], 1, 0)'),
+      one('pld.system.notify(s, p, [0, 0], 1, op=0)'),
     );
   });
 
   it('keeps keywords after a gap, unknown ops, unknown enum ints and self calls as written', () => {
     expect(one('pl.tile.store(t, output_tensor=w)')).toBe('op:tile.store(t, output_tensor=w)');
     expect(one('pl.foo.bar(a, k=1)')).toBe('op?:pl.foo.bar(a, k=1)');
-    expect(one('pld.system.notify(s, p, [0, 0], 1, 7)')).toBe('op:pld.system.notify(s, p, [0, 0], 1, 7)');
+    expect(one('pld.system.notify(s, p, [0, 0], 1, op=7)')).toBe('op:pld.system.notify(s, p, [0, 0], 1, 7)');
     expect(one('self.helper(a, b=2)')).toBe('self.helper(a, b=2)');
     expect(one('print(a)')).toBe('print(a)');
   });

@@ -148,3 +148,41 @@ describe('unsupported constructs', () => {
     expect([d6.code, where(d6)]).toEqual(['unsupported-construct', '4:23']);
   });
 });
+
+describe('range bounds are bound positionally, as Python and PyPTO bind them', () => {
+  const loop = (call: string) => `        for i in ${call}:\n            pass\n`;
+  it.each([
+    ['pl.range(1, stop=8, step=3)', 'stop', 'write the bounds positionally: pl.range(1, 8, 3)'],
+    ['pl.range(stop=8)', 'stop', 'write the bounds positionally: pl.range(8)'],
+    ['pl.range(start=2, stop=8)', 'start', 'write the bounds positionally: pl.range(2, 8)'],
+    ['pl.range(8, step=2)', 'step', 'write the bounds positionally: pl.range(8, STOP, 2)'],
+    ['pl.range(step=2, stop=8)', 'step', 'write the bounds positionally: pl.range(0, 8, 2)'],
+    ['pl.range(2, 8, 2, stop=9)', 'stop', "'stop' is also given positionally; keep one of them"],
+    ['pl.unroll(2, 8, start=1)', 'start', "'start' is also given positionally; keep one of them"],
+    ['pl.pipeline(1, stop=4, stage=2)', 'stop', 'write the bounds positionally: pl.pipeline(1, 4)'],
+  ])('%s: a located error at the keyword', (call, kw, fix) => {
+    const e = err(loop(call));
+    expect(e.code).toBe('unsupported-construct');
+    expect(e.text.startsWith(`${kw}=`)).toBe(true);
+    expect(e.msg.endsWith(fix)).toBe(true);
+  });
+
+  it("Python's range takes no keywords at all", () => {
+    expect(err(loop('range(1, stop=8)')).msg).toContain('range() takes no keyword arguments');
+  });
+
+  it.each([
+    ['pl.range(8)', [0, 8, 1]],
+    ['pl.range(2, 8)', [2, 8, 1]],
+    ['pl.range(2, 8, 3)', [2, 8, 3]],
+    ['pl.parallel(1, 8, 3, init_values=(x,))', [1, 8, 3]],
+  ])('%s binds (start, stop, step) = %j', (call, want) => {
+    const m = parseModule(`${HEAD}${loop(call)}`, 'r.py');
+    const s = m.programs[0]!.functions[0]!.body[0]!;
+    expect(s.kind === 'For' && s.args.map((a) => (a.kind === 'Int' ? a.value : null))).toEqual(want);
+  });
+
+  it('needs a stop', () => {
+    expect(err(loop('pl.range()')).msg).toBe('pl.range() needs at least one argument (stop), e.g. pl.range(10)');
+  });
+});

@@ -78,12 +78,12 @@ describe('printExpr atoms and calls', () => {
     expect(printExpr(enumLit('CachePolicy', 'BYPASS'))).toBe('pl.CachePolicy.BYPASS');
     expect(printExpr(dtype('FP32'))).toBe('pl.FP32');
   });
-  it('ops print qualified names, positional args, sorted keywords', () => {
+  it('ops print qualified names, positional args (keyword-only ones as keywords), sorted keywords', () => {
     expect(printExpr(call('pl.store', [n('t'), list(int(0), int(0)), n('out')]))).toBe('pl.tile.store(t, [0, 0], out)');
     expect(printExpr(call('pl.load', [n('x'), list(int(0)), list(int(32))], [kw('cache', enumLit('CachePolicy', 'BYPASS'))])))
       .toBe('pl.tile.load(x, [0], [32], cache=pl.CachePolicy.BYPASS)');
     expect(printExpr(call('pld.system.notify', [n('sig'), n('p'), list(int(0), int(0)), int(1), enumLit('NotifyOp', 'AtomicAdd')])))
-      .toBe('pld.system.notify(sig, p, [0, 0], 1, pld.NotifyOp.AtomicAdd)');
+      .toBe('pld.system.notify(sig, p, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)');
     expect(printExpr(call('pl.add', [n('a'), n('b')], [kw('z', int(1)), kw('a', int(2))]))).toBe('pl.add(a, b, a=2, z=1)');
     expect(printExpr(call('pl.system.fence'))).toBe('pl.system.fence()');
     expect(printExpr(selfCall('helper', [n('x')]))).toBe('self.helper(x)');

@@ -17,6 +17,7 @@ import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { walkStmts } from '../../src/ir/visit.js';
+import { joinWithSemicolons } from '../../src/gen/respell.js';
 
 const pass = passByName('insert-comm-fence')!;
 const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass]).text;
@@ -57,6 +58,23 @@ describe('InsertCommFence properties', () => {
     const reparsed = parseModule(r.text, 'gen.py');
     const same = structurallyEqual(reparsed.programs, r.module.programs);
     if (!same) expect(stripSpans(reparsed.programs)).toEqual(stripSpans(r.module.programs));
+  });
+
+  test.prop([arbCommProgram(), fc.nat()], { numRuns: 20 })('on programs written with `;`: the same program; apply is idempotent and the audit clean after it', (p, seed) => {
+    const canonical = commModuleText(p, printProgram);
+    const text = joinWithSemicolons(canonical, seed);
+    expect(structurallyEqual(parseModule(text, 'gen.py').programs, parseModule(canonical, 'gen.py').programs)).toBe(true);
+    const once = applyOnce(text);
+    expect(applyOnce(once)).toBe(once);
+    expect(auditText(once, 'gen.py', [pass]).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+    // The markers are the ones the canonical text gets: same program after apply.
+    expect(structurallyEqual(parseModule(once, 'gen.py').programs, parseModule(applyOnce(canonical), 'gen.py').programs)).toBe(true);
+  }, 180_000);
+
+  it('the `;` generator joins statements (not vacuous)', () => {
+    const sample = fc.sample(fc.tuple(arbCommProgram(), fc.nat()), { numRuns: 20, seed: 5 });
+    const joined = sample.filter(([p, s]) => /; /.test(joinWithSemicolons(commModuleText(p, printProgram), s).replace(/"[^"]*"/g, ''))).length;
+    expect(joined).toBeGreaterThan(15);
   });
 
   it('is not vacuous: before apply, the audit finds something in most generated programs', () => {
