@@ -13,7 +13,7 @@ class FirstNotify:
     def step(self, t: pl.Tile[[1, N], pl.FP32], win: pld.DistributedTensor[[1, N], pl.FP32], sig: pld.DistributedTensor[[1, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
         pl.store(t, [0, 0], win)
         if peer != 0:
-            pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
-        pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+            pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
+        pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)

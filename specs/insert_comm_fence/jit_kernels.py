@@ -14,7 +14,7 @@ def publish(t: pl.Tensor[[1, N], pl.FP32], win: pld.DistributedTensor[[1, N], pl
 
 @pl.jit.incore(level=pl.Level.AIV)
 def wait_then_read(sig: pld.DistributedTensor[[1, 1], pl.INT32], win: pld.DistributedTensor[[1, N], pl.FP32]):
-    pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)
+    pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
     x = pl.load(win, [0, 0], [1, N])
     return x
 

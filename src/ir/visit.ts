@@ -113,8 +113,17 @@ export function forEachSubExpr(e: Expr, fn: (e: Expr) => void): void {
 
 /** Pre-order walk of `e` and all its sub-expressions. */
 export function walkExpr(e: Expr, fn: (e: Expr) => void): void {
-  fn(e);
-  forEachSubExpr(e, (c) => walkExpr(c, fn));
+  // An explicit stack: expressions as deep as Python accepts (~3,000 chained operators) must
+  // not exhaust the JavaScript stack. Children are pushed in reverse to keep pre-order.
+  const work: Expr[] = [e];
+  const kids: Expr[] = [];
+  while (work.length > 0) {
+    const x = work.pop()!;
+    fn(x);
+    kids.length = 0;
+    forEachSubExpr(x, (c) => kids.push(c));
+    for (let i = kids.length - 1; i >= 0; i--) work.push(kids[i]!);
+  }
 }
 
 /** Pre-order walk of the statements of a body, nested bodies included. */

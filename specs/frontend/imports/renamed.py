@@ -9,6 +9,6 @@ class Ring:
     @pyl.function(type=pyl.FunctionType.InCore)
     def step(self, t: pyl.Tile[[1, 8], pyl.FP32], win: dist.DistributedTensor[[1, 8], pyl.FP32], sig: dist.DistributedTensor[[1, 1], pyl.INT32]):
         pyl.store(t, [0, 0], win)
-        dist.system.notify(sig, [0, 0], 1, dist.NotifyOp.AtomicAdd)
-        dist.system.wait(sig, [0, 0], 1, dist.WaitCmp.Ge)
+        dist.system.notify(sig, [0, 0], 1, op=dist.NotifyOp.AtomicAdd)
+        dist.system.wait(sig, [0, 0], 1, cmp=dist.WaitCmp.Ge)
         x = pyl.load(win, [0, 0], [1, 8])

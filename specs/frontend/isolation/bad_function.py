@@ -17,7 +17,7 @@ class First:
 
     @pl.function(type=pl.FunctionType.InCore)
     def also_good(self, sig: pld.DistributedTensor[[1, 1], pl.INT32]):
-        pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)
+        pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)
 
 
 @pl.program
