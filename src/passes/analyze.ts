@@ -18,10 +18,18 @@ export interface Analysis {
 
 const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
 
-/** Loads (once per process) the rule program made of a shipped entry file plus extra files. */
-export function loadRules(entry: string, extra: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
+/** How the rules of a pass are found and evaluated. */
+export interface AnalyzeOptions {
+  /** The directory used in place of the shipped `rules/` (`--rules-root`); default the shipped one. */
+  rulesRoot?: string;
+  /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
+  deadline?: number;
+}
+
+/** Loads (once per process) the rule program made of a pass's entry file (under `root`) plus extra files. */
+export function loadRules(entry: string, extra: readonly string[] = [], root: string = rulesDir()): { program: RuleProgram; warnings: Diagnostic[] } {
   // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
-  const files = [join(rulesDir(), entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
+  const files = [join(root, entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
   const key = files.join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;
@@ -31,11 +39,11 @@ export function loadRules(entry: string, extra: readonly string[] = []): { progr
 }
 
 /** Extracts the module's facts and evaluates the rule program on them. */
-export function analyze(module: Module, entry: string, extra: readonly string[] = []): Analysis {
-  const { program, warnings } = loadRules(entry, extra);
+export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
+  const { program, warnings } = loadRules(entry, extra, opts.rulesRoot);
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
-  const result = evaluate(program, db);
+  const result = evaluate(program, db, opts.deadline !== undefined ? { deadline: opts.deadline } : {});
   return { module, table, program, result, ruleWarnings: warnings };
 }

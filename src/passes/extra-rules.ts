@@ -52,9 +52,14 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
  * `wait_op("pld.system.ttest").` extends the pass that has `wait_op`). A file that no pass can
  * take extends every pass, so its undeclared relations are reported.
  */
-export function extrasFor(spec: PassSpec, extras: readonly ExtraRuleFile[], passes: readonly PassSpec[] = PASSES): string[] {
+export function extrasFor(
+  spec: PassSpec,
+  extras: readonly ExtraRuleFile[],
+  passes: readonly PassSpec[] = PASSES,
+  rulesRoot?: string,
+): string[] {
   const declares = (p: PassSpec, names: Set<string>): boolean => {
-    const program = loadRules(p.audit).program;
+    const program = loadRules(p.audit, [], rulesRoot).program;
     return [...names].every((n) => program.relation(n) !== undefined);
   };
   return extras

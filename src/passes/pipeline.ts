@@ -4,15 +4,27 @@ import { printStmt } from '../ir/print.js';
 import { rewrite, markerStmt } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyze, type Analysis } from './analyze.js';
+import { analyze, type Analysis, type AnalyzeOptions } from './analyze.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
-import type { PassSpec } from './registry.js';
+import { PASSES, type PassSpec } from './registry.js';
 
 export interface RunOptions {
   defines?: ReadonlyMap<string, ConstValue>;
   extras?: readonly ExtraRuleFile[];
+  /** The directory used in place of the shipped `rules/` (`--rules-root`). */
+  rulesRoot?: string;
+  /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
+  deadline?: number;
+}
+
+/** The rule files and evaluation options of `pass` under `opts`. */
+export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; analyze: AnalyzeOptions } {
+  const a: AnalyzeOptions = {};
+  if (opts.rulesRoot !== undefined) a.rulesRoot = opts.rulesRoot;
+  if (opts.deadline !== undefined) a.deadline = opts.deadline;
+  return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot), analyze: a };
 }
 
 export interface PassOutcome {
@@ -37,7 +49,8 @@ export function applyPasses(
   const warnings: Diagnostic[] = [];
   for (const pass of passes) {
     const module = parseModule(current, path, { defines: opts.defines });
-    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []));
+    const rules = passRules(pass, opts);
+    const a = analyze(module, pass.entry, rules.extra, rules.analyze);
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(errors);
@@ -59,7 +72,8 @@ export function auditText(text: string, path: string, passes: readonly PassSpec[
   const module = parseModule(text, path, { defines: opts.defines });
   const out: Diagnostic[] = [];
   for (const pass of passes) {
-    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+    const rules = passRules(pass, opts);
+    const a = analyze(module, pass.audit, rules.extra, rules.analyze);
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
   return sortDiagnostics(out);

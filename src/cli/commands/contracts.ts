@@ -6,14 +6,14 @@ import { readText, writeAtomic } from '../files.js';
 import { parseDefines } from '../../frontend/index.js';
 import { PASSES, passByName, type PassSpec } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
-import { applyPasses, auditText, type RunOptions } from '../../passes/pipeline.js';
+import { applyPasses, auditText, passRules, type RunOptions } from '../../passes/pipeline.js';
+import { checkRulesRoot } from '../../passes/rules-root.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
 import { renderFindings, type FindingFormat } from '../../report/render.js';
 import { parseModule } from '../../frontend/index.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
 import { fanoutDot } from '../../passes/graph.js';
-import { extrasFor } from '../../passes/extra-rules.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -35,16 +35,19 @@ interface CommonOpts {
   pass: string[];
   rules: string[];
   define: string[];
+  rulesRoot?: string;
 }
 
 function runOptions(o: CommonOpts, passes: readonly PassSpec[]): RunOptions {
-  return { defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes) };
+  const root = o.rulesRoot === undefined ? undefined : checkRulesRoot(o.rulesRoot, passes);
+  return { defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes), ...(root !== undefined ? { rulesRoot: root } : {}) };
 }
 
 function commonOptions(cmd: Command): Command {
   return cmd
     .option('--pass <name>', `pass to run (repeatable): ${PASSES.map((p) => p.name).join(', ')}`, collect, [])
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
+    .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, []);
 }
 
@@ -120,7 +123,8 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
         }
         for (const pass of passes) {
-          const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+          const rules = passRules(pass, opts);
+          const a = analyze(module, pass.audit, rules.extra, rules.analyze);
           ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line)}\n`);
         }
         return EXIT_OK;
@@ -141,7 +145,8 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           const pass = passByName('expand-manual-phase-fence')!;
           const opts = runOptions({ pass: [], ...o }, [pass]);
           const module = parseModule(readText(file), file, { defines: opts.defines });
-          const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+          const rules = passRules(pass, opts);
+          const a = analyze(module, pass.audit, rules.extra, rules.analyze);
           ctx.io.stdout(fanoutDot(a, o.after === true));
           return EXIT_OK;
         }),
