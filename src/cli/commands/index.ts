@@ -4,6 +4,8 @@ import { registerDatalogCommands } from './datalog.js';
 import { registerFmtCommand } from './fmt.js';
 import { registerContractCommands } from './contracts.js';
 import { registerFactsCommand } from './facts.js';
+import { registerVerifyCommand } from './verify.js';
+import { registerTestCommand } from './test.js';
 
 /** A command module adds its commands to the program. */
 export type CommandModule = (program: Command, ctx: CommandContext) => void;
@@ -11,6 +13,8 @@ export type CommandModule = (program: Command, ctx: CommandContext) => void;
 /** Every command module, in help order. */
 export const commandModules: CommandModule[] = [
   registerContractCommands,
+  registerTestCommand,
+  registerVerifyCommand,
   registerFmtCommand,
   registerFactsCommand,
   registerDatalogCommands,
