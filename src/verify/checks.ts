@@ -5,7 +5,7 @@
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parseModule } from '../frontend/index.js';
-import type { Program } from '../ir/nodes.js';
+import type { Module, Program } from '../ir/nodes.js';
 import { structurallyEqual } from '../ir/equal.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
@@ -15,9 +15,9 @@ import { EvaluationTimeout } from '../datalog/index.js';
 import { analyze } from '../passes/analyze.js';
 import { readEdits } from '../passes/read-edits.js';
 import { readFindings } from '../passes/findings.js';
-import { auditText, passRules, type RunOptions } from '../passes/pipeline.js';
+import { passRules, type RunOptions } from '../passes/pipeline.js';
 import type { PassSpec } from '../passes/registry.js';
-import { moduleRaces, formatRace } from './machine/index.js';
+import { moduleRaces, formatRace, type Race } from './machine/index.js';
 
 /** The properties, in the order they are checked. */
 export type PropertyName = 'terminates' | 're-parses' | 'conservative' | 'idempotent' | 'sound';
@@ -30,6 +30,8 @@ export interface CheckFailure {
 }
 
 export interface CheckOptions {
+  /** Check soundness (when insert-comm-fence is among the passes; default true). */
+  sound?: boolean;
   /** Rule options (extra rule files, `--rules-root`, defines) as `apply` takes them. */
   run?: RunOptions;
   /** Milliseconds each pipeline run may take before `terminates` fails (default 10 000). */
@@ -48,6 +50,29 @@ export interface PassRun {
 
 const PATH = 'gen.py';
 
+/**
+ * Parses of the texts one check sees, each text parsed once (parsing dominates the cost of a
+ * check). `peek` lends a tree that must not be changed; `take` hands it over (a rewrite edits
+ * it in place) and forgets it; `give` returns an unchanged tree.
+ */
+export class Parses {
+  private readonly trees = new Map<string, Module>();
+  constructor(private readonly defines: RunOptions['defines']) {}
+  peek(text: string): Module {
+    let m = this.trees.get(text);
+    if (!m) this.trees.set(text, (m = parseModule(text, PATH, { defines: this.defines })));
+    return m;
+  }
+  take(text: string): Module {
+    const m = this.peek(text);
+    this.trees.delete(text);
+    return m;
+  }
+  give(text: string, m: Module): void {
+    this.trees.set(text, m);
+  }
+}
+
 /** The rules report errors on the program, so `apply` refuses to rewrite it. */
 export class Refused extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
@@ -60,11 +85,17 @@ export class Refused extends Error {
  * keeping each pass's input, output and rewritten tree. Evaluation past `deadline`
  * (`performance.now()`) throws EvaluationTimeout.
  */
-export function runPipeline(text: string, passes: readonly PassSpec[], run: RunOptions, deadline?: number): PassRun[] {
+export function runPipeline(
+  text: string,
+  passes: readonly PassSpec[],
+  run: RunOptions,
+  deadline?: number,
+  parses: Parses = new Parses(run.defines),
+): PassRun[] {
   const out: PassRun[] = [];
   let current = text;
   for (const pass of passes) {
-    const module = parseModule(current, PATH, { defines: run.defines });
+    const module = parses.take(current);
     const rules = passRules(pass, deadline === undefined ? run : { ...run, deadline });
     const a = analyze(module, pass.entry, rules.extra, rules.analyze);
     const errors = readFindings(a.result, a.table, module.source).filter((d) => d.severity === 'error');
@@ -72,6 +103,7 @@ export function runPipeline(text: string, passes: readonly PassSpec[], run: RunO
     const edits = readEdits(a.result);
     const n = editCount(edits);
     if (n === 0) {
+      parses.give(current, module);
       out.push({ pass: pass.name, input: current, output: current, insertedLines: [], programs: null, edits: 0 });
       continue;
     }
@@ -111,12 +143,17 @@ const isFailure = (x: unknown): x is CheckFailure => typeof x === 'object' && x 
  * second apply changes nothing and derives no edit. Returns the first failure, 'refused' when
  * the rules reject the program with errors (nothing to check), or the pipeline's runs.
  */
-export function checkRewrite(text: string, passes: readonly PassSpec[], o: CheckOptions = {}): CheckFailure | 'refused' | PassRun[] {
+export function checkRewrite(
+  text: string,
+  passes: readonly PassSpec[],
+  o: CheckOptions = {},
+  parses: Parses = new Parses(o.run?.defines),
+): CheckFailure | 'refused' | PassRun[] {
   const run = o.run ?? {};
   const timeoutMs = o.timeoutMs ?? 10_000;
   let first: PassRun[] | CheckFailure;
   try {
-    first = timed(() => runPipeline(text, passes, run, performance.now() + timeoutMs), timeoutMs);
+    first = timed(() => runPipeline(text, passes, run, performance.now() + timeoutMs, parses), timeoutMs);
   } catch (e) {
     if (e instanceof Refused) return 'refused';
     throw e;
@@ -124,7 +161,7 @@ export function checkRewrite(text: string, passes: readonly PassSpec[], o: Check
   if (isFailure(first)) return first;
   for (const r of first) {
     if (!r.programs) continue;
-    const reparsed = parseModule(r.output, PATH, { defines: run.defines });
+    const reparsed = parses.peek(r.output);
     if (!structurallyEqual(reparsed.programs, r.programs)) {
       return { property: 're-parses', message: `the text ${r.pass} wrote does not parse to the tree it rewrote` };
     }
@@ -135,7 +172,7 @@ export function checkRewrite(text: string, passes: readonly PassSpec[], o: Check
   const once = first.at(-1)?.output ?? text;
   let second: PassRun[] | CheckFailure;
   try {
-    second = timed(() => runPipeline(once, passes, run, performance.now() + timeoutMs), timeoutMs);
+    second = timed(() => runPipeline(once, passes, run, performance.now() + timeoutMs, parses), timeoutMs);
   } catch (e) {
     if (e instanceof Refused) {
       return { property: 'idempotent', message: `apply refuses its own output: ${e.message}` };
@@ -159,23 +196,31 @@ export function checkRewrite(text: string, passes: readonly PassSpec[], o: Check
   return first;
 }
 
-/**
- * Soundness against the abstract machine: apply's output (`after`) is not racy, and the
- * contract audit of `before` reports a finding on the line of every race the machine finds in it.
- */
-export function checkSound(before: string, after: string, commPass: PassSpec, run: RunOptions = {}): CheckFailure | null {
-  const afterRaces = moduleRaces(parseModule(after, PATH, { defines: run.defines }));
-  if (afterRaces.length > 0) {
-    return {
-      property: 'sound',
-      message: `apply's output is racy: ${afterRaces[0]!.message}`,
-      detail: `apply's output:\n${after}\n${formatRace(afterRaces[0]!)}`,
-    };
-  }
-  const races = moduleRaces(parseModule(before, PATH, { defines: run.defines }));
-  if (races.length === 0) return null;
-  const findings = auditText(before, PATH, [commPass], run);
-  const lines = new Set(findings.flatMap((d) => (d.location ? [d.location.source.lineOf(d.location.start)] : [])));
+/** The machine's races in `text` and the lines the contract audit reports on in it. */
+export function racesAndAuditLines(text: string, commPass: PassSpec, run: RunOptions, parses: Parses): { races: Race[]; lines: Set<number>; findings: Diagnostic[] } {
+  const module = parses.peek(text);
+  const races = moduleRaces(module);
+  if (races.length === 0) return { races, lines: new Set(), findings: [] };
+  const rules = passRules(commPass, run);
+  const a = analyze(module, commPass.audit, rules.extra, rules.analyze);
+  const findings = readFindings(a.result, a.table, module.source);
+  return { races, findings, lines: new Set(findings.flatMap((d) => (d.location ? [d.location.source.lineOf(d.location.start)] : []))) };
+}
+
+/** Soundness of the rewrite: apply's output (`after`) is not racy. */
+export function checkOutputSound(after: string, run: RunOptions = {}, parses: Parses = new Parses(run.defines)): CheckFailure | null {
+  const afterRaces = moduleRaces(parses.peek(after));
+  if (afterRaces.length === 0) return null;
+  return {
+    property: 'sound',
+    message: `apply's output is racy: ${afterRaces[0]!.message}`,
+    detail: `apply's output:\n${after}\n${formatRace(afterRaces[0]!)}`,
+  };
+}
+
+/** Soundness of the audit: it reports a finding on the line of every race the machine finds in `before`. */
+export function checkAuditSound(before: string, commPass: PassSpec, run: RunOptions = {}, parses: Parses = new Parses(run.defines)): CheckFailure | null {
+  const { races, lines, findings } = racesAndAuditLines(before, commPass, run, parses);
   const missed = races.find((r) => !lines.has(r.line));
   if (!missed) return null;
   const reported = findings.map((d) => `  ${d.location ? `line ${d.location.source.lineOf(d.location.start)}` : '-'}: ${d.code}: ${d.message}`);
@@ -188,10 +233,14 @@ export function checkSound(before: string, after: string, commPass: PassSpec, ru
 
 /** Every check on one program; null when it passes, 'refused' when the rules reject it with errors. */
 export function checkProgram(text: string, passes: readonly PassSpec[], o: CheckOptions = {}): CheckFailure | 'refused' | null {
-  const r = checkRewrite(text, passes, o);
+  const run = o.run ?? {};
+  const parses = new Parses(run.defines);
+  const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
+  // The audit reads the input's tree before the pipeline rewrites it in place.
+  const auditFailure = comm ? checkAuditSound(text, comm, run, parses) : null;
+  const r = checkRewrite(text, passes, o, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
-  const comm = passes.find((p) => p.name === 'insert-comm-fence');
   if (!comm) return null;
-  return checkSound(text, r.at(-1)?.output ?? text, comm, o.run ?? {});
+  return checkOutputSound(r.at(-1)?.output ?? text, run, parses) ?? auditFailure;
 }

@@ -7,7 +7,7 @@ import type { PassSpec } from '../passes/registry.js';
 import { passRules, type RunOptions } from '../passes/pipeline.js';
 import { loadRules } from '../passes/analyze.js';
 import { checkProgram, type CheckFailure, type PropertyName } from './checks.js';
-import { arbModuleText } from './programs.js';
+import { arbModule } from './programs.js';
 
 export interface VerifyOptions {
   passes: readonly PassSpec[];
@@ -56,8 +56,8 @@ export function verify(o: VerifyOptions): VerifyReport {
   let done = 0;
   let refused = 0;
   let failing = false;
-  const prop = fc.property(arbModuleText(o.passes), (text) => {
-    const r = checkProgram(text, o.passes, checks);
+  const prop = fc.property(arbModule(o.passes), (m) => {
+    const r = checkProgram(m.text, o.passes, { ...checks, sound: m.family === 'comm' });
     if (!failing) {
       if (r === 'refused') refused++;
       done++;
@@ -76,7 +76,7 @@ export function verify(o: VerifyOptions): VerifyReport {
   }
   const details = fc.check(prop, { numRuns: total, seed, endOnFailure: false });
   if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(o.passes) };
-  const text = details.counterexample?.[0] ?? '';
+  const text = details.counterexample?.[0]?.text ?? '';
   const err = details.errorInstance;
   if (!(err instanceof PropertyFailed)) throw err instanceof Error ? err : new Error(String(err));
   return { ok: false, seed, failure: err.failure, counterexample: text, run: done, shrinks: details.numShrinks };
