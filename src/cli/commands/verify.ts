@@ -88,6 +88,10 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
               : {}),
           });
           if (tty) ctx.io.stderr('\r\x1b[K');
+          if (report.ok && report.refused === report.runs) {
+            ctx.io.stdout(`verify failed: the rules refused all ${report.runs} generated programs with errors, so nothing was checked (run \`ptolog audit\` on one to see why)\n`);
+            return EXIT_FINDINGS;
+          }
           if (report.ok) {
             const extra = report.properties.includes('sound') ? '' : ' (soundness is checked for insert-comm-fence, which is not selected)';
             ctx.io.stdout(`verified ${report.runs} programs: ${report.properties.join(', ')}${extra}\n`);
