@@ -236,8 +236,11 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
   const run = o.run ?? {};
   const parses = new Parses(run.defines);
   const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
-  // The audit reads the input's tree before the pipeline rewrites it in place.
-  const auditFailure = comm ? checkAuditSound(text, comm, run, parses) : null;
+  // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
+  // the same deadline as apply (a rule set that does not terminate must not hang it).
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  const auditFailure = comm ? timed(() => checkAuditSound(text, comm, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs) : null;
+  if (auditFailure?.property === 'terminates') return auditFailure;
   const r = checkRewrite(text, passes, o, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;

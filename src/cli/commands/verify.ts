@@ -99,7 +99,7 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
             return EXIT_OK;
           }
           const args = ['ptolog verify', ...o.pass.map((p) => `--pass ${p}`), ...o.rules.map((r) => `--rules ${r}`),
-            ...(o.rulesRoot !== undefined ? [`--rules-root ${o.rulesRoot}`] : []), `--runs ${o.runs}`, `--seed ${report.seed}`];
+            ...(o.rulesRoot !== undefined ? [`--rules-root ${o.rulesRoot}`] : []), `--runs ${o.runs}`, ...(o.timeout !== 10 ? [`--timeout ${o.timeout}`] : []), `--seed ${report.seed}`];
           ctx.io.stdout(failureText(report, args.join(' ')));
           return EXIT_FINDINGS;
         }),
