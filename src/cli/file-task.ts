@@ -6,6 +6,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
 import { passByName, type PassSpec } from '../passes/registry.js';
 import { readExtraRules } from '../passes/extra-rules.js';
+import { checkRulesRoot } from '../passes/rules-root.js';
 import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
 import { knownCodes } from '../passes/codes.js';
 import { applySuppressions } from '../suppress/suppress.js';
@@ -31,6 +32,8 @@ export interface FileTask {
   /** Codes dropped in this file (per-file-ignores). */
   ignoredCodes: string[];
   reportUnusedIgnores: boolean;
+  /** An edited copy of the shipped rules/ used in its place (absolute). */
+  rulesRoot?: string;
   /** apply only: print the result, write it, or print a diff. */
   mode?: 'print' | 'write' | 'diff';
 }
@@ -68,7 +71,13 @@ function diffOf(file: string, before: string, after: string): string {
 export function runFileTask(t: FileTask): FileResult {
   try {
     const passes = t.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined);
-    const opts: RunOptions = { defines: parseDefines(t.defines), extras: readExtraRules(t.rules, passes), includeDirs: t.include };
+    const root = t.rulesRoot === undefined ? undefined : checkRulesRoot(t.rulesRoot, passes);
+    const opts: RunOptions = {
+      defines: parseDefines(t.defines),
+      extras: readExtraRules(t.rules, passes),
+      includeDirs: t.include,
+      ...(root !== undefined ? { rulesRoot: root } : {}),
+    };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
     const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);
     const source = new SourceText(t.file, src.text);

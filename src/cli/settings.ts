@@ -18,6 +18,8 @@ export interface SharedOpts {
   failOn?: Severity;
   maxWarnings?: number;
   reportUnusedIgnores?: boolean;
+  /** `--rules-root DIR`: an edited copy of the shipped rules/ used in its place. */
+  rulesRoot?: string;
 }
 
 const readIfFile = (p: string): string | undefined => {
@@ -87,6 +89,7 @@ export class Settings {
       severity: c?.severity ?? {},
       ignoredCodes: c ? [...ignoredCodes(c, resolve(this.cwd, file))] : [],
       reportUnusedIgnores: this.o.reportUnusedIgnores === true,
+      ...(this.o.rulesRoot !== undefined ? { rulesRoot: resolve(this.cwd, this.o.rulesRoot) } : {}),
       ...extra,
     };
   }

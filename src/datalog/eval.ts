@@ -66,11 +66,22 @@ export interface EvaluateOptions {
    * true). Outputs and their proofs are the same either way; set false to query any relation.
    */
   prune?: boolean;
+  /** A `performance.now()` value: past it, evaluation stops with an EvaluationTimeout. */
+  deadline?: number;
+}
+
+/** Thrown by `evaluate` when its deadline passes (the rules may not terminate). */
+export class EvaluationTimeout extends Error {
+  constructor(readonly iterations: number) {
+    super(`rule evaluation did not finish in time (stopped after ${iterations} iterations)`);
+    this.name = 'EvaluationTimeout';
+  }
 }
 
 /** Evaluates `program` on the facts of `db`; the database itself is not modified. */
 export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
   const needed = options.prune === false ? null : neededRelations(program);
+  const deadline = options.deadline;
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;
   const factRows = new Map<number, Map<number, number>>();
@@ -185,6 +196,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       }
     }
     for (;;) {
+      if (deadline !== undefined && performance.now() > deadline) throw new EvaluationTimeout(height);
       let any = false;
       for (const r of s.relations) {
         lo[r] = lim[r]!;

@@ -15,7 +15,7 @@ export type { RuleSource, FileReader } from './load.js';
 export { RuleProgram, type RelationInfo } from './program.js';
 export { FactDatabase } from './database.js';
 export { EvalResult } from './result.js';
-export { evaluate, neededRelations, type EvaluateOptions } from './eval.js';
+export { evaluate, neededRelations, EvaluationTimeout, type EvaluateOptions } from './eval.js';
 import { neededRelations } from './eval.js';
 export { evaluateNaive } from './naive.js';
 export type { Proof, Premise, WhyNot, RuleRef } from './provenance.js';

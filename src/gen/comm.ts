@@ -67,6 +67,18 @@ const arbLeaf: fc.Arbitrary<Stmt> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constant(null).map(() => b.assign('s', b.bin('+', b.name('peer'), b.int(1)))) },
   { weight: 1, arbitrary: fc.constant(null).map(b.pass) },
+  // pld.tensor.get into a window / plain tensor, pld.tensor.put to a peer's window.
+  { weight: 1, arbitrary: arbAnyDst.map((d) => b.exprStmt(b.call('pld.tensor.get', [b.name(d), b.name('win_a'), b.name('peer'), zero2()]))) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tensor.put', [b.name('x'), b.name('win_a'), b.name('peer'), zero2()]))) },
+  // A local write whose destination is an inline expression (an opaque write).
+  {
+    weight: 1,
+    arbitrary: arbWin.map((w) => b.exprStmt(b.call('tile.store', [b.name('t'), zero2(), b.call('tensor.view', [b.name(w), b.list(b.int(1), N), zero2()])]))),
+  },
+  // The write's result names the same window (`win_a = pl.store(t, [0, 0], win_a)`).
+  { weight: 1, arbitrary: arbWin.map((w) => b.assign(w, b.call('tile.store', [b.name('t'), zero2(), b.name(w)]))) },
+  // A read nested in another expression.
+  { weight: 1, arbitrary: arbAnyDst.map((s) => b.assign('s', b.bin('+', b.call('tensor.read', [b.name(s), zero2()]), b.int(1)))) },
 );
 
 /** A body: a non-empty list of statements, nested up to `depth` levels. */
@@ -85,7 +97,16 @@ function arbBody(depth: number, o: Required<CommGenOptions>): fc.Arbitrary<Stmt[
                 b.fors(kind, 'i', [b.int(0), readsGm ? b.call('tensor.read', [b.name('x'), zero2()]) : N, b.int(1)], body),
               ),
           },
-          { weight: 1, arbitrary: arbBody(depth - 1, o).map((body) => b.whiles(b.bin('>', b.name('peer'), b.int(0)), body)) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(arbBody(depth - 1, o), fc.boolean())
+              .map(([body, readsGm]) => b.whiles(b.bin('>', readsGm ? b.call('tensor.read', [b.name('sig'), zero2()]) : b.name('peer'), b.int(0)), body)),
+          },
+          {
+            weight: 1,
+            arbitrary: arbBody(depth - 1, o).map((body) => b.ifs(b.bin('>', b.call('tensor.read', [b.name('win_b'), zero2()]), b.int(0)), body, [])),
+          },
           {
             weight: 1,
             arbitrary: fc.array(fc.constant(null), { minLength: 1, maxLength: 3 }).map((ws) =>
@@ -113,13 +134,13 @@ export function arbCommProgram(opts: CommGenOptions = {}): fc.Arbitrary<Program>
   const kind = fc.constantFrom<FunctionKind>('InCore', 'AIC', 'AIV');
   return fc
     .tuple(
-      kind.chain((k) => arbCommFunction(k, 'k0', opts)),
-      fc.option(kind.chain((k) => arbCommFunction(k, 'k1', opts))),
-      arbCommFunction('Orchestration', 'main', opts),
+      fc.tuple(kind, arbCommFunction('InCore', 'k0', opts)).map(([k, f]) => ({ ...f, funcKind: k })),
+      fc.option(fc.tuple(kind, arbCommFunction('InCore', 'k1', opts)).map(([k, f]) => ({ ...f, funcKind: k }))),
+      fc.option(arbCommFunction('Orchestration', 'main', opts), { freq: 2 }),
     )
     .map(([k0, k1, main]) => {
       const helper = b.func('helper', 'InCore', [b.param('x', b.tensor(winShape(), b.dtype('FP32')))], [b.pass()]);
-      return b.program('CommKernel', [helper, k0, ...(k1 ? [k1] : []), main]);
+      return b.program('CommKernel', [helper, k0, ...(k1 ? [k1] : []), ...(main ? [main] : [])]);
     });
 }
 

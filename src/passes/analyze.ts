@@ -18,15 +18,30 @@ export interface Analysis {
 
 const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
 
+/** How the rules of a pass are found and evaluated. */
+export interface AnalyzeOptions {
+  /** The directory used in place of the shipped `rules/` (`--rules-root`); default the shipped one. */
+  rulesRoot?: string;
+  /** Directories searched for an extra rule file's `#include` not found beside it (then the rules root). */
+  includeDirs?: readonly string[];
+  /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
+  deadline?: number;
+}
+
 /**
- * Loads (once per process) the rule program made of a shipped entry file plus extra files; an
- * extra file's `#include` not found beside it is looked up in `includeDirs`, then in the
- * shipped rules directory.
+ * Loads (once per process) the rule program made of a pass's entry file (under `root`) plus
+ * extra files; an extra file's `#include` not found beside it is looked up in `includeDirs`,
+ * then in `root`.
  */
-export function loadRules(entry: string, extra: readonly string[] = [], includeDirs: readonly string[] = []): { program: RuleProgram; warnings: Diagnostic[] } {
+export function loadRules(
+  entry: string,
+  extra: readonly string[] = [],
+  root: string = rulesDir(),
+  includeDirs: readonly string[] = [],
+): { program: RuleProgram; warnings: Diagnostic[] } {
   // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
-  const files = [join(rulesDir(), entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
-  const dirs = [...includeDirs, rulesDir()].map((d) => (isAbsolute(d) ? relative(process.cwd(), d) || '.' : d));
+  const files = [join(root, entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
+  const dirs = [...includeDirs, root].map((d) => (isAbsolute(d) ? relative(process.cwd(), d) || '.' : d));
   const key = [...files, '\u0001', ...dirs].join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;
@@ -41,11 +56,11 @@ export function forgetLoadedRules(): void {
 }
 
 /** Extracts the module's facts and evaluates the rule program on them. */
-export function analyze(module: Module, entry: string, extra: readonly string[] = [], includeDirs: readonly string[] = []): Analysis {
-  const { program, warnings } = loadRules(entry, extra, includeDirs);
+export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
+  const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs);
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
-  const result = evaluate(program, db);
+  const result = evaluate(program, db, opts.deadline !== undefined ? { deadline: opts.deadline } : {});
   return { module, table, program, result, ruleWarnings: warnings };
 }

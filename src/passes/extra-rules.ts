@@ -67,9 +67,14 @@ export function passesDeclaring(x: ExtraRuleFile, passes: readonly PassSpec[] = 
  * `wait_op("pld.system.ttest").` extends the pass that has `wait_op`). A file that no pass can
  * take extends every pass, so its undeclared relations are reported.
  */
-export function extrasFor(spec: PassSpec, extras: readonly ExtraRuleFile[], passes: readonly PassSpec[] = PASSES): string[] {
+export function extrasFor(
+  spec: PassSpec,
+  extras: readonly ExtraRuleFile[],
+  passes: readonly PassSpec[] = PASSES,
+  rulesRoot?: string,
+): string[] {
   const declares = (p: PassSpec, names: Set<string>): boolean => {
-    const program = loadRules(p.audit).program;
+    const program = loadRules(p.audit, [], rulesRoot).program;
     return [...names].every((n) => program.relation(n) !== undefined);
   };
   return extras

@@ -4,11 +4,11 @@ import { printStmt } from '../ir/print.js';
 import { rewrite, markerStmt } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyze, type Analysis } from './analyze.js';
+import { analyze, type Analysis, type AnalyzeOptions } from './analyze.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
-import type { PassSpec } from './registry.js';
+import { PASSES, type PassSpec } from './registry.js';
 
 /** What a run reads besides the text: constants, extra rule files and where their includes are. */
 export interface RunOptions {
@@ -16,6 +16,19 @@ export interface RunOptions {
   extras?: readonly ExtraRuleFile[];
   /** Directories searched for an extra rule file's `#include` not found beside it. */
   includeDirs?: readonly string[];
+  /** The directory used in place of the shipped `rules/` (`--rules-root`). */
+  rulesRoot?: string;
+  /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
+  deadline?: number;
+}
+
+/** The rule files and evaluation options of `pass` under `opts`. */
+export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; analyze: AnalyzeOptions } {
+  const a: AnalyzeOptions = {};
+  if (opts.rulesRoot !== undefined) a.rulesRoot = opts.rulesRoot;
+  if (opts.deadline !== undefined) a.deadline = opts.deadline;
+  if (opts.includeDirs !== undefined) a.includeDirs = opts.includeDirs;
+  return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot), analyze: a };
 }
 
 export interface PassOutcome {
@@ -48,7 +61,8 @@ export function applyPasses(
       readErrors = moduleErrors(module);
       for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
     }
-    const a = analyze(module, pass.entry, extrasFor(pass, opts.extras ?? []), opts.includeDirs);
+    const rules = passRules(pass, opts);
+    const a = analyze(module, pass.entry, rules.extra, rules.analyze);
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
@@ -86,7 +100,8 @@ export function auditReport(
   const readErrors = moduleErrors(module);
   const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');
   for (const pass of passes) {
-    const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []), opts.includeDirs);
+    const rules = passRules(pass, opts);
+    const a = analyze(module, pass.audit, rules.extra, rules.analyze);
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
   return { findings: sortDiagnostics(dedupe(out)), readErrors };

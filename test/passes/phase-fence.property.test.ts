@@ -17,6 +17,7 @@ import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { walkStmts } from '../../src/ir/visit.js';
+import { checkRewrite } from '../../src/verify/checks.js';
 import type { Expr } from '../../src/ir/nodes.js';
 
 const pass = passByName('expand-manual-phase-fence')!;
@@ -50,9 +51,9 @@ function dependencySets(text: string): string[][] {
 }
 
 describe('ExpandManualPhaseFence properties', () => {
-  test.prop([gen], runs)('apply is idempotent', (p) => {
-    const once = applyOnce(textOf(p));
-    expect(applyOnce(once)).toBe(once);
+  test.prop([gen], runs)('apply terminates, re-parses, is conservative and idempotent (text and IR) — the checks of ptolog verify', (p) => {
+    const r = checkRewrite(textOf(p), [pass]);
+    expect(r === 'refused' || !Array.isArray(r) ? r : 'ok').toBe('ok');
   });
 
   test.prop([gen], runs)('every consumer depends on the same producer arrays before and after', (p) => {

@@ -6,13 +6,13 @@ import { selectPasses } from '../passes.js';
 import { parseDefines } from '../../frontend/index.js';
 import { PASSES, passByName, type PassSpec } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
-import type { RunOptions } from '../../passes/pipeline.js';
+import { passRules, type RunOptions } from '../../passes/pipeline.js';
+import { checkRulesRoot } from '../../passes/rules-root.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
 import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
 import { fanoutDot } from '../../passes/graph.js';
-import { extrasFor } from '../../passes/extra-rules.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -20,16 +20,19 @@ interface CommonOpts {
   pass: string[];
   rules: string[];
   define: string[];
+  rulesRoot?: string;
 }
 
 function runOptions(o: CommonOpts, passes: readonly PassSpec[]): RunOptions {
-  return { defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes) };
+  const root = o.rulesRoot === undefined ? undefined : checkRulesRoot(o.rulesRoot, passes);
+  return { defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes), ...(root !== undefined ? { rulesRoot: root } : {}) };
 }
 
 function commonOptions(cmd: Command): Command {
   return cmd
     .option('--pass <name>', `pass to run (repeatable): ${PASSES.map((p) => p.name).join(', ')}`, collect, [])
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
+    .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, []);
 }
 
@@ -59,7 +62,8 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
         }
         for (const pass of passes) {
-          const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+          const rules = passRules(pass, opts);
+          const a = analyze(module, pass.audit, rules.extra, rules.analyze);
           ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line)}\n`);
         }
         return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
@@ -82,7 +86,8 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           const module = parseModuleIsolated(readText(file), file, { defines: opts.defines });
           const readErrors = moduleErrors(module);
           reportDiagnostics(ctx.io, readErrors);
-          const a = analyze(module, pass.audit, extrasFor(pass, opts.extras ?? []));
+          const rules = passRules(pass, opts);
+          const a = analyze(module, pass.audit, rules.extra, rules.analyze);
           ctx.io.stdout(fanoutDot(a, o.after === true));
           return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
         }),

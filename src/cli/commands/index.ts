@@ -6,6 +6,8 @@ import { registerContractCommands } from './contracts.js';
 import { registerKernelCommands } from './kernels.js';
 import { registerFactsCommand } from './facts.js';
 import { registerLspCommand } from './lsp.js';
+import { registerVerifyCommand } from './verify.js';
+import { registerTestCommand } from './test.js';
 
 /** A command module adds its commands to the program. */
 export type CommandModule = (program: Command, ctx: CommandContext) => void;
@@ -14,6 +16,8 @@ export type CommandModule = (program: Command, ctx: CommandContext) => void;
 export const commandModules: CommandModule[] = [
   registerKernelCommands,
   registerContractCommands,
+  registerTestCommand,
+  registerVerifyCommand,
   registerFmtCommand,
   registerFactsCommand,
   registerDatalogCommands,

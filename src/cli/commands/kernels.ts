@@ -42,6 +42,7 @@ export function kernelOptions(cmd: Command): Command {
   return cmd
     .option('--pass <name>', `pass to run (repeatable): ${PASSES.map((p) => p.name).join(', ')}`, collect, [])
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
+    .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
     .option('--config <file>', 'use this pyproject.toml / ptolog.toml instead of looking for one')
     .option('--isolated', 'ignore every configuration file')

@@ -1,0 +1,81 @@
+/**
+ * `ptolog test`: the shipped rules/examples tests pass through the command; a wrong
+ * annotation, an unannotated finding and a wrong .fixed.py each fail with a located line;
+ * malformed annotations and missing tests exit 2 with diagnostics.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { main } from '../../src/cli/main.js';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  return { code, out, err };
+}
+
+/** A copy of a shipped example test in a scratch directory, its `# rules:` made absolute, edited by `edit`. */
+function scratchCopy(name: string, edit: (t: string) => string, fixed = false): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ptolog-test-'));
+  const dl = resolve('rules/examples', name.replace(/\.py$/, '.dl'));
+  const text = readFileSync(join('rules/examples', name), 'utf8').replace(/# rules: .*/, `# rules: ${dl}`);
+  const p = join(dir, name);
+  writeFileSync(p, edit(text));
+  if (fixed) writeFileSync(p.replace(/\.py$/, '.fixed.py'), readFileSync(join('rules/examples', name.replace(/\.py$/, '.fixed.py')), 'utf8').replace(/# rules: .*/, `# rules: ${dl}`));
+  return p;
+}
+
+describe('ptolog test', () => {
+  it('runs the annotated tests of rules/examples: all pass, the summary is the last line', async () => {
+    const r = await run(['test', 'rules/examples/']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^\d+ passed, 0 failed\n$/);
+    expect(Number(/^(\d+) passed/.exec(r.out)![1])).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a wrong annotation fails with file:line, expected and got', async () => {
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('v = pl.read(win, [0, 0])  # expect: contract-violation', 'v = pl.read(win, [0, 0])  # expect: missing-marker'));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${p}:20: expected missing-marker, got contract-violation\n`);
+    expect(r.out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+  });
+
+  it('an unannotated finding fails; an # ok: that is reported fails', async () => {
+    const p = scratchCopy('put_signal_is_a_remote_write.py', (t) =>
+      t.replace('        # expect: contract-violation, missing-marker\n', '').replace('        pl.system.fence()\n', ''));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:20: expected nothing, got contract-violation: `));
+    expect(r.out).toContain(`:32: expected no missing-marker (# ok), got missing-marker: `);
+  });
+
+  it('an apply output that differs from NAME.fixed.py fails at the first differing line', async () => {
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => t, true);
+    writeFileSync(p.replace(/\.py$/, '.fixed.py'), readFileSync(p.replace(/\.py$/, '.fixed.py'), 'utf8').replace('        pl.system.cacheinvalid()\n', ''));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/ttest_is_a_wait\.fixed\.py:20: expected "v = pl\.read\(win, \[0, 0\]\)  # expect: contract-violation", got "pl\.system\.cacheinvalid\(\)"/);
+  });
+
+  it('a malformed annotation is a located diagnostic, exit 2', async () => {
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# expect: missing-marker\n', '# expect: \n'));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ttest_is_a_wait\.py:18:9: error\[bad-annotation\]: `# expect:` names nothing/);
+    expect(r.out).toBe('');
+  });
+
+  it('a directory without tests, an unknown # pass: and a missing path exit 2', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'ptolog-test-'));
+    expect((await run(['test', empty])).err).toMatch(/error\[no-tests\]/);
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# pass: insert-comm-fence', '# pass: insert-comm-fences'));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/error\[unknown-pass\]: unknown pass insert-comm-fences/);
+    expect((await run(['test', join(empty, 'nope.py')])).code).toBe(2);
+  });
+});
