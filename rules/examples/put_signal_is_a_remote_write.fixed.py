@@ -20,7 +20,7 @@ class PutSignal:
         # expect: contract-violation, missing-marker
         pld.tile.put_signal(t, win, peer, [0, 0])
         pl.system.fence()
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)
 
     @pl.function(type=pl.FunctionType.InCore)
     def fenced(
@@ -33,4 +33,4 @@ class PutSignal:
         # a remote write needs the fence only (codegen emits its peer-region cacheinvalid)
         pld.tile.put_signal(t, win, peer, [0, 0])  # ok: contract-violation, missing-marker
         pl.system.fence()
-        pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)

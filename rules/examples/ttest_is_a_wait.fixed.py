@@ -38,6 +38,6 @@ class TtestIsAWait:
     ):
         # only the last of a run of waits takes the cacheinvalid
         pld.system.ttest(sig, [0, 0], 1)  # ok: missing-marker
-        pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)  # expect: missing-marker
+        pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)  # expect: missing-marker
         pl.system.cacheinvalid()
         v = pl.read(win, [0, 0])  # expect: contract-violation

@@ -36,8 +36,8 @@ function kernel(...body: string[]): string {
 const store = (w: string): string => `pl.store(t, [0, 0], ${w})`;
 const inval = (w: string): string => `pl.system.cacheinvalid(${w}, [${w === 'win_a' ? '1, N' : '4, 64'}], [0, 0])`;
 const fence = 'pl.system.fence()';
-const notify = 'pld.system.notify(sig, peer, [0, 0], 1, pld.NotifyOp.AtomicAdd)';
-const wait = 'pld.system.wait(sig, [0, 0], 1, pld.WaitCmp.Ge)';
+const notify = 'pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)';
+const wait = 'pld.system.wait(sig, [0, 0], 1, cmp=pld.WaitCmp.Ge)';
 const read = 'v = pl.tensor.read(win_a, [0, 0])';
 /** Line of the n-th body statement (kernel() puts the first on line 12). */
 const L = (n: number): number => 11 + n;
