@@ -21,7 +21,7 @@ export function generate(outDir, opts = {}) {
   const write = (name, rel, lines) => {
     const d = join(outDir, name);
     mkdirSync(d, { recursive: true });
-    writeFileSync(join(d, `${rel}.facts`), lines.join('\n') + '\n');
+    writeFileSync(join(d, `${rel}.facts`), `${lines.join('\n')}\n`);
     dirs[name] = d;
   };
   const chain = [];
@@ -54,6 +54,6 @@ export function generate(outDir, opts = {}) {
     }
   }
   write('agg', 'p', p);
-  writeFileSync(join(dirs.agg, 'q.facts'), q.join('\n') + '\n');
+  writeFileSync(join(dirs.agg, 'q.facts'), `${q.join('\n')}\n`);
   return dirs;
 }

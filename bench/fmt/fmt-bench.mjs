@@ -80,7 +80,7 @@ export function generate(n, shape = 'flat') {
       default: lines.push(`${ind}b = pl.system.task_dummy(deps=[tids])`); count++; break;
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Top-level statements (with nested ones) of a body. */
@@ -132,7 +132,7 @@ async function child(n, shape, fullMax) {
     row.idempotent = printModule(parseModule(out, `bench-${n}-fmt.py`)) === out;
   }
   row.maxRssMiB = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify(row) + '\n');
+  process.stdout.write(`${JSON.stringify(row)}\n`);
 }
 
 const args = process.argv.slice(2);
@@ -170,7 +170,7 @@ if (args[0] === '--child') {
     const f = a.fmtMs !== undefined && b.fmtMs !== undefined ? `, fmt time x${(b.fmtMs / a.fmtMs).toFixed(2)}` : '';
     console.log(`  ${a.n} -> ${b.n}: size x${(b.n / a.n).toFixed(0)}, print time x${(b.printMs / a.printMs).toFixed(2)}${f}`);
   }
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2) + '\n');
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(rows, null, 2)}\n`);
   if (rows.some((r) => r.idempotent === false)) {
     console.error('fmt is not idempotent on a benchmark module');
     process.exit(1);

@@ -31,10 +31,10 @@ async function child(n, shape, unique) {
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const fn = m.programs[0].functions[0];
   const count = (body) => body.reduce((k, s) => k + 1 + (s.body ? count(s.body) : 0) + (s.then ? count(s.then) : 0) + (s.orelse ? count(s.orelse) : 0), 0);
-  process.stdout.write(JSON.stringify({
+  process.stdout.write(`${JSON.stringify({
     n, shape, unique, chars: text.length, stmts: count(fn.body), ms, cpuMs,
     maxRssMiB: process.resourceUsage().maxRSS / 1024, rssBeforeMiB: rssBefore / 1024,
-  }) + '\n');
+  })}\n`);
 }
 
 const args = process.argv.slice(2);

@@ -68,7 +68,7 @@ export const EXIT_FAILURE = 2;
 
 /** Writes diagnostics to stderr in the text format. */
 export function reportDiagnostics(io: CliIO, ds: readonly Diagnostic[]): void {
-  if (ds.length > 0) io.stderr(renderDiagnostics(ds) + '\n');
+  if (ds.length > 0) io.stderr(`${renderDiagnostics(ds)}\n`);
 }
 
 /**
@@ -86,7 +86,7 @@ export async function guarded(io: CliIO, body: () => Promise<number> | number): 
     }
     const msg = e instanceof Error ? e.message : String(e);
     io.stderr(`ptolog: internal error: ${msg}\n`);
-    if ((io.env ?? process.env)['PTOLOG_DEBUG'] && e instanceof Error && e.stack) io.stderr(e.stack + '\n');
+    if ((io.env ?? process.env)['PTOLOG_DEBUG'] && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return EXIT_FAILURE;
   }
 }

@@ -169,7 +169,7 @@ export function formatOutputs(result: EvalResult): string {
   for (const info of result.program.relations) {
     if (!info.output) continue;
     const rows = result.tuples(info.name).map((t) => t.map(fieldText).join('\t'));
-    parts.push(`---------------\n${info.name}\n===============\n${rows.map((r) => r + '\n').join('')}===============\n`);
+    parts.push(`---------------\n${info.name}\n===============\n${rows.map((r) => `${r}\n`).join('')}===============\n`);
   }
   return parts.join('');
 }

@@ -25,7 +25,7 @@ function loc(n: Node): Location {
   return { source: src, start: n.source.startIdx, end: n.source.endIdx };
 }
 
-function unescape(body: string): string {
+function unescapeString(body: string): string {
   return body.replace(/\\(.)/g, (_m, c: string) => {
     switch (c) {
       case 'n':
@@ -181,7 +181,7 @@ function getSemantics() {
       return { kind: 'num', value: Number(this.sourceString), loc: loc(this) };
     },
     string(_o: Node, _chars: Node, _c: Node) {
-      return { kind: 'str', value: unescape(this.sourceString.slice(1, -1)), loc: loc(this) };
+      return { kind: 'str', value: unescapeString(this.sourceString.slice(1, -1)), loc: loc(this) };
     },
     wildcard(_u: Node) {
       return { kind: 'wildcard', loc: loc(this) };

@@ -18,7 +18,7 @@ export function writeFactFiles(dir: string, sink: MemorySink, relations: readonl
   for (const rel of relations) {
     const rows = sink.get(rel);
     total += rows.length;
-    writeFileSync(join(dir, `${rel}.facts`), rows.map((r) => r.map(tsvValue).join('\t') + '\n').join(''));
+    writeFileSync(join(dir, `${rel}.facts`), rows.map((r) => `${r.map(tsvValue).join('\t')}\n`).join(''));
   }
   return total;
 }

@@ -54,7 +54,7 @@ export function makeAttr(value: Expr, attr: string, span: Span): Expr {
   }
   if (value.kind === 'Attr' && value.value.kind === 'Name' && (value.value.id === 'pl' || value.value.id === 'pld')) {
     const spec = ENUMS[value.attr];
-    if (spec && Object.prototype.hasOwnProperty.call(spec.members, attr)) {
+    if (spec && Object.hasOwn(spec.members, attr)) {
       return { kind: 'Enum', module: spec.module, enum: value.attr, member: attr, span };
     }
     if (value.attr === 'DataType' && DATA_TYPES.has(attr)) {
@@ -153,7 +153,7 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
 
 function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span): SubmitExpr {
   const first = args[0];
-  if (!first || first.kind !== 'Attr' || first.value.kind !== 'Name' || first.value.id !== 'self') {
+  if (first?.kind !== 'Attr' || first.value.kind !== 'Name' || first.value.id !== 'self') {
     return ctx.report.unsupported(first?.span ?? span, 'the first argument of pl.submit must be the submitted function, written self.<name>');
   }
   let deps: Expr[] | null = null;
@@ -618,7 +618,7 @@ const JIT_FORMS: Record<string, { kind: FunctionKind; level: boolean; autoScope:
 /** The JIT form of a decorator expression (`pl.jit.incore`, also called), or null. */
 export function jitForm(e: Expr): string | null {
   const d = e.kind === 'Call' ? calleeSpelling(e.callee) : dotted(e);
-  return d !== null && Object.prototype.hasOwnProperty.call(JIT_FORMS, d) ? d : null;
+  return d !== null && Object.hasOwn(JIT_FORMS, d) ? d : null;
 }
 
 /** A JIT kernel's kind from its decorator, with PyPTO's decorator-time rejections. */

@@ -62,10 +62,12 @@ function sp(n: N): Span {
   return { start: st.map.start(n.source.startIdx), end: st.map.end(n.source.endIdx) };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: Ohm's semantic actions are untyped; callers name the IR type they expect
 function ir<T = any>(n: N): T {
   return n['ir']();
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as ir()
 function opt<T = any>(n: N): T | null {
   return n.numChildren > 0 ? ir<T>(n.children[0]!) : null;
 }
@@ -199,7 +201,7 @@ function precedenceOf(
 // Literals
 
 const DIGITS = String.raw`\d(?:_?\d)*`;
-const INT_RE = new RegExp(String.raw`^(?:0(?:_?0)*|[1-9](?:_?\d)*|0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)$`);
+const INT_RE = /^(?:0(?:_?0)*|[1-9](?:_?\d)*|0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)$/;
 const FLOAT_RE = new RegExp(String.raw`^(?:(?:(?:${DIGITS})?\.${DIGITS}|${DIGITS}\.)(?:[eE][+-]?${DIGITS})?|${DIGITS}[eE][+-]?${DIGITS})$`);
 
 function parseNumber(text: string, span: Span): Expr {
@@ -299,6 +301,7 @@ const UNSUPPORTED_STMT: Record<string, string> = {
   '@': 'decorated definitions',
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: one operation returns every IR node kind
 export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<any>('ir', {
   // ------------------------------------------------------------------ start rules
   Chunk(stmts, _end) {
@@ -708,6 +711,7 @@ function comprehension(node: N, comp: N): Expr {
   return { kind: 'Comp', elt: ir(eltNode), target: t, iter: ir(iter), conds, span: sp(node) };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as ir()
 function seq<T = any>(first: N, rest: N): T[] {
   const out: T[] = [ir<T>(first)];
   for (const c of rest.children) out.push(ir<T>(c));

@@ -266,7 +266,7 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
     const forArb = fc.tuple(
       fc.constantFrom<'range' | 'parallel' | 'unroll' | 'pipeline'>('range', 'parallel', 'unroll', 'pipeline'),
       arbName, rangeArgs, iter, body, fc.option(arbSmallInt, { nil: null }),
-    ).filter(([, t, , it]) => !it || !it.names.includes(t))
+    ).filter(([, t, , it]) => !it?.names.includes(t))
       .map(([kind, t, args, it, bd, stage]) => b.fors(kind, t, args, bd, {
         iterArgs: it?.names ?? [],
         initValues: it?.vals ?? [],

@@ -58,7 +58,7 @@ export function commKernelText(n: number, shape: LargeShape = 'flat', unique = f
         break;
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -96,5 +96,5 @@ export function orchestrationText(n: number): string {
       submits += 1;
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -100,10 +100,10 @@ export function printString(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
     else out += ch;
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 /** An integer in decimal digits (`String` would write 1e+21 for large values). */
@@ -114,7 +114,7 @@ function printInt(v: number): string {
 function printFloat(e: { value: number; text: string }): string {
   if (e.text) return e.text;
   const s = String(e.value);
-  return /[.eE]|Infinity|NaN/.test(s) ? s : s + '.0';
+  return /[.eE]|Infinity|NaN/.test(s) ? s : `${s}.0`;
 }
 
 /** While `printModule` runs: every name printed as an expression (to find the constants used). */
@@ -489,28 +489,28 @@ class Printer {
 export function printStmt(s: Stmt, depth = 0): string {
   const pr = new Printer();
   pr.stmt(s, depth);
-  return pr.lines.join('\n') + '\n';
+  return `${pr.lines.join('\n')}\n`;
 }
 
 /** Canonical text of a statement body at indentation `depth` (`pass` when empty). */
 export function printBody(body: readonly Stmt[], depth = 0): string {
   const pr = new Printer();
   pr.body(body, depth);
-  return pr.lines.join('\n') + '\n';
+  return `${pr.lines.join('\n')}\n`;
 }
 
 /** Canonical text of a function (decorator, signature, body) at indentation `depth`. */
 export function printFunction(f: FunctionDef, depth = 1): string {
   const pr = new Printer();
   pr.func(f, depth);
-  return pr.lines.join('\n') + '\n';
+  return `${pr.lines.join('\n')}\n`;
 }
 
 /** Canonical text of one `@pl.program` class, without imports or constants. */
 export function printProgram(p: Program): string {
   const pr = new Printer();
   pr.program(p, 0);
-  return pr.lines.join('\n') + '\n';
+  return `${pr.lines.join('\n')}\n`;
 }
 
 /** A module constant's value in Python syntax. */
@@ -554,7 +554,7 @@ export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
         pr.program(p, 1);
         pr.lines.push('');
         pr.line(1, `return ${p.name}`);
-        texts.push(pr.lines.join('\n') + '\n');
+        texts.push(`${pr.lines.join('\n')}\n`);
       }
     }
   } finally {
@@ -567,9 +567,9 @@ export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
   for (const [name, value] of m.constants) {
     if (used.has(name)) consts.push(`${name} = ${printConst(value)}`);
   }
-  let out = header.join('\n') + '\n';
-  if (consts.length > 0) out += '\n' + consts.join('\n') + '\n';
-  return out + '\n\n' + body;
+  let out = `${header.join('\n')}\n`;
+  if (consts.length > 0) out += `\n${consts.join('\n')}\n`;
+  return `${out}\n\n${body}`;
 }
 
 export { isCachePolicyDecl };

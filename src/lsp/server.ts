@@ -109,7 +109,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
   connection.onInitialized(() => {
     if (!options.watch) return;
     try {
-      const dirs = [...new Set(documents.all().map((d) => options.settingsFor(documentPath(d.uri)).ruleDirs).flat())];
+      const dirs = [...new Set(documents.all().flatMap((d) => options.settingsFor(documentPath(d.uri)).ruleDirs))];
       const paths = dirs.length > 0 ? dirs : options.settingsFor(base).ruleDirs;
       if (paths.length > 0) stopWatching = options.watch(paths, rulesChanged);
     } catch (e) {

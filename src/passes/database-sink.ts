@@ -14,7 +14,7 @@ export function databaseSink(program: RuleProgram, db: FactDatabase): FactSink {
       let info = infos.get(rel);
       if (info === undefined) {
         const r = program.relation(rel);
-        info = r && r.input && (read.has(rel) || r.output) ? r : null;
+        info = r?.input && (read.has(rel) || r.output) ? r : null;
         infos.set(rel, info);
       }
       if (info) db.insertInto(info, tuple);

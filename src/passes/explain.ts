@@ -50,7 +50,7 @@ export function describeId(a: Analysis, id: number): string | undefined {
   // Literal expressions are never what a proof's numbers stand for (they are line numbers,
   // counts or positions that happen to equal a literal's id).
   if (LITERALS.has(e.kind)) return undefined;
-  const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? text.slice(0, 57) + '...' : text}\``;
+  const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
   return `${line}:${col} ${what}`;
 }
 

@@ -25,7 +25,7 @@ export function fanoutDot(a: Analysis, after: boolean): string {
     // Cut at a token boundary (after a space or comma), never inside a name.
     const head = t.slice(0, 46);
     const cut = Math.max(head.lastIndexOf(' '), head.lastIndexOf(','));
-    return (cut > 16 ? head.slice(0, cut + 1) : head).trimEnd() + ' ...';
+    return `${(cut > 16 ? head.slice(0, cut + 1) : head).trimEnd()} ...`;
   };
   const sizes = new Map(r.tuples('graph_array_size').map(([b, n]) => [b as number, n as number]));
   const runs = new Map(r.tuples('graph_consumer_runs').map(([x, m]) => [x as number, m as number]));
@@ -71,5 +71,5 @@ export function fanoutDot(a: Analysis, after: boolean): string {
     out.push('  }');
   }
   out.push(`  label=${q(`${edgesTotal} dependency edges`)};`, '}');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -68,7 +68,7 @@ export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number, sou
     case 'cacheinvalid_region': {
       const dst = table.get(e.dst);
       const type = table.get(e.shape);
-      if (!dst || dst.kind !== 'Name' || !type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) {
+      if (dst?.kind !== 'Name' || !type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) {
         throw badEdit(table, source, e.stmt, `insert_after(${e.stmt}, ${e.ord}, "cacheinvalid_region", ${e.dst}, ${e.shape}) needs a Name expression and a tensor type node`);
       }
       // The declared shape as written: its dimension expressions (`[1, N]`), or the name of a
@@ -163,7 +163,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   // set_kwarg: add `key=value` to a call.
   for (const e of [...edits.setKwarg].sort((a, b) => a.call - b.call)) {
     const c = table.get(e.call) as CallExpr | undefined;
-    if (!c || c.kind !== 'Call') throw badEdit(table, source, e.call, `set_kwarg names ${e.call}, which is not a call`);
+    if (c?.kind !== 'Call') throw badEdit(table, source, e.call, `set_kwarg names ${e.call}, which is not a call`);
     if (c.kwargs.some((k) => k.name === e.key)) {
       const k = c.kwargs.find((k) => k.name === e.key)!;
       throw new DiagnosticError([{
@@ -180,7 +180,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   // remove_func_attr: drop an entry of pl.func_attr({...}).
   for (const e of edits.removeFuncAttr) {
     const f = table.get(e.func) as FunctionDef | undefined;
-    if (!f || f.kind !== 'Function' || !f.attrs) continue;
+    if (f?.kind !== 'Function' || !f.attrs) continue;
     textEdits.push(...removeAttrEntry(f, f.attrs, e.key, source.text));
   }
 
@@ -239,7 +239,7 @@ function spliceBlocks(table: NodeTable, after: Map<number, Stmt[]>, before: Map<
   for (const id of [...after.keys(), ...before.keys()]) blocks.add(table.blockOfStmt(id)!);
   for (const bk of blocks) {
     const block = table.get(bk);
-    if (!block || block.kind !== 'Block') continue;
+    if (block?.kind !== 'Block') continue;
     const out: Stmt[] = [];
     for (const s of block.stmts) {
       const id = table.idOf(s)!;

@@ -127,7 +127,7 @@ describe('configuration', () => {
       const dir = tree({ 'ptolog.toml': toml, 'k.py': '@examples/ring_allreduce.py' });
       const r = await run(['audit', join(dir, 'k.py')]);
       expect(r.code).toBe(2);
-      return r.err.replace(dir + '/', '');
+      return r.err.replace(`${dir}/`, '');
     };
     expect(await t('max-warnings = "ten"\n')).toContain("ptolog.toml:1:1: error[config]: 'max-warnings' must be a non-negative integer");
     expect(await t('\npasses = ["insert-com-fence"]\n')).toContain("ptolog.toml:2:1: error[config]: unknown pass 'insert-com-fence' — did you mean 'insert-comm-fence'?");
@@ -154,7 +154,7 @@ describe('suppression comments', () => {
   });
 
   it('ignore-file drops a code in the whole file', async () => {
-    const dir = tree({ 'k.py': '# ptolog: ignore-file[contract-violation]\n' + RING });
+    const dir = tree({ 'k.py': `# ptolog: ignore-file[contract-violation]\n${RING}` });
     const r = await run(['audit', ...ONLY, join(dir, 'k.py')]);
     expect(codes(r.out)).toEqual(['missing-marker', 'missing-marker']);
   });
@@ -199,7 +199,7 @@ describe('thresholds and output', () => {
     const q = await run(['audit', '--quiet', 'examples/ring_allreduce.py']);
     expect(new Set(codes(q.out))).toEqual(new Set(['contract-violation']));
     const s = await run(['audit', '--statistics', 'examples/ring_allreduce.py']);
-    expect(s.out).toMatch(/\n4  contract-violation \(error\)\n2  missing-marker \(warning\)\n$/);
+    expect(s.out).toMatch(/\n4 {2}contract-violation \(error\)\n2 {2}missing-marker \(warning\)\n$/);
   });
 
   it('--color always colours, never and NO_COLOR do not', async () => {

@@ -58,7 +58,7 @@ describe('ptolog test', () => {
     writeFileSync(p.replace(/\.py$/, '.fixed.py'), readFileSync(p.replace(/\.py$/, '.fixed.py'), 'utf8').replace('        pl.system.cacheinvalid()\n', ''));
     const r = await run(['test', p]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/ttest_is_a_wait\.fixed\.py:20: expected "v = pl\.read\(win, \[0, 0\]\)  # expect: contract-violation", got "pl\.system\.cacheinvalid\(\)"/);
+    expect(r.out).toMatch(/ttest_is_a_wait\.fixed\.py:20: expected "v = pl\.read\(win, \[0, 0\]\) {2}# expect: contract-violation", got "pl\.system\.cacheinvalid\(\)"/);
   });
 
   it('a malformed annotation is a located diagnostic, exit 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticError, SourceText, applySuppressions, loadConfig, applyConfig, type Diagnostic } from '../../src/index.js';
+import { type DiagnosticError, SourceText, applySuppressions, loadConfig, applyConfig, type Diagnostic } from '../../src/index.js';
 
 /** An in-memory file tree for loadConfig's reader. */
 const reader = (files: Record<string, string>) => (p: string): string | undefined => files[p];

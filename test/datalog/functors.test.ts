@@ -56,7 +56,7 @@ describe('functors: parsing', () => {
       'test.dl:1:7 reserved-name: cat is a built-in functor of Soufflé and cannot name a relation',
       'test.dl:2:7 reserved-name: contains is a built-in constraint of Soufflé and cannot name a relation',
     ]);
-    expect(o('.decl catalog(x: symbol)\n.input catalog\n' + outS, 'o(X) :- catalog(X), X != cat("a", "b").')).toEqual([]);
+    expect(o(`.decl catalog(x: symbol)\n.input catalog\n${outS}`, 'o(X) :- catalog(X), X != cat("a", "b").')).toEqual([]);
   });
 });
 

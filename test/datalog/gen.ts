@@ -166,7 +166,7 @@ export function randomCase(seed: number): RandomCase {
     for (let i = 0; i < n; i++) rows.push(x.sym ? [int(5), pick(['p', 'q', 'r'])] : Array.from({ length: x.arity }, () => int(5)));
     facts.set(x.name, rows);
   }
-  return { text: lines.join('\n') + '\n', facts };
+  return { text: `${lines.join('\n')}\n`, facts };
 }
 
 /** Arbitrary seeds for random cases. */

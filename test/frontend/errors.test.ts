@@ -92,7 +92,7 @@ describe('layout errors', () => {
   });
 
   it('tabs and errors outside programs are ignored', () => {
-    const m = parseModule('def f():\n\treturn "unterminated\n' + HEAD + '        return x\n', 't.py');
+    const m = parseModule(`def f():\n\treturn "unterminated\n${HEAD}        return x\n`, 't.py');
     expect(m.programs.length).toBe(1);
   });
 });
@@ -130,21 +130,21 @@ describe('unsupported constructs', () => {
 
   it('functions need @pl.function (self only where PyPTO allows it); the class holds only functions', () => {
     const base = 'import pypto.language as pl\n@pl.program\nclass P:\n';
-    const d1 = diagOf(() => parseModule(base + '    def f(self):\n        pass\n', 'u.py'));
+    const d1 = diagOf(() => parseModule(`${base}    def f(self):\n        pass\n`, 'u.py'));
     expect([d1.code, d1.message]).toEqual(['unsupported-construct', 'a function of a @pl.program needs a @pl.function decorator']);
-    const d2 = diagOf(() => parseModule(base + '    @staticmethod\n    def f(self):\n        pass\n', 'u.py'));
+    const d2 = diagOf(() => parseModule(`${base}    @staticmethod\n    def f(self):\n        pass\n`, 'u.py'));
     expect([d2.code, where(d2)]).toEqual(['unsupported-construct', '4:5']);
-    const d3 = diagOf(() => parseModule(base + '    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n    def f(self, x):\n        pass\n', 'u.py'));
+    const d3 = diagOf(() => parseModule(`${base}    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n    def f(self, x):\n        pass\n`, 'u.py'));
     expect([d3.code, d3.message, where(d3)]).toEqual([
       'unsupported-construct',
       "SubWorker function 'f' must not declare 'self'; declare it as a self-contained function inside @pl.program (remove the 'self' parameter)",
       '5:11',
     ]);
-    const d4 = diagOf(() => parseModule(base + '    X = 1\n', 'u.py'));
+    const d4 = diagOf(() => parseModule(`${base}    X = 1\n`, 'u.py'));
     expect([d4.code, d4.message, where(d4)]).toEqual(['unsupported-construct', 'only @pl.function methods can appear in a @pl.program class', '4:5']);
     const d5 = diagOf(() => parseModule('@pl.program\ndef f():\n    pass\n', 'u.py'));
     expect([d5.code, d5.message]).toEqual(['unsupported-construct', '@pl.program must decorate a class']);
-    const d6 = diagOf(() => parseModule(base + '    @pl.function(type=pl.FunctionType.Nope)\n    def f(self):\n        pass\n', 'u.py'));
+    const d6 = diagOf(() => parseModule(`${base}    @pl.function(type=pl.FunctionType.Nope)\n    def f(self):\n        pass\n`, 'u.py'));
     expect([d6.code, where(d6)]).toEqual(['unsupported-construct', '4:23']);
   });
 });

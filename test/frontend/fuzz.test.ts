@@ -48,9 +48,9 @@ function apply(src: string, m: Mutation): string {
   switch (m.kind) {
     case 'delLine': lines.splice(i, 1); break;
     case 'dupLine': lines.splice(i, 0, lines[i]!); break;
-    case 'indent': lines[i] = '  ' + lines[i]; break;
+    case 'indent': lines[i] = `  ${lines[i]}`; break;
     case 'dedent': lines[i] = lines[i]!.replace(/^ {1,3}/, ''); break;
-    case 'tab': lines[i] = '\t' + lines[i]!.trimStart(); break;
+    case 'tab': lines[i] = `\t${lines[i]!.trimStart()}`; break;
     case 'swap': if (i + 1 < lines.length) [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!]; break;
   }
   return lines.join('\n');
@@ -89,7 +89,7 @@ describe('fuzz', () => {
     const head = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        ';
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...'ab1 ()[]{}:;,.=+-*/<>!"\'#\\\n\t@_lambdaifforwhilewithreturnpass'.split('')), maxLength: 80 }), (body) => {
-        check(head + body + '\n');
+        check(`${head + body}\n`);
       }),
       { numRuns: Number(process.env['PTOLOG_FUZZ_RUNS'] ?? 1000) },
     );
@@ -97,7 +97,7 @@ describe('fuzz', () => {
 
   it('deeply nested expressions give a diagnostic, not a crash', () => {
     const head = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        x = ';
-    check(head + '('.repeat(5000) + '1' + ')'.repeat(5000) + '\n');
-    check(head + '-'.repeat(20000) + '1\n');
+    check(`${head + '('.repeat(5000)}1${')'.repeat(5000)}\n`);
+    check(`${head + '-'.repeat(20000)}1\n`);
   });
 });

@@ -58,26 +58,26 @@ export function st(body: readonly Stmt[], indent = ''): string[] {
       case 'Return': out.push(`${indent}return ${ex(s.value)}`); break;
       case 'Pass': case 'Break': case 'Continue': out.push(`${indent}${s.kind.toLowerCase()}`); break;
       case 'If':
-        out.push(`${indent}${s.isElif ? 'elif' : 'if'} ${ex(s.cond)}:`, ...st(s.then, indent + '  '));
+        out.push(`${indent}${s.isElif ? 'elif' : 'if'} ${ex(s.cond)}:`, ...st(s.then, `${indent}  `));
         if (s.orelse.length > 0) {
           if (s.orelse.length === 1 && s.orelse[0]!.kind === 'If' && s.orelse[0]!.isElif) out.push(...st(s.orelse, indent));
-          else out.push(`${indent}else:`, ...st(s.orelse, indent + '  '));
+          else out.push(`${indent}else:`, ...st(s.orelse, `${indent}  `));
         }
         break;
-      case 'While': out.push(`${indent}while ${ex(s.cond)}:`, ...st(s.body, indent + '  ')); break;
+      case 'While': out.push(`${indent}while ${ex(s.cond)}:`, ...st(s.body, `${indent}  `)); break;
       case 'For':
         out.push(
           `${indent}for[${s.loopKind}] ${s.target ? s.target.id : '_'}${s.iterArgs.length ? ` (${s.iterArgs.map((a) => a.id).join(', ')})` : ''}` +
             ` args=[${s.args.map(ex).join(', ')}]${s.kwargs.map((k) => ` ${k.name}=${ex(k.value)}`).join('')}` +
             `${s.initValues.length ? ` init=[${s.initValues.map(ex).join(', ')}]` : ''}${s.cond ? ` cond=${ex(s.cond)}` : ''}:`,
-          ...st(s.body, indent + '  '),
+          ...st(s.body, `${indent}  `),
         );
         break;
       case 'Scope':
         out.push(
           `${indent}with[${s.scope}](${[...s.args.map(ex), ...s.kwargs.map((k) => `${k.name}=${ex(k.value)}`)].join(', ')})` +
             `${s.deps ? ` deps=[${s.deps.map(ex).join(', ')}]` : ''}${s.asName ? ` as ${s.asName.id}` : ''}:`,
-          ...st(s.body, indent + '  '),
+          ...st(s.body, `${indent}  `),
         );
         break;
     }
@@ -93,7 +93,7 @@ export function text(m: Module, span: Span): string {
 export function parseBody(bodyLines: string, kind = 'InCore'): Module {
   const body = bodyLines
     .split('\n')
-    .map((l) => (l.length > 0 ? '        ' + l : l))
+    .map((l) => (l.length > 0 ? `        ${l}` : l))
     .join('\n');
   const src = `import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.${kind})\n    def f(self, x: pl.Scalar[pl.INT32]):\n${body}\n`;
   return parseModule(src, 'body.py');

@@ -10,7 +10,7 @@ const KERNEL = (pl: string, annotation: string): string =>
 describe('imports', () => {
   it('reads a renamed pypto.language and pypto.language.distributed as pl / pld', () => {
     const m = parseModule(
-      'import pypto.language as pyl\nimport pypto.language.distributed as dist\n' + KERNEL('pyl', 'dist.DistributedTensor[[1, 8], pyl.FP32]'),
+      `import pypto.language as pyl\nimport pypto.language.distributed as dist\n${KERNEL('pyl', 'dist.DistributedTensor[[1, 8], pyl.FP32]')}`,
       'a.py',
     );
     const f = m.programs[0]!.functions[0]!;
@@ -29,7 +29,7 @@ describe('imports', () => {
   });
 
   it('does not read a decorator spelled pl. when pl is not pypto.language', () => {
-    const m = parseModuleIsolated('import pypto.language as pyl\nimport numpy as pl\n' + KERNEL('pl', 'pyl.Tensor[[8], pyl.FP32]'), 'c.py');
+    const m = parseModuleIsolated(`import pypto.language as pyl\nimport numpy as pl\n${KERNEL('pl', 'pyl.Tensor[[8], pyl.FP32]')}`, 'c.py');
     expect(m.programs).toEqual([]);
     expect(m.problems?.map((d) => d.code)).toEqual(['no-program']);
   });

@@ -167,7 +167,7 @@ describe('ptolog lsp over stdio', () => {
   it('diagnostics follow a change (debounced: the last of quick edits wins)', async () => {
     const fixed = await cli(['apply', ringPath]);
     const published = s.next(ringUri, (p) => p.version === 3);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 2 }, contentChanges: [{ text: ringText + '\n# typing\n' }] });
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 2 }, contentChanges: [{ text: `${ringText}\n# typing\n` }] });
     await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 3 }, contentChanges: [{ text: fixed }] });
     const p = await published;
     expect(p.diagnostics).toEqual([]);

@@ -178,7 +178,7 @@ function kernelsText(g: Kernels, o: { first?: boolean; noDecls?: boolean; applie
     });
   });
   out.push('        return out');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** A copy of generated programs without cache-policy declarations and `cache_policy` attrs. */

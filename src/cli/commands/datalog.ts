@@ -61,14 +61,14 @@ function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string
   const info = program.relation(rel)!;
   const present = result.contains(rel, values);
   if (present && !whyNot) {
-    ctx.io.stdout(formatProof(result.explain(rel, values)!) + '\n');
+    ctx.io.stdout(`${formatProof(result.explain(rel, values)!)}\n`);
     return EXIT_OK;
   }
   if (present) {
     ctx.io.stdout(`${formatTuple(rel, values)} is derived; its proof:\n${formatProof(result.explain(rel, values)!)}\n`);
     return EXIT_FINDINGS;
   }
-  ctx.io.stdout(formatWhyNot(rel, values, result.whyNot(rel, values), info.input) + '\n');
+  ctx.io.stdout(`${formatWhyNot(rel, values, result.whyNot(rel, values), info.input)}\n`);
   return whyNot ? EXIT_OK : EXIT_FINDINGS;
 }
 

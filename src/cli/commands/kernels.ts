@@ -149,11 +149,11 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           const c = await collectTasks(ctx.io, paths, o, 'audit', {});
           const out = await runAll(ctx, c, o);
           // Errors (what could not be read): on stderr for text; inside the one JSON / SARIF document otherwise.
-          if (out.fatal.length > 0 && o.format === 'text') textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
+          if (out.fatal.length > 0 && o.format === 'text') textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
           if (o.format === 'text') {
-            if (out.findings.length > 0) textOut(ctx, o, 'stdout', renderFindings(out.findings, 'text') + '\n');
-          } else ctx.io.stdout(renderFindings(out.findings, o.format, out.fatal) + '\n'); // one document, errors included
-          if (o.statistics && out.findings.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](statistics(out.findings) + '\n');
+            if (out.findings.length > 0) textOut(ctx, o, 'stdout', `${renderFindings(out.findings, 'text')}\n`);
+          } else ctx.io.stdout(`${renderFindings(out.findings, o.format, out.fatal)}\n`); // one document, errors included
+          if (o.statistics && out.findings.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](`${statistics(out.findings)}\n`);
           return exitOf(out, c.settings);
         }),
       );
@@ -176,8 +176,8 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           }
           const c = await collectTasks(ctx.io, paths, o, 'apply', { mode });
           const out = await runAll(ctx, c, o);
-          if (out.findings.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.findings) + '\n');
-          if (out.fatal.length > 0) textOut(ctx, o, 'stderr', renderDiagnostics(out.fatal) + '\n');
+          if (out.findings.length > 0) textOut(ctx, o, 'stderr', `${renderDiagnostics(out.findings)}\n`);
+          if (out.fatal.length > 0) textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
           const several = c.tasks.length > 1;
           c.tasks.forEach((t, i) => {
             const r = out.results[i]!;
@@ -186,7 +186,7 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
             if (mode === 'print' && several) ctx.io.stdout(`${i > 0 ? '\n' : ''}# ==> ${t.file} <==\n${r.output}`);
             else ctx.io.stdout(r.output);
           });
-          if (o.statistics && out.findings.length > 0) ctx.io.stderr(statistics(out.findings) + '\n');
+          if (o.statistics && out.findings.length > 0) ctx.io.stderr(`${statistics(out.findings)}\n`);
           if (mode === 'write' && !o.quiet) {
             const ok = out.results.filter((r) => r.changed !== undefined);
             const changed = ok.filter((r) => r.changed);

@@ -87,7 +87,7 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
             const r = runRuleTest(t, passes, run);
             passed += r.passed;
             failed += r.failures.length;
-            for (const f of r.failures) ctx.io.stdout(f + '\n');
+            for (const f of r.failures) ctx.io.stdout(`${f}\n`);
           }
           ctx.io.stdout(`${passed} passed, ${failed} failed\n`);
           return failed > 0 ? EXIT_FINDINGS : EXIT_OK;
