@@ -3,14 +3,18 @@ import { join } from 'node:path';
 import { rulesDir } from './registry.js';
 
 /** Codes that TypeScript stages report (the rules' finding codes are read from the rule files). */
-const BUILTIN = ['syntax-error', 'unsupported-construct', 'tab-indent', 'patch-conflict', 'unreadable-file', 'write-failed', 'bad-edit', 'bad-define', 'unknown-define', 'config', 'unknown-pass', 'unknown-suppression-code', 'unused-suppression'];
+export const BUILTIN_CODES: readonly string[] = [
+  'syntax-error', 'unsupported-construct', 'tab-indent', 'inconsistent-dedent', 'nesting-too-deep',
+  'no-program', 'not-python', 'unfollowed-import', 'patch-conflict', 'unreadable-file', 'write-failed',
+  'bad-edit', 'bad-define', 'unknown-define', 'config', 'unknown-pass', 'unknown-suppression-code', 'unused-suppression',
+];
 
 /**
  * Every code ptolog can report on a kernel: the built-in ones and the `finding("code", ...)`
  * codes of the shipped rule files and of `extraRuleFiles`.
  */
 export function knownCodes(extraRuleFiles: readonly string[] = []): Set<string> {
-  const out = new Set(BUILTIN);
+  const out = new Set(BUILTIN_CODES);
   const dir = rulesDir();
   const files = [...readdirSync(dir).filter((n) => n.endsWith('.dl')).map((n) => join(dir, n)), ...extraRuleFiles];
   for (const f of files) {
