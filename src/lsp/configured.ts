@@ -10,15 +10,18 @@ import { applySuppressions } from '../suppress/suppress.js';
 import { parseDefines } from '../frontend/index.js';
 import { passByName, type PassSpec } from '../passes/registry.js';
 import { SourceText } from '../report/source.js';
-import { DiagnosticError } from '../report/diagnostic.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import type { FindingFilter, LspSettings, SettingsFor } from './settings.js';
 
-/** The configuration governing `path`, or undefined (none found, or one that does not load: the command line's settings apply). */
-function configOf(path: string, read: ConfigReader): PtologConfig | undefined {
+/**
+ * The configuration governing `path`: undefined when there is none; its errors when one does
+ * not load (the command line's settings apply, and `configuredFilter` reports the errors).
+ */
+function configOf(path: string, read: ConfigReader): PtologConfig | undefined | Diagnostic[] {
   try {
     return loadConfig(dirname(resolve(path)), read);
   } catch (e) {
-    if (e instanceof DiagnosticError) return undefined;
+    if (e instanceof DiagnosticError) return e.diagnostics;
     throw e;
   }
 }
@@ -30,7 +33,7 @@ function configOf(path: string, read: ConfigReader): PtologConfig | undefined {
 export function configuredSettings(base: LspSettings, passesGiven: boolean, read: ConfigReader): SettingsFor {
   return (path) => {
     const cfg = configOf(path, read);
-    if (!cfg) return base;
+    if (!cfg || Array.isArray(cfg)) return base;
     const passes = !passesGiven && cfg.passes ? cfg.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined) : base.passes;
     const defines = new Map([...parseDefines(cfg.defines), ...base.defines]);
     return { passes, ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))], defines };
@@ -41,6 +44,7 @@ export function configuredSettings(base: LspSettings, passesGiven: boolean, read
 export function configuredFilter(read: ConfigReader): FindingFilter {
   return (findings, text, path) => {
     const cfg = configOf(path, read);
+    if (Array.isArray(cfg)) return [...cfg, ...applySuppressions(findings, new SourceText(path, text)).diagnostics];
     const graded = cfg ? applyConfig(findings, cfg, path) : findings;
     return applySuppressions(graded, new SourceText(path, text)).diagnostics;
   };

@@ -75,8 +75,12 @@ export function startServer(connection: Connection, options: ServerOptions, base
       }
       if (stale()) return;
       const audit = step.value;
-      const kept = new Set(filter(audit.findings.map((f) => f.diagnostic), text, path));
+      const filtered = filter(audit.findings.map((f) => f.diagnostic), text, path);
+      const kept = new Set(filtered);
       const diagnostics = audit.findings.filter((f) => kept.has(f.diagnostic)).map((f) => toLspDiagnostic(f, path, uri, base, help));
+      // What the filter itself reports (a configuration file that does not load) is published too.
+      const own = new Set(audit.findings.map((f) => f.diagnostic));
+      for (const d of filtered) if (!own.has(d)) diagnostics.push(toLspDiagnostic({ pass: '', diagnostic: d }, path, uri, base, help));
       published.set(uri, { text, rulesGeneration: generation, analyses: audit.analyses });
       void connection.sendDiagnostics({ uri, version, diagnostics });
     } catch (e) {

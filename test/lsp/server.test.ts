@@ -200,9 +200,14 @@ describe('ptolog lsp over stdio', () => {
     const p = await published;
     expect(p.diagnostics.map((d) => d.code)).toEqual(['missing-marker']);
     expect(p.diagnostics[0]!.range.start.line).toBeLessThan(wait);
-    const back = s.next(ringUri, (q) => q.version === 7);
+    const broken = s.next(ringUri, (q) => q.version === 8);
+    writeFileSync(join(dir, 'pyproject.toml'), '[tool.ptolog]\npasss = ["insert-comm-fence"]\n');
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 8 }, contentChanges: [{ text: ringText + '\n' }] });
+    const bad = (await broken).diagnostics.find((d) => d.code === 'config');
+    expect(bad?.message).toMatch(/pyproject\.toml:2:1: .*passs.*passes/);
+    const back = s.next(ringUri, (q) => q.version === 9);
     writeFileSync(join(dir, 'pyproject.toml'), '# no [tool.ptolog] table: ignored\n');
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 7 }, contentChanges: [{ text: ringText }] });
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 9 }, contentChanges: [{ text: ringText }] });
     expect((await back).diagnostics.some((d) => d.code === 'contract-violation')).toBe(true);
   });
 
