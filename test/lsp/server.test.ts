@@ -202,7 +202,7 @@ describe('ptolog lsp over stdio', () => {
     expect(p.diagnostics[0]!.range.start.line).toBeLessThan(wait);
     const broken = s.next(ringUri, (q) => q.version === 8);
     writeFileSync(join(dir, 'pyproject.toml'), '[tool.ptolog]\npasss = ["insert-comm-fence"]\n');
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 8 }, contentChanges: [{ text: ringText + '\n' }] });
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 8 }, contentChanges: [{ text: `${ringText}\n` }] });
     const bad = (await broken).diagnostics.find((d) => d.code === 'config');
     expect(bad?.message).toMatch(/pyproject\.toml:2:1: .*passs.*passes/);
     const back = s.next(ringUri, (q) => q.version === 9);
