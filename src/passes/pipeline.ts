@@ -118,11 +118,12 @@ function dedupe(ds: Diagnostic[]): Diagnostic[] {
   });
 }
 
-/** The findings whose fix is the statements the pass inserts after their statement. */
-const INSERTION_FIXED = new Set(['missing-marker']);
-
-/** Adds, to `missing-marker` findings at a statement where the rules derive insertions, the inserted text as the fix. */
+/**
+ * Adds, to findings whose code the rules declare `fixed_by_insertion(code)` (rules/edits.dl),
+ * at a statement where the rules derive insertions, the inserted text as the fix.
+ */
 function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
+  const fixedCodes = new Set(a.result.has('fixed_by_insertion') ? a.result.tuples('fixed_by_insertion').map((t) => String(t[0])) : []);
   const edits = readEdits(a.result);
   const src = a.module.source;
   const byStart = new Map<number, { lines: string[]; end: number }>();
@@ -135,7 +136,7 @@ function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
     byStart.set(anchor.span.start, entry);
   }
   for (const d of findings) {
-    if (d.fix || !d.location || !INSERTION_FIXED.has(d.code)) continue;
+    if (d.fix || !d.location || !fixedCodes.has(d.code)) continue;
     const entry = byStart.get(d.location.start);
     if (!entry) continue;
     d.fix = `insert after it: ${entry.lines.join('; ')}`;
