@@ -77,9 +77,18 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
 
   it('the graph tab holds an SVG, and facts are tables', async () => {
     await page.click('nav button[data-tab="facts"]');
-    await page.locator('#facts details summary').filter({ hasText: /^stmt\(/ }).click();
-    const stmtRows = await page.locator('#facts details[open] table tbody tr').count();
-    expect(stmtRows).toBeGreaterThan(5);
+    // The facts panel is re-rendered when an analysis arrives (the explain test above moved the
+    // cursor): open the stmt table (again, if a re-render closed it) until it shows its rows.
+    const rows = page.locator('#facts details[open] table tbody tr');
+    await expect
+      .poll(async () => {
+        if ((await page.locator('#facts details[open]').count()) === 0) {
+          await page.locator('#facts details summary').filter({ hasText: /^stmt\(/ }).click();
+        }
+        return rows.count();
+      }, { timeout: 30_000 })
+      .toBeGreaterThan(5);
+    const stmtRows = await rows.count();
     expect(await page.textContent('#facts details[open] summary')).toContain(`— ${stmtRows} row(s)`);
     await page.click('nav button[data-tab="graph"]');
     await page.waitForSelector('#graph svg', { timeout: 30_000 });
