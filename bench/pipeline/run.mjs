@@ -26,7 +26,7 @@ async function child(n, workload) {
   const { rewrite } = await imp('rewrite/rewrite.js');
   const { printModule } = await imp('ir/print.js');
   const text = workload === 'orch' ? orchestrationText(n) : commKernelText(n);
-  const { program } = loadRules(workload === 'orch' ? 'expand_manual_phase_fence.dl' : 'insert_comm_fence.dl');
+  const { program } = loadRules(workload === 'orch' ? 'expand_manual_phase_fence/expand_manual_phase_fence.dl' : 'insert_comm_fence/insert_comm_fence.dl');
   const t = {};
   let t0 = performance.now();
   const module = parseModule(text, 'bench.py');

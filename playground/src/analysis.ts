@@ -18,7 +18,7 @@ import { renderDiagnostics } from '../../src/report/text.js';
 import { setVirtualFile } from './shims/fs.js';
 import type { FactTable, Finding, Response } from './protocol.js';
 
-/** Where the user's extra rules live: beside the shipped ones, so `#include "../insert_comm_fence.dl"` works. */
+/** Where the user's extra rules live: beside the shipped ones, so `#include "../insert_comm_fence/insert_comm_fence.dl"` works. */
 export const EXTRA_RULES_PATH = '/rules/playground/extra.dl';
 const KERNEL_PATH = 'kernel.py';
 

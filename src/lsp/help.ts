@@ -5,7 +5,7 @@ import { rulesDir } from '../passes/registry.js';
 
 /**
  * For each finding code the shipped rules derive, a link to the first rule deriving it
- * (`file:///.../rules/comm_contract.dl#L97`): the rule and its comments are the code's help.
+ * (`file:///.../rules/insert_comm_fence/comm_contract.dl#L97`): the rule and its comments are the code's help.
  */
 export function ruleHelpLinks(dir: string = rulesDir()): Map<string, string> {
   const out = new Map<string, string>();

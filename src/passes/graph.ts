@@ -7,7 +7,7 @@ function q(s: string): string {
 
 /**
  * The task-dependency fan-out of each manual scope as Graphviz DOT, read from the rule
- * relations `graph_consumer`, `graph_array_size` and `graph_barrier` (rules/phase_fence_report.dl):
+ * relations `graph_consumer`, `graph_array_size` and `graph_barrier` (rules/expand_manual_phase_fence/phase_fence_report.dl):
  * arrays (producers) → consumers, or with `after`, arrays → barrier → the consumers it covers.
  */
 export function fanoutDot(a: Analysis, after: boolean): string {

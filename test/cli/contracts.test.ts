@@ -130,7 +130,7 @@ describe('audit formats', () => {
 describe('library entry point', () => {
   it('exposes the pipeline stages', () => {
     const m = lib.parseModule(readFileSync('examples/mesh_gather.py', 'utf8'), 'mesh.py');
-    const a = lib.analyze(m, 'insert_comm_fence.dl');
+    const a = lib.analyze(m, 'insert_comm_fence/insert_comm_fence.dl');
     const r = lib.rewrite(m, a.table, lib.readEdits(a.result));
     expect(r.applied).toBe(3);
     expect(lib.printModule(r.module)).toContain('pl.system.cacheinvalid()');

@@ -173,7 +173,7 @@ describe('9: output directories through a file', () => {
 
 describe('10: no warnings about the shipped library files', () => {
   it('check-rules on a pass entry file is clean', async () => {
-    const r = await run(['check-rules', 'rules/insert_comm_fence.dl']);
+    const r = await run(['check-rules', 'rules/insert_comm_fence/insert_comm_fence.dl']);
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('unused-relation');
   });

@@ -119,7 +119,7 @@ describe('ptolog facts', () => {
     expect(await main(['facts', 'examples/ring_allreduce.py', '--out', dir], io)).toBe(0);
     expect(readdirSync(dir)).toContain('cfg_edge.facts');
     expect(readFileSync(join(dir, 'function.facts'), 'utf8')).toMatch(/\tring_step\tInCore\n/);
-    expect(await main(['run', join(rulesDir(), 'insert_comm_fence.dl'), '-F', dir, '-D', out], io)).toBe(0);
+    expect(await main(['run', join(rulesDir(), 'insert_comm_fence', 'insert_comm_fence.dl'), '-F', dir, '-D', out], io)).toBe(0);
     const csv = readFileSync(join(out, 'insert_after.csv'), 'utf8').trim().split('\n').map((l) => l.split('\t')[2]);
     expect(csv.sort()).toEqual(['cacheinvalid_all', 'fence']);
   });

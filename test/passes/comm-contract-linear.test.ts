@@ -1,5 +1,5 @@
 /**
- * The contract audit's path questions (rules/comm_contract.dl) are answered in linear time:
+ * The contract audit's path questions (rules/insert_comm_fence/comm_contract.dl) are answered in linear time:
  * paths stop at the first notify / the next wait and hand over between writes of one class.
  * Differential property against the plain quadratic formulation
  * (fixtures/comm_contract_reference.dl): the same writes are reported, at a notify the write

@@ -20,7 +20,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 /** A directory holding one user rule file that #includes the shipped insert_comm_fence.dl. */
 function userRules(body: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'ptolog-rules-'));
-  const inc = relative(dir, resolve('rules/insert_comm_fence.dl'));
+  const inc = relative(dir, resolve('rules/insert_comm_fence/insert_comm_fence.dl'));
   writeFileSync(join(dir, 'user.dl'), `#include "${inc}"\n${body}\n`);
   return dir;
 }
@@ -55,7 +55,7 @@ describe('ptolog verify', () => {
   it('a rule set (--rules-root) that drops the wait-side invalidate is unsound: the stale-read execution step by step', async () => {
     const root = join(mkdtempSync(join(tmpdir(), 'ptolog-root-')), 'rules');
     cpSync('rules', root, { recursive: true });
-    const f = join(root, 'insert_comm_fence.dl');
+    const f = join(root, 'insert_comm_fence', 'insert_comm_fence.dl');
     const text = readFileSync(f, 'utf8');
     const dropped = text.replace(/insert_after\(S, 0, "cacheinvalid_all", 0, 0\) :-\n\s+fence_scope\(S\), wait\(S\)[^\n]*\n/, '');
     expect(dropped).not.toBe(text);

@@ -7,7 +7,7 @@
 import pyptoOhm from '../../../src/frontend/pypto.ohm?raw';
 import datalogOhm from '../../../src/datalog/datalog.ohm?raw';
 
-const shipped = import.meta.glob('../../../rules/**/*.dl', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const shipped = import.meta.glob(['../../../rules/**/*.dl', '../../../rules/**/*.toml'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 const files = new Map<string, string>();
 for (const [key, text] of Object.entries(shipped)) files.set(key.replace(/^(\.\.\/)+/, '/'), text);

@@ -1,0 +1,67 @@
+/**
+ * A contract's manifest: `rules/<contract>/contract.toml` names the contract, its place in the
+ * pipeline and its entry rule files. The registry reads every manifest; no TypeScript names a
+ * contract.
+ *
+ *   name = "insert-comm-fence"      # the --pass name
+ *   order = 30                      # apply runs contracts in ascending order
+ *   summary = "InsertCommFence: ..."
+ *   apply = "insert_comm_fence.dl"  # derives the edits (relative to the manifest's folder)
+ *   audit = "comm_contract.dl"      # derives the findings (includes `apply`)
+ */
+import { parse, TomlError } from 'smol-toml';
+import { DiagnosticError } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
+
+/** A contract as its manifest declares it; rule paths are relative to the rules directory. */
+export interface ContractManifest {
+  name: string;
+  order: number;
+  summary: string;
+  /** Rule file deriving the contract's edits. */
+  entry: string;
+  /** Rule file deriving the contract's audit findings (includes `entry`). */
+  audit: string;
+}
+
+const KEYS = ['name', 'order', 'summary', 'apply', 'audit'] as const;
+
+function fail(source: SourceText, offset: number, message: string): never {
+  throw new DiagnosticError([{ severity: 'error', code: 'manifest', message, location: { source, start: offset, end: offset + 1 } }]);
+}
+
+/** The offset of `key = ...` in the manifest text (0 when absent). */
+function keyAt(text: string, key: string): number {
+  const m = new RegExp(`^\\s*${key}\\s*=`, 'm').exec(text);
+  return m ? m.index + m[0].search(/\S/) : 0;
+}
+
+/** Parses the manifest at `path` (folder `folder` relative to the rules directory); located `manifest` errors. */
+export function parseManifest(path: string, folder: string, text: string): ContractManifest {
+  const source = new SourceText(path, text);
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TomlError) fail(source, source.lineStart(e.line) + e.column - 1, `invalid TOML: ${e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '')}`);
+    throw e;
+  }
+  for (const key of Object.keys(doc)) {
+    if (!(KEYS as readonly string[]).includes(key)) fail(source, keyAt(text, key), `unknown manifest key '${key}'; the keys are ${KEYS.join(', ')}`);
+  }
+  const str = (key: string): string => {
+    const v = doc[key];
+    if (typeof v !== 'string' || v === '') fail(source, keyAt(text, key), `'${key}' must be a non-empty string`);
+    return v;
+  };
+  const order = doc['order'];
+  if (typeof order !== 'number' || !Number.isInteger(order)) fail(source, keyAt(text, 'order'), "'order' must be an integer");
+  const name = str('name');
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) fail(source, keyAt(text, 'name'), `contract name '${name}' must be lower-case words joined by '-'`);
+  const file = (key: string): string => {
+    const f = str(key);
+    if (f.includes('..') || f.startsWith('/')) fail(source, keyAt(text, key), `'${key}' must name a rule file inside the contract's folder`);
+    return folder === '' ? f : `${folder}/${f}`;
+  };
+  return { name, order, summary: str('summary'), entry: file('apply'), audit: file('audit') };
+}
