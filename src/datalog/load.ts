@@ -56,7 +56,7 @@ export function loadFiles(sources: readonly RuleSource[], read: FileReader = dis
       let incText = seen.has(resolve(display)) ? '' : readAny(resolve(display));
       if (incText === undefined) {
         const found = includeDirs
-          .flatMap((d) => [join(d, inc.path), join(d, basename(inc.path))])
+          .flatMap((d) => [join(d, inc.path), join(d, inc.path.replace(/^(\.\.?\/)+/, '')), join(d, basename(inc.path))])
           .find((c) => seen.has(resolve(c)) || readAny(resolve(c)) !== undefined);
         if (found !== undefined) {
           display = found;

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { rulesDir } from './registry.js';
+import { readFileSync } from 'node:fs';
+import { ruleFilesUnder, rulesDir } from './registry.js';
 
 /** Codes that TypeScript stages report (the rules' finding codes are read from the rule files). */
 export const BUILTIN_CODES: readonly string[] = [
@@ -16,7 +15,7 @@ export const BUILTIN_CODES: readonly string[] = [
 export function knownCodes(extraRuleFiles: readonly string[] = []): Set<string> {
   const out = new Set(BUILTIN_CODES);
   const dir = rulesDir();
-  const files = [...readdirSync(dir).filter((n) => n.endsWith('.dl')).map((n) => join(dir, n)), ...extraRuleFiles];
+  const files = [...ruleFilesUnder(dir), ...extraRuleFiles];
   for (const f of files) {
     let text = '';
     try {

@@ -55,7 +55,7 @@ export function describeId(a: Analysis, id: number): string | undefined {
 }
 
 /** Column names that hold numbers which are not node ids (lines, columns, offsets, counts, positions). */
-const NOT_NODE = new Set(['line', 'col', 'start', 'end', 'i', 'j', 'k', 'index', 'pos', 'ord', 'rank', 'size', 'len', 'value', 'm', 'loop_pos', 'count']);
+const NOT_NODE = new Set(['line', 'col', 'start', 'end', 'i', 'j', 'k', 'index', 'pos', 'ord', 'seq', 'rank', 'size', 'len', 'value', 'm', 'loop_pos', 'count']);
 /** Per relation, columns that are counts although named like a node. */
 const NOT_NODE_AT: Readonly<Record<string, readonly number[]>> = { trip_count: [1], block_size: [1], type_rank: [1] };
 

@@ -42,7 +42,7 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
       }
       const written = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => m[1]!);
       const includes = written.map((w) => basename(w));
-      const entries = passes.flatMap((s) => [s.entry, s.audit]).filter((e) => includes.includes(e));
+      const entries = passes.flatMap((s) => [s.entry, s.audit]).filter((e) => includes.includes(basename(e)));
       out.push({ path: f, includesEntries: entries, includes: written, needs: entries.length > 0 ? new Set() : relationsUsedUndeclared(f, text) });
     }
   }

@@ -39,3 +39,23 @@ export const PASSES: readonly PassSpec[] = Object.freeze(loadContracts(rulesDir(
 export function passByName(name: string): PassSpec | undefined {
   return PASSES.find((p) => p.name === name);
 }
+
+/** Every `.dl` file under `dir` (the shipped rules: the shared files and each contract's folder), sorted. */
+export function ruleFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = join(d, n);
+      if (n.endsWith('.dl')) out.push(p);
+      else if (!n.includes('.')) walk(p);
+    }
+  };
+  walk(dir);
+  return out;
+}

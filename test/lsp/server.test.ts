@@ -107,7 +107,7 @@ describe('ptolog lsp over stdio', () => {
     expect(w.range).toEqual({ start: { line: write, character: col }, end: { line: write, character: ringText.split('\n')[write]!.length } });
     expect(w.severity).toBe(2);
     expect(w.source).toBe('ptolog');
-    expect(w.codeDescription?.href).toMatch(/^file:\/\/.*rules\/comm_contract\.dl#L\d+$/);
+    expect(w.codeDescription?.href).toMatch(/^file:\/\/.*rules\/insert_comm_fence\/comm_contract\.dl#L\d+$/);
     expect(first.diagnostics.filter((d) => d.code === 'contract-violation').every((d) => d.severity === 1)).toBe(true);
     expect(first.version).toBe(1);
   });

@@ -81,7 +81,7 @@ describe('ptolog verify', () => {
     mkdirSync(join(bad, 'x'));
     const r = await run(['verify', '--pass', 'insert-comm-fence', '--rules-root', bad]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/lacks insert_comm_fence\.dl, comm_contract\.dl/);
+    expect(r.err).toMatch(/lacks insert_comm_fence\/insert_comm_fence\.dl, insert_comm_fence\/comm_contract\.dl/);
     expect((await run(['verify', '--runs', '0'])).code).toBe(2);
   });
 });
