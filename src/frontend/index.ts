@@ -22,6 +22,8 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { lineStartsWithWord } from './scan.js';
 import { indentationError } from './indentation.js';
 import { enclosingConstants } from './enclosing.js';
+import { attachComments } from './comments.js';
+import { moduleDynamics } from './dynamics.js';
 
 export { parseDefines };
 export { unknownDefines } from './constants.js';
@@ -117,7 +119,13 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     });
   }
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
-  return { source, constants, programs, problems, spell: imports.spell, stats };
+  const headerComments = attachComments(text, table, programs);
+  const dynamics = moduleDynamics(text, table, imports, constants);
+  return {
+    source, constants, programs, problems, spell: imports.spell, stats,
+    ...(headerComments.length > 0 ? { headerComments } : {}),
+    ...(dynamics.size > 0 ? { dynamics } : {}),
+  };
 }
 
 /** Parses a module's text; throws a DiagnosticError holding every error when a program or function cannot be read. */
