@@ -6,6 +6,7 @@
  * Every builder is given a `Reporter` that throws a located `unsupported-construct` (or
  * `syntax-error`) diagnostic.
  */
+import { retypeSliceWrites } from './slice-writes.js';
 import type {
   AssignStmt, CallExpr, CompExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
   LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
@@ -774,6 +775,7 @@ export function makeFunction(
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];
+  retypeSliceWrites(params, body);
   const start = decorators.length > 0 ? decorators[0]!.span.start : head.start;
   const f: FunctionDef = {
     kind: 'Function',
