@@ -349,6 +349,9 @@ export class ProgramParser {
    * Parses the block of logical lines [a, b) (base indentation: line a's). Its top-level
    * statement groups are parsed in chunks of about CHUNK_CHARS; a group seen before (same
    * text) is taken from the cache; a compound statement bigger than a chunk is split.
+   * A chunk with an error is parsed again statement by statement (a compound one clause by
+   * clause), so every statement with an error is reported, not only the first; then the block
+   * throws all of them.
    */
   parseBlock(a: number, b: number): Stmt[] {
     const t = this.table;
@@ -358,12 +361,33 @@ export class ProgramParser {
     interface Group { g: number; e: number; key: string | null; stmts: Stmt[] | null }
     let pending: Group[] = [];
     let missChars = 0;
+    const errors: Diagnostic[] = [];
     const flush = (): void => {
       const misses = pending.filter((p) => p.stmts === null);
       if (misses.length > 0) {
         const ranges: number[] = [];
         for (const m of misses) ranges.push(m.g, m.e);
-        const stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
+        let stmts: Stmt[];
+        try {
+          stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
+        } catch (e) {
+          if (!(e instanceof DiagnosticError)) throw e;
+          // The chunk's error is the first one (it saw the text after the failing statement, so
+          // it is located as Python locates it); the statements after it are each parsed alone.
+          let chunkError: Diagnostic[] | null = e.diagnostics;
+          for (const m of misses) {
+            const before = errors.length;
+            this.recoverGroup(m.g, m.e, base, errors);
+            if (errors.length > before && chunkError) {
+              errors.splice(before, 1, ...chunkError);
+              chunkError = null;
+            }
+          }
+          if (chunkError) errors.push(...chunkError);
+          pending = [];
+          missChars = 0;
+          return;
+        }
         // Give each miss the statements that start inside it (they come in source order).
         let k = 0;
         for (let i = 0; i < misses.length; i++) {
@@ -391,7 +415,12 @@ export class ProgramParser {
       const chars = t.end[e - 1]! - start;
       if (chars > CHUNK_CHARS && e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
         flush();
-        out.push(this.splitCompound(g, e, base));
+        try {
+          out.push(this.splitCompound(g, e, base));
+        } catch (err) {
+          if (!(err instanceof DiagnosticError)) throw err;
+          errors.push(...err.diagnostics);
+        }
       } else {
         const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
         const hit = key !== null ? this.cache.get(key) : undefined;
@@ -406,7 +435,30 @@ export class ProgramParser {
       g = e;
     }
     flush();
+    if (errors.length > 0) throw new DiagnosticError(errors);
     return out;
+  }
+
+  /**
+   * A statement group [g, e) of a chunk that failed: parsed on its own, its errors added to
+   * `errors` (a compound statement clause by clause, so errors in its body are each found).
+   */
+  private recoverGroup(g: number, e: number, base: number, errors: Diagnostic[]): void {
+    try {
+      this.matchRanges<Stmt[]>([g, e], base, 'Chunk');
+    } catch (err) {
+      if (!(err instanceof DiagnosticError)) throw err;
+      if (e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
+        try {
+          this.splitCompound(g, e, base);
+        } catch (inner) {
+          if (!(inner instanceof DiagnosticError)) throw inner;
+          errors.push(...inner.diagnostics);
+          return;
+        }
+      }
+      errors.push(...err.diagnostics);
+    }
   }
 
   /** A compound statement too big for one chunk: each clause header parsed alone, each body in chunks. */
