@@ -61,6 +61,7 @@ export class ProgramParser {
   readonly problems: Diagnostic[] = [];
   private readonly programRe: RegExp;
   private readonly jitRe: RegExp;
+  private readonly jitOnlyRe: RegExp;
   private readonly names: ReadonlyMap<string, string>;
   /** Set while a lone `...` body is being matched. */
   private ellipsisOk = false;
@@ -85,6 +86,7 @@ export class ProgramParser {
     const jit = imports ? memberNames(imports, 'jit') : [];
     const fn = imports ? memberNames(imports, 'function') : [];
     this.programRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*program|(?:${alt(prog)}))(?![A-Za-z0-9_])`);
+    this.jitOnlyRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*jit|(?:${alt(jit)}))(?![A-Za-z0-9_])`);
     this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
   }
 
@@ -96,6 +98,35 @@ export class ProgramParser {
   /** True when logical line `l` is a `@pl.jit...` or `@pl.function` decorator (through the module's imports): at indentation 0, a module-level kernel. */
   isJitDecorator(l: number): boolean {
     return this.decoratorMatches(l, this.jitRe);
+  }
+
+  /** True when logical line `l` is a `@pl.jit...` decorator (not `@pl.function`): a kernel also where it is nested in a function. */
+  isJitOnlyDecorator(l: number): boolean {
+    return this.decoratorMatches(l, this.jitOnlyRe);
+  }
+
+  /**
+   * A JIT kernel nested in a function or class (a test method, a builder): its first decorator
+   * is logical line `g`. Returns the kernel (null when it cannot be read: recorded in
+   * `problems`) and the line after it.
+   */
+  parseNestedJitKernel(g: number): { kernel: FunctionDef | null; next: number } {
+    const t = this.table;
+    const text = this.source.text;
+    const base = t.indent[g]!;
+    let h = g;
+    while (h < t.count && t.indent[h] === base && text.charCodeAt(t.start[h]!) === 64) h++;
+    let e = h + 1;
+    while (e < t.count && t.indent[e]! > base) e++;
+    if (h >= t.count || t.indent[h] !== base || !lineStartsWithWord(text, t, h, 'def')) {
+      this.isolated(() => this.report.unsupported(this.lineSpan(h < t.count ? h : g), '@pl.jit must decorate a function (def)'));
+      return { kernel: null, next: Math.max(h, g + 1) };
+    }
+    const kernel = this.isolated(() => {
+      this.checkLines(g, e);
+      return this.parseFunction(g, h, e, base, true);
+    });
+    return { kernel, next: e };
   }
 
   private decoratorMatches(l: number, re: RegExp): boolean {

@@ -561,12 +561,13 @@ export function printModule(m: Pick<Module, 'constants' | 'programs' | 'headerCo
       } else {
         // Bound in the builder function or test method around it: printed inside one.
         const pr = new Printer();
-        pr.line(0, `def build_${p.name}():`);
+        const name = p.jit ? p.functions[p.functions.length - 1]!.name : p.name;
+        pr.line(0, `def build_${name}():`);
         for (const l of locals) pr.line(1, l);
         pr.lines.push('');
         pr.program(p, 1);
         pr.lines.push('');
-        pr.line(1, `return ${p.name}`);
+        pr.line(1, `return ${name}`);
         texts.push(`${pr.lines.join('\n')}\n`);
       }
     }
