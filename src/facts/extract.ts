@@ -8,6 +8,7 @@ import type {
   ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
 } from '../ir/nodes.js';
 import { evalConst } from '../ir/consts.js';
+import { unrollDeps } from '../ir/comprehension.js';
 import type { FactSink, FactValue } from './sink.js';
 import { tripCount } from './trip-count.js';
 
@@ -317,7 +318,7 @@ class Extractor {
         for (const k of s.kwargs) this.emit('scope_kw', id, k.name, this.expr(k.value, id, 'kw'));
         if (s.deps) {
           this.emit('scope_has_deps', id);
-          s.deps.forEach((d, i) => this.emit('scope_dep', id, i, this.expr(d, id, 'deps')));
+          unrollDeps(s.deps, this.constants).forEach((d, i) => this.emit('scope_dep', id, i, this.expr(d, id, 'deps')));
         }
         if (s.asName) {
           const b = this.bind(s.asName.id, 'as', s, s.asName.span, null, id);
@@ -476,7 +477,8 @@ class Extractor {
           for (const k of e.kwargs) child(k.value, (cid) => this.emit('kwarg', id, k.name, cid));
           if (e.deps) {
             this.emit('submit_has_deps', id);
-            e.deps.forEach((d, i) => child(d, (cid) => this.emit('submit_dep', id, i, cid)));
+            // A comprehension of known length is its elements (PyPTO unrolls it at parse time).
+            unrollDeps(e.deps, this.constants).forEach((d, i) => child(d, (cid) => this.emit('submit_dep', id, i, cid)));
           }
           break;
         }

@@ -6,8 +6,9 @@
  * Every builder is given a `Reporter` that throws a located `unsupported-construct` (or
  * `syntax-error`) diagnostic.
  */
+import { retypeSliceWrites } from './slice-writes.js';
 import type {
-  AssignStmt, CallExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
+  AssignStmt, CallExpr, CompExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
   LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
   Direction, FunctionDef, FunctionKind, Param,
 } from '../ir/nodes.js';
@@ -567,9 +568,15 @@ const FUNCTION_KINDS: ReadonlySet<string> = new Set([
   'Opaque', 'Orchestration', 'InCore', 'AIC', 'AIV', 'Group', 'Spmd', 'Inline', 'Graph',
 ]);
 
-/** A list comprehension anywhere but a `deps=` list is rejected, as PyPTO does. */
-function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[]): void {
-  const allowed = new Set<Expr>();
+const DSL_LOOPS: ReadonlySet<string> = new Set(['range', 'parallel', 'pipeline', 'unroll', 'pl.range', 'pl.parallel', 'pl.pipeline', 'pl.unroll']);
+
+/**
+ * A list comprehension anywhere but a `deps=` list is rejected, as PyPTO does; so is a `deps=`
+ * comprehension PyPTO cannot unroll at parse time: its iterable or a filter uses an IR variable
+ * (a parameter or a name bound in the function), or its iterable is a DSL loop (`pl.range`).
+ */
+function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: readonly string[] = []): void {
+  const allowed = new Set<CompExpr>();
   const visit = (e: Expr): void => {
     walkExpr(e, (x) => {
       if (x.kind === 'Submit' && x.deps) for (const d of x.deps) if (d.kind === 'Comp') allowed.add(d);
@@ -578,10 +585,41 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[]): void {
       }
     });
   };
+  const irVars = new Set(params);
   walkStmts(body, (s) => {
     if (s.kind === 'Scope' && s.deps) for (const d of s.deps) if (d.kind === 'Comp') allowed.add(d);
+    if (s.kind === 'Assign') for (const t of s.targets) irVars.add(t.id);
+    if (s.kind === 'For') for (const t of [s.target, ...s.iterArgs]) if (t) irVars.add(t.id);
+    if (s.kind === 'Scope' && s.asName) irVars.add(s.asName.id);
     stmtParts(s, visit);
   });
+  for (const c of allowed) {
+    const it = c.iter;
+    if (it.kind === 'Call' && it.callee.kind !== 'self') {
+      const spelled = it.callee.kind === 'op' ? it.callee.name : calleeSpelling(it.callee);
+      if (spelled !== null && spelled !== 'range' && DSL_LOOPS.has(spelled)) {
+        ctx.report.unsupported(it.span, 'a deps= comprehension iterable is a DSL loop (pl.range / pl.parallel / pl.pipeline) that PyPTO cannot unroll at parse time; use a Python range(...), or write arr[i] inside a pl.range body');
+      }
+      if (it.callee.kind === 'op' && spelled === 'range') {
+        ctx.report.unsupported(it.span, 'a deps= comprehension iterable is a DSL loop (pl.range) that PyPTO cannot unroll at parse time; use a Python range(...)');
+      }
+    }
+    const uses = (e: Expr, except: string | null): string | null => {
+      let found: string | null = null;
+      walkExpr(e, (x) => {
+        if (found === null && x.kind === 'Name' && x.id !== except && irVars.has(x.id)) found = x.id;
+      });
+      return found;
+    };
+    const v = uses(it, null);
+    if (v !== null) {
+      ctx.report.unsupported(it.span, `a deps= comprehension iterable depends on the IR variable '${v}': PyPTO cannot unroll it at parse time; use a Python range(...) over constants, or write arr[i] inside a pl.range body`);
+    }
+    for (const f of c.conds) {
+      const w = uses(f, c.target.id);
+      if (w !== null) ctx.report.unsupported(f.span, `a deps= comprehension filter depends on the IR variable '${w}': PyPTO cannot unroll it at parse time; filters may use only constants and the loop variable`);
+    }
+  }
 }
 
 /** `pl.Level.HOST` / `pl.Role.SubWorker` as `Level.HOST` / `Role.SubWorker` (Enum or attribute chain), else null. */
@@ -733,10 +771,11 @@ export function makeFunction(
     attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
   }
-  checkComprehensions(ctx, body);
+  checkComprehensions(ctx, body, head.params.map((p) => p.name));
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];
+  retypeSliceWrites(params, body);
   const start = decorators.length > 0 ? decorators[0]!.span.start : head.start;
   const f: FunctionDef = {
     kind: 'Function',

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { ConstValue, Module, Program } from '../ir/nodes.js';
-import { scanLines } from './scan.js';
+import { scanLines, type LineTable } from './scan.js';
 import { moduleConstants, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
 import { readImports } from './imports.js';
@@ -22,6 +22,8 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { lineStartsWithWord } from './scan.js';
 import { indentationError } from './indentation.js';
 import { enclosingConstants } from './enclosing.js';
+import { attachComments } from './comments.js';
+import { moduleDynamics } from './dynamics.js';
 
 export { parseDefines };
 export { unknownDefines } from './constants.js';
@@ -71,6 +73,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       if (m) jitFuncs.add(m[1]!);
     }
   }
+  const nested = nestedJitKernels(text, table, probe, jitFuncs);
   const parser = new ProgramParser(source, table, constants, imports, jitFuncs);
   const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];
@@ -98,6 +101,49 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const beforeJit = parser.problems.length;
   const jit = parser.parseJitKernels();
   if (jit) programs.push(jit);
+  // Kernels nested in a function or class: with the module's kernels when the enclosing block
+  // binds none of the constants they use differently, else one program per enclosing block,
+  // with that block's constants.
+  const byParent = new Map<number, Program>();
+  let moduleJit = jit;
+  // The module's kernels come before the programs of enclosing blocks (as fmt prints them).
+  const nestedStart = programs.length;
+  for (const g of nested) {
+    const scope = enclosingConstants(source.text, table, g, constants, defines);
+    const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs) : parser;
+    const r = p.parseNestedJitKernel(g);
+    if (p !== parser) for (const d of p.problems) parser.problems.push(d);
+    if (!r.kernel) continue;
+    const kernelText = text.slice(r.kernel.span.start, r.kernel.span.end);
+    const own = scope
+      ? [...scope].filter(([k, v]) => {
+          const g0 = constants.get(k);
+          return (g0 === undefined || JSON.stringify(g0) !== JSON.stringify(v)) && new RegExp(`(?<![\\w.])${k}(?!\\w)`).test(kernelText);
+        })
+      : [];
+    if (own.length === 0 || !scope) {
+      if (moduleJit) {
+        moduleJit.functions.push(r.kernel);
+        moduleJit.span = { start: Math.min(moduleJit.span.start, r.kernel.span.start), end: Math.max(moduleJit.span.end, r.kernel.span.end) };
+      } else {
+        moduleJit = { kind: 'Program', name: 'jit', jit: true, functions: [r.kernel], span: { ...r.kernel.span } };
+        programs.splice(nestedStart, 0, moduleJit);
+      }
+      continue;
+    }
+    let parent = g - 1;
+    while (parent > 0 && table.indent[parent]! >= table.indent[g]!) parent--;
+    const prog = byParent.get(parent);
+    if (prog) {
+      prog.functions.push(r.kernel);
+      prog.span = { start: prog.span.start, end: r.kernel.span.end };
+    } else {
+      const q: Program = { kind: 'Program', name: 'jit', jit: true, functions: [r.kernel], span: { ...r.kernel.span } };
+      if (scope) q.constants = scope;
+      byParent.set(parent, q);
+      programs.push(q);
+    }
+  }
   const jitKernelsWithErrors = parser.problems.length - beforeJit;
   for (const d of parser.problems) problems.push(d);
   if (bad) {
@@ -117,7 +163,44 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     });
   }
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
-  return { source, constants, programs, problems, spell: imports.spell, stats };
+  const headerComments = attachComments(text, table, programs);
+  const dynamics = moduleDynamics(text, table, imports, constants);
+  return {
+    source, constants, programs, problems, spell: imports.spell, stats,
+    ...(headerComments.length > 0 ? { headerComments } : {}),
+    ...(dynamics.size > 0 ? { dynamics } : {}),
+  };
+}
+
+/**
+ * The first decorator lines of the `@pl.jit...` kernels nested in a function or class (not in a
+ * `@pl.program` class); their names are added to `jitFuncs` (calls to them resolve).
+ */
+function nestedJitKernels(text: string, table: LineTable, probe: ProgramParser, jitFuncs: Set<string>): number[] {
+  const out: number[] = [];
+  const isDecorator = (l: number): boolean => text.charCodeAt(table.start[l]!) === 64;
+  for (let l = 0; l < table.count; l++) {
+    const w = table.indent[l]!;
+    if (!isDecorator(l)) continue;
+    // A decorator group: its lines, then the decorated line and its block.
+    let h = l;
+    let jit = false;
+    while (h < table.count && table.indent[h] === w && isDecorator(h)) {
+      if (w > 0 && probe.isJitOnlyDecorator(h)) jit = true;
+      h++;
+    }
+    if (probe.isProgramDecorator(l) || jit) {
+      let e = h + 1;
+      while (e < table.count && table.indent[e]! > w) e++;
+      if (jit) {
+        const m = h < table.count ? /^def\s+(\w+)/.exec(text.slice(table.start[h]!, table.end[h]!)) : null;
+        if (m) jitFuncs.add(m[1]!);
+        out.push(l);
+      }
+      l = e - 1;
+    } else l = h - 1;
+  }
+  return out;
 }
 
 /** Parses a module's text; throws a DiagnosticError holding every error when a program or function cannot be read. */

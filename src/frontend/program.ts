@@ -61,6 +61,7 @@ export class ProgramParser {
   readonly problems: Diagnostic[] = [];
   private readonly programRe: RegExp;
   private readonly jitRe: RegExp;
+  private readonly jitOnlyRe: RegExp;
   private readonly names: ReadonlyMap<string, string>;
   /** Set while a lone `...` body is being matched. */
   private ellipsisOk = false;
@@ -85,6 +86,7 @@ export class ProgramParser {
     const jit = imports ? memberNames(imports, 'jit') : [];
     const fn = imports ? memberNames(imports, 'function') : [];
     this.programRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*program|(?:${alt(prog)}))(?![A-Za-z0-9_])`);
+    this.jitOnlyRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*jit|(?:${alt(jit)}))(?![A-Za-z0-9_])`);
     this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
   }
 
@@ -96,6 +98,35 @@ export class ProgramParser {
   /** True when logical line `l` is a `@pl.jit...` or `@pl.function` decorator (through the module's imports): at indentation 0, a module-level kernel. */
   isJitDecorator(l: number): boolean {
     return this.decoratorMatches(l, this.jitRe);
+  }
+
+  /** True when logical line `l` is a `@pl.jit...` decorator (not `@pl.function`): a kernel also where it is nested in a function. */
+  isJitOnlyDecorator(l: number): boolean {
+    return this.decoratorMatches(l, this.jitOnlyRe);
+  }
+
+  /**
+   * A JIT kernel nested in a function or class (a test method, a builder): its first decorator
+   * is logical line `g`. Returns the kernel (null when it cannot be read: recorded in
+   * `problems`) and the line after it.
+   */
+  parseNestedJitKernel(g: number): { kernel: FunctionDef | null; next: number } {
+    const t = this.table;
+    const text = this.source.text;
+    const base = t.indent[g]!;
+    let h = g;
+    while (h < t.count && t.indent[h] === base && text.charCodeAt(t.start[h]!) === 64) h++;
+    let e = h + 1;
+    while (e < t.count && t.indent[e]! > base) e++;
+    if (h >= t.count || t.indent[h] !== base || !lineStartsWithWord(text, t, h, 'def')) {
+      this.isolated(() => this.report.unsupported(this.lineSpan(h < t.count ? h : g), '@pl.jit must decorate a function (def)'));
+      return { kernel: null, next: Math.max(h, g + 1) };
+    }
+    const kernel = this.isolated(() => {
+      this.checkLines(g, e);
+      return this.parseFunction(g, h, e, base, true);
+    });
+    return { kernel, next: e };
   }
 
   private decoratorMatches(l: number, re: RegExp): boolean {
@@ -349,6 +380,9 @@ export class ProgramParser {
    * Parses the block of logical lines [a, b) (base indentation: line a's). Its top-level
    * statement groups are parsed in chunks of about CHUNK_CHARS; a group seen before (same
    * text) is taken from the cache; a compound statement bigger than a chunk is split.
+   * A chunk with an error is parsed again statement by statement (a compound one clause by
+   * clause), so every statement with an error is reported, not only the first; then the block
+   * throws all of them.
    */
   parseBlock(a: number, b: number): Stmt[] {
     const t = this.table;
@@ -358,12 +392,33 @@ export class ProgramParser {
     interface Group { g: number; e: number; key: string | null; stmts: Stmt[] | null }
     let pending: Group[] = [];
     let missChars = 0;
+    const errors: Diagnostic[] = [];
     const flush = (): void => {
       const misses = pending.filter((p) => p.stmts === null);
       if (misses.length > 0) {
         const ranges: number[] = [];
         for (const m of misses) ranges.push(m.g, m.e);
-        const stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
+        let stmts: Stmt[];
+        try {
+          stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
+        } catch (e) {
+          if (!(e instanceof DiagnosticError)) throw e;
+          // The chunk's error is the first one (it saw the text after the failing statement, so
+          // it is located as Python locates it); the statements after it are each parsed alone.
+          let chunkError: Diagnostic[] | null = e.diagnostics;
+          for (const m of misses) {
+            const before = errors.length;
+            this.recoverGroup(m.g, m.e, base, errors);
+            if (errors.length > before && chunkError) {
+              errors.splice(before, 1, ...chunkError);
+              chunkError = null;
+            }
+          }
+          if (chunkError) errors.push(...chunkError);
+          pending = [];
+          missChars = 0;
+          return;
+        }
         // Give each miss the statements that start inside it (they come in source order).
         let k = 0;
         for (let i = 0; i < misses.length; i++) {
@@ -391,7 +446,12 @@ export class ProgramParser {
       const chars = t.end[e - 1]! - start;
       if (chars > CHUNK_CHARS && e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
         flush();
-        out.push(this.splitCompound(g, e, base));
+        try {
+          out.push(this.splitCompound(g, e, base));
+        } catch (err) {
+          if (!(err instanceof DiagnosticError)) throw err;
+          errors.push(...err.diagnostics);
+        }
       } else {
         const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
         const hit = key !== null ? this.cache.get(key) : undefined;
@@ -406,7 +466,30 @@ export class ProgramParser {
       g = e;
     }
     flush();
+    if (errors.length > 0) throw new DiagnosticError(errors);
     return out;
+  }
+
+  /**
+   * A statement group [g, e) of a chunk that failed: parsed on its own, its errors added to
+   * `errors` (a compound statement clause by clause, so errors in its body are each found).
+   */
+  private recoverGroup(g: number, e: number, base: number, errors: Diagnostic[]): void {
+    try {
+      this.matchRanges<Stmt[]>([g, e], base, 'Chunk');
+    } catch (err) {
+      if (!(err instanceof DiagnosticError)) throw err;
+      if (e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
+        try {
+          this.splitCompound(g, e, base);
+        } catch (inner) {
+          if (!(inner instanceof DiagnosticError)) throw inner;
+          errors.push(...inner.diagnostics);
+          return;
+        }
+      }
+      errors.push(...err.diagnostics);
+    }
   }
 
   /** A compound statement too big for one chunk: each clause header parsed alone, each body in chunks. */

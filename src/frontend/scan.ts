@@ -40,6 +40,8 @@ export interface LineTable {
   flags: Uint8Array;
   /** Lexical errors by logical line index (first error of the line). */
   errors: Map<number, LineError>;
+  /** Offset of every comment's `#` (outside strings), ascending. */
+  comments: Int32Array;
 }
 
 
@@ -107,6 +109,7 @@ export function scanLines(text: string): LineTable {
   const indents = new Grow(guess);
   let flags = new Uint8Array(guess);
   const errors = new Map<number, LineError>();
+  const comments = new Grow(16);
   let count = 0;
 
   let i = 0;
@@ -135,6 +138,7 @@ export function scanLines(text: string): LineTable {
       continue;
     }
     if (c === HASH) {
+      comments.push(i);
       while (i < n && newlineAt(text, i) === 0) i++;
       i += newlineAt(text, i);
       continue;
@@ -171,6 +175,7 @@ export function scanLines(text: string): LineTable {
         continue;
       }
       if (c === HASH) {
+        comments.push(i);
         if (brackets.length > 0) dirty = true;
         while (i < n && newlineAt(text, i) === 0) i++;
         continue;
@@ -242,6 +247,7 @@ export function scanLines(text: string): LineTable {
     indent: indents.done(),
     flags: flags.subarray(0, count),
     errors,
+    comments: comments.done(),
   };
 }
 

@@ -241,8 +241,9 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
     // nested tuple targets: `(a, b), tid = pl.submit(...)`
     fc.tuple(fc.uniqueArray(arbName, { minLength: 3, maxLength: 3 }), submitArb)
       .map(([[x, y, z], s]) => b.assignNested(b.tuple(b.tuple(b.name(x!), b.name(y!)), b.name(z!)), s)),
-    // a deps= comprehension (the whole list, or one element of it)
-    fc.tuple(fc.constantFrom(...ctx.kernels), arbName, arbName, small, fc.boolean())
+    // a deps= comprehension (the whole list, or one element of it); its bound is a constant, as
+    // PyPTO unrolls it at parse time (an IR variable there is an error)
+    fc.tuple(fc.constantFrom(...ctx.kernels), arbName, arbName, fc.oneof(fc.integer({ min: 0, max: 6 }).map(b.int), fc.constantFrom('N', 'M').map(b.name)), fc.boolean())
       .map(([k, arr, i, n, whole]) => {
         const c = b.comp(b.sub(b.name(arr), b.name(i)), i, b.otherCall(b.name('range'), [n]));
         return b.exprStmt(b.submit(k, [], whole ? [c] : [b.name(arr), c]));

@@ -9,6 +9,7 @@ import type {
   UnaryOp, Direction, EnumExpr,
 } from '../ir/nodes.js';
 import { ENUMS, opByCanonical, opBySpelling } from '../ir/ops.js';
+import { retypeSliceWrites } from '../frontend/slice-writes.js';
 
 export const NO_SPAN: Span = { start: 0, end: 0 };
 const sp = (): Span => ({ start: 0, end: 0 });
@@ -164,8 +165,11 @@ export interface FunctionOpts {
   docstring?: string | null;
 }
 /** A function definition; Opaque functions get a bare decorator unless keywords are given. */
-export function func(n: string, funcKind: FunctionKind, params: Param[], body: Stmt[], o: FunctionOpts = {}): FunctionDef {
+export function func(n: string, funcKind: FunctionKind, params: Param[], body0: Stmt[], o: FunctionOpts = {}): FunctionDef {
   const attrs = o.attrs ?? null;
+  // A slice write into a tile parameter is tile.assemble, as the frontend reads it (a copy: generated values are shared).
+  const body = structuredClone(body0);
+  retypeSliceWrites(params, body);
   if (attrs && attrs.kind !== 'Dict') throw new Error('func_attr must be a dict');
   return {
     kind: 'Function',

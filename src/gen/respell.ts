@@ -1,7 +1,8 @@
 /**
  * Non-canonical respellings of canonical text: the same program written the way users
  * write it (short op names, `pl.manual_scope()`, Python `range`, 2-space indentation,
- * comments, blank lines, redundant parentheses). For properties like "fmt of a respelling is
+ * comments (numbered, so each can be followed: a header before the imports, lines before and
+ * trailing comments on the lines of programs and kernels), blank lines, redundant parentheses). For properties like "fmt of a respelling is
  * the canonical text". Meant for text printed by `printModule` from generated programs
  * (whose strings never hold `#`, quotes or newlines): the rewrites are textual.
  */
@@ -44,19 +45,21 @@ export function respell(text: string, r: Respelling): string {
   };
   const out: string[] = [];
   let inClass = false;
+  let note = 0;
+  if (r.comments) out.push('# header comment', '');
   for (let line of t.split('\n')) {
     const m = /^( *)(.*)$/.exec(line)!;
     let ind = m[1]!;
     const body = m[2]!;
-    if (body.startsWith('class ')) inClass = true;
+    if (body.startsWith('class ') || body.startsWith('@')) inClass = true;
     if (r.twoSpaceIndent) ind = ' '.repeat(ind.length / 2);
     line = ind + body;
     if (r.parens && rnd(3) === 0) {
       const a = /^(\s*[A-Za-z_]\w*) = (.+)$/.exec(line);
       if (a) line = `${a[1]} = (${a[2]})`;
     }
-    if (r.comments && inClass && body !== '' && rnd(4) === 0) line += '  # note';
-    if (r.comments && inClass && body !== '' && rnd(6) === 0) out.push(`${ind}# a comment line`);
+    if (r.comments && inClass && body !== '' && rnd(4) === 0) line += `  # note ${note++}`;
+    if (r.comments && inClass && body !== '' && rnd(6) === 0) out.push(`${ind}# a comment line ${note++}`);
     out.push(line);
     if (r.blankLines && inClass && body !== '' && rnd(5) === 0) out.push('');
   }

@@ -150,7 +150,7 @@ export interface Param {
  * The element write `tids[i] = t` is sugar, read as `tids = pl.array.update_element(tids, i, t)`
  * (an Assign whose value is that call); the printer writes it back in the sugared form.
  */
-export interface AssignStmt {
+export interface AssignStmt extends Commented {
   kind: 'Assign';
   /**
    * Set for a slice write `dst[0:H, :] = src`, which PyPTO lowers to
@@ -171,14 +171,14 @@ export interface AssignStmt {
   value: Expr;
   span: Span;
 }
-export interface ExprStmt { kind: 'ExprStmt'; value: Expr; span: Span }
-export interface ReturnStmt { kind: 'Return'; value: Expr | null; span: Span }
-export interface PassStmt { kind: 'Pass'; span: Span }
-export interface BreakStmt { kind: 'Break'; span: Span }
-export interface ContinueStmt { kind: 'Continue'; span: Span }
+export interface ExprStmt extends Commented { kind: 'ExprStmt'; value: Expr; span: Span }
+export interface ReturnStmt extends Commented { kind: 'Return'; value: Expr | null; span: Span }
+export interface PassStmt extends Commented { kind: 'Pass'; span: Span }
+export interface BreakStmt extends Commented { kind: 'Break'; span: Span }
+export interface ContinueStmt extends Commented { kind: 'Continue'; span: Span }
 
 /** `if c: ... else: ...`; `elif` is an `else` holding exactly one `If` with `isElif` set. */
-export interface IfStmt {
+export interface IfStmt extends Commented {
   kind: 'If';
   cond: Expr;
   then: Stmt[];
@@ -188,7 +188,7 @@ export interface IfStmt {
 }
 
 /** `while c:` (plain). */
-export interface WhileStmt { kind: 'While'; cond: Expr; body: Stmt[]; span: Span }
+export interface WhileStmt extends Commented { kind: 'While'; cond: Expr; body: Stmt[]; span: Span }
 
 /**
  * Loop kinds: `range` (`pl.range`, and Python `range`), `parallel`, `unroll`, `pipeline`,
@@ -199,7 +199,7 @@ export interface WhileStmt { kind: 'While'; cond: Expr; body: Stmt[]; span: Span
  */
 export type LoopKind = 'range' | 'parallel' | 'unroll' | 'pipeline' | 'spmd' | 'while' | 'split_aiv';
 
-export interface ForStmt {
+export interface ForStmt extends Commented {
   kind: 'For';
   loopKind: LoopKind;
   /** The loop variable (`i`), null for `while` loops. */
@@ -235,7 +235,7 @@ export interface ForStmt {
  */
 export type ScopeKind = 'manual' | 'auto' | 'at' | 'spmd' | 'cluster';
 
-export interface ScopeStmt {
+export interface ScopeStmt extends Commented {
   kind: 'Scope';
   scope: ScopeKind;
   args: Expr[];
@@ -245,6 +245,15 @@ export interface ScopeStmt {
   asName: NameExpr | null;
   body: Stmt[];
   span: Span;
+}
+
+/**
+ * Comments kept for `fmt` (PyPTO's leading comments): each `# ...` line written before the node
+ * (after the previous one) or on its own lines (its header's, for a compound statement), in
+ * source order, as written (from `#`, trailing spaces dropped).
+ */
+export interface Commented {
+  comments?: string[];
 }
 
 export type Stmt =
@@ -257,7 +266,7 @@ export type Stmt =
 export type FunctionKind =
   | 'Opaque' | 'Orchestration' | 'InCore' | 'AIC' | 'AIV' | 'Group' | 'Spmd' | 'Inline' | 'Graph';
 
-export interface FunctionDef {
+export interface FunctionDef extends Commented {
   kind: 'Function';
   name: string;
   funcKind: FunctionKind;
@@ -291,7 +300,7 @@ export interface FunctionDef {
   span: Span;
 }
 
-export interface Program {
+export interface Program extends Commented {
   kind: 'Program';
   /** The class name; for the JIT kernels of a module, `jit`. */
   name: string;
@@ -323,6 +332,13 @@ export interface Module {
   problems?: Diagnostic[];
   /** What was found and what of it could be read (for measurements over many files). */
   stats?: ReadStats;
+  /** Comments at the top of the file, before its first line of code (a licence header), kept by `fmt`. */
+  headerComments?: string[];
+  /**
+   * Module-level symbolic dimensions: `NAME = pl.dynamic("TEXT")` (NAME → TEXT), in module order,
+   * kept by `fmt` for the names the programs use.
+   */
+  dynamics?: Map<string, string>;
   /** How the module spells `pl` and `pld` (its imports), for text the rewriter inserts. */
   spell?: { pl: string; pld: string };
 }

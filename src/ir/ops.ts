@@ -78,6 +78,8 @@ export const OPS: readonly OpSpec[] = [
   op('tensor.write', 'pl.tensor.write', ['pl.write'], p('tensor', 'indices', 'value')),
   op('tensor.read', 'pl.tensor.read', ['pl.read'], p('tensor', 'indices')),
   op('tensor.assemble', 'pl.tensor.assemble', ['pl.assemble'], p('target', 'source', 'offsets')),
+  // A slice write into a tile (`t[0:4, :] = x`) is tile.assemble (PyPTO lowers it by target type).
+  op('tile.assemble', 'pl.tile.assemble', [], p('target', 'source', 'offsets')),
   op('tensor.view', 'pl.tensor.view', ['pl.view'], p('tensor', 'shape', 'offsets')),
   op('tensor.matmul', 'pl.tensor.matmul', [], p('lhs', 'rhs')),
   op('tile.matmul', 'pl.tile.matmul', [], p('lhs', 'rhs')),

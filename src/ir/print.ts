@@ -34,14 +34,18 @@
  *   floats keep their source text; enum values print symbolically (`pld.NotifyOp.AtomicAdd`,
  *   data types as `pl.FP32`); integers print in decimal (`0x10` → `16`); a tuple subscript
  *   prints bare (`x[i, j]`); shapes keep their symbolic spelling (`[1, N]`, `SHAPE`).
- * - Not kept (not in the IR): comments, class and module docstrings, blank lines, line continuations, any
+ * - Comments: a node's leading comments (see `frontend/comments.ts`: those before it and on its
+ *   own lines) print above it, one per line at its indentation, as written; the file's header
+ *   comments (before any code) print first, then a blank line. PyPTO's printer does the same.
+ * - `pl.dynamic` dimensions the programs use print as `N = pl.dynamic("N")` before the constants.
+ * - Not kept (not in the IR): class and module docstrings, blank lines, line continuations, any
  *   Python outside `@pl.program` classes (imports, tests, builder functions: their programs
  *   are printed at top level), `"window_buffer=..."` type elements.
  *
  * Output is built as an array of lines joined once, so printing is linear in program size.
  */
 import type {
-  AssignStmt, CallExpr, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Keyword, Module,
+  AssignStmt, Commented, CallExpr, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Keyword, Module,
   Param, Program, ScopeStmt, Stmt, TypeExpr,
 } from './nodes.js';
 import { opByCanonical } from './ops.js';
@@ -363,6 +367,11 @@ class Printer {
     this.lines.push(indent(depth) + text);
   }
 
+  /** The node's kept comments, one line each, at `depth`. */
+  comments(depth: number, node: Commented): void {
+    if (node.comments) for (const c of node.comments) this.line(depth, c);
+  }
+
   /** A statement body; `lead` statements (func_attr, pl.cond) come first. */
   body(stmts: readonly Stmt[], depth: number, lead: string[] = []): void {
     for (const l of lead) this.line(depth, l);
@@ -375,6 +384,7 @@ class Printer {
   }
 
   stmt(s: Stmt, depth: number): void {
+    this.comments(depth, s);
     switch (s.kind) {
       case 'Assign': {
         if (s.sliceIndex && s.value.kind === 'Call' && s.value.args[1]) {
@@ -423,6 +433,7 @@ class Printer {
   }
 
   ifStmt(s: IfStmt, depth: number, keyword: 'if' | 'elif'): void {
+    if (keyword === 'elif') this.comments(depth, s);
     this.line(depth, `${keyword} ${top(s.cond)}:`);
     this.body(s.then, depth + 1);
     if (s.orelse.length === 1 && s.orelse[0]!.kind === 'If') {
@@ -434,6 +445,7 @@ class Printer {
   }
 
   func(f: FunctionDef, depth: number): void {
+    this.comments(depth, f);
     const kws = keywords(f.decoratorKwargs);
     if (f.jit) {
       this.line(depth, `@${top(f.jit)}`);
@@ -475,6 +487,7 @@ class Printer {
       });
       return;
     }
+    this.comments(depth, p);
     this.line(depth, '@pl.program');
     this.line(depth, `class ${p.name}:`);
     if (p.functions.length === 0) this.line(depth + 1, 'pass');
@@ -527,7 +540,7 @@ function usesPld(text: string): boolean {
  * The canonical form of a module (what `ptolog fmt` prints for a file): imports, the module
  * constants the programs mention, and every program in order. Empty when there is no program.
  */
-export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
+export function printModule(m: Pick<Module, 'constants' | 'programs' | 'headerComments' | 'dynamics'>): string {
   if (m.programs.length === 0) return '';
   const used = new Set<string>();
   const texts: string[] = [];
@@ -548,12 +561,13 @@ export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
       } else {
         // Bound in the builder function or test method around it: printed inside one.
         const pr = new Printer();
-        pr.line(0, `def build_${p.name}():`);
+        const name = p.jit ? p.functions[p.functions.length - 1]!.name : p.name;
+        pr.line(0, `def build_${name}():`);
         for (const l of locals) pr.line(1, l);
         pr.lines.push('');
         pr.program(p, 1);
         pr.lines.push('');
-        pr.line(1, `return ${p.name}`);
+        pr.line(1, `return ${name}`);
         texts.push(`${pr.lines.join('\n')}\n`);
       }
     }
@@ -564,10 +578,14 @@ export function printModule(m: Pick<Module, 'constants' | 'programs'>): string {
   const header = ['import pypto.language as pl'];
   if (usesPld(body)) header.push('import pypto.language.distributed as pld');
   const consts: string[] = [];
+  for (const [name, text] of m.dynamics ?? []) {
+    if (used.has(name) && !m.constants.has(name)) consts.push(`${name} = pl.dynamic(${printString(text)})`);
+  }
   for (const [name, value] of m.constants) {
     if (used.has(name)) consts.push(`${name} = ${printConst(value)}`);
   }
-  let out = `${header.join('\n')}\n`;
+  let out = m.headerComments ? `${m.headerComments.join('\n')}\n\n` : '';
+  out += `${header.join('\n')}\n`;
   if (consts.length > 0) out += `\n${consts.join('\n')}\n`;
   return `${out}\n\n${body}`;
 }

@@ -1,7 +1,7 @@
 /**
- * The analyses behind the language server, on a document's text (no LSP types here): audit
- * findings per pass, the text after fixing one finding or all of them (the same rewriter as
- * `apply`), and the explain summary of a line.
+ * The analyses behind the language server, on a document's text (no LSP types here): the text
+ * after fixing one finding or all of them (the same rewriter as `apply`) and the explain summary
+ * of a line. The audit findings, program by program, are in `programs.ts`.
  */
 import { parseModule } from '../frontend/index.js';
 import { analyze, type Analysis } from '../passes/analyze.js';
@@ -21,49 +21,9 @@ export interface PassFinding {
   diagnostic: Diagnostic;
 }
 
-/** The outcome of analysing one document: its findings, or the errors that stopped the analysis. */
-export interface DocumentAudit {
-  findings: PassFinding[];
-  /** Per pass, the analysis (for hover); empty when the document could not be analysed. */
-  analyses: Map<string, Analysis>;
-}
-
 /** The extra rule files of the settings, read now. */
 function extras(settings: LspSettings): ExtraRuleFile[] {
   return readExtraRules(settings.ruleDirs, settings.passes);
-}
-
-/**
- * Audits a document step by step (it yields after the parse and after each pass, so a caller
- * can let newer edits in and stop early): every pass's findings with related locations; a
- * DiagnosticError's diagnostics as findings.
- */
-export function* auditSteps(text: string, path: string, settings: LspSettings): Generator<void, DocumentAudit, void> {
-  const analyses = new Map<string, Analysis>();
-  try {
-    const module = parseModule(text, path, { defines: settings.defines });
-    const xs = extras(settings);
-    const findings: PassFinding[] = [];
-    for (const pass of settings.passes) {
-      yield;
-      const a = analyze(module, pass.audit, extrasFor(pass, xs));
-      analyses.set(pass.name, a);
-      for (const d of readFindings(a.result, a.table, module.source, { related: true })) findings.push({ pass: pass.name, diagnostic: d });
-    }
-    return { findings, analyses };
-  } catch (e) {
-    if (e instanceof DiagnosticError) return { findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })), analyses };
-    throw e;
-  }
-}
-
-/** Audits a document in one go (see auditSteps). */
-export function auditDocument(text: string, path: string, settings: LspSettings): DocumentAudit {
-  const steps = auditSteps(text, path, settings);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
 }
 
 /** The text `apply` produces (every pass of the settings), or undefined when apply refuses (errors). */

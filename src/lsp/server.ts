@@ -1,8 +1,10 @@
 /**
- * The ptolog language server on a given connection: diagnostics (debounced, only documents
- * whose text or rules changed are re-analysed, a stale result never published over a newer
- * one), code actions (markers for one finding, fix all, a suppression comment), hover (the
- * explain summary). Formatting is not offered: `fmt` drops comments.
+ * The ptolog language server on a given connection: diagnostics (debounced; per document only
+ * the programs whose text changed are re-analysed, the others reuse the document's previous
+ * per-program results; a stale result is never published over a newer one), code actions
+ * (markers for one finding, fix all, a suppression comment), hover (the explain summary) and
+ * formatting (`fmt`, which keeps comments). Each analysis is logged (`window/logMessage`, type
+ * Log): how many programs were analysed of how many.
  */
 import { fileURLToPath } from 'node:url';
 import {
@@ -13,7 +15,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { forgetLoadedRules } from '../passes/analyze.js';
 import { explainLine } from '../passes/explain.js';
 import type { Analysis } from '../passes/analyze.js';
-import { auditDocument, auditSteps, fixAllText, fixOneText, hoverSummary } from './analysis.js';
+import { fixAllText, fixOneText, hoverSummary } from './analysis.js';
+import { auditProgramsSteps, type ProgramAudit, type ProgramsAudit } from './programs.js';
+import { formatText } from './format.js';
+import type { LspSettings } from './settings.js';
 import { toLspDiagnostic, type FindingData } from './convert.js';
 import { ruleHelpLinks } from './help.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
@@ -25,7 +30,12 @@ export const EXPLAIN_COMMAND = 'ptolog.explain';
 interface Published {
   text: string;
   rulesGeneration: number;
-  analyses: Map<string, Analysis>;
+  programs: ProgramsAudit['programs'];
+}
+
+/** What, besides the rules generation, decides a document's analyses: its settings. */
+function settingsSalt(settings: LspSettings, rulesGeneration: number): string {
+  return JSON.stringify([rulesGeneration, settings.passes.map((p) => p.name), settings.ruleDirs, [...settings.defines]]);
 }
 
 /** The file path ptolog names a document by (its file path, or the URI when it is not a file). */
@@ -41,6 +51,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
   const help = ruleHelpLinks();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const published = new Map<string, Published>();
+  /** Per document: its programs' analyses from the last analysis (reused for unchanged programs). */
+  const caches = new Map<string, ReadonlyMap<string, ProgramAudit>>();
   let rulesGeneration = 0;
   let stopWatching: (() => void) | undefined;
 
@@ -66,7 +78,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const path = documentPath(uri);
     try {
       const settings = options.settingsFor(path);
-      const steps = auditSteps(text, path, settings);
+      const steps = auditProgramsSteps(text, path, settings, settingsSalt(settings, generation), caches.get(uri) ?? new Map());
       let step = steps.next();
       while (!step.done) {
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -75,13 +87,15 @@ export function startServer(connection: Connection, options: ServerOptions, base
       }
       if (stale()) return;
       const audit = step.value;
+      caches.set(uri, audit.cache);
+      connection.console.log(`ptolog: analysed ${audit.analysed} of ${audit.total} programs of ${path}`);
       const filtered = filter(audit.findings.map((f) => f.diagnostic), text, path);
       const kept = new Set(filtered);
       const diagnostics = audit.findings.filter((f) => kept.has(f.diagnostic)).map((f) => toLspDiagnostic(f, path, uri, base, help));
       // What the filter itself reports (a configuration file that does not load) is published too.
       const own = new Set(audit.findings.map((f) => f.diagnostic));
       for (const d of filtered) if (!own.has(d)) diagnostics.push(toLspDiagnostic({ pass: '', diagnostic: d }, path, uri, base, help));
-      published.set(uri, { text, rulesGeneration: generation, analyses: audit.analyses });
+      published.set(uri, { text, rulesGeneration: generation, programs: audit.programs });
       void connection.sendDiagnostics({ uri, version, diagnostics });
     } catch (e) {
       logError(`analysing ${uri}`, e);
@@ -105,6 +119,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
       hoverProvider: true,
+      documentFormattingProvider: true,
       executeCommandProvider: { commands: [EXPLAIN_COMMAND] },
     },
     serverInfo: { name: 'ptolog' },
@@ -127,6 +142,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     if (t) clearTimeout(t);
     timers.delete(e.document.uri);
     published.delete(e.document.uri);
+    caches.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
@@ -183,20 +199,29 @@ export function startServer(connection: Connection, options: ServerOptions, base
     }
   });
 
-  const analysesOf = (uri: string): Map<string, Analysis> | undefined => {
+  /** The analyses (per pass) of the program holding 1-based `line` of the document, if any. */
+  const analysesOf = (uri: string, line: number): Map<string, Analysis> | undefined => {
     const doc = documents.get(uri);
     if (!doc) return undefined;
     const last = published.get(uri);
-    if (last && last.text === doc.getText() && last.rulesGeneration === rulesGeneration) return last.analyses;
-    const path = documentPath(uri);
-    return auditDocument(doc.getText(), path, options.settingsFor(path)).analyses;
+    let programs: ProgramsAudit['programs'];
+    if (last && last.text === doc.getText() && last.rulesGeneration === rulesGeneration) programs = last.programs;
+    else {
+      const path = documentPath(uri);
+      const settings = options.settingsFor(path);
+      const steps = auditProgramsSteps(doc.getText(), path, settings, settingsSalt(settings, rulesGeneration), caches.get(uri) ?? new Map());
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      programs = step.value.programs;
+    }
+    return programs.find((p) => line >= p.fromLine && line <= p.toLine)?.analyses;
   };
 
   connection.onHover((params): Hover | null => {
     try {
-      const analyses = analysesOf(params.textDocument.uri);
-      if (!analyses) return null;
       const line = params.position.line + 1;
+      const analyses = analysesOf(params.textDocument.uri, line);
+      if (!analyses) return null;
       const parts = hoverSummary(analyses, line);
       if (parts.length === 0) return null;
       const body = parts.map((p) => `**${p.pass}**\n${p.lines.map((l) => `- ${l.replace(/[\\`*_[\]<>]/g, '\\$&')}`).join('\n')}`).join('\n\n');
@@ -214,11 +239,26 @@ export function startServer(connection: Connection, options: ServerOptions, base
     try {
       const [uri, line] = params.arguments ?? [];
       if (typeof uri !== 'string' || typeof line !== 'number') return null;
-      const analyses = analysesOf(uri);
+      const analyses = analysesOf(uri, line);
       if (!analyses) return null;
       return [...analyses].map(([pass, a]) => `== ${pass}\n${explainLine(a, line)}`).join('\n');
     } catch (e) {
       logError('explaining a line', e);
+      return null;
+    }
+  });
+
+  connection.onDocumentFormatting((params) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return null;
+    try {
+      const path = documentPath(doc.uri);
+      const next = formatText(doc.getText(), path, options.settingsFor(path).defines);
+      // A document that does not read (or holds no program) is left as it is.
+      if (next === undefined || next === doc.getText()) return [];
+      return textEdits(doc, next);
+    } catch (e) {
+      logError('formatting', e);
       return null;
     }
   });

@@ -29,6 +29,7 @@
 import type { Span } from '../ir/nodes.js';
 import { DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
+import { scanLines, type LineTable } from '../frontend/scan.js';
 
 export type SourceEdit =
   | { kind: 'insertAfter'; anchor: Span; lines: string[] }
@@ -98,13 +99,27 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
     while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
     return j + 1;
   };
+  let table: LineTable | null = null;
+  /** Where the logical line holding `offset` starts (a statement before a `;` can span several physical lines). */
+  const logicalStartOf = (offset: number): number => {
+    table ??= scanLines(text);
+    const starts = table.start;
+    let lo = 0;
+    let hi = table.count - 1;
+    if (hi < 0 || starts[0]! > offset) return lineStartOf(offset) + leading(lineStartOf(offset)).length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return starts[lo]!;
+  };
   /**
-   * Where the simple statements of the line holding `offset` start: after the line's
+   * Where the simple statements of the logical line holding `offset` start: after the line's
    * indentation, or after the header colon of a compound statement whose body is on its line.
    */
   const listStartOf = (offset: number): number => {
-    const ls = lineStartOf(offset);
-    const first = ls + leading(ls).length;
+    const first = logicalStartOf(offset);
     if (!/^(if|elif|else|for|while|with|def|try|except|finally|class|async)(?![A-Za-z0-9_])/.test(text.slice(first, first + 8))) return first;
     let depth = 0;
     for (let i = first; i < offset; i++) {
@@ -140,7 +155,7 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
     if (semicolonBefore(anchor.start) >= 0) {
       // `a; b`: b goes on its own line, indented like the first statement of the line.
       const listStart = listStartOf(anchor.start);
-      const indent = listStart === anchor.start ? leading(ls) : indentFor({ start: listStart, end: listStart });
+      const indent = listStart === anchor.start ? leading(lineStartOf(listStart)) : indentFor({ start: listStart, end: listStart });
       breakBefore(anchor.start, indent);
       return indent;
     }

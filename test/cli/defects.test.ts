@@ -236,7 +236,7 @@ describe('16: fmt --check does not suggest the comment-dropping fmt', () => {
     const r = await run(['fmt', '--check', 'examples/ring_allreduce.py']);
     expect(r.code).toBe(1);
     expect(r.err).not.toContain('run ptolog fmt');
-    expect(r.err).toContain('without the file\'s comments and docstrings');
+    expect(r.err).toContain('it keeps comments, but not module or class docstrings');
   });
 });
 

@@ -105,6 +105,45 @@ describe('fact extraction', () => {
     expect(sink.get('cfg_entry')).toEqual([[sink.get('function')[0]![0], loop]]);
   });
 
+  it('unrolls a deps= comprehension of known length (as PyPTO does at parse time); a symbolic one stays one entry', () => {
+    const text = `import pypto.language as pl
+
+N = 3
+SLOTS = [0, 2]
+K = len(SLOTS)
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[4], pl.FP32]):
+        pass
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[4], pl.FP32], carry: pl.Array[N, pl.TASK_ID]):
+        with pl.scope(mode=pl.ScopeMode.MANUAL):
+            a, t1 = pl.submit(self.k, x, deps=[carry[i] for i in range(N)])
+            b, t2 = pl.submit(self.k, x, deps=[t1, [carry[i] for i in range(1, 7, 2) if i != 3]])
+            c, t3 = pl.submit(self.k, x, deps=[carry[s] for s in SLOTS])
+            d, t4 = pl.submit(self.k, x, deps=[carry[i] for i in range(K)])
+`;
+    const { sink, ids } = facts(text);
+    const deps = (needle: string): string[] => {
+      const c = ids(needle);
+      return sink.get('submit_dep').filter((r) => r[0] === c).sort((p, q) => (p[1] as number) - (q[1] as number)).map((r) => {
+        const s = sink.get('span').find((x) => x[0] === r[2])!;
+        const kids = sink.get('expr_child').filter((x) => x[0] === r[2]).map((x) => x[1]);
+        const value = kids.map((k) => sink.get('const_value').find((x) => x[0] === k)?.[1]).find((v) => v !== undefined);
+        return `${text.slice(s[1] as number, s[2] as number)}=${value ?? '?'}`;
+      });
+    };
+    expect(deps('pl.submit(self.k, x, deps=[carry[i] for i in range(N)])')).toEqual(['carry[i]=0', 'carry[i]=1', 'carry[i]=2']);
+    expect(deps('pl.submit(self.k, x, deps=[t1,')).toEqual(['t1=?', 'carry[i]=1', 'carry[i]=5']);
+    expect(deps('pl.submit(self.k, x, deps=[carry[s] for s in SLOTS])')).toEqual(['carry[s]=0', 'carry[s]=2']);
+    // A bound ptolog cannot evaluate: the comprehension is one entry of unknown length.
+    expect(deps('pl.submit(self.k, x, deps=[carry[i] for i in range(K)])')).toEqual(['[carry[i] for i in range(K)]=?']);
+  });
+
   it('marks statements written on their header line', () => {
     const { sink, ids } = facts(KERNEL.replace('if i > 0:\n                w2', 'if i > 0: w2'));
     expect(sink.get('inline_body').map((r) => r[0])).toEqual([ids('w2 = pl.store')]);

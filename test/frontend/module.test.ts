@@ -5,6 +5,9 @@ import { setChunkChars, setGroupCache, CHUNK_CHARS } from '../../src/frontend/pr
 import { evalConst } from '../../src/ir/consts.js';
 import type { Expr, Module, Stmt } from '../../src/ir/nodes.js';
 import { st, diagOf } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { printModule } from '../../src/ir/print.js';
+import { structurallyEqual } from '../../src/ir/equal.js';
 
 /** Removes spans so two IRs can be compared structurally. */
 function strip(x: unknown): unknown {
@@ -279,3 +282,26 @@ describe('statement-group cache', () => {
   });
 });
 
+
+describe('JIT kernels nested in a function or class', () => {
+  const text = readFileSync(new URL('../../specs/frontend/jit_nested.py', import.meta.url), 'utf8');
+
+  it('are read: with the module kernels when their block binds no constant they use, else one program with its constants', () => {
+    const m = parseModule(text, 'jit_nested.py');
+    expect(m.programs.map((p) => [p.name, p.jit, p.functions.map((f) => f.name), p.constants?.get('ROWS')])).toEqual([
+      ['jit', true, ['kernel'], undefined],
+      ['jit', true, ['inner', 'outer'], 4],
+    ]);
+    // `inner(x, out)` inside `outer` is a call of a kernel (resolved like self.inner).
+    const call = m.programs[1]!.functions[1]!.body[0]!;
+    expect(call.kind === 'ExprStmt' && call.value.kind === 'Call' && call.value.callee.kind).toBe('self');
+  });
+
+  it('print so that parse(fmt(x)) is the same IR and fmt is idempotent', () => {
+    const m = parseModule(text, 'jit_nested.py');
+    const once = printModule(m);
+    const again = parseModule(once, 'once.py');
+    expect(structurallyEqual(again.programs, m.programs)).toBe(true);
+    expect(printModule(again)).toBe(once);
+  });
+});

@@ -4,6 +4,7 @@ import { scanLines, FLAG_DIRTY } from '../../src/frontend/scan.js';
 import { emitChunk, INDENT, DEDENT, cleanLine } from '../../src/frontend/layout.js';
 import { SourceText } from '../../src/report/source.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
+import { moduleErrors, parseModuleIsolated } from '../../src/frontend/index.js';
 
 const lines = (src: string): string[] => {
   const t = scanLines(src);
@@ -84,4 +85,32 @@ describe('emitChunk', () => {
     const src = 'f("a # b\\\n", \\\n c)  # z';
     expect(cleanLine(src, 0, src.indexOf('  # z'), true)).toBe('f("a # b\\\n",    c)');
   });
+});
+
+describe('string literals continued by a backslash', () => {
+  const kernel = (nl: string): string =>
+    [
+      'import pypto.language as pl',
+      'import pypto.language.distributed as pld',
+      '',
+      '@pl.program',
+      'class K:',
+      '    @pl.function(type=pl.FunctionType.InCore)',
+      '    def k(self, t: pl.Tile[[1, 8], pl.FP32], win: pld.DistributedTensor[[1, 8], pl.FP32]):',
+      '        x = "ab\\',
+      "cd\"; y = 'e\\",
+      "f'",
+      '',
+    ].join(nl);
+
+  // Python reads a backslash-newline inside a string as nothing, whichever newline it is.
+  for (const [name, nl] of [['LF', '\n'], ['CRLF', '\r\n'], ['CR', '\r']] as const) {
+    it(`backslash + ${name} continues a single-quoted string (one literal, the newline dropped)`, () => {
+      const m = parseModuleIsolated(kernel(nl), 'k.py');
+      expect(moduleErrors(m).map((d) => d.message)).toEqual([]);
+      const body = m.programs[0]!.functions[0]!.body;
+      const values = body.map((s) => (s.kind === 'Assign' && s.value.kind === 'Str' ? s.value.value : null));
+      expect(values).toEqual(['abcd', 'ef']);
+    });
+  }
 });

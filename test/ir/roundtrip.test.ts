@@ -2,7 +2,9 @@
  * Properties of the canonical printer against the frontend:
  * - round-trip: parse(print(p)) is structurally equal to p for generated programs p;
  * - respelling: a non-canonical spelling of p parses to p and formats to print(p);
- * - idempotence: fmt(fmt(x)) == fmt(x).
+ * - idempotence: fmt(fmt(x)) == fmt(x);
+ * - comments: fmt keeps every comment of a respelling with comments (leading, trailing, header),
+ *   and parse(fmt(x)) equals parse(x) with the comments attached to the same nodes.
  * Generated programs include slices and slice writes, split_aiv loops, deps= comprehensions,
  * nested tuple targets, methods without self and external (`...`) kernels, and modules of
  * JIT kernels (with and without class programs beside them).
@@ -10,6 +12,7 @@
 import { describe, expect } from 'vitest';
 import { test } from '@fast-check/vitest';
 import { parseModule } from '../../src/frontend/index.js';
+import { scanLines } from '../../src/frontend/scan.js';
 import { printModule } from '../../src/ir/print.js';
 import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
 import { arbJitProgram, arbPrograms, programText } from '../../src/gen/arb.js';
@@ -18,6 +21,27 @@ import { arbRespelling, respell } from '../../src/gen/respell.js';
 import type { Program } from '../../src/ir/nodes.js';
 
 const fmt = (text: string): string => printModule(parseModule(text, 'gen.py'));
+
+/** A copy without the kept comments (a respelling adds comments the generated program does not have). */
+function withoutComments<T>(x: T): T {
+  if (Array.isArray(x)) return x.map(withoutComments) as T;
+  if (x !== null && typeof x === 'object' && !(x instanceof Map)) {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x as Record<string, unknown>)) if (k !== 'comments') o[k] = withoutComments(v);
+    return o as T;
+  }
+  return x;
+}
+
+/** The comments of a text (by the scanner), sorted: fmt may move a statement (and its comments) but keeps every one. */
+const commentLines = (text: string): string[] => {
+  const t = scanLines(text);
+  return [...t.comments].map((at) => /^#[^\r\n]*/.exec(text.slice(at))![0].trimEnd()).sort();
+};
+
+/** Text with its comment lines removed (what fmt printed before it kept comments). */
+const dropCommentLines = (text: string): string =>
+  text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/^\n+/, '');
 
 function expectSamePrograms(actual: Program[], expected: Program[]): void {
   if (!structurallyEqual(actual, expected)) expect(stripSpans(actual)).toEqual(stripSpans(expected));
@@ -38,8 +62,8 @@ describe('canonical printer properties', () => {
     (ps, r) => {
       const canonical = programText(ps);
       const noisy = respell(canonical, r);
-      expectSamePrograms(parseModule(noisy, 'noisy.py').programs, ps);
-      expect(fmt(noisy)).toBe(canonical);
+      expectSamePrograms(withoutComments(parseModule(noisy, 'noisy.py').programs), ps);
+      expect(dropCommentLines(fmt(noisy))).toBe(canonical);
     },
   );
 
@@ -48,6 +72,20 @@ describe('canonical printer properties', () => {
     (ps, r) => {
       const once = fmt(respell(programText(ps), r));
       expect(fmt(once)).toBe(once);
+    },
+  );
+
+  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], { numRuns: 60 })(
+    'comments: fmt keeps every comment, parse(fmt(x)) equals parse(x) with its comments, fmt is idempotent',
+    (ps, r) => {
+      const noisy = respell(programText(ps), { ...r, comments: true });
+      const m = parseModule(noisy, 'noisy.py');
+      const once = printModule(m);
+      expect(commentLines(once)).toEqual(commentLines(noisy));
+      const again = parseModule(once, 'once.py');
+      expectSamePrograms(again.programs, m.programs);
+      expect(again.headerComments).toEqual(m.headerComments);
+      expect(printModule(again)).toBe(once);
     },
   );
 
@@ -61,8 +99,10 @@ describe('canonical printer properties', () => {
     expectSamePrograms(m.programs, ps);
   });
 
-  test.prop([arbModule, arbRespelling], { numRuns: 40 })('JIT kernels: fmt is idempotent', (ps, r) => {
-    const once = fmt(respell(programText(ps), r));
+  test.prop([arbModule, arbRespelling], { numRuns: 40 })('JIT kernels: fmt is idempotent and keeps every comment', (ps, r) => {
+    const noisy = respell(programText(ps), r);
+    const once = fmt(noisy);
     expect(fmt(once)).toBe(once);
+    expect(commentLines(once)).toEqual(commentLines(noisy));
   });
 });

@@ -242,3 +242,85 @@ describe('ptolog lsp --rules', () => {
     expect(await stop(s)).toBe(0);
   });
 });
+
+describe('ptolog lsp: per-program re-analysis and formatting', () => {
+  // Two programs: the ring kernel and a renamed copy of it.
+  const classText = ringText.slice(ringText.indexOf('@pl.program'));
+  const twoText = `${ringText}\n\n${classText.replace('class RingAllReduce:', 'class Second:')}`;
+  const twoPath = join(dir, 'two.py');
+  writeFileSync(twoPath, twoText);
+  const twoUri = pathToFileURL(twoPath).href;
+  const freshUri = pathToFileURL(join(dir, 'fresh.py')).href;
+  const key = (d: Diagnostic): string => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${String(d.code)} ${text(d)} ${JSON.stringify(d.relatedInformation?.map((r) => r.location.range) ?? [])}`;
+  /** The diagnostics a fresh document with `t` gets (no cache), as keys. */
+  const fresh = async (s: Server, t: string, version: number): Promise<string[]> => {
+    const p = s.next(freshUri, (q) => q.version === version);
+    if (version === 1) await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: freshUri, languageId: 'python', version, text: t } });
+    else await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: freshUri, version }, contentChanges: [{ text: t }] });
+    return (await p).diagnostics.map(key).sort();
+  };
+  const analysed = (s: Server): string[] => s.logs.filter((l) => l.startsWith('ptolog: analysed') && l.endsWith(twoPath));
+
+  it('re-analyses only the program whose text changed; the others keep their findings, moved to their new place', async () => {
+    const s = startServer();
+    await initialize(s, dir);
+    const opened = s.next(twoUri);
+    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: twoUri, languageId: 'python', version: 1, text: twoText } });
+    const p1 = await opened;
+    expect(analysed(s)).toEqual([`ptolog: analysed 2 of 2 programs of ${twoPath}`]);
+    expect(p1.diagnostics.filter((d) => d.code === 'missing-marker')).toHaveLength(4);
+
+    // An edit inside the second program: only it is analysed again.
+    const second = twoText.lastIndexOf('incoming = pl.load(win');
+    const edited2 = twoText.slice(0, second) + twoText.slice(second).replace('acc = pl.load(data', 'acc = pl.load(data ');
+    const p2wait = s.next(twoUri, (q) => q.version === 2);
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: twoUri, version: 2 }, contentChanges: [{ text: edited2 }] });
+    const p2 = await p2wait;
+    expect(analysed(s).slice(1)).toEqual([`ptolog: analysed 1 of 2 programs of ${twoPath}`]);
+    expect(p2.diagnostics.map(key).sort()).toEqual(await fresh(s, edited2, 1));
+
+    // An edit inside the first program on one line: the second moves (offsets), it is not analysed
+    // again, and its findings are where a fresh analysis puts them.
+    const edited3 = edited2.replace('chunk = pl.load(data', 'chunk = pl.load( data');
+    const p3wait = s.next(twoUri, (q) => q.version === 3);
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: twoUri, version: 3 }, contentChanges: [{ text: edited3 }] });
+    const p3 = await p3wait;
+    expect(analysed(s).slice(2)).toEqual([`ptolog: analysed 1 of 2 programs of ${twoPath}`]);
+    expect(p3.diagnostics.map(key).sort()).toEqual(await fresh(s, edited3, 2));
+
+    // Hover in the second program explains from its (reused) analysis.
+    const lines3 = edited3.split('\n');
+    const write2 = lines3.findIndex((l, i) => i > lineOf(edited3, 'class Second') && l.includes('pld.tile.remote_store('));
+    const hover = (await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: twoUri }, position: { line: write2, character: 14 } })) as Hover;
+    expect((hover.contents as { value: string }).value).toContain('missing-marker: remote publishing write without its pl.system.fence()');
+    expect(await stop(s)).toBe(0);
+    expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
+  });
+
+  it('formats each program in place as fmt prints it (comments kept), the rest of the file as written', async () => {
+    const s = startServer();
+    await initialize(s, dir);
+    const messy = ringText.replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data,[step,0],[1,CHUNK])  # my chunk');
+    const published = s.next(ringUri);
+    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: ringUri, languageId: 'python', version: 1, text: messy } });
+    await published;
+    const edits = (await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })) as TextEdit[];
+    const formatted = applyEdits(messy, edits);
+    // The module docstring, imports and constants stay; the program is fmt's.
+    expect(formatted.slice(0, formatted.indexOf('@pl.program'))).toBe(messy.slice(0, messy.indexOf('@pl.program')));
+    const fmtOut = await cli(['fmt', ringPath]);
+    expect(formatted.slice(formatted.indexOf('@pl.program'))).toBe(fmtOut.slice(fmtOut.indexOf('@pl.program')).replace('            chunk =', '            # my chunk\n            chunk ='));
+    expect(formatted).toContain("# send my chunk into the next rank's window");
+    // Formatting the formatted text changes nothing.
+    const again = s.next(ringUri, (q) => q.version === 2);
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 2 }, contentChanges: [{ text: formatted }] });
+    await again;
+    expect(await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })).toEqual([]);
+    // A document with a syntax error is left as it is.
+    const broken = s.next(ringUri, (q) => q.version === 3);
+    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 3 }, contentChanges: [{ text: `${formatted}\n@pl.program\nclass Bad:\n    x = (\n` }] });
+    await broken;
+    expect(await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })).toEqual([]);
+    expect(await stop(s)).toBe(0);
+  });
+});

@@ -27,6 +27,15 @@ describe('applySourceEdits', () => {
     expect(r.insertedLines).toEqual([5, 6]);
   });
 
+  it('after a statement spanning several physical lines, a `;` statement goes at the indentation of its first line', () => {
+    const t = 'def f():\n    s = """a\nb"""; store(win)\n    x = (1,\n         2); wait()\n';
+    const r = applySourceEdits(src(t), [
+      { kind: 'insertAfter', anchor: spanOf(t, 'store(win)'), lines: ['fence()'] },
+      { kind: 'insertAfter', anchor: spanOf(t, 'wait()'), lines: ['inv()'] },
+    ]);
+    expect(r.text).toBe('def f():\n    s = """a\nb"""\n    store(win)\n    fence()\n    x = (1,\n         2)\n    wait()\n    inv()\n');
+  });
+
   it('turns a body written on its header line into a block', () => {
     const t = 'if c: x = 1\ny = 2\n';
     const r = applySourceEdits(src(t), [{ kind: 'insertAfter', anchor: spanOf(t, 'x = 1'), lines: ['fence()'] }]);

@@ -8,8 +8,8 @@
  * - FILE may be a directory (its `.py` files, recursively, skipping git-ignored and the
  *   default-excluded paths) or a glob.
  * - `--check`: prints nothing on stdout; for each file whose text is not already its
- *   canonical form, writes `path: not canonical` to stderr (fmt is not suggested: it does not
- *   keep comments and docstrings yet); exit 1 when any file is not canonical, else 0.
+ *   canonical form, writes `path: not canonical` to stderr (with what fmt would not keep: module
+ *   and class docstrings, Python outside programs); exit 1 when any file is not canonical, else 0.
  * - `-D NAME=VALUE` (repeatable) overrides a module constant, as for the other commands.
  * - A program or function that cannot be read is a located diagnostic on stderr and exit 2;
  *   it is left out of the output, every other program, function and file is printed. What the
@@ -80,7 +80,7 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
           for (const o of outputs) {
             if (!o.canonical) {
               bad++;
-              ctx.io.stderr(`${o.path}: not canonical (ptolog fmt would print the canonical form, but without the file's comments and docstrings)\n`);
+              ctx.io.stderr(`${o.path}: not canonical (ptolog fmt would print the canonical form; it keeps comments, but not module or class docstrings nor the Python outside programs and kernels)\n`);
             }
           }
           return failed ? EXIT_FAILURE : bad > 0 ? EXIT_FINDINGS : EXIT_OK;

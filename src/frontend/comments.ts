@@ -1,0 +1,128 @@
+/**
+ * Comments kept for `fmt`, attached as PyPTO's parser attaches them (leading comments): a
+ * `# ...` comment belongs to the first node after it in source order — a program, a function
+ * or a statement — and a comment on a node's own lines (a simple statement's, a compound
+ * statement's header, a function's decorators and `def` line) belongs to that node. Comments
+ * after the last statement of a block go to the next statement of the function (or the next
+ * function); those after the last statement of a program are dropped, as PyPTO drops
+ * tail-of-block comments. A function without statements (an external `...` kernel, a docstring
+ * only) keeps the comments of all its lines. A HOST SubWorker's body keeps its own comments in its text.
+ *
+ * Only comments inside a program (or kernel) or right before it are attached: the region of a
+ * program starts after the last line of code before it. Comments at the top of the file,
+ * before any code and not claimed by a program, are the module's header (a licence).
+ */
+import type { Commented, FunctionDef, Program, Stmt } from '../ir/nodes.js';
+import type { LineTable } from './scan.js';
+import { newlineAt } from './chars.js';
+
+interface Anchor {
+  /** Comments starting at or before this offset (and after the previous anchor's) belong here. */
+  keyEnd: number;
+  node: Commented;
+}
+
+/** Attaches each comment of `text` to its program, function or statement; returns the module's header comments. */
+export function attachComments(text: string, table: LineTable, programs: readonly Program[]): string[] {
+  const comments = table.comments;
+  if (comments.length === 0) return [];
+  const lineEnd = (offset: number): number => {
+    let i = offset;
+    while (i < text.length && newlineAt(text, i) === 0) i++;
+    return i;
+  };
+  const logicalLineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = table.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (table.start[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  /** Where the region of a node starting at `offset` begins: after the line of code before it. */
+  const regionStart = (offset: number): number => {
+    const l = logicalLineOf(offset);
+    return l > 0 ? lineEnd(table.end[l - 1]!) : 0;
+  };
+  const commentText = (at: number): string => text.slice(at, lineEnd(at)).trimEnd();
+
+  const claimed = new Set<number>();
+  const assign = (from: number, to: number, anchors: readonly Anchor[], skip: readonly [number, number][]): void => {
+    // First comment at or after `from` (binary search), then walk both lists together.
+    let lo = 0;
+    let hi = comments.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (comments[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    let a = 0;
+    for (let k = lo; k < comments.length && comments[k]! <= to; k++) {
+      const c = comments[k]!;
+      claimed.add(k);
+      if (skip.some(([s, e]) => c > s && c <= e)) continue;
+      while (a < anchors.length && anchors[a]!.keyEnd < c) a++;
+      const anchor = anchors[a];
+      if (!anchor) continue;
+      (anchor.node.comments ??= []).push(commentText(c));
+    }
+  };
+
+  const stmtAnchors = (body: readonly Stmt[], out: Anchor[]): void => {
+    for (const s of body) {
+      switch (s.kind) {
+        case 'If':
+          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });
+          stmtAnchors(s.then, out);
+          stmtAnchors(s.orelse, out);
+          break;
+        case 'For':
+        case 'While':
+        case 'Scope':
+          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });
+          stmtAnchors(s.body, out);
+          break;
+        default:
+          out.push({ keyEnd: lineEnd(s.span.end), node: s });
+      }
+    }
+  };
+  /** The end of the line that a run of decorator lines starting at `offset` decorates (`def` / `class`). */
+  const headerEnd = (offset: number): number => {
+    let l = logicalLineOf(offset);
+    while (l + 1 < table.count && text.charCodeAt(table.start[l]!) === 64) l++;
+    return lineEnd(table.end[l]!);
+  };
+  const funcAnchors = (f: FunctionDef, out: Anchor[], skip: [number, number][]): void => {
+    const defEnd = headerEnd(f.span.start);
+    // A function with no statement (external `...`, a docstring only): its lines' comments are its own.
+    out.push({ keyEnd: f.body.length === 0 && !f.hostSource ? Math.max(defEnd, lineEnd(f.span.end)) : defEnd, node: f });
+    if (f.hostSource) skip.push([defEnd, lineEnd(f.span.end)]);
+    stmtAnchors(f.body, out);
+  };
+
+  for (const p of programs) {
+    if (p.jit) {
+      for (const f of p.functions) {
+        const anchors: Anchor[] = [];
+        const skip: [number, number][] = [];
+        funcAnchors(f, anchors, skip);
+        assign(regionStart(f.span.start), lineEnd(f.span.end), anchors, skip);
+      }
+      continue;
+    }
+    const anchors: Anchor[] = [{ keyEnd: headerEnd(p.span.start), node: p }];
+    const skip: [number, number][] = [];
+    for (const f of p.functions) funcAnchors(f, anchors, skip);
+    assign(regionStart(p.span.start), lineEnd(p.span.end), anchors, skip);
+  }
+
+  const firstCode = table.count > 0 ? table.start[0]! : text.length;
+  const header: string[] = [];
+  for (let k = 0; k < comments.length && comments[k]! < firstCode; k++) {
+    if (!claimed.has(k)) header.push(commentText(comments[k]!));
+  }
+  return header;
+}
