@@ -73,6 +73,8 @@ export interface IoDecl {
 
 export interface IncludeDecl {
   path: string;
+  /** `#include <...>`: looked up only in the include paths (and `ptolog/` in the shipped rules). */
+  system: boolean;
   loc: Location;
 }
 

@@ -78,6 +78,10 @@ function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[],
   const from: number[] = [];
   const extra: Literal[] = [];
   const seen = new Set<string>();
+  const headVars = new Set(pc.clause.head.args.flatMap((a) => (a.kind === 'var' ? [a.name] : [])));
+  // Variables a head expression needs (`S` of `S + 1`) may be bound only by body literals not
+  // in `body` yet (why-not adds them one by one): such a head column is compared later.
+  const bound = boundVars(body, headVars);
   pc.clause.head.args.forEach((a, i) => {
     if (a.kind === 'var' && !seen.has(a.name)) {
       seen.add(a.name);
@@ -85,7 +89,7 @@ function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[],
     } else {
       const v: Term = { kind: 'var', name: `$h${i}`, loc: a.loc };
       prebound.push(`$h${i}`);
-      extra.push({ kind: 'cmp', op: '=', left: v, right: a, loc: a.loc });
+      if ([...freeVars(a)].every((x) => bound.has(x))) extra.push({ kind: 'cmp', op: '=', left: v, right: a, loc: a.loc });
     }
     from.push(i);
   });

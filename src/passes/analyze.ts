@@ -26,6 +26,10 @@ export interface AnalyzeOptions {
   includeDirs?: readonly string[];
   /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
   deadline?: number;
+  /** The time budget the deadline stands for, in seconds (for the message). */
+  timeoutSeconds?: number;
+  /** A relation may hold at most this many tuples (TupleLimitExceeded past it). */
+  maxTuples?: number;
 }
 
 /**
@@ -45,7 +49,8 @@ export function loadRules(
   const key = [...files, '\u0001', ...dirs].join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;
-  const loaded = loadProgram(files, undefined, dirs);
+  // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
+  const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! });
   programCache.set(key, loaded);
   return loaded;
 }
@@ -61,6 +66,10 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
-  const result = evaluate(program, db, opts.deadline !== undefined ? { deadline: opts.deadline } : {});
+  const result = evaluate(program, db, {
+    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}),
+    ...(opts.maxTuples !== undefined ? { maxTuples: opts.maxTuples } : {}),
+  });
   return { module, table, program, result, ruleWarnings: warnings };
 }
