@@ -53,7 +53,7 @@ function clauseCalls(c: Clause): Array<Term & { kind: 'call' }> {
   return out;
 }
 
-const RESERVED = new Set([...Object.keys(FUNCTORS), 'contains']);
+const RESERVED = new Set([...Object.keys(FUNCTORS), 'contains', 'match']);
 
 /** Runs every static check on the loaded files; throws DiagnosticError on errors, returns warnings. */
 export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgram; warnings: Diagnostic[] } {
@@ -109,7 +109,7 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
       }
       if (RESERVED.has(d.name)) {
         errors.push(
-          at(d.nameLoc, 'reserved-name', `${d.name} is a built-in ${d.name === 'contains' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`, `rename the relation, e.g. \`${d.name}_rel\`.`),
+          at(d.nameLoc, 'reserved-name', `${d.name} is a built-in ${d.name === 'contains' || d.name === 'match' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`, `rename the relation, e.g. \`${d.name}_rel\`.`),
         );
       }
       const kinds: Kind[] = [];

@@ -154,6 +154,9 @@ function filterCode(step: Step & { op: 'filter' }, pre: Pre[], g: Gen): string {
     const s = strCode(step.r, pre, g);
     return `${step.cmp === '!contains' ? '!' : ''}${s}.includes(${sub})`;
   }
+  if (step.cmp === 'match' || step.cmp === '!match') {
+    return `${step.cmp === '!match' ? '!' : ''}F.match(${strCode(step.l, pre, g)}, ${strCode(step.r, pre, g)})`;
+  }
   if ((step.cmp === '=' || step.cmp === '!=') && (makesSymbol(step.l) || makesSymbol(step.r))) {
     // Compare the strings: a built symbol that matches nothing is never interned.
     return `${strCode(step.l, pre, g)} ${CMP[step.cmp]} ${strCode(step.r, pre, g)}`;

@@ -120,13 +120,13 @@ function getSemantics() {
     },
     Literal_negconstraint(_bang: Node, c: Node) {
       const l = c.ast() as Literal & { kind: 'cmp' };
-      return { ...l, op: '!contains', loc: loc(this) };
+      return { ...l, op: l.op === 'match' ? '!match' : '!contains', loc: loc(this) };
     },
     Literal_constraint(c: Node) {
       return c.ast();
     },
-    Constraint(_kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
-      return { kind: 'cmp', op: 'contains', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(this) };
+    Constraint(kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
+      return { kind: 'cmp', op: kw.sourceString as 'contains' | 'match', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(this) };
     },
     Literal_neg(_bang: Node, atom: Node) {
       return { kind: 'neg', atom: atom.ast() as Atom, loc: loc(this) };

@@ -312,6 +312,8 @@ function reasonFor(l: Literal): string {
     case 'cmp':
       if (l.op === 'contains') return 'the first symbol never occurs in the second, for every binding of the literals before it';
       if (l.op === '!contains') return 'the first symbol occurs in the second, for every binding of the literals before it';
+      if (l.op === 'match') return 'the pattern matches no symbol it is given, for every binding of the literals before it';
+      if (l.op === '!match') return 'the pattern matches the whole symbol, for every binding of the literals before it';
       return 'the comparison is false for every binding of the literals before it';
   }
 }
