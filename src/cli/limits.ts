@@ -28,10 +28,10 @@ export function limitOptions(cmd: Command, withTimeout = true): Command {
   return cmd;
 }
 
-/** The evaluate options of the bounds, the deadline counted from now. */
-export function evaluationBounds(o: LimitOpts): { maxTuples?: number; deadline?: number; timeoutSeconds?: number } {
+/** The evaluate options of the bounds (the time counted from the start of each evaluation). */
+export function evaluationBounds(o: LimitOpts): { maxTuples?: number; timeoutSeconds?: number } {
   return {
     ...(o.maxTuples !== undefined ? { maxTuples: o.maxTuples } : {}),
-    ...(o.timeout !== undefined ? { deadline: performance.now() + o.timeout * 1000, timeoutSeconds: o.timeout } : {}),
+    ...(o.timeout !== undefined ? { timeoutSeconds: o.timeout } : {}),
   };
 }

@@ -71,7 +71,7 @@ export interface EvaluateOptions {
   prune?: boolean;
   /** A `performance.now()` value: past it, evaluation stops with an EvaluationTimeout. */
   deadline?: number;
-  /** The time budget in seconds the deadline stands for (only for the message). */
+  /** Seconds this evaluation may take (the deadline, when not given, is counted from its start). */
   timeoutSeconds?: number;
   /** A relation may hold at most this many tuples; past it, evaluation stops with TupleLimitExceeded. */
   maxTuples?: number;
@@ -80,7 +80,8 @@ export interface EvaluateOptions {
 /** Evaluates `program` on the facts of `db`; the database itself is not modified. */
 export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
   const needed = options.prune === false ? null : neededRelations(program);
-  const deadline = options.deadline;
+  // --timeout S: S seconds from the start of this evaluation (an explicit deadline wins).
+  const deadline = options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
   const maxTuples = options.maxTuples;
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;

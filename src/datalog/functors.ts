@@ -175,7 +175,7 @@ export class FunctorRuntime {
       re = compilePattern(pattern);
       this.patterns.set(pattern, re);
     }
-    return re !== null && re.test(s);
+    return re?.test(s) ?? false;
   }
 
   /** `contains(sub, s)` on interned symbols. */

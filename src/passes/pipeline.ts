@@ -20,7 +20,7 @@ export interface RunOptions {
   rulesRoot?: string;
   /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
   deadline?: number;
-  /** The time budget the deadline stands for, in seconds (for the message). */
+  /** Seconds each evaluation may take (counted from its start when no deadline is given). */
   timeoutSeconds?: number;
   /** A relation may hold at most this many tuples (TupleLimitExceeded past it). */
   maxTuples?: number;

@@ -117,3 +117,20 @@ describe('includes', () => {
     expect(errs[1]).toMatch(/copy2.dl declares 39 relations that .*copy1.dl already declares \(r1, r2, r3, r4, r5 and 34 more\)/);
   });
 });
+
+describe('bounds and include paths on the kernel commands', () => {
+  it('audit --max-tuples stops a non-terminating extension rule found through -I, naming its relation (exit 2)', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const dir = mkdtempSync(join(tmpdir(), 'ptolog-bound-'));
+    mkdirSync(join(dir, 'inc'));
+    writeFileSync(join(dir, 'inc', 'grow.dl'), '.decl grow(n: number)\ngrow(0).\ngrow(N + 1) :- grow(N).\n');
+    writeFileSync(join(dir, 'ext.dl'), '#include <ptolog/insert_comm_fence/insert_comm_fence.dl>\n#include "grow.dl"\nwait_op("x") :- grow(N), N < 0.\n');
+    let err = '';
+    const code = await main(['audit', '--rules', join(dir, 'ext.dl'), '-I', join(dir, 'inc'), '--pass', 'insert-comm-fence', '--max-tuples', '300', 'examples/phase_fence.py'], {
+      stdout: () => {},
+      stderr: (t) => (err += t),
+    });
+    expect(code).toBe(2);
+    expect(err).toContain('grow.dl:1:7: error[too-many-tuples]: rule evaluation stopped: grow grew past 300 tuples (--max-tuples 300)');
+  });
+});

@@ -58,7 +58,7 @@ export function kernelOptions(cmd: Command): Command {
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
     .option('--report-unused-ignores', 'warn about `# ptolog: ignore[...]` comments that suppress nothing')
     .option('--max-tuples <n>', 'stop rule evaluation (exit 2, naming the relation) when a relation would hold more than N tuples', tupleCount)
-    .option('--timeout <seconds>', 'stop rule evaluation of a file (exit 2, naming the relation that grew) after this many seconds', seconds);
+    .option('--timeout <seconds>', 'stop a rule evaluation (exit 2, naming the relation that grew) after this many seconds (each pass on each file)', seconds);
 }
 
 interface Collected {
