@@ -3,7 +3,8 @@ import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
-import type { Diagnostic } from '../report/diagnostic.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { checkFindingSeverities } from './findings.js';
 import { rulesDir } from './registry.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
@@ -51,6 +52,8 @@ export function loadRules(
   if (hit) return hit;
   // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
   const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! });
+  const bad = checkFindingSeverities(loaded.program);
+  if (bad.length > 0) throw new DiagnosticError(bad);
   programCache.set(key, loaded);
   return loaded;
 }
