@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Tests that run other processes (the language server, a browser) form a second group that
 // starts after the first has finished, so they never compete with the property tests for the CPU.
-const PROCESS_TESTS = ['test/lsp/server.test.ts', 'test/playground/**/*.test.ts'];
+const PROCESS_TESTS = ['test/lsp/server.test.ts', 'test/playground/**/*.test.ts', 'test/souffle/**/*.test.ts'];
 
 export default defineConfig({
   test: {

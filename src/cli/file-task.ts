@@ -7,6 +7,7 @@ import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/i
 import { passByName, type PassSpec } from '../passes/registry.js';
 import { readExtraRules } from '../passes/extra-rules.js';
 import { checkRulesRoot } from '../passes/rules-root.js';
+import { evaluationBounds } from './limits.js';
 import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
 import { knownCodes } from '../passes/codes.js';
 import { applySuppressions } from '../suppress/suppress.js';
@@ -34,6 +35,9 @@ export interface FileTask {
   reportUnusedIgnores: boolean;
   /** An edited copy of the shipped rules/ used in its place (absolute). */
   rulesRoot?: string;
+  /** Evaluation bounds (--max-tuples, --timeout in seconds, counted from the task's start). */
+  maxTuples?: number;
+  timeout?: number;
   /** apply only: print the result, write it, or print a diff. */
   mode?: 'print' | 'write' | 'diff';
 }
@@ -76,6 +80,7 @@ export function runFileTask(t: FileTask): FileResult {
       defines: parseDefines(t.defines),
       extras: readExtraRules(t.rules, passes),
       includeDirs: t.include,
+      ...evaluationBounds(t),
       ...(root !== undefined ? { rulesRoot: root } : {}),
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);

@@ -20,6 +20,11 @@ export interface SharedOpts {
   reportUnusedIgnores?: boolean;
   /** `--rules-root DIR`: an edited copy of the shipped rules/ used in its place. */
   rulesRoot?: string;
+  /** `-I DIR`: directories searched for `#include`s of rule files, before the configured ones. */
+  includePath?: string[];
+  /** `--max-tuples N`, `--timeout S`: evaluation bounds. */
+  maxTuples?: number;
+  timeout?: number;
 }
 
 const readIfFile = (p: string): string | undefined => {
@@ -84,12 +89,14 @@ export class Settings {
       file,
       passes: selectPasses(passNames).map((p) => p.name),
       rules: [...(c?.rules ?? []), ...this.o.rules],
-      include: c?.include ?? [],
+      include: [...(this.o.includePath ?? []).map((d) => resolve(this.cwd, d)), ...(c?.include ?? [])],
       defines: [...(c?.defines ?? []), ...this.o.define],
       severity: c?.severity ?? {},
       ignoredCodes: c ? [...ignoredCodes(c, resolve(this.cwd, file))] : [],
       reportUnusedIgnores: this.o.reportUnusedIgnores === true,
       ...(this.o.rulesRoot !== undefined ? { rulesRoot: resolve(this.cwd, this.o.rulesRoot) } : {}),
+      ...(this.o.maxTuples !== undefined ? { maxTuples: this.o.maxTuples } : {}),
+      ...(this.o.timeout !== undefined ? { timeout: this.o.timeout } : {}),
       ...extra,
     };
   }

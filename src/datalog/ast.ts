@@ -9,7 +9,12 @@ export type Value = string | number;
 
 export type ArithOp = '+' | '-' | '*' | '/' | '%';
 /** Comparisons, and Soufflé's `contains(sub, s)` constraint (`!contains` when negated). */
-export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | '!contains';
+export type CmpOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'contains' | '!contains' | 'match' | '!match';
+
+/** The string constraints `contains(sub, s)` and `match(pattern, s)`, and their negations. */
+export function isStringConstraint(op: CmpOp): op is 'contains' | '!contains' | 'match' | '!match' {
+  return op === 'contains' || op === '!contains' || op === 'match' || op === '!match';
+}
 /** Soufflé's intrinsic functors (see functors.ts for their signatures and semantics). */
 export type FunctorName = 'cat' | 'to_string' | 'to_number' | 'strlen' | 'substr' | 'min' | 'max';
 export type AggOp = 'count' | 'min' | 'max' | 'sum';
@@ -73,6 +78,8 @@ export interface IoDecl {
 
 export interface IncludeDecl {
   path: string;
+  /** `#include <...>`: looked up only in the include paths (and `ptolog/` in the shipped rules). */
+  system: boolean;
   loc: Location;
 }
 

@@ -53,7 +53,7 @@ function clauseCalls(c: Clause): Array<Term & { kind: 'call' }> {
   return out;
 }
 
-const RESERVED = new Set([...Object.keys(FUNCTORS), 'contains']);
+const RESERVED = new Set([...Object.keys(FUNCTORS), 'contains', 'match']);
 
 /** Runs every static check on the loaded files; throws DiagnosticError on errors, returns warnings. */
 export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgram; warnings: Diagnostic[] } {
@@ -91,20 +91,25 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
   // Relations.
   const relations: RelationInfo[] = [];
   const byName = new Map<string, RelationInfo>();
+  // Duplicates: one error per relation; when a file re-declares many relations of another (a
+  // copied rules directory loaded beside the shipped one), one error for the pair of files.
+  const dups = new Map<string, Array<{ name: string; loc: Location; first: Location }>>();
+  const dupNames = new Set<string>();
   for (const f of files) {
     for (const d of f.parsed.decls) {
       const prev = byName.get(d.name);
       if (prev) {
-        errors.push(
-          at(d.nameLoc, 'duplicate-declaration', `the relation ${d.name} is already declared`, 'remove one of the two declarations.', {
-            related: [{ location: prev.loc, message: 'first declared here' }],
-          }),
-        );
+        if (dupNames.has(d.name)) continue;
+        dupNames.add(d.name);
+        const key = `${prev.loc.source.path}\0${d.nameLoc.source.path}`;
+        let list = dups.get(key);
+        if (!list) dups.set(key, (list = []));
+        list.push({ name: d.name, loc: d.nameLoc, first: prev.loc });
         continue;
       }
       if (RESERVED.has(d.name)) {
         errors.push(
-          at(d.nameLoc, 'reserved-name', `${d.name} is a built-in ${d.name === 'contains' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`, `rename the relation, e.g. \`${d.name}_rel\`.`),
+          at(d.nameLoc, 'reserved-name', `${d.name} is a built-in ${d.name === 'contains' || d.name === 'match' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`, `rename the relation, e.g. \`${d.name}_rel\`.`),
         );
       }
       const kinds: Kind[] = [];
@@ -131,6 +136,31 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
       byName.set(d.name, info);
     }
   }
+  for (const list of dups.values()) {
+    const one = list[0]!;
+    if (list.length < 3) {
+      for (const d of list) {
+        errors.push(
+          at(d.loc, 'duplicate-declaration', `the relation ${d.name} is already declared`, 'remove one of the two declarations.', {
+            related: [{ location: d.first, message: 'first declared here' }],
+          }),
+        );
+      }
+      continue;
+    }
+    const names = list.map((d) => d.name);
+    const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+    errors.push(
+      at(
+        one.loc,
+        'duplicate-declaration',
+        `${one.loc.source.path} declares ${names.length} relations that ${one.first.source.path} already declares (${shown})`,
+        'the two files look like copies of one another (e.g. a copied rules directory loaded beside the shipped one): include only one of them.',
+        { related: [{ location: one.first, message: `${one.name} first declared here` }] },
+      ),
+    );
+  }
+
   const undeclared = (name: string, loc: Location): Diagnostic => {
     const s = suggest(name, byName.keys());
     return at(

@@ -23,6 +23,8 @@ const cache = new Map<string, CompiledPlan>();
 
 interface Gen {
   temps: number;
+  /** How deep exprCode recurses now: every SPILL levels a value goes to a temporary (V8's parser limits nesting). */
+  depth: number;
   /** Names of the per-run memo maps of the plan's aggregates. */
   memos: string[];
 }
@@ -87,7 +89,23 @@ function keyCode(e: Expr, pre: Pre[], g: Gen): string {
   return makesSymbol(e) ? `F.key(${strCode(e, pre, g)})` : exprCode(e, pre, g);
 }
 
+const SPILL = 32;
+
 function exprCode(e: Expr, pre: Pre[], g: Gen): string {
+  if (e.k !== 'bin' && e.k !== 'neg') return exprCodeAt(e, pre, g);
+  g.depth++;
+  try {
+    const code = exprCodeAt(e, pre, g);
+    if (g.depth % SPILL !== 0) return code;
+    const name = `g${g.temps++}`;
+    pre.push({ name, code, ok: 'true' });
+    return name;
+  } finally {
+    g.depth--;
+  }
+}
+
+function exprCodeAt(e: Expr, pre: Pre[], g: Gen): string {
   switch (e.k) {
     case 'slot':
       return `v${e.s}`;
@@ -135,6 +153,9 @@ function filterCode(step: Step & { op: 'filter' }, pre: Pre[], g: Gen): string {
     const sub = strCode(step.l, pre, g);
     const s = strCode(step.r, pre, g);
     return `${step.cmp === '!contains' ? '!' : ''}${s}.includes(${sub})`;
+  }
+  if (step.cmp === 'match' || step.cmp === '!match') {
+    return `${step.cmp === '!match' ? '!' : ''}F.match(${strCode(step.l, pre, g)}, ${strCode(step.r, pre, g)})`;
   }
   if ((step.cmp === '=' || step.cmp === '!=') && (makesSymbol(step.l) || makesSymbol(step.r))) {
     // Compare the strings: a built symbol that matches nothing is never interned.
@@ -248,7 +269,7 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
 
 /** Generates (or reuses) the JavaScript function of a plan. */
 export function compilePlan(plan: Plan): CompiledPlan {
-  const g: Gen = { temps: 0, memos: [] };
+  const g: Gen = { temps: 0, depth: 0, memos: [] };
   const arity = (k: number): number => plan.accesses[k]!.arity;
   const leaf = (): string => {
     if (!plan.head) return '';

@@ -1,6 +1,7 @@
 // Signed 32-bit arithmetic and comparison with Soufflé's semantics (division truncates toward
 // zero, `%` like C); division or remainder by zero makes the rule instance fail (null).
 import type { ArithOp, CmpOp } from './ast.js';
+import { regexMatch } from './functors.js';
 
 /** `l op r` on 32-bit signed integers, or null for a division by zero. */
 export function arith(op: ArithOp, l: number, r: number): number | null {
@@ -25,6 +26,10 @@ export function compare(op: CmpOp, l: number | string, r: number | string): bool
       return String(r).includes(String(l));
     case '!contains':
       return !String(r).includes(String(l));
+    case 'match':
+      return regexMatch(String(l), String(r));
+    case '!match':
+      return !regexMatch(String(l), String(r));
     case '=':
       return l === r;
     case '!=':

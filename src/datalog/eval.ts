@@ -7,6 +7,9 @@ import { functorRuntime } from './functors.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { RuleProgram, Stratum } from './program.js';
 import { Relation } from './relation.js';
+import { EvaluationTimeout, RowLimit, TupleLimitExceeded } from './limits.js';
+
+export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limits.js';
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
@@ -68,20 +71,18 @@ export interface EvaluateOptions {
   prune?: boolean;
   /** A `performance.now()` value: past it, evaluation stops with an EvaluationTimeout. */
   deadline?: number;
-}
-
-/** Thrown by `evaluate` when its deadline passes (the rules may not terminate). */
-export class EvaluationTimeout extends Error {
-  constructor(readonly iterations: number) {
-    super(`rule evaluation did not finish in time (stopped after ${iterations} iterations)`);
-    this.name = 'EvaluationTimeout';
-  }
+  /** Seconds this evaluation may take (the deadline, when not given, is counted from its start). */
+  timeoutSeconds?: number;
+  /** A relation may hold at most this many tuples; past it, evaluation stops with TupleLimitExceeded. */
+  maxTuples?: number;
 }
 
 /** Evaluates `program` on the facts of `db`; the database itself is not modified. */
 export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
   const needed = options.prune === false ? null : neededRelations(program);
-  const deadline = options.deadline;
+  // --timeout S: S seconds from the start of this evaluation (an explicit deadline wins).
+  const deadline = options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
+  const maxTuples = options.maxTuples;
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;
   const factRows = new Map<number, Map<number, number>>();
@@ -93,6 +94,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     return info.input && !factRels.has(info.id) ? stored : stored.clone();
   });
   const inputCounts = rels.map((r, i) => (db.relations[i] ? r.count : 0));
+  if (maxTuples !== undefined) rels.forEach((r, i) => (r.limit = Math.max(maxTuples, inputCounts[i]!)));
 
   // Facts written in the rule files: height 0, remembered for provenance.
   for (const pc of factClauses) {
@@ -170,7 +172,13 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       }
     }
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
-    r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
+    try {
+      r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
+    } catch (e) {
+      if (e instanceof RowLimit) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples!);
+      throw e;
+    }
+    if (maxTuples !== undefined && r.out.count > maxTuples) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples);
   };
 
   const evalStratum = (s: Stratum): void => {
@@ -195,8 +203,17 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
         variants.push({ runner: makeRunner(c.clause, c.head, rec, i), rel: relId(a.atom.rel) });
       }
     }
+    const before = s.relations.map((r) => rels[r]!.count);
     for (;;) {
-      if (deadline !== undefined && performance.now() > deadline) throw new EvaluationTimeout(height);
+      if (deadline !== undefined && performance.now() > deadline) {
+        // The relation that grew most in this stratum is named (the one not reaching a fixpoint).
+        let grew = 0;
+        s.relations.forEach((r, i) => {
+          if (rels[r]!.count - before[i]! > rels[s.relations[grew]!]!.count - before[grew]!) grew = i;
+        });
+        const r = s.relations[grew]!;
+        throw new EvaluationTimeout(program.relations[r]!, height, rels[r]!.count, options.timeoutSeconds);
+      }
       let any = false;
       for (const r of s.relations) {
         lo[r] = lim[r]!;

@@ -78,6 +78,26 @@ export function substr(s: string, start: number, length: number): string {
   return b.subarray(start, length < 0 ? b.length : Math.min(b.length, start + length)).toString('utf8');
 }
 
+/** The signature of the `match(pattern, s)` constraint, for type messages. */
+export const MATCH: FunctorSig = { params: ['symbol', 'symbol'], variadic: false, result: 'number', usage: 'match(pattern, s)', takes: 'symbols' };
+
+/** A regular expression that matches a whole string as std::regex_match does; null when the pattern is invalid. */
+export function compilePattern(pattern: string): RegExp | null {
+  try {
+    return new RegExp(`^(?:${pattern})$`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `match(pattern, s)`: true when the regular expression (ECMAScript syntax, as Soufflé's
+ * std::regex) matches all of `s`; an invalid pattern matches nothing (Soufflé warns and fails too).
+ */
+export function regexMatch(pattern: string, s: string): boolean {
+  return compilePattern(pattern)?.test(s) ?? false;
+}
+
 /** `contains(sub, s)`: true when `sub` occurs in `s`. */
 export function contains(sub: string, s: string): boolean {
   return s.includes(sub);
@@ -144,6 +164,18 @@ export class FunctorRuntime {
     const v = applyFunctor(fn, vals);
     if (v === null) return null;
     return typeof v === 'string' ? this.id(v) : v;
+  }
+
+  private readonly patterns = new Map<string, RegExp | null>();
+
+  /** `match(pattern, s)` on strings, each pattern compiled once per runtime. */
+  match(pattern: string, s: string): boolean {
+    let re = this.patterns.get(pattern);
+    if (re === undefined) {
+      re = compilePattern(pattern);
+      this.patterns.set(pattern, re);
+    }
+    return re?.test(s) ?? false;
   }
 
   /** `contains(sub, s)` on interned symbols. */

@@ -1,7 +1,7 @@
 // Range restriction: every variable must be bound by a positive atom (or an equality from bound
 // values) before it is used in the head, a negation, a comparison, arithmetic or an aggregate.
 import { errorAt, type Diagnostic } from '../report/diagnostic.js';
-import { operands, type Clause, type Literal, type Term } from './ast.js';
+import { isStringConstraint, operands, type Clause, type Literal, type Term } from './ast.js';
 import { displayName } from './scope.js';
 
 type Agg = Term & { kind: 'agg' };
@@ -146,14 +146,14 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
           if (unboundVar(l.left) && !unboundVar(l.right)) sides.splice(0, 1);
           else if (unboundVar(l.right) && !unboundVar(l.left)) sides.splice(1, 1);
         }
-        const isContains = l.op === 'contains' || l.op === '!contains';
+        const isContains = isStringConstraint(l.op);
         for (const side of sides) {
           const w = hasWildcard(side);
           if (w) {
-            const where = isContains ? '`contains`' : 'a comparison or arithmetic';
+            const where = isContains ? `\`${l.op.replace('!', '')}\`` : 'a comparison or arithmetic';
             report(w, `\`_\` cannot be used in ${where}`, 'name a bound variable or write a constant instead.', `w:${w.loc.start}`);
           }
-          need(side, bound, isContains ? 'in `contains(...)`' : 'in this comparison');
+          need(side, bound, isContains ? `in \`${l.op.replace('!', '')}(...)\`` : 'in this comparison');
         }
       }
     }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { checkProgram } from './check.js';
-import { loadFiles, type FileReader, type RuleSource } from './load.js';
+import { loadFiles, type FileReader, type Libraries, type RuleSource } from './load.js';
 import { dependencyEdges } from './stratify.js';
 import { parseFile } from './parser.js';
 import { operands, type Literal, type Term } from './ast.js';
@@ -11,11 +11,11 @@ import { SourceText } from '../report/source.js';
 import type { RuleProgram } from './program.js';
 
 export type { Kind, Value } from './ast.js';
-export type { RuleSource, FileReader } from './load.js';
+export type { RuleSource, FileReader, Libraries, NotRegular } from './load.js';
 export { RuleProgram, type RelationInfo } from './program.js';
 export { FactDatabase } from './database.js';
 export { EvalResult } from './result.js';
-export { evaluate, neededRelations, EvaluationTimeout, type EvaluateOptions } from './eval.js';
+export { evaluate, neededRelations, EvaluationTimeout, EvaluationStopped, TupleLimitExceeded, type EvaluateOptions } from './eval.js';
 import { neededRelations } from './eval.js';
 export { evaluateNaive } from './naive.js';
 export type { Proof, Premise, WhyNot, RuleRef } from './provenance.js';
@@ -25,7 +25,7 @@ export { parseTupleText } from './tuple-text.js';
 
 /**
  * Parses, resolves `#include` (once per program by resolved path, see loadFiles for
- * `includeDirs`) and checks a set of rule files as one program; files may use relations
+ * `includeDirs` and `libraries`) and checks a set of rule files as one program; files may use relations
  * declared in other files of the set. Throws DiagnosticError on errors; returns the program and
  * the warnings. An included file is a library: its relations that this program leaves unused
  * are not warned about (only those of the files given).
@@ -34,8 +34,9 @@ export function loadProgram(
   sources: ReadonlyArray<RuleSource>,
   read?: FileReader,
   includeDirs: readonly string[] = [],
+  libraries: Libraries = {},
 ): { program: RuleProgram; warnings: Diagnostic[] } {
-  const r = checkProgram(loadFiles(sources, read, includeDirs));
+  const r = checkProgram(loadFiles(sources, read, includeDirs, libraries));
   const given = new Set(sources.map((s) => resolve(typeof s === 'string' ? s : s.path)));
   const warnings = r.warnings.filter((w) => w.code !== 'unused-relation' || !w.location || given.has(resolve(w.location.source.path)));
   return { program: r.program, warnings };

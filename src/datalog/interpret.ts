@@ -68,7 +68,12 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
         const l = ev(step.l);
         const r = ev(step.r);
         if (l === null || r === null) return;
-        const holds = step.cmp === 'contains' || step.cmp === '!contains' ? fns.contains(l, r) === (step.cmp === 'contains') : compare(step.cmp, l, r);
+        const holds =
+          step.cmp === 'contains' || step.cmp === '!contains'
+            ? fns.contains(l, r) === (step.cmp === 'contains')
+            : step.cmp === 'match' || step.cmp === '!match'
+              ? fns.match(fns.str[l]!, fns.str[r]!) === (step.cmp === 'match')
+              : compare(step.cmp, l, r);
         if (holds) next();
         return;
       }

@@ -1,9 +1,9 @@
-// Reads rule files and resolves `#include` (relative to the including file, once per program).
-import { readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+// Reads rule files and resolves `#include` (relative, absolute, <library/...>; each file once per program).
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import type { ParsedFile } from './ast.js';
+import type { IncludeDecl, ParsedFile } from './ast.js';
 import { parseFile } from './parser.js';
 
 /** A rule file given by path (read from disk) or in memory. */
@@ -14,29 +14,83 @@ export interface LoadedFile {
   parsed: ParsedFile;
 }
 
-/** Reads a file's text or returns undefined when it does not exist or cannot be read. */
-export type FileReader = (absPath: string) => string | undefined;
+/** What a reader found at a path that is not a regular file (`a directory`, `a character device`). */
+export interface NotRegular {
+  notRegular: string;
+}
 
+/** Reads a file's text; undefined when it does not exist or cannot be read; NotRegular for a device, FIFO or directory. */
+export type FileReader = (absPath: string) => string | undefined | NotRegular;
+
+/** What kind of non-regular file a stat describes. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a FIFO (pipe)';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+// Only regular files are read: `/dev/zero` would grow without end and `/dev/stdin` block.
 const diskReader: FileReader = (p) => {
   try {
+    const st = statSync(p);
+    if (!st.isFile()) return { notRegular: kindOf(st) };
     return readFileSync(p, 'utf8');
   } catch {
     return undefined;
   }
 };
 
+/** Where `#include <name/...>` is looked for besides the include paths (`{ ptolog: <shipped rules> }`). */
+export type Libraries = Readonly<Record<string, string>>;
+
 /**
  * Parses every source and every file they include (each resolved path once, in include order).
- * An include is looked up beside the including file, then in each of `includeDirs` by its path
- * and then by its file name (so a copy of `rules/examples/x.dl` still finds `../ops.dl`).
+ * `#include "p"`: an absolute `p` as it is; otherwise beside the including file, then in each of
+ * `includeDirs` by its path and then by its file name (so a copy of `rules/examples/x.dl` still
+ * finds `../ops.dl`). `#include <lib/p>`: in each of `includeDirs`, then `libraries[lib]/p`.
+ * Only regular files are read (a located error for a directory, device or FIFO).
  */
-export function loadFiles(sources: readonly RuleSource[], read: FileReader = diskReader, includeDirs: readonly string[] = []): LoadedFile[] {
+export function loadFiles(
+  sources: readonly RuleSource[],
+  read: FileReader = diskReader,
+  includeDirs: readonly string[] = [],
+  libraries: Libraries = {},
+): LoadedFile[] {
   const memory = new Map<string, string>();
   for (const s of sources) if (typeof s !== 'string') memory.set(resolve(s.path), s.text);
-  const readAny = (abs: string): string | undefined => memory.get(abs) ?? read(abs);
+  const readAny = (abs: string): string | undefined | NotRegular => memory.get(abs) ?? read(abs);
+  const exists = (c: string): boolean => seen.has(resolve(c)) || readAny(resolve(c)) !== undefined;
   const seen = new Set<string>();
   const files: LoadedFile[] = [];
   const errors: Diagnostic[] = [];
+
+  /** The path an include names, as the user reads it (undefined when nowhere to be found). */
+  const locate = (from: string, inc: IncludeDecl): string | undefined => {
+    if (isAbsolute(inc.path)) return exists(inc.path) ? inc.path : undefined;
+    if (inc.system) {
+      const slash = inc.path.indexOf('/');
+      const lib = slash > 0 ? libraries[inc.path.slice(0, slash)] : undefined;
+      const candidates = [...includeDirs.map((d) => join(d, inc.path)), ...(lib !== undefined ? [join(lib, inc.path.slice(slash + 1))] : [])];
+      return candidates.find(exists);
+    }
+    const beside = join(dirname(from), inc.path);
+    if (exists(beside)) return beside;
+    return includeDirs.flatMap((d) => [join(d, inc.path), join(d, inc.path.replace(/^(\.\.?\/)+/, '')), join(d, basename(inc.path))]).find(exists);
+  };
+
+  const notFound = (inc: IncludeDecl, from: string): Diagnostic => {
+    const where = inc.system
+      ? `#include <...> is looked up in the include paths (-I)${Object.keys(libraries).length > 0 ? ` and ${Object.keys(libraries).map((l) => `<${l}/...> in ${libraries[l]}`).join(', ')}` : ''}`
+      : isAbsolute(inc.path)
+        ? 'an absolute include path is read as it is'
+        : `include paths are relative to the including file (${dirname(from)})${includeDirs.length > 0 ? `, then to ${includeDirs.join(', ')}` : ''}`;
+    return errorAt(inc.loc.source, inc.loc.start, inc.loc.end, 'include-not-found', `cannot find the included file ${inc.path}`, {
+      fix: `${where}; check the name${includeDirs.length === 0 && !isAbsolute(inc.path) ? ', or add a directory with -I DIR' : ''}.`,
+    });
+  };
 
   const visit = (path: string, text: string): void => {
     const source = new SourceText(path, text);
@@ -52,24 +106,20 @@ export function loadFiles(sources: readonly RuleSource[], read: FileReader = dis
     }
     files.push({ source, parsed });
     for (const inc of parsed.includes) {
-      let display = join(dirname(path), inc.path);
-      let incText = seen.has(resolve(display)) ? '' : readAny(resolve(display));
-      if (incText === undefined) {
-        const found = includeDirs
-          .flatMap((d) => [join(d, inc.path), join(d, inc.path.replace(/^(\.\.?\/)+/, '')), join(d, basename(inc.path))])
-          .find((c) => seen.has(resolve(c)) || readAny(resolve(c)) !== undefined);
-        if (found !== undefined) {
-          display = found;
-          incText = readAny(resolve(found));
-        }
+      const display = locate(path, inc);
+      if (display === undefined) {
+        errors.push(notFound(inc, path));
+        continue;
       }
       const abs = resolve(display);
       if (seen.has(abs)) continue;
       seen.add(abs);
-      if (incText === undefined) {
+      const incText = readAny(abs);
+      if (typeof incText !== 'string') {
+        const why = incText === undefined ? 'cannot be read' : `is ${incText.notRegular}, not a regular file`;
         errors.push(
-          errorAt(inc.loc.source, inc.loc.start, inc.loc.end, 'include-not-found', `cannot read the included file ${display}`, {
-            fix: includeDirs.length > 0 ? `include paths are relative to the including file, then to ${includeDirs.join(', ')}; check the name.` : 'include paths are relative to the including file; check the name and that the file exists.',
+          errorAt(inc.loc.source, inc.loc.start, inc.loc.end, 'include-not-found', `the included path ${display} ${why}`, {
+            fix: 'include a rule file (.dl); devices, pipes and directories are not read.',
           }),
         );
         continue;
@@ -84,8 +134,9 @@ export function loadFiles(sources: readonly RuleSource[], read: FileReader = dis
     if (seen.has(abs)) continue;
     seen.add(abs);
     const text = typeof s === 'string' ? read(abs) : s.text;
-    if (text === undefined) {
-      errors.push({ severity: 'error', code: 'file-not-found', message: `cannot read the rule file ${path}`, path, fix: 'check the path.' });
+    if (typeof text !== 'string') {
+      const why = text === undefined ? 'cannot read the rule file' : `the rule file is ${text.notRegular}, not a regular file:`;
+      errors.push({ severity: 'error', code: 'file-not-found', message: `${why} ${path}`, path, fix: 'check the path (rule files are read only from regular files).' });
       continue;
     }
     visit(path, text);

@@ -5,6 +5,7 @@ import type { SourceText } from '../report/source.js';
 import { operands, type Atom, type Clause, type Literal, type ParsedFile, type Term, type ArithOp, type CmpOp, type AggOp, type FunctorName } from './ast.js';
 import { datalogGrammar } from './grammar.js';
 import { syntaxError } from './syntax-error.js';
+import { flattenDeepGroups, treeDepth } from './nesting.js';
 
 /** A conjunction whose elements may still be nested disjunctions (before DNF expansion). */
 type RawConj = Array<Literal | RawDisj>;
@@ -20,6 +21,10 @@ const INT_MAX = 2147483647;
 
 let src: SourceText;
 let problems: Diagnostic[] = [];
+/** Terms parsed ahead of the file (deep parentheses), by placeholder name. */
+let nested = new Map<string, Term>();
+/** How deep a term's tree may be: a 1,000-term sum is 999 deep; deeper trees would overflow later recursive passes. */
+export const MAX_TERM_DEPTH = 1200;
 
 function loc(n: Node): Location {
   return { source: src, start: n.source.startIdx, end: n.source.endIdx };
@@ -71,7 +76,8 @@ function getSemantics() {
       return out;
     },
     Include(_kw: Node, str: Node) {
-      return { tag: 'include', value: { path: (str.ast() as { value: string }).value, loc: loc(this) } };
+      if (str.sourceString.startsWith('<')) return { tag: 'include', value: { path: str.sourceString.slice(1, -1), system: true, loc: loc(this) } };
+      return { tag: 'include', value: { path: (str.ast() as { value: string }).value, system: false, loc: loc(this) } };
     },
     Decl(_kw: Node, name: Node, _o: Node, attrs: Node, _c: Node) {
       return {
@@ -114,13 +120,13 @@ function getSemantics() {
     },
     Literal_negconstraint(_bang: Node, c: Node) {
       const l = c.ast() as Literal & { kind: 'cmp' };
-      return { ...l, op: '!contains', loc: loc(this) };
+      return { ...l, op: l.op === 'match' ? '!match' : '!contains', loc: loc(this) };
     },
     Literal_constraint(c: Node) {
       return c.ast();
     },
-    Constraint(_kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
-      return { kind: 'cmp', op: 'contains', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(this) };
+    Constraint(kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
+      return { kind: 'cmp', op: kw.sourceString as 'contains' | 'match', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(this) };
     },
     Literal_neg(_bang: Node, atom: Node) {
       return { kind: 'neg', atom: atom.ast() as Atom, loc: loc(this) };
@@ -142,16 +148,17 @@ function getSemantics() {
         nameLoc: loc(name),
       } satisfies Atom;
     },
-    Term_bin(l: Node, op: Node, r: Node) {
-      return { kind: 'bin', op: op.sourceString as ArithOp, left: l.ast() as Term, right: r.ast() as Term, loc: loc(this) };
+    Term(first: Node, ops: IterationNode, rest: IterationNode) {
+      const terms = [first.ast() as Term, ...rest.children.map((r) => r.ast() as Term)];
+      return chain(terms, ops.children.map((o) => o.sourceString as ArithOp));
     },
-    Factor_bin(l: Node, op: Node, r: Node) {
-      return { kind: 'bin', op: op.sourceString as ArithOp, left: l.ast() as Term, right: r.ast() as Term, loc: loc(this) };
-    },
-    Unary_neg(_m: Node, arg: Node) {
-      const a = arg.ast() as Term;
-      if (a.kind === 'num') return { kind: 'num', value: 0 - a.value, loc: loc(this) };
-      return { kind: 'neg', arg: a, loc: loc(this) };
+    Unary_neg(minus: IterationNode, arg: Node) {
+      let a = arg.ast() as Term;
+      for (let i = minus.children.length - 1; i >= 0; i--) {
+        const l: Location = { source: src, start: minus.children[i]!.source.startIdx, end: this.source.endIdx };
+        a = a.kind === 'num' ? { kind: 'num', value: 0 - a.value, loc: l } : { kind: 'neg', arg: a, loc: l };
+      }
+      return a;
     },
     Primary_paren(_o: Node, t: Node, _c: Node) {
       return t.ast();
@@ -187,6 +194,8 @@ function getSemantics() {
       return { kind: 'wildcard', loc: loc(this) };
     },
     variable(_id: Node) {
+      const sub = nested.get(this.sourceString);
+      if (sub !== undefined) return sub;
       return { kind: 'var', name: this.sourceString, loc: loc(this) };
     },
     _terminal(this: TerminalNode) {
@@ -199,6 +208,25 @@ function getSemantics() {
   });
   semantics = s;
   return s;
+}
+
+/** Left-associative tree of an operator chain, `*` `/` `%` binding tighter than `+` `-` (no recursion). */
+function chain(terms: Term[], ops: ArithOp[]): Term {
+  const mk = (l: Term, op: ArithOp, r: Term): Term => ({ kind: 'bin', op, left: l, right: r, loc: { source: src, start: l.loc.start, end: r.loc.end } });
+  let sum: Term | undefined;
+  let sumOp: ArithOp = '+';
+  let prod = terms[0]!;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    const next = terms[i + 1]!;
+    if (op === '*' || op === '/' || op === '%') prod = mk(prod, op, next);
+    else {
+      sum = sum === undefined ? prod : mk(sum, sumOp, prod);
+      sumOp = op;
+      prod = next;
+    }
+  }
+  return sum === undefined ? prod : mk(sum, sumOp, prod);
 }
 
 /** The literals of an aggregate body; a disjunction there is reported (Soufflé has none). */
@@ -244,39 +272,81 @@ function expand(d: RawDisj, at: Location): Literal[][] {
   return d.alts.flatMap(conjs);
 }
 
-function checkNumbers(t: Term): void {
-  if (t.kind === 'num' && (t.value < INT_MIN || t.value > INT_MAX)) {
-    problems.push(
-      errorAt(t.loc.source, t.loc.start, t.loc.end, 'number-out-of-range', `the number ${t.value} does not fit in a 32-bit signed integer`, {
-        fix: `use a value between ${INT_MIN} and ${INT_MAX}.`,
-      }),
-    );
-  } else if (t.kind === 'agg') {
-    if (t.target) checkNumbers(t.target);
-    for (const l of t.body) checkLiteralNumbers(l);
-  } else operands(t).forEach(checkNumbers);
+/** The sub-terms of a term, aggregate bodies included. */
+function subTerms(t: Term): readonly Term[] {
+  if (t.kind !== 'agg') return operands(t);
+  const out: Term[] = t.target ? [t.target] : [];
+  for (const l of t.body) out.push(...literalTerms(l));
+  return out;
 }
 
-function checkLiteralNumbers(l: Literal): void {
-  if (l.kind === 'cmp') {
-    checkNumbers(l.left);
-    checkNumbers(l.right);
-  } else l.atom.args.forEach(checkNumbers);
+function literalTerms(l: Literal): readonly Term[] {
+  return l.kind === 'cmp' ? [l.left, l.right] : l.atom.args;
+}
+
+/** Out-of-range numbers and too deep terms, found without recursion. */
+function checkTerms(roots: readonly Term[]): void {
+  for (const root of roots) {
+    const { depth, deepest } = treeDepth(root, subTerms);
+    if (depth > MAX_TERM_DEPTH) {
+      problems.push(
+        errorAt(deepest.loc.source, deepest.loc.start, deepest.loc.end, 'nesting-too-deep', `this term is nested ${depth} levels deep; ptolog accepts ${MAX_TERM_DEPTH}`, {
+          fix: 'split the expression: compute parts in helper relations or variables (`X = ...`).',
+        }),
+      );
+      continue;
+    }
+    const stack = [root];
+    while (stack.length > 0) {
+      const t = stack.pop()!;
+      if (t.kind === 'num' && (t.value < INT_MIN || t.value > INT_MAX)) {
+        problems.push(
+          errorAt(t.loc.source, t.loc.start, t.loc.end, 'number-out-of-range', `the number ${t.value} does not fit in a 32-bit signed integer`, {
+            fix: `use a value between ${INT_MIN} and ${INT_MAX}.`,
+          }),
+        );
+      }
+      stack.push(...subTerms(t));
+    }
+  }
+}
+
+/** Parses a term alone (the rest of the text blanked), for deep parentheses; undefined when it is none. */
+function parseNestedTerm(blanked: string): Term | undefined {
+  const m = datalogGrammar().match(blanked, 'Term');
+  if (m.failed()) return undefined;
+  return getSemantics()(m).ast() as Term;
 }
 
 /** Parses one source text; throws DiagnosticError with a located syntax error. */
 export function parseFile(source: SourceText): ParsedFile {
-  const m = datalogGrammar().match(source.text);
-  if (m.failed()) throw new DiagnosticError([syntaxError(source, m)]);
   src = source;
   problems = [];
-  const file = getSemantics()(m).ast() as ParsedFile;
-  for (const c of file.clauses) {
-    c.head.args.forEach(checkNumbers);
-    c.body.forEach(checkLiteralNumbers);
+  nested = new Map();
+  try {
+    const flat = flattenDeepGroups(source.text, parseNestedTerm, nested);
+    if (flat.problem) {
+      const p = flat.problem;
+      throw new DiagnosticError([
+        errorAt(source, p.start, p.end, 'nesting-too-deep', p.message, { fix: 'split the rule: derive the inner parts into helper relations.' }),
+      ]);
+    }
+    const m = datalogGrammar().match(flat.text);
+    if (m.failed()) throw new DiagnosticError([syntaxError(source, m)]);
+    const file = getSemantics()(m).ast() as ParsedFile;
+    for (const c of file.clauses) checkTerms([...c.head.args, ...c.body.flatMap(literalTerms)]);
+    if (problems.length > 0) throw new DiagnosticError(problems);
+    return file;
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    // A last resort: the chunking above keeps every known construct well inside the stack.
+    throw new DiagnosticError([
+      errorAt(source, 0, Math.min(1, source.text.length), 'nesting-too-deep', 'this rule file nests too deeply for the parser', {
+        fix: 'split deeply nested rules into helper relations.',
+      }),
+    ]);
+  } finally {
+    problems = [];
+    nested = new Map();
   }
-  const found = problems;
-  problems = [];
-  if (found.length > 0) throw new DiagnosticError(found);
-  return file;
 }

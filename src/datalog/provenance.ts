@@ -78,6 +78,10 @@ function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[],
   const from: number[] = [];
   const extra: Literal[] = [];
   const seen = new Set<string>();
+  const headVars = new Set(pc.clause.head.args.flatMap((a) => (a.kind === 'var' ? [a.name] : [])));
+  // Variables a head expression needs (`S` of `S + 1`) may be bound only by body literals not
+  // in `body` yet (why-not adds them one by one): such a head column is compared later.
+  const bound = boundVars(body, headVars);
   pc.clause.head.args.forEach((a, i) => {
     if (a.kind === 'var' && !seen.has(a.name)) {
       seen.add(a.name);
@@ -85,7 +89,7 @@ function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[],
     } else {
       const v: Term = { kind: 'var', name: `$h${i}`, loc: a.loc };
       prebound.push(`$h${i}`);
-      extra.push({ kind: 'cmp', op: '=', left: v, right: a, loc: a.loc });
+      if ([...freeVars(a)].every((x) => bound.has(x))) extra.push({ kind: 'cmp', op: '=', left: v, right: a, loc: a.loc });
     }
     from.push(i);
   });
@@ -308,6 +312,8 @@ function reasonFor(l: Literal): string {
     case 'cmp':
       if (l.op === 'contains') return 'the first symbol never occurs in the second, for every binding of the literals before it';
       if (l.op === '!contains') return 'the first symbol occurs in the second, for every binding of the literals before it';
+      if (l.op === 'match') return 'the pattern matches no symbol it is given, for every binding of the literals before it';
+      if (l.op === '!match') return 'the pattern matches the whole symbol, for every binding of the literals before it';
       return 'the comparison is false for every binding of the literals before it';
   }
 }

@@ -1,6 +1,7 @@
 // Compact tuple storage: row-major Int32Array rows, an open-addressing set for deduplication,
 // a per-row height (derivation iteration) and lazily built hash indexes per bound-column set.
 import { hashFinish, hashStep } from './hash.js';
+import { RowLimit } from './limits.js';
 
 const EMPTY = new Int32Array(0);
 
@@ -158,12 +159,13 @@ export class Index {
     }
   }
 }
-
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
   data: Int32Array;
   height: Int32Array;
   count = 0;
+  /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
+  limit = Infinity;
   /** Open-addressing table of (row + 1, hash) pairs; row + 1 = 0 marks an empty slot. */
   private set: Int32Array;
   private mask: number;
@@ -235,6 +237,7 @@ export class Relation {
       slot = (slot + 1) & mask;
     }
     const r = this.count;
+    if (r >= this.limit) throw new RowLimit();
     if (r === this.capacity) {
       this.growRows();
       d = this.data;

@@ -17,14 +17,14 @@ function expectedItems(m: MatchResult): string[] {
   const has = (xs: string[]) => xs.every((x) => items.includes(x));
   const drop = (xs: string[]) => (items = items.filter((i) => !xs.includes(i)));
   if (has(LITERAL_STARTS) && has(['a variable'])) {
-    drop([...LITERAL_STARTS, ...TERM_STARTS, 'contains']);
+    drop([...LITERAL_STARTS, ...TERM_STARTS, 'contains', 'match']);
     items.unshift('a body literal (an atom, a negated atom `!r(...)` or a comparison)');
   } else if (has(['a variable', 'a number', 'a string'])) {
     drop(TERM_STARTS);
     items.unshift('a term (a variable, a constant, `_`, an arithmetic expression, a functor or an aggregate)');
   }
   // After `!`: an atom or `!contains(...)`; the relation name says enough.
-  if (has(['a relation name', 'contains'])) drop(['contains']);
+  if (has(['a relation name', 'contains'])) drop(['contains', 'match']);
   const ops = ['+', '-', '*', '/', '%'];
   if (has(ops)) {
     drop(ops);

@@ -1,7 +1,7 @@
 // Kind checking (symbol vs number) of one clause, through variables and across literals.
 import { errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
-import { operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
-import { CONTAINS, FUNCTORS, paramKind, type FunctorSig } from './functors.js';
+import { isStringConstraint, operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
+import { CONTAINS, FUNCTORS, MATCH, paramKind, type FunctorSig } from './functors.js';
 import { displayName } from './scope.js';
 
 /** What the type checker needs to know about a relation. */
@@ -169,9 +169,11 @@ export function typecheckClause(
   }
   for (const t of aggTargets) infer(t);
   for (const l of cmps) {
-    if (l.op === 'contains' || l.op === '!contains') {
-      expectArg('contains', CONTAINS, 0, l.left);
-      expectArg('contains', CONTAINS, 1, l.right);
+    if (isStringConstraint(l.op)) {
+      const name = l.op.replace('!', '');
+      const sig = name === 'match' ? MATCH : CONTAINS;
+      expectArg(name, sig, 0, l.left);
+      expectArg(name, sig, 1, l.right);
       continue;
     }
     const ordered = l.op !== '=' && l.op !== '!=';

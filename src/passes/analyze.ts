@@ -3,7 +3,8 @@ import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
-import type { Diagnostic } from '../report/diagnostic.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { checkFindingSeverities } from './findings.js';
 import { rulesDir } from './registry.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
@@ -26,6 +27,10 @@ export interface AnalyzeOptions {
   includeDirs?: readonly string[];
   /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
   deadline?: number;
+  /** Seconds each evaluation may take (counted from its start when no deadline is given). */
+  timeoutSeconds?: number;
+  /** A relation may hold at most this many tuples (TupleLimitExceeded past it). */
+  maxTuples?: number;
 }
 
 /**
@@ -45,7 +50,10 @@ export function loadRules(
   const key = [...files, '\u0001', ...dirs].join('\0');
   const hit = programCache.get(key);
   if (hit) return hit;
-  const loaded = loadProgram(files, undefined, dirs);
+  // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
+  const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! });
+  const bad = checkFindingSeverities(loaded.program);
+  if (bad.length > 0) throw new DiagnosticError(bad);
   programCache.set(key, loaded);
   return loaded;
 }
@@ -61,6 +69,10 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
-  const result = evaluate(program, db, opts.deadline !== undefined ? { deadline: opts.deadline } : {});
+  const result = evaluate(program, db, {
+    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}),
+    ...(opts.maxTuples !== undefined ? { maxTuples: opts.maxTuples } : {}),
+  });
   return { module, table, program, result, ruleWarnings: warnings };
 }

@@ -1,5 +1,6 @@
 import type { NodeTable } from '../facts/extract.js';
-import type { EvalResult } from '../datalog/index.js';
+import type { EvalResult, RuleProgram } from '../datalog/index.js';
+import { errorAt } from '../report/diagnostic.js';
 import type { Diagnostic, Location, RelatedLocation, Severity } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 
@@ -51,6 +52,7 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
     if (fx) d.fix = fx.join('; ');
     const ns = notes.get(k);
     if (ns) d.notes = ns.sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+    if (!SEVERITIES.includes(String(severity))) d.notes = [...(d.notes ?? []), `the rule gave the severity "${String(severity)}", which is not error, warning or note`];
     const rs = related.get(k);
     if (rs) d.related = rs;
     out.push(d);
@@ -71,8 +73,30 @@ export function readRelated(result: EvalResult, table: NodeTable, source: Source
   return out;
 }
 
+const SEVERITIES: readonly string[] = ['error', 'warning', 'note'];
+
+/**
+ * Located errors for `finding(code, severity, ...)` rules and facts whose severity is a constant
+ * other than "error", "warning" or "note" (a `"warn"` would otherwise be read as something else).
+ */
+export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const pc of program.clauses) {
+    const head = pc.clause.head;
+    const sev = head.rel === 'finding' ? head.args[1] : undefined;
+    if (sev?.kind !== 'str' || SEVERITIES.includes(sev.value)) continue;
+    out.push(
+      errorAt(sev.loc.source, sev.loc.start, sev.loc.end, 'bad-severity', `"${sev.value}" is not a severity`, {
+        fix: 'write "error", "warning" or "note".',
+      }),
+    );
+  }
+  return out;
+}
+
+/** A severity a rule computed at run time; anything else is reported as an error (never silently a note). */
 function normalizeSeverity(s: string): Severity {
-  return s === 'error' || s === 'warning' ? s : 'note';
+  return s === 'error' || s === 'warning' || s === 'note' ? s : 'error';
 }
 
 /** Orders diagnostics by file position, then code. */

@@ -20,6 +20,10 @@ export interface RunOptions {
   rulesRoot?: string;
   /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
   deadline?: number;
+  /** Seconds each evaluation may take (counted from its start when no deadline is given). */
+  timeoutSeconds?: number;
+  /** A relation may hold at most this many tuples (TupleLimitExceeded past it). */
+  maxTuples?: number;
 }
 
 /** The rule files and evaluation options of `pass` under `opts`. */
@@ -27,6 +31,8 @@ export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; 
   const a: AnalyzeOptions = {};
   if (opts.rulesRoot !== undefined) a.rulesRoot = opts.rulesRoot;
   if (opts.deadline !== undefined) a.deadline = opts.deadline;
+  if (opts.timeoutSeconds !== undefined) a.timeoutSeconds = opts.timeoutSeconds;
+  if (opts.maxTuples !== undefined) a.maxTuples = opts.maxTuples;
   if (opts.includeDirs !== undefined) a.includeDirs = opts.includeDirs;
   return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot), analyze: a };
 }

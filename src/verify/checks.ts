@@ -11,7 +11,7 @@ import { rewrite } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { removeLines } from '../rewrite/patch.js';
 import type { Diagnostic } from '../report/diagnostic.js';
-import { EvaluationTimeout } from '../datalog/index.js';
+import { EvaluationStopped } from '../datalog/index.js';
 import { analyze } from '../passes/analyze.js';
 import { readEdits } from '../passes/read-edits.js';
 import { readFindings } from '../passes/findings.js';
@@ -128,8 +128,8 @@ function timed<T>(what: () => T, timeoutMs: number): T | CheckFailure {
   try {
     return what();
   } catch (e) {
-    if (e instanceof EvaluationTimeout) {
-      return { property: 'terminates', message: `rule evaluation did not finish within ${timeoutMs / 1000} s (${e.message})` };
+    if (e instanceof EvaluationStopped) {
+      return { property: 'terminates', message: `rule evaluation did not finish within ${timeoutMs / 1000} s or its tuple bound (${e.message})` };
     }
     throw e;
   }

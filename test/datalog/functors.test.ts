@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, evaluateNaive, formatProof, formatWhyNot, type EvalResult, type Value } from '../../src/datalog/index.js';
+import { evaluate, evaluateNaive, formatProof, formatWhyNot, loadProgram, type EvalResult, type Value } from '../../src/datalog/index.js';
 import { parseFile } from '../../src/datalog/parser.js';
 import { buildPlan } from '../../src/datalog/plan.js';
 import { substr, strlen, toNumber } from '../../src/datalog/functors.js';
@@ -49,6 +49,24 @@ describe('functors: parsing', () => {
       { kind: 'cmp', op: '!contains', left: { kind: 'var', name: 'S' }, right: { kind: 'str', value: 'abc' } },
       { kind: 'cmp', op: '>', left: { kind: 'call', fn: 'strlen' } },
     ]);
+  });
+
+  it('match(pattern, s) holds when the regular expression matches all of s; an invalid pattern matches nothing', () => {
+    const f = parse(`a(S) :- s(S), match("k[0-9]+_tid", S), !match(S, "abc").`);
+    expect(f.clauses[0]!.body).toMatchObject([
+      { kind: 'atom' },
+      { kind: 'cmp', op: 'match', left: { kind: 'str', value: 'k[0-9]+_tid' } },
+      { kind: 'cmp', op: '!match', right: { kind: 'str', value: 'abc' } },
+    ]);
+    const facts = '.decl s(x: symbol)\ns("k12_tid").\ns("xk1_tid").\ns("k_tid").\ns("k1_tid\\n").\n';
+    const run = (rule: string): string[] => {
+      const { program } = loadProgram([{ path: 'm.dl', text: `${facts}.decl o(x: symbol)\n.output o\n${rule}` }]);
+      return evaluate(program, program.newDatabase()).tuples('o').map((t) => String(t[0])).sort();
+    };
+    expect(run('o(S) :- s(S), match("k[0-9]+_tid", S).')).toEqual(['k12_tid']);
+    expect(run('o(S) :- s(S), !match("k[0-9]*_tid", S).')).toEqual(['k1_tid\n', 'xk1_tid']);
+    expect(run('o(S) :- s(S), match("(", S).')).toEqual([]);
+    expect(checkErrors('.decl match(x: number)\n')).toEqual(['test.dl:1:7 reserved-name: match is a built-in constraint of Soufflé and cannot name a relation']);
   });
 
   it('functor names are reserved: not relation names, still fine as prefixes', () => {

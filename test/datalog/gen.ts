@@ -1,5 +1,5 @@
 // Random stratifiable programs for property tests: recursion, negation, aggregates and functors
-// (cat, to_string, to_number, strlen, substr, min, max, contains) over random facts. Levels make
+// (cat, to_string, to_number, strlen, substr, min, max, contains, match) over random facts. Levels make
 // them stratifiable: negation and aggregates only read lower levels.
 import fc from 'fast-check';
 import type { Value } from '../../src/datalog/index.js';
@@ -81,6 +81,7 @@ export function randomCase(seed: number): RandomCase {
     if (symBound) {
       opts.push(
         () => `${r() < 0.5 ? '' : '!'}contains("${pick(['p', 'q', '1', 'x', ''])}", S)`,
+        () => `${r() < 0.5 ? '' : '!'}match("${pick(['p.*', '[pq][0-9]+', '.*1', 'x?', '(', 'q|p1'])}", S)`,
         () => {
           bound.add('L');
           return `L = strlen(S)`;

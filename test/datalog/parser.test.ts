@@ -82,7 +82,7 @@ describe('parser', () => {
   });
 
   it('reports a missing include at the directive', () => {
-    expect(checkErrors('#include "nope.dl"\n')).toEqual(['test.dl:1:1 include-not-found: cannot read the included file nope.dl']);
+    expect(checkErrors('#include "nope.dl"\n')).toEqual(['test.dl:1:1 include-not-found: cannot find the included file nope.dl']);
   });
 
   it('treats files of one program as sharing declarations', () => {

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { ensureOutputDir } from '../files.js';
+import { evaluationBounds, limitOptions, type LimitOpts } from '../limits.js';
 import {
   evaluate,
   formatOutputs,
@@ -27,21 +28,32 @@ function shippedRules(): string {
   return relative(process.cwd(), rulesDir()) || '.';
 }
 
-interface FactOpts {
+interface FactOpts extends LimitOpts {
   factDir: string;
+  includePath: string[];
+}
+
+function collect(v: string, acc: string[]): string[] {
+  return [...acc, v];
+}
+
+/** Loads rule files as one program: `-I` dirs, then the shipped rules, for includes; `<ptolog/...>` is the shipped rules. */
+function loadWithIncludes(files: string[], includePath: readonly string[]): ReturnType<typeof loadProgram> {
+  return loadProgram(files, undefined, [...includePath, shippedRules()], { ptolog: shippedRules() });
 }
 
 /**
  * Loads the rule files (warnings to stderr), reads the facts directory and evaluates (every
  * relation when `prune` is false, so any tuple can be explained).
  */
-function loadAndRun(ctx: CommandContext, files: string[], factDir: string, prune = true): { program: RuleProgram; result: EvalResult } {
-  const { program, warnings } = loadProgram(files, undefined, [shippedRules()]);
+function loadAndRun(ctx: CommandContext, files: string[], o: FactOpts, prune = true): { program: RuleProgram; result: EvalResult } {
+  const factDir = o.factDir;
+  const { program, warnings } = loadWithIncludes(files, o.includePath);
   reportDiagnostics(ctx.io, warnings);
   const db = program.newDatabase();
   // Only the inputs evaluation reads (all of them when every relation is evaluated).
   readFactsDir(db, factDir, prune ? relationsRead(program) : undefined);
-  return { program, result: evaluate(program, db, { prune }) };
+  return { program, result: evaluate(program, db, { prune, ...evaluationBounds(o) }) };
 }
 
 /** Splits `RULES... TUPLE` positional arguments. */
@@ -55,8 +67,8 @@ function rulesAndTuple(args: string[]): { files: string[]; tuple: string } {
 }
 
 /** Prints a proof (exit 0) or, when the tuple is absent, why no rule derives it (exit 1). */
-function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string, factDir: string, whyNot: boolean): number {
-  const { program, result } = loadAndRun(ctx, files, factDir, false);
+function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string, o: FactOpts, whyNot: boolean): number {
+  const { program, result } = loadAndRun(ctx, files, o, false);
   const { rel, values } = parseTupleText(program, tupleText);
   const info = program.relation(rel)!;
   const present = result.contains(rel, values);
@@ -74,16 +86,17 @@ function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string
 
 /** `run`, `check-rules`, `explain-tuple` and `why-not`: the Datalog engine on its own. */
 export function registerDatalogCommands(program: Command, ctx: CommandContext): void {
-  program
-    .command('run')
+  limitOptions(program
+    .command('run'))
     .description('evaluate Datalog rule files like `souffle -F FACTDIR -D OUTDIR`')
     .argument('<rules...>', 'rule files (.dl), checked and evaluated as one program')
+    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
     .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts (tab-separated) for each .input relation', '.')
     .option('-D, --output-dir <dir>', 'directory to write <relation>.csv for each .output relation; `-` prints them to stdout', '.')
     .action(async (files: string[], o: FactOpts & { outputDir: string }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const { program: p, result } = loadAndRun(ctx, files, o.factDir);
+          const { program: p, result } = loadAndRun(ctx, files, o);
           if (o.outputDir === '-') ctx.io.stdout(formatOutputs(result));
           else {
             ensureOutputDir(o.outputDir, '-D');
@@ -99,7 +112,8 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .command('check-rules')
     .description('run only the static checks of Datalog rule files (errors exit 2, warnings are printed)')
     .argument('<files...>', 'rule files (.dl), checked as one program')
-    .action(async (files: string[]) => {
+    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
+    .action(async (files: string[], o: { includePath: string[] }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
           // A file written as an extension (no #include, using relations a shipped pass
@@ -108,13 +122,13 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
           const hosts = extras.map((x) => passesDeclaring(x));
           if (extras.length > 0 && hosts.every((h) => h.length > 0)) {
             const pass = hosts[0]!.find((p) => hosts.every((h) => h.includes(p))) ?? hosts[0]![0]!;
-            const { program: p, warnings } = loadRules(pass.audit, files);
+            const { program: p, warnings } = loadRules(pass.audit, files, undefined, o.includePath);
             reportDiagnostics(ctx.io, warnings);
             const rules = p.clauses.filter((c) => !c.clause.isFact).length;
             ctx.io.stdout(`ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
             return EXIT_OK;
           }
-          const { program: p, warnings } = loadProgram(files, undefined, [shippedRules()]);
+          const { program: p, warnings } = loadWithIncludes(files, o.includePath);
           reportDiagnostics(ctx.io, warnings);
           const rules = p.clauses.filter((c) => !c.clause.isFact).length;
           ctx.io.stdout(`ok: ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
@@ -127,13 +141,14 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .command('explain-tuple')
     .description("print a minimal-height proof of a derived tuple, e.g. explain-tuple rules.dl -F facts 'path(1,5)'; exit 1 with the why-not analysis when it is not derived")
     .argument('<rules-and-tuple...>', 'rule files followed by the tuple to explain')
+    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
     .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts for each .input relation', '.')
     .option('--why-not', 'explain why the tuple is NOT derived (same as the why-not command)')
     .action(async (args: string[], o: FactOpts & { whyNot?: boolean }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
           const { files, tuple } = rulesAndTuple(args);
-          return explainOrWhyNot(ctx, files, tuple, o.factDir, o.whyNot === true);
+          return explainOrWhyNot(ctx, files, tuple, o, o.whyNot === true);
         }),
       );
     });
@@ -142,12 +157,13 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .command('why-not')
     .description("for a tuple that is not derived, print for each rule of its relation the first body literal that fails, e.g. why-not rules.dl -F facts 'path(5,1)'; exit 1 (with its proof) when it is derived")
     .argument('<rules-and-tuple...>', 'rule files followed by the tuple')
+    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
     .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts for each .input relation', '.')
     .action(async (args: string[], o: FactOpts) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
           const { files, tuple } = rulesAndTuple(args);
-          return explainOrWhyNot(ctx, files, tuple, o.factDir, true);
+          return explainOrWhyNot(ctx, files, tuple, o, true);
         }),
       );
     });

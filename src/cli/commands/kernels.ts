@@ -3,6 +3,7 @@
  * a worker pool; thresholds, statistics, colour and progress.
  */
 import { Option, type Command } from 'commander';
+import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
 import { PASSES } from '../../passes/registry.js';
@@ -42,6 +43,7 @@ export function kernelOptions(cmd: Command): Command {
   return cmd
     .option('--pass <name>', `pass to run (repeatable): ${PASSES.map((p) => p.name).join(', ')}`, collect, [])
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
+    .option('-I, --include-path <dir>', 'directory searched for `#include`s of rule files (repeatable; `<ptolog/...>` is the shipped rules)', collect, [])
     .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
     .option('--config <file>', 'use this pyproject.toml / ptolog.toml instead of looking for one')
@@ -54,7 +56,9 @@ export function kernelOptions(cmd: Command): Command {
     .option('-q, --quiet', 'report errors only (and no summary)')
     .option('--statistics', 'after the findings, print how many there are of each code')
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
-    .option('--report-unused-ignores', 'warn about `# ptolog: ignore[...]` comments that suppress nothing');
+    .option('--report-unused-ignores', 'warn about `# ptolog: ignore[...]` comments that suppress nothing')
+    .option('--max-tuples <n>', 'stop rule evaluation (exit 2, naming the relation) when a relation would hold more than N tuples', tupleCount)
+    .option('--timeout <seconds>', 'stop a rule evaluation (exit 2, naming the relation that grew) after this many seconds (each pass on each file)', seconds);
 }
 
 interface Collected {

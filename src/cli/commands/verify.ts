@@ -1,3 +1,4 @@
+import { seconds, tupleCount } from '../limits.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_FINDINGS, EXIT_OK } from '../io.js';
@@ -23,11 +24,6 @@ function integer(v: string): number {
   return n;
 }
 
-function seconds(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('the timeout must be a positive number of seconds.');
-  return n;
-}
 
 interface VerifyOpts {
   pass: string[];
@@ -36,6 +32,7 @@ interface VerifyOpts {
   runs: number;
   seed?: number;
   timeout: number;
+  maxTuples?: number;
 }
 
 /** The report of a failed run: the property, how to replay, the shrunk program, the execution. */
@@ -63,12 +60,14 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
     .option('--runs <n>', 'number of generated programs', positiveInt('--runs'), 100)
     .option('--seed <s>', 'fast-check seed (replays a failure)', integer)
     .option('--timeout <seconds>', 'time one apply may take before termination fails', seconds, 10)
+    .option('--max-tuples <n>', 'a relation holding more than N tuples fails termination', tupleCount)
     .action(async (o: VerifyOpts) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
           const passes = selectPasses(o.pass);
           const run = {
             extras: readExtraRules(o.rules, passes),
+            ...(o.maxTuples !== undefined ? { maxTuples: o.maxTuples } : {}),
             ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
           };
           const tty = process.stderr.isTTY === true;
