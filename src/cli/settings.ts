@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { loadConfig, loadConfigFile, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
 import { ignoredCodes } from '../config/apply.js';
 import type { Severity } from '../report/diagnostic.js';
+import type { AuditStage } from '../passes/analyze.js';
 import type { FileTask } from './file-task.js';
 import { selectPasses } from './passes.js';
 import type { WalkOptions } from './targets.js';
@@ -20,6 +21,9 @@ export interface SharedOpts {
   reportUnusedIgnores?: boolean;
   /** `--rules-root DIR`: an edited copy of the shipped rules/ used in its place. */
   rulesRoot?: string;
+  /** audit `--stage` / `--as-written`. */
+  stage?: AuditStage;
+  asWritten?: boolean;
 }
 
 const readIfFile = (p: string): string | undefined => {
@@ -90,6 +94,7 @@ export class Settings {
       ignoredCodes: c ? [...ignoredCodes(c, resolve(this.cwd, file))] : [],
       reportUnusedIgnores: this.o.reportUnusedIgnores === true,
       ...(this.o.rulesRoot !== undefined ? { rulesRoot: resolve(this.cwd, this.o.rulesRoot) } : {}),
+      stage: this.o.stage ?? (this.o.asWritten ? 'as-written' : (c?.stage ?? 'pipeline')),
       ...extra,
     };
   }

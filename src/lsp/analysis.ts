@@ -46,7 +46,7 @@ export function* auditSteps(text: string, path: string, settings: LspSettings): 
     const findings: PassFinding[] = [];
     for (const pass of settings.passes) {
       yield;
-      const a = analyze(module, pass.audit, extrasFor(pass, xs));
+      const a = analyze(module, pass.audit, extrasFor(pass, xs), settings.stage !== undefined ? { stage: settings.stage } : {});
       analyses.set(pass.name, a);
       for (const d of readFindings(a.result, a.table, module.source, { related: true })) findings.push({ pass: pass.name, diagnostic: d });
     }

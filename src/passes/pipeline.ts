@@ -4,7 +4,7 @@ import { printStmt } from '../ir/print.js';
 import { rewrite, markerStmt } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyze, type Analysis, type AnalyzeOptions } from './analyze.js';
+import { analyze, type Analysis, type AnalyzeOptions, type AuditStage } from './analyze.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
@@ -20,6 +20,8 @@ export interface RunOptions {
   rulesRoot?: string;
   /** Evaluation stops with an EvaluationTimeout past this `performance.now()` value. */
   deadline?: number;
+  /** The stage `audit` judges the file at (default `pipeline`); `apply` ignores it. */
+  stage?: AuditStage;
 }
 
 /** The rule files and evaluation options of `pass` under `opts`. */
@@ -28,6 +30,7 @@ export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; 
   if (opts.rulesRoot !== undefined) a.rulesRoot = opts.rulesRoot;
   if (opts.deadline !== undefined) a.deadline = opts.deadline;
   if (opts.includeDirs !== undefined) a.includeDirs = opts.includeDirs;
+  if (opts.stage !== undefined) a.stage = opts.stage;
   return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot), analyze: a };
 }
 
@@ -61,7 +64,7 @@ export function applyPasses(
       readErrors = moduleErrors(module);
       for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
     }
-    const rules = passRules(pass, opts);
+    const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     const a = analyze(module, pass.entry, rules.extra, rules.analyze);
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
