@@ -650,6 +650,26 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
 }
 
 /**
+ * Reports a `pl.func_attr` line other than the first statement: PyPTO rejects a key declared twice
+ * and a `pl.func_attr` after another statement; ptolog reads one prologue line (a second one with
+ * other keys is to be merged into the first). Without this a rewrite of the attribute would not be
+ * idempotent (one duplicate removed per run).
+ */
+function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: readonly Stmt[]): void {
+  const keys = new Set((attrs?.entries ?? []).flatMap((e) => (e.key.kind === 'Str' ? [e.key.value] : [])));
+  body.forEach((s, i) => {
+    if (s.kind !== 'ExprStmt' || s.value.kind !== 'Call' || calleeSpelling(s.value.callee) !== 'pl.func_attr') return;
+    const d = s.value.args[0];
+    const dup = d?.kind === 'Dict' ? d.entries.find((e) => e.key.kind === 'Str' && keys.has(e.key.value)) : undefined;
+    if (dup && dup.key.kind === 'Str') {
+      ctx.report.unsupported(s.span, `duplicate function attribute '${dup.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
+    }
+    if (i === 0 && attrs) ctx.report.unsupported(s.span, 'ptolog reads one pl.func_attr({...}) per function: merge this dict into the first one (PyPTO merges them)');
+    ctx.report.unsupported(s.span, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
+  });
+}
+
+/**
  * Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`).
  * `jit`: a module-level JIT kernel (no `self`; its decorator is a `@pl.jit...` form).
  * A method's `self` is optional (PyPTO strips it when present) and forbidden on a HOST SubWorker.
@@ -733,6 +753,7 @@ export function makeFunction(
     attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
   }
+  checkFurtherFuncAttrs(ctx, attrs, body);
   checkComprehensions(ctx, body);
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
