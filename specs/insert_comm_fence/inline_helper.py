@@ -1,8 +1,7 @@
-"""PyPTO parity (#10), not yet: PyPTO's InlineFunctions pass expands an `@pl.inline` helper in
-place, so a store inside it is classified at the call site (here into a window) and gets its region
-cacheinvalid + fence right after it, in the helper's body. ptolog treats the call as an opaque
-write (a whole-GM cacheinvalid + fence after the call); test/known-bugs.test.ts pins the
-difference."""
+"""PyPTO parity (#10): PyPTO's InlineFunctions pass expands an `@pl.inline` helper in place before
+InsertCommFence runs, so a store inside it is classified at the call site (here into a window) and
+gets its region cacheinvalid + fence right after it, in the helper's body; the call itself is no
+opaque write."""
 
 import pypto.language as pl
 import pypto.language.distributed as pld

@@ -699,6 +699,13 @@ export function makeFunction(
       }
       ctx.report.unsupported(d.span, 'a JIT kernel takes exactly one @pl.jit decorator (@pl.jit, @pl.jit.host, @pl.jit.incore, @pl.jit.inline, @pl.jit.opaque or @pl.jit.extern(...))');
     }
+    // A module-level `@pl.inline` helper: PyPTO's InlineFunctions pass expands it at its call sites.
+    if (jit && dotted(e) === 'pl.inline' && jitExpr === undefined) {
+      jitExpr = e;
+      funcKind = 'Inline';
+      found = true;
+      continue;
+    }
     if (dotted(e) === 'pl.function') {
       bareDecorator = true;
       found = true;
