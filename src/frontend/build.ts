@@ -650,23 +650,34 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
 }
 
 /**
- * Reports a `pl.func_attr` line other than the first statement: PyPTO rejects a key declared twice
- * and a `pl.func_attr` after another statement; ptolog reads one prologue line (a second one with
- * other keys is to be merged into the first). Without this a rewrite of the attribute would not be
- * idempotent (one duplicate removed per run).
+ * Checks the `pl.func_attr` lines after the first statement as PyPTO's parser does: it merges the
+ * leading lines, rejects a key declared twice and a `pl.func_attr` after another statement (located
+ * errors here). ptolog reads the first line's dict; a further leading line is kept as an inert
+ * statement, unless it declares `cache_policy` (which ptolog would not see: an error asking to move
+ * it into the first line). Without this a rewrite of the attribute would not be idempotent.
  */
 function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: readonly Stmt[]): void {
   const keys = new Set((attrs?.entries ?? []).flatMap((e) => (e.key.kind === 'Str' ? [e.key.value] : [])));
-  body.forEach((s, i) => {
-    if (s.kind !== 'ExprStmt' || s.value.kind !== 'Call' || calleeSpelling(s.value.callee) !== 'pl.func_attr') return;
-    const d = s.value.args[0];
-    const dup = d?.kind === 'Dict' ? d.entries.find((e) => e.key.kind === 'Str' && keys.has(e.key.value)) : undefined;
-    if (dup && dup.key.kind === 'Str') {
-      ctx.report.unsupported(s.span, `duplicate function attribute '${dup.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
+  let prologue = attrs !== null;
+  for (const s of body) {
+    const isAttr = s.kind === 'ExprStmt' && s.value.kind === 'Call' && calleeSpelling(s.value.callee) === 'pl.func_attr';
+    if (!isAttr) {
+      prologue = false;
+      continue;
     }
-    if (i === 0 && attrs) ctx.report.unsupported(s.span, 'ptolog reads one pl.func_attr({...}) per function: merge this dict into the first one (PyPTO merges them)');
-    ctx.report.unsupported(s.span, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
-  });
+    if (!prologue) ctx.report.unsupported(s.span, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
+    const d = s.kind === 'ExprStmt' && s.value.kind === 'Call' ? s.value.args[0] : undefined;
+    for (const e of d?.kind === 'Dict' ? d.entries : []) {
+      if (e.key.kind !== 'Str') continue;
+      if (keys.has(e.key.value)) {
+        ctx.report.unsupported(s.span, `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
+      }
+      if (e.key.value === 'cache_policy') {
+        ctx.report.unsupported(e.key.span, 'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)');
+      }
+      keys.add(e.key.value);
+    }
+  }
 }
 
 /**
