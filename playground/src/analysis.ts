@@ -44,8 +44,11 @@ export class PlaygroundAnalyzer {
   private analyses: Analysis[] = [];
   private rules: string | undefined;
 
-  /** Audits, applies, graphs and extracts the facts of `kernel` with `rules` as extra rule file. */
-  analyze(id: number, kernel: string, rules: string): Response {
+  /**
+   * Audits (as PyPTO's Default pipeline compiles the kernel, or as written), applies, graphs and
+   * extracts the facts of `kernel` with `rules` as extra rule file.
+   */
+  analyze(id: number, kernel: string, rules: string, asWritten = false): Response {
     const t0 = performance.now();
     if (rules !== this.rules) {
       setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
@@ -58,7 +61,7 @@ export class PlaygroundAnalyzer {
       const module = parseModule(kernel, KERNEL_PATH);
       const findings: Finding[] = [];
       for (const pass of PASSES) {
-        const a = analyze(module, pass.audit, extrasFor(pass, extras));
+        const a = analyze(module, pass.audit, extrasFor(pass, extras), asWritten ? { stage: 'as-written' } : {});
         this.analyses.push(a);
         for (const d of readFindings(a.result, a.table, module.source)) findings.push(toFinding(d));
       }

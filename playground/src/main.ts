@@ -57,7 +57,7 @@ function analyze(): void {
   const rules = rulesView.state.doc.toString();
   history.replaceState(null, '', stateToHash({ kernel, rules }));
   $('status').textContent = 'analysing…';
-  post({ kind: 'analyze', id: lastAnalyze, kernel, rules });
+  post({ kind: 'analyze', id: lastAnalyze, kernel, rules, asWritten: $<HTMLInputElement>('as-written').checked });
 }
 
 function explainCursor(): void {
@@ -219,4 +219,5 @@ window.addEventListener('hashchange', () => {
   if (s.rules !== rulesView.state.doc.toString()) rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
 });
 
+$('as-written').addEventListener('change', () => analyze());
 analyze();

@@ -2,7 +2,7 @@
 
 /** The page asks for an analysis of a kernel with extra rules, or for the explain text of a line. */
 export type Request =
-  | { kind: 'analyze'; id: number; kernel: string; rules: string }
+  | { kind: 'analyze'; id: number; kernel: string; rules: string; asWritten?: boolean }
   | { kind: 'explain'; id: number; line: number };
 
 /** One finding, located by offsets into the kernel text. */

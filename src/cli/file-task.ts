@@ -15,6 +15,7 @@ import { applyOverrides } from '../config/apply.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { SeverityOverride } from '../config/config.js';
+import type { AuditStage } from '../passes/analyze.js';
 import { toWire, type WireBundle } from '../report/wire.js';
 import { interruptedWrites, readSource, writeAtomic, type SourceFile } from './files.js';
 
@@ -38,6 +39,8 @@ export interface FileTask {
   /** Evaluation bounds (--max-tuples, --timeout in seconds, counted from the task's start). */
   maxTuples?: number;
   timeout?: number;
+  /** audit only: the stage the file is judged at (default pipeline). */
+  stage?: AuditStage;
   /** apply only: print the result, write it, or print a diff. */
   mode?: 'print' | 'write' | 'diff';
 }
@@ -82,6 +85,7 @@ export function runFileTask(t: FileTask): FileResult {
       includeDirs: t.include,
       ...evaluationBounds(t),
       ...(root !== undefined ? { rulesRoot: root } : {}),
+      ...(t.stage !== undefined ? { stage: t.stage } : {}),
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
     const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);

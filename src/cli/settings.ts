@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { loadConfig, loadConfigFile, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
 import { ignoredCodes } from '../config/apply.js';
 import type { Severity } from '../report/diagnostic.js';
+import type { AuditStage } from '../passes/analyze.js';
 import type { FileTask } from './file-task.js';
 import { selectPasses } from './passes.js';
 import type { WalkOptions } from './targets.js';
@@ -25,6 +26,9 @@ export interface SharedOpts {
   /** `--max-tuples N`, `--timeout S`: evaluation bounds. */
   maxTuples?: number;
   timeout?: number;
+  /** audit `--stage` / `--as-written`. */
+  stage?: AuditStage;
+  asWritten?: boolean;
 }
 
 const readIfFile = (p: string): string | undefined => {
@@ -97,6 +101,7 @@ export class Settings {
       ...(this.o.rulesRoot !== undefined ? { rulesRoot: resolve(this.cwd, this.o.rulesRoot) } : {}),
       ...(this.o.maxTuples !== undefined ? { maxTuples: this.o.maxTuples } : {}),
       ...(this.o.timeout !== undefined ? { timeout: this.o.timeout } : {}),
+      stage: this.o.stage ?? (this.o.asWritten ? 'as-written' : (c?.stage ?? 'pipeline')),
       ...extra,
     };
   }

@@ -9,6 +9,7 @@ import { DiagnosticError, type Diagnostic, type Severity } from '../report/diagn
 import { SourceText } from '../report/source.js';
 import { closestName } from '../report/suggest.js';
 import { PASSES, passByName } from '../passes/registry.js';
+import { AUDIT_STAGES, type AuditStage } from '../passes/analyze.js';
 
 /** Reads a file's text, or undefined when there is none (or it cannot be read). */
 export type ConfigReader = (absPath: string) => string | undefined;
@@ -38,6 +39,8 @@ export interface PtologConfig {
   perFileIgnores: Record<string, string[]>;
   failOn?: Severity;
   maxWarnings?: number;
+  /** The stage `audit` judges files at (`stage = "as-written"`; default pipeline). */
+  stage?: AuditStage;
 }
 
 /** Files and directories never read unless `exclude` replaces this list. */
@@ -65,6 +68,7 @@ const KEYS: Record<string, Check> = {
     typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => isStrings(x) === undefined)
       ? undefined : 'a table of glob = [codes]',
   'fail-on': (v) => (typeof v === 'string' && SEVERITIES.includes(v) ? undefined : '"error", "warning" or "note"'),
+  stage: (v) => (typeof v === 'string' && (AUDIT_STAGES as readonly string[]).includes(v) ? undefined : AUDIT_STAGES.map((s) => `"${s}"`).join(' or ')),
   'max-warnings': (v) => ((typeof v === 'number' || typeof v === 'bigint') && Number(v) >= 0 && Number.isInteger(Number(v)) ? undefined : 'a non-negative integer'),
 };
 
@@ -165,6 +169,7 @@ export function parseConfig(path: string, text: string): PtologConfig | undefine
   if (t['passes'] !== undefined) cfg.passes = strs('passes');
   if (t['fail-on'] !== undefined) cfg.failOn = t['fail-on'] as Severity;
   if (t['max-warnings'] !== undefined) cfg.maxWarnings = Number(t['max-warnings']);
+  if (t['stage'] !== undefined) cfg.stage = t['stage'] as AuditStage;
   return cfg;
 }
 

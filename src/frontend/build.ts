@@ -688,6 +688,37 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
 }
 
 /**
+ * Checks the `pl.func_attr` lines after the first statement as PyPTO's parser does: it merges the
+ * leading lines, rejects a key declared twice and a `pl.func_attr` after another statement (located
+ * errors here). ptolog reads the first line's dict; a further leading line is kept as an inert
+ * statement, unless it declares `cache_policy` (which ptolog would not see: an error asking to move
+ * it into the first line). Without this a rewrite of the attribute would not be idempotent.
+ */
+function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: readonly Stmt[]): void {
+  const keys = new Set((attrs?.entries ?? []).flatMap((e) => (e.key.kind === 'Str' ? [e.key.value] : [])));
+  let prologue = attrs !== null;
+  for (const s of body) {
+    const isAttr = s.kind === 'ExprStmt' && s.value.kind === 'Call' && calleeSpelling(s.value.callee) === 'pl.func_attr';
+    if (!isAttr) {
+      prologue = false;
+      continue;
+    }
+    if (!prologue) ctx.report.unsupported(s.span, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
+    const d = s.kind === 'ExprStmt' && s.value.kind === 'Call' ? s.value.args[0] : undefined;
+    for (const e of d?.kind === 'Dict' ? d.entries : []) {
+      if (e.key.kind !== 'Str') continue;
+      if (keys.has(e.key.value)) {
+        ctx.report.unsupported(s.span, `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
+      }
+      if (e.key.value === 'cache_policy') {
+        ctx.report.unsupported(e.key.span, 'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)');
+      }
+      keys.add(e.key.value);
+    }
+  }
+}
+
+/**
  * Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`).
  * `jit`: a module-level JIT kernel (no `self`; its decorator is a `@pl.jit...` form).
  * A method's `self` is optional (PyPTO strips it when present) and forbidden on a HOST SubWorker.
@@ -716,6 +747,13 @@ export function makeFunction(
         continue;
       }
       ctx.report.unsupported(d.span, 'a JIT kernel takes exactly one @pl.jit decorator (@pl.jit, @pl.jit.host, @pl.jit.incore, @pl.jit.inline, @pl.jit.opaque or @pl.jit.extern(...))');
+    }
+    // A module-level `@pl.inline` helper: PyPTO's InlineFunctions pass expands it at its call sites.
+    if (jit && dotted(e) === 'pl.inline' && jitExpr === undefined) {
+      jitExpr = e;
+      funcKind = 'Inline';
+      found = true;
+      continue;
     }
     if (dotted(e) === 'pl.function') {
       bareDecorator = true;
@@ -771,6 +809,7 @@ export function makeFunction(
     attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
   }
+  checkFurtherFuncAttrs(ctx, attrs, body);
   checkComprehensions(ctx, body, head.params.map((p) => p.name));
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';

@@ -84,10 +84,10 @@ export class ProgramParser {
     const lang = imports ? languageNames(imports) : ['pl'];
     const prog = imports ? memberNames(imports, 'program') : [];
     const jit = imports ? memberNames(imports, 'jit') : [];
-    const fn = imports ? memberNames(imports, 'function') : [];
+    const fn = imports ? [...memberNames(imports, 'function'), ...memberNames(imports, 'inline')] : [];
     this.programRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*program|(?:${alt(prog)}))(?![A-Za-z0-9_])`);
     this.jitOnlyRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*jit|(?:${alt(jit)}))(?![A-Za-z0-9_])`);
-    this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
+    this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function|inline)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
   }
 
   /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */

@@ -36,7 +36,8 @@ export function configuredSettings(base: LspSettings, passesGiven: boolean, read
     if (!cfg || Array.isArray(cfg)) return base;
     const passes = !passesGiven && cfg.passes ? cfg.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined) : base.passes;
     const defines = new Map([...parseDefines(cfg.defines), ...base.defines]);
-    return { passes, ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))], defines };
+    const stage = base.stage ?? cfg.stage;
+    return { passes, ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))], defines, ...(stage !== undefined ? { stage } : {}) };
   };
 }
 

@@ -112,7 +112,7 @@ function* programsSteps(
       const analyses = new Map<string, Analysis>();
       for (const pass of settings.passes) {
         yield;
-        const a = analyze(one, pass.audit, extrasFor(pass, extras));
+        const a = analyze(one, pass.audit, extrasFor(pass, extras), settings.stage !== undefined ? { stage: settings.stage } : {});
         analyses.set(pass.name, a);
         for (const d of readFindings(a.result, a.table, source, { related: true })) mine.push({ pass: pass.name, diagnostic: d });
       }

@@ -35,7 +35,7 @@ interface Published {
 
 /** What, besides the rules generation, decides a document's analyses: its settings. */
 function settingsSalt(settings: LspSettings, rulesGeneration: number): string {
-  return JSON.stringify([rulesGeneration, settings.passes.map((p) => p.name), settings.ruleDirs, [...settings.defines]]);
+  return JSON.stringify([rulesGeneration, settings.passes.map((p) => p.name), settings.ruleDirs, [...settings.defines], settings.stage ?? 'pipeline']);
 }
 
 /** The file path ptolog names a document by (its file path, or the URI when it is not a file). */

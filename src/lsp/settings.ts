@@ -5,12 +5,15 @@
 import type { ConstValue } from '../ir/nodes.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { PassSpec } from '../passes/registry.js';
+import type { AuditStage } from '../passes/analyze.js';
 
 /** The analysis settings of one document: the passes, extra rule paths (--rules) and defines (-D). */
 export interface LspSettings {
   passes: readonly PassSpec[];
   ruleDirs: readonly string[];
   defines: ReadonlyMap<string, ConstValue>;
+  /** The stage findings are judged at (default pipeline: as PyPTO's Default pipeline compiles the file). */
+  stage?: AuditStage;
 }
 
 /**

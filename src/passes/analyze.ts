@@ -19,8 +19,20 @@ export interface Analysis {
 
 const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
 
+/**
+ * The stage `audit` judges a file at: `pipeline` (the default) as PyPTO's Default pipeline
+ * compiles it, its passes run; `as-written` the text as it stands. The rules decide what each
+ * stage reports; this only sets the `audit_stage` fact (rules/schema.dl).
+ */
+export type AuditStage = 'pipeline' | 'as-written';
+
+/** The audit stages, as `--stage` and the configuration spell them. */
+export const AUDIT_STAGES: readonly AuditStage[] = ['pipeline', 'as-written'];
+
 /** How the rules of a pass are found and evaluated. */
 export interface AnalyzeOptions {
+  /** The audit stage (default `pipeline`: no `audit_stage` fact). */
+  stage?: AuditStage;
   /** The directory used in place of the shipped `rules/` (`--rules-root`); default the shipped one. */
   rulesRoot?: string;
   /** Directories searched for an extra rule file's `#include` not found beside it (then the rules root). */
@@ -69,6 +81,7 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
+  if (opts.stage === 'as-written') sink.add('audit_stage', ['as-written']);
   const result = evaluate(program, db, {
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
     ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}),

@@ -4,7 +4,7 @@ import { printStmt } from '../ir/print.js';
 import { rewrite, markerStmt } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyze, type Analysis, type AnalyzeOptions } from './analyze.js';
+import { analyze, type Analysis, type AnalyzeOptions, type AuditStage } from './analyze.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
@@ -24,6 +24,8 @@ export interface RunOptions {
   timeoutSeconds?: number;
   /** A relation may hold at most this many tuples (TupleLimitExceeded past it). */
   maxTuples?: number;
+  /** The stage `audit` judges the file at (default `pipeline`); `apply` ignores it. */
+  stage?: AuditStage;
 }
 
 /** The rule files and evaluation options of `pass` under `opts`. */
@@ -34,6 +36,7 @@ export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; 
   if (opts.timeoutSeconds !== undefined) a.timeoutSeconds = opts.timeoutSeconds;
   if (opts.maxTuples !== undefined) a.maxTuples = opts.maxTuples;
   if (opts.includeDirs !== undefined) a.includeDirs = opts.includeDirs;
+  if (opts.stage !== undefined) a.stage = opts.stage;
   return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot), analyze: a };
 }
 
@@ -67,7 +70,7 @@ export function applyPasses(
       readErrors = moduleErrors(module);
       for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
     }
-    const rules = passRules(pass, opts);
+    const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     const a = analyze(module, pass.entry, rules.extra, rules.analyze);
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');

@@ -25,10 +25,11 @@ export interface RuleTestResult {
 
 const list = (codes: Iterable<string>): string => [...codes].sort().join(', ');
 
-/** Audits (and applies) `t` with `passes` and `run`, and checks its annotations. */
+/** Audits `t` as written (and applies it) with `passes` and `run`, and checks its annotations. */
 export function runRuleTest(t: RuleTestInput, passes: readonly PassSpec[], run: RunOptions): RuleTestResult {
   const out: RuleTestResult = { passed: 0, failures: [] };
-  const findings = auditText(t.text, t.path, passes, run);
+  // Annotations state what the rules find in the text as it stands (`audit --as-written`).
+  const findings = auditText(t.text, t.path, passes, { ...run, stage: 'as-written' });
   const got = new Map<number, Map<string, string>>();
   for (const d of findings) {
     const line = d.location ? d.location.source.lineOf(d.location.start) : 1;

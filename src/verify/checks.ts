@@ -201,7 +201,8 @@ export function racesAndAuditLines(text: string, commPass: PassSpec, run: RunOpt
   const module = parses.peek(text);
   const races = moduleRaces(module);
   if (races.length === 0) return { races, lines: new Set(), findings: [] };
-  const rules = passRules(commPass, run);
+  // The races are in the text as it stands, so the audit judges it as written.
+  const rules = passRules(commPass, { ...run, stage: 'as-written' });
   const a = analyze(module, commPass.audit, rules.extra, rules.analyze);
   const findings = readFindings(a.result, a.table, module.source);
   return { races, findings, lines: new Set(findings.flatMap((d) => (d.location ? [d.location.source.lineOf(d.location.start)] : []))) };

@@ -108,7 +108,7 @@ describe('audit formats', () => {
   });
 
   it('--format json lists located diagnostics', async () => {
-    const r = await run(['audit', '--format', 'json', '--pass', 'insert-comm-fence', 'examples/ring_allreduce.py']);
+    const r = await run(['audit', '--as-written', '--format', 'json', '--pass', 'insert-comm-fence', 'examples/ring_allreduce.py']);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.out) as { diagnostics: lib.Diagnostic[] & { code: string; line: number; column: number; file: string }[] };
     const d = doc.diagnostics.find((x) => x.code === 'missing-marker')!;
@@ -116,7 +116,7 @@ describe('audit formats', () => {
   });
 
   it('--format sarif writes a SARIF 2.1.0 log with one rule per code', async () => {
-    const r = await run(['audit', '--format', 'sarif', 'examples/ring_allreduce.py']);
+    const r = await run(['audit', '--as-written', '--format', 'sarif', 'examples/ring_allreduce.py']);
     expect(r.code).toBe(1);
     const log = JSON.parse(r.out) as { version: string; runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
     expect(log.version).toBe('2.1.0');

@@ -97,7 +97,7 @@ describe('3: explain takes the FILE:LINE:COL audit prints', () => {
 
 describe('4: explain legend covers the whole proof and only nodes', () => {
   it('lists the loops and statement the proof path rests on, not line numbers', async () => {
-    const r = await run(['explain', 'examples/mesh_gather.py:29', '--pass', 'insert-comm-fence']);
+    const r = await run(['explain', '--as-written', 'examples/mesh_gather.py:29', '--pass', 'insert-comm-fence']);
     expect(r.out).toMatch(/^ {4}28 = 25:9 `for src in/m);
     expect(r.out).toMatch(/^ {4}29 = 28:9 `for src in/m);
     expect(r.out).toMatch(/^ {4}80 = 29:13 `v = pl.read/m);

@@ -42,7 +42,7 @@ describe('paths: files, directories, globs, stdin', () => {
   });
 
   it('- reads standard input, reported as --stdin-filename', async () => {
-    const r = await run(['audit', ...ONLY, '-', '--stdin-filename', 'kernels/ring.py'], { readStdin: async () => RING });
+    const r = await run(['audit', '--as-written', ...ONLY, '-', '--stdin-filename', 'kernels/ring.py'], { readStdin: async () => RING });
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^kernels\/ring\.py:27:13: warning\[missing-marker\]/m);
     const a = await run(['apply', ...ONLY, '-'], { readStdin: async () => RING });
@@ -148,7 +148,7 @@ describe('suppression comments', () => {
       l.splice(29, 0, '            # ptolog: ignore[missing-marker, contract-violation]');
     });
     const dir = tree({ 'k.py': text });
-    const r = await run(['audit', ...ONLY, join(dir, 'k.py')]);
+    const r = await run(['audit', '--as-written', ...ONLY, join(dir, 'k.py')]);
     expect(codes(r.out)).not.toContain('missing-marker');
     expect(codes(r.out)).toContain('contract-violation');
   });
@@ -196,9 +196,9 @@ describe('thresholds and output', () => {
   });
 
   it('--quiet shows errors only; --statistics counts per code', async () => {
-    const q = await run(['audit', '--quiet', 'examples/ring_allreduce.py']);
+    const q = await run(['audit', '--as-written', '--quiet', 'examples/ring_allreduce.py']);
     expect(new Set(codes(q.out))).toEqual(new Set(['contract-violation']));
-    const s = await run(['audit', '--statistics', 'examples/ring_allreduce.py']);
+    const s = await run(['audit', '--as-written', '--statistics', 'examples/ring_allreduce.py']);
     expect(s.out).toMatch(/\n4 {2}contract-violation \(error\)\n2 {2}missing-marker \(warning\)\n$/);
   });
 

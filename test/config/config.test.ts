@@ -62,3 +62,18 @@ describe('applySuppressions', () => {
     ]);
   });
 });
+
+describe('stage', () => {
+  it('reads `stage` and reports a bad value at its line', () => {
+    expect(loadConfig('/r', reader({ '/r/ptolog.toml': 'stage = "as-written"\n' }))?.stage).toBe('as-written');
+    expect(loadConfig('/r', reader({ '/r/ptolog.toml': 'fail-on = "error"\n' }))?.stage).toBeUndefined();
+    try {
+      loadConfig('/r', reader({ '/r/ptolog.toml': 'fail-on = "error"\nstage = "written"\n' }));
+      expect.unreachable();
+    } catch (e) {
+      const d = (e as DiagnosticError).diagnostics[0]!;
+      expect(d.message).toBe('\'stage\' must be "pipeline" or "as-written"');
+      expect(d.location!.source.position(d.location!.start)).toEqual({ line: 2, col: 1 });
+    }
+  });
+});

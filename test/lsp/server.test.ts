@@ -86,7 +86,8 @@ describe('ptolog lsp over stdio', () => {
   let s: Server;
   let first: PublishDiagnosticsParams;
   beforeAll(async () => {
-    s = startServer();
+    // As written: the contract's errors and their related locations (the default stage reports notes).
+    s = startServer(['--as-written']);
     const caps = await initialize(s, dir);
     expect(caps).toHaveProperty('capabilities.hoverProvider', true);
     const published = s.next(ringUri);
@@ -214,6 +215,22 @@ describe('ptolog lsp over stdio', () => {
   it('shutdown and exit end the process with code 0', async () => {
     expect(await stop(s)).toBe(0);
     expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
+  });
+});
+
+describe('ptolog lsp (default stage)', () => {
+  it('judges a document as PyPTO compiles it: the markers the pass inserts are notes, no contract error', async () => {
+    const s = startServer();
+    await initialize(s, dir);
+    const kPath = join(dir, 'pipeline_stage.py');
+    writeFileSync(kPath, ringText);
+    const uri = pathToFileURL(kPath).href;
+    const published = s.next(uri);
+    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: ringText } });
+    const p = await published;
+    expect(p.diagnostics.map((d) => [d.code, d.severity])).toEqual([['missing-marker', 3], ['missing-marker', 3]]);
+    expect(text(p.diagnostics[0]!)).toMatch(/^InsertCommFence inserts pl\.system\.fence\(\)/);
+    expect(await stop(s)).toBe(0);
   });
 });
 

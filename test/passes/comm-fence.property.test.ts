@@ -54,8 +54,19 @@ describe('InsertCommFence properties', () => {
 
   test.prop([arbCommProgram()], runs)('the contract audit agrees with apply: it is clean after apply', (p) => {
     const after = applyOnce(commModuleText(p, printProgram));
-    const findings = auditText(after, 'gen.py', [pass]);
+    const findings = auditText(after, 'gen.py', [pass], { stage: 'as-written' });
     expect(findings.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+  });
+
+  test.prop([arbCommProgram()], runs)('the default stage (as PyPTO compiles it) reports no error: InsertCommFence repairs every violation', (p) => {
+    const text = commModuleText(p, printProgram);
+    const findings = auditText(text, 'gen.py', [pass]);
+    expect(findings.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+    // Each missing marker is a note there, and a warning as written.
+    const asWritten = auditText(text, 'gen.py', [pass], { stage: 'as-written' });
+    const notes = findings.filter((d) => d.code === 'missing-marker');
+    expect(notes.every((d) => d.severity === 'note')).toBe(true);
+    expect(notes.length).toBe(asWritten.filter((d) => d.code === 'missing-marker' && d.severity === 'warning').length);
   });
 
   test.prop([arbCommProgram(), fc.nat()], { numRuns: 20 })('on programs written with `;`: the same program; apply is idempotent and the audit clean after it', (p, seed) => {
@@ -64,7 +75,7 @@ describe('InsertCommFence properties', () => {
     expect(structurallyEqual(parseModule(text, 'gen.py').programs, parseModule(canonical, 'gen.py').programs)).toBe(true);
     const once = applyOnce(text);
     expect(applyOnce(once)).toBe(once);
-    expect(auditText(once, 'gen.py', [pass]).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+    expect(auditText(once, 'gen.py', [pass], { stage: 'as-written' }).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
     // The markers are the ones the canonical text gets: same program after apply.
     expect(structurallyEqual(parseModule(once, 'gen.py').programs, parseModule(applyOnce(canonical), 'gen.py').programs)).toBe(true);
   }, 180_000);

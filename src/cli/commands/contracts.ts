@@ -21,11 +21,16 @@ interface CommonOpts {
   rules: string[];
   define: string[];
   rulesRoot?: string;
+  /** explain: `--as-written` (judge the text as it stands, as `audit --as-written`). */
+  asWritten?: boolean;
 }
 
 function runOptions(o: CommonOpts, passes: readonly PassSpec[]): RunOptions {
   const root = o.rulesRoot === undefined ? undefined : checkRulesRoot(o.rulesRoot, passes);
-  return { defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes), ...(root !== undefined ? { rulesRoot: root } : {}) };
+  return {
+    defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes),
+    ...(root !== undefined ? { rulesRoot: root } : {}), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
+  };
 }
 
 function commonOptions(cmd: Command): Command {
@@ -43,7 +48,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
       .command('explain')
       .description('show, for a line, what the rules derived there and the proof (or why nothing was derived)')
       .argument('<file:line>', 'e.g. kernel.py:27'),
-  ).action(async (where: string, o: CommonOpts) => {
+  ).option('--as-written', 'explain the findings of `audit --as-written` (the text as it stands) instead of those of the default stage').action(async (where: string, o: CommonOpts) => {
     ctx.setExit(
       await guarded(ctx.io, () => {
         // FILE:LINE, or FILE:LINE:COL as audit prints it (the column is accepted, the line explained).

@@ -7,6 +7,7 @@ import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
 import { PASSES } from '../../passes/registry.js';
+import { AUDIT_STAGES } from '../../passes/analyze.js';
 import { DiagnosticError, type Diagnostic, type Severity } from '../../report/diagnostic.js';
 import { renderFindings, type FindingFormat } from '../../report/render.js';
 import { renderDiagnostics } from '../../report/text.js';
@@ -147,6 +148,8 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
       .argument('[paths...]', 'Python files, directories (their .py files, recursively), globs, or - for standard input', ['.']),
   )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
+    .addOption(new Option('--stage <stage>', 'judge the file as PyPTO\'s Default pipeline compiles it (pipeline, the default: what its passes insert is a note) or as the text stands (as-written)').choices([...AUDIT_STAGES]))
+    .addOption(new Option('--as-written', 'same as --stage as-written: judge the text as it stands (pass dumps, PTO-level code, pipelines without the passes)').conflicts('stage'))
     .action(async (paths: string[], o: KernelOpts & { format: FindingFormat }) => {
       ctx.setExit(
         await guarded(ctx.io, async () => {

@@ -16,6 +16,7 @@ interface LspOpts {
   pass: string[];
   rules: string[];
   define: string[];
+  asWritten?: boolean;
 }
 
 /** `lsp`: serve the Language Server Protocol on stdin/stdout until the client says exit. */
@@ -27,10 +28,13 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
     .option('--pass <name>', 'pass to run (repeatable); all when none is named', collect, [])
     .option('--rules <dir>', 'extra rule files (.dl), re-read when they change (repeatable)', collect, [])
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
+    .option('--as-written', 'judge documents as their text stands, not as PyPTO\'s Default pipeline compiles them (see audit --stage)')
     .action(async (o: LspOpts) => {
       ctx.setExit(
         await guarded(ctx.io, async () => {
-          const settings: LspSettings = { passes: selectPasses(o.pass), ruleDirs: o.rules, defines: parseDefines(o.define) };
+          const settings: LspSettings = {
+            passes: selectPasses(o.pass), ruleDirs: o.rules, defines: parseDefines(o.define), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
+          };
           // Loaded here so the other commands do not pay for the LSP packages.
           const { createConnection } = await import('vscode-languageserver/node');
           const { startServer, watchRulePaths, configuredSettings, configuredFilter } = await import('../../lsp/index.js');
