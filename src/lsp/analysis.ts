@@ -104,11 +104,12 @@ function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
     return e !== undefined && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e && e.span !== undefined && e.span.start === start;
   };
   const out = emptyEdits();
-  out.insertAfter = all.insertAfter.filter((e) => at(e.stmt));
-  out.insertBarrier = all.insertBarrier.filter((e) => at(e.loop));
-  const names = new Set(out.insertBarrier.map((b) => b.name));
+  out.insertCall = all.insertCall.filter((e) => at(e.stmt));
+  // A binding inserted here and the deps lists the rules point at it.
+  const names = new Set(out.insertCall.map((b) => b.bind).filter((n) => n !== ''));
   out.replaceDeps = all.replaceDeps.filter((e) => names.has(e.name));
   out.setKwarg = all.setKwarg.filter((e) => at(e.call));
+  out.replaceKwarg = all.replaceKwarg.filter((e) => at(e.call));
   return out;
 }
 
