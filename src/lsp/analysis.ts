@@ -10,6 +10,7 @@ import { readEdits } from '../passes/read-edits.js';
 import { applyPasses } from '../passes/pipeline.js';
 import { extrasFor, readExtraRules, type ExtraRuleFile } from '../passes/extra-rules.js';
 import { explainSummary } from '../passes/explain.js';
+import { passByName } from '../passes/registry.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import { emptyEdits, editCount, type EditSet } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -118,7 +119,7 @@ export function hoverSummary(analyses: ReadonlyMap<string, Analysis>, line: numb
   const out: { pass: string; lines: string[] }[] = [];
   for (const [pass, a] of analyses) {
     if (line < 1 || line > a.module.source.lineCount) continue;
-    const lines = explainSummary(a, line);
+    const lines = explainSummary(a, line, passByName(pass));
     if (lines.length > 0) out.push({ pass, lines });
   }
   return out;

@@ -30,7 +30,7 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
     .action(async (o: LspOpts) => {
       ctx.setExit(
         await guarded(ctx.io, async () => {
-          const settings: LspSettings = { passes: selectPasses(o.pass), ruleDirs: o.rules, defines: parseDefines(o.define) };
+          const settings: LspSettings = { passes: selectPasses(o.pass, o.rules), ruleDirs: o.rules, defines: parseDefines(o.define) };
           // Loaded here so the other commands do not pay for the LSP packages.
           const { createConnection } = await import('vscode-languageserver/node');
           const { startServer, watchRulePaths, configuredSettings, configuredFilter } = await import('../../lsp/index.js');

@@ -66,7 +66,7 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
     .action(async (o: VerifyOpts) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const passes = selectPasses(o.pass);
+          const passes = selectPasses(o.pass, o.rules);
           const run = {
             extras: readExtraRules(o.rules, passes),
             ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
