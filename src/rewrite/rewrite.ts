@@ -108,7 +108,7 @@ export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): S
   const problems: string[] = [];
   const where = callTuple(e);
   if (e.place !== 'after' && e.place !== 'before') problems.push(`${where}: the place must be "after" or "before"`);
-  if (!isOpName(e.op)) problems.push(`${where}: "${e.op}" is not an op name (dotted Python names, e.g. "system.fence")`);
+  if (!isOpName(e.op)) problems.push(`${where}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
   if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where}: the bound name "${e.bind}" is not a Python name`);
   const args: Expr[] = [];
   e.args.forEach((a, i) => {
