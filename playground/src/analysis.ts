@@ -10,7 +10,7 @@ import { applyPasses } from '../../src/passes/pipeline.js';
 import { explainLine } from '../../src/passes/explain.js';
 import { fanoutDot } from '../../src/passes/graph.js';
 import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
-import { PASSES, passByName } from '../../src/passes/registry.js';
+import { PASSES } from '../../src/passes/registry.js';
 import { extractFacts } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
 import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
@@ -75,10 +75,12 @@ export class PlaygroundAnalyzer {
         if (!(e instanceof DiagnosticError)) throw e;
         applyError = renderDiagnostics(e.diagnostics);
       }
-      const phase = this.analyses[PASSES.indexOf(passByName('expand-manual-phase-fence')!)]!;
+      // The graph view of the contract whose manifest declares it.
+      const g = PASSES.findIndex((p) => p.views.includes('graph'));
+      const dot = g < 0 ? '' : fanoutDot(this.analyses[g]!, false, PASSES[g]!.name);
       return {
         kind: 'analyzed', id, findings, diff, ...(applyError !== undefined ? { applyError } : {}),
-        dot: fanoutDot(phase, false), facts: factTables(kernel), ms: performance.now() - t0,
+        dot, facts: factTables(kernel), ms: performance.now() - t0,
       };
     } catch (e) {
       if (e instanceof DiagnosticError) {
@@ -93,7 +95,7 @@ export class PlaygroundAnalyzer {
     if (this.analyses.length === 0) return { kind: 'explained', id, text: 'No analysis yet (the kernel has errors).' };
     const src = this.analyses[0]!.module.source;
     if (line < 1 || line > src.lineCount) return { kind: 'explained', id, text: '' };
-    const text = PASSES.map((p, i) => `== ${p.name}\n${explainLine(this.analyses[i]!, line)}`).join('\n');
+    const text = PASSES.map((p, i) => `== ${p.name}\n${explainLine(this.analyses[i]!, line, p)}`).join('\n');
     return { kind: 'explained', id, text };
   }
 }

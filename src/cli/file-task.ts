@@ -77,7 +77,7 @@ function diffOf(file: string, before: string, after: string): string {
 /** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
 export function runFileTask(t: FileTask): FileResult {
   try {
-    const passes = t.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined);
+    const passes = t.passes.map((n) => passByName(n, t.rules)).filter((p): p is PassSpec => p !== undefined);
     const root = t.rulesRoot === undefined ? undefined : checkRulesRoot(t.rulesRoot, passes);
     const opts: RunOptions = {
       defines: parseDefines(t.defines),

@@ -88,11 +88,12 @@ export class Settings {
   task(command: FileTask['command'], file: string, extra: Partial<FileTask> = {}): FileTask {
     const c = this.configFor(file);
     const passNames = this.o.pass.length > 0 ? this.o.pass : (c?.passes ?? []);
+    const rules = [...(c?.rules ?? []), ...this.o.rules];
     return {
       command,
       file,
-      passes: selectPasses(passNames).map((p) => p.name),
-      rules: [...(c?.rules ?? []), ...this.o.rules],
+      passes: selectPasses(passNames, rules).map((p) => p.name),
+      rules,
       include: [...(this.o.includePath ?? []).map((d) => resolve(this.cwd, d)), ...(c?.include ?? [])],
       defines: [...(c?.defines ?? []), ...this.o.define],
       severity: c?.severity ?? {},

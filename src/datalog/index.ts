@@ -27,8 +27,9 @@ export { parseTupleText } from './tuple-text.js';
  * Parses, resolves `#include` (once per program by resolved path, see loadFiles for
  * `includeDirs` and `libraries`) and checks a set of rule files as one program; files may use relations
  * declared in other files of the set. Throws DiagnosticError on errors; returns the program and
- * the warnings. An included file is a library: its relations that this program leaves unused
- * are not warned about (only those of the files given).
+ * the warnings. An included file is a library: its relations that this program leaves unused,
+ * and its outputs this program does not derive (rules/edits.dl's edit vocabulary), are not
+ * warned about (only those of the files given).
  */
 export function loadProgram(
   sources: ReadonlyArray<RuleSource>,
@@ -38,7 +39,8 @@ export function loadProgram(
 ): { program: RuleProgram; warnings: Diagnostic[] } {
   const r = checkProgram(loadFiles(sources, read, includeDirs, libraries));
   const given = new Set(sources.map((s) => resolve(typeof s === 'string' ? s : s.path)));
-  const warnings = r.warnings.filter((w) => w.code !== 'unused-relation' || !w.location || given.has(resolve(w.location.source.path)));
+  const library = new Set(['unused-relation', 'underived-output']);
+  const warnings = r.warnings.filter((w) => !library.has(w.code) || !w.location || given.has(resolve(w.location.source.path)));
   return { program: r.program, warnings };
 }
 

@@ -87,6 +87,7 @@ export function extractFacts(module: Module, sink: FactSink): NodeTable {
   const x = new Extractor(module, sink);
   sink.add('source_file', [module.source.path]);
   for (const p of module.programs) x.program(p);
+  x.emitPreorder();
   return x.table;
 }
 
@@ -130,7 +131,22 @@ class Extractor {
     const src = this.module.source;
     const line = src.lineOf(span.start);
     this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
+    this.located.push(id, span.start, span.end);
     return id;
+  }
+
+  /** (id, start, end) of every node with a span, for `preorder`. */
+  private readonly located: number[] = [];
+
+  /**
+   * `preorder(n, k)`: k is node n's position in source pre-order (by start offset, an
+   * enclosing node before the nodes inside it, then by id), so rules never order by id.
+   */
+  emitPreorder(): void {
+    const l = this.located;
+    const order = Array.from({ length: l.length / 3 }, (_, i) => i);
+    order.sort((a, b) => l[a * 3 + 1]! - l[b * 3 + 1]! || l[b * 3 + 2]! - l[a * 3 + 2]! || l[a * 3]! - l[b * 3]!);
+    order.forEach((i, k) => this.emit('preorder', l[i * 3]!, k));
   }
 
   program(p: Program): void {
@@ -158,6 +174,7 @@ class Extractor {
     const exit = this.table.register({ kind: 'Exit', func: f });
     const [exitLine, exitCol] = this.lineCol(f.span.end);
     this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
+    this.located.push(exit, f.span.end, f.span.end);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;
     const entry = this.block(f.body, f, fid, 'body', exit, null);

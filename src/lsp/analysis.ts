@@ -10,6 +10,7 @@ import { readEdits } from '../passes/read-edits.js';
 import { applyPasses } from '../passes/pipeline.js';
 import { extrasFor, readExtraRules, type ExtraRuleFile } from '../passes/extra-rules.js';
 import { explainSummary } from '../passes/explain.js';
+import { passByName } from '../passes/registry.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import { emptyEdits, editCount, type EditSet } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -64,11 +65,12 @@ function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
     return e !== undefined && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e && e.span !== undefined && e.span.start === start;
   };
   const out = emptyEdits();
-  out.insertAfter = all.insertAfter.filter((e) => at(e.stmt));
-  out.insertBarrier = all.insertBarrier.filter((e) => at(e.loop));
-  const names = new Set(out.insertBarrier.map((b) => b.name));
+  out.insertCall = all.insertCall.filter((e) => at(e.stmt));
+  // A binding inserted here and the deps lists the rules point at it.
+  const names = new Set(out.insertCall.map((b) => b.bind).filter((n) => n !== ''));
   out.replaceDeps = all.replaceDeps.filter((e) => names.has(e.name));
   out.setKwarg = all.setKwarg.filter((e) => at(e.call));
+  out.replaceKwarg = all.replaceKwarg.filter((e) => at(e.call));
   return out;
 }
 
@@ -77,7 +79,7 @@ export function hoverSummary(analyses: ReadonlyMap<string, Analysis>, line: numb
   const out: { pass: string; lines: string[] }[] = [];
   for (const [pass, a] of analyses) {
     if (line < 1 || line > a.module.source.lineCount) continue;
-    const lines = explainSummary(a, line);
+    const lines = explainSummary(a, line, passByName(pass));
     if (lines.length > 0) out.push({ pass, lines });
   }
   return out;

@@ -14,6 +14,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { forgetLoadedRules } from '../passes/analyze.js';
 import { explainLine } from '../passes/explain.js';
+import { passByName } from '../passes/registry.js';
 import type { Analysis } from '../passes/analyze.js';
 import { fixAllText, fixOneText, hoverSummary } from './analysis.js';
 import { auditProgramsSteps, type ProgramAudit, type ProgramsAudit } from './programs.js';
@@ -241,7 +242,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (typeof uri !== 'string' || typeof line !== 'number') return null;
       const analyses = analysesOf(uri, line);
       if (!analyses) return null;
-      return [...analyses].map(([pass, a]) => `== ${pass}\n${explainLine(a, line)}`).join('\n');
+      return [...analyses].map(([pass, a]) => `== ${pass}\n${explainLine(a, line, passByName(pass))}`).join('\n');
     } catch (e) {
       logError('explaining a line', e);
       return null;

@@ -57,7 +57,7 @@ export function loadRules(
   includeDirs: readonly string[] = [],
 ): { program: RuleProgram; warnings: Diagnostic[] } {
   // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
-  const files = [join(root, entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
+  const files = [isAbsolute(entry) ? entry : join(root, entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
   const dirs = [...includeDirs, root].map((d) => (isAbsolute(d) ? relative(process.cwd(), d) || '.' : d));
   const key = [...files, '\u0001', ...dirs].join('\0');
   const hit = programCache.get(key);

@@ -1,23 +1,39 @@
 import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
 import type { Entity } from '../facts/extract.js';
+import { parseTupleText } from '../datalog/tuple-text.js';
 import type { Analysis } from './analyze.js';
+import type { ContractManifest } from './manifest.js';
 
-/** Relations whose tuples are anchored at a node in their first number column, and that `explain` shows. */
-const ANCHORED: ReadonlyArray<{ rel: string; col: number }> = [
-  { rel: 'insert_after', col: 0 },
-  { rel: 'insert_barrier', col: 0 },
-  { rel: 'replace_deps', col: 0 },
-  { rel: 'set_kwarg', col: 0 },
-  { rel: 'remove_func_attr', col: 0 },
-  { rel: 'finding', col: 2 },
-  { rel: 'explanation', col: 0 },
-];
+/** What a contract's manifest says `explain` shows (`[explain]` show and probes). */
+export type ExplainSpec = Pick<ContractManifest, 'explainShow' | 'explainProbes'>;
 
-/** Why-not probes for a statement with nothing derived: the marker edits a rule could derive. */
-const PROBES: ReadonlyArray<(s: number) => [string, Value[]]> = [
-  (s) => ['insert_after', [s, 0, 'fence', 0, 0]],
-  (s) => ['insert_after', [s, 0, 'cacheinvalid_all', 0, 0]],
-];
+const NO_SPEC: ExplainSpec = { explainShow: [], explainProbes: [] };
+
+/** The edit vocabulary and diagnostics (rules/edits.dl) `explain` always lists, after the contract's own relations. */
+const ALWAYS = ['replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'bad_edit', 'finding', 'explanation'];
+
+/**
+ * Relations whose tuples `explain` shows at a line, each anchored at its first number column:
+ * the contract's `show` (default insert_call), then the rest of the edit vocabulary and the
+ * findings.
+ */
+function anchored(a: Analysis, spec: ExplainSpec): Array<{ rel: string; col: number }> {
+  const rels = [...(spec.explainShow.length > 0 ? spec.explainShow : ['insert_call']), ...ALWAYS];
+  const out: Array<{ rel: string; col: number }> = [];
+  for (const rel of rels) {
+    const col = a.program.relation(rel)?.kinds.indexOf('number') ?? -1;
+    if (col >= 0 && !out.some((x) => x.rel === rel)) out.push({ rel, col });
+  }
+  return out;
+}
+
+/** The contract's why-not probes for statement `s` (its `$s`), as relation and tuple. */
+function probes(a: Analysis, spec: ExplainSpec, s: number): Array<[string, Value[]]> {
+  return spec.explainProbes.map((p) => {
+    const t = parseTupleText(a.program, p.replaceAll('$s', String(s)));
+    return [t.rel, t.values];
+  });
+}
 
 const LITERALS: ReadonlySet<string> = new Set(['Int', 'Float', 'Bool', 'None', 'Str', 'List', 'Tuple', 'Dict', 'Enum']);
 
@@ -86,10 +102,10 @@ function legend(a: Analysis, proof: Proof): string[] {
 }
 
 /** One line per tuple the rules derived at a line (edits, findings, explanations), without proofs. */
-export function explainSummary(a: Analysis, line: number): string[] {
+export function explainSummary(a: Analysis, line: number, spec: ExplainSpec = NO_SPEC): string[] {
   const nodes = new Set(nodesOnLine(a, line));
   const out: string[] = [];
-  for (const { rel, col } of ANCHORED) {
+  for (const { rel, col } of anchored(a, spec)) {
     if (!a.result.has(rel)) continue;
     for (const t of a.result.tuples(rel)) {
       if (nodes.has(t[col] as number)) out.push(summaryLine(rel, t));
@@ -104,15 +120,15 @@ function summaryLine(rel: string, t: readonly Value[]): string {
 
 /**
  * What the rules derived at a line (edits, findings, explanations), each with its proof and a
- * legend of the node ids in it; for a statement with nothing derived, why the marker rules
- * did not fire.
+ * legend of the node ids in it; for a statement with nothing derived, why the contract's
+ * probes (its manifest's `[explain] probes`) were not derived.
  */
-export function explainLine(a: Analysis, line: number): string {
+export function explainLine(a: Analysis, line: number, spec: ExplainSpec = NO_SPEC): string {
   const nodes = new Set(nodesOnLine(a, line));
   const src = a.module.source;
   const summary: string[] = [];
   const out: string[] = [];
-  for (const { rel, col } of ANCHORED) {
+  for (const { rel, col } of anchored(a, spec)) {
     if (!a.result.has(rel)) continue;
     for (const t of a.result.tuples(rel)) {
       if (!nodes.has(t[col] as number)) continue;
@@ -136,8 +152,7 @@ export function explainLine(a: Analysis, line: number): string {
   if (stmts.length === 0) return `${src.path}:${line}: no statement starts on this line.\n`;
   for (const s of stmts) {
     out.push(`${src.path}:${line}: nothing is derived at ${describeId(a, s)}.`);
-    for (const probe of PROBES) {
-      const [rel, tuple] = probe(s);
+    for (const [rel, tuple] of probes(a, spec, s)) {
       if (!a.result.has(rel)) continue;
       const answers = a.result.whyNot(rel, tuple).filter((w) => w.literal !== null);
       if (answers.length > 0) out.push(formatWhyNot(rel, tuple, answers, false).replace(/^/gm, '  '));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
-import { PASSES, type PassSpec } from './registry.js';
+import { PASSES, isContractFolder, type PassSpec } from './registry.js';
 import { loadRules } from './analyze.js';
 import { relationsUsedUndeclared } from '../datalog/index.js';
 
@@ -23,6 +23,8 @@ export interface ExtraRuleFile {
 export function readExtraRules(paths: readonly string[], passes: readonly PassSpec[]): ExtraRuleFile[] {
   const out: ExtraRuleFile[] = [];
   for (const p of paths) {
+    // A contract folder's rule files are that contract's (registry contractsWith), not extensions.
+    if (isContractFolder(p)) continue;
     let files: string[];
     try {
       files = statSync(p).isDirectory()

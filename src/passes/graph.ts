@@ -1,4 +1,5 @@
 import type { Analysis } from './analyze.js';
+import { calleeText } from '../ir/print.js';
 
 /** Quotes a DOT identifier or label. */
 function q(s: string): string {
@@ -7,10 +8,12 @@ function q(s: string): string {
 
 /**
  * The task-dependency fan-out of each manual scope as Graphviz DOT, read from the rule
- * relations `graph_consumer`, `graph_array_size` and `graph_barrier` (rules/expand_manual_phase_fence/phase_fence_report.dl):
- * arrays (producers) → consumers, or with `after`, arrays → barrier → the consumers it covers.
+ * relations `graph_consumer`, `graph_array_size`, `graph_consumer_runs` and `graph_barrier` that
+ * the audit rules of a contract declaring `views = ["graph"]` derive: arrays (producers) →
+ * consumers, or with `after`, arrays → barrier → the consumers it covers (`pass` names the
+ * contract in the title).
  */
-export function fanoutDot(a: Analysis, after: boolean): string {
+export function fanoutDot(a: Analysis, after: boolean, pass: string): string {
   const src = a.module.source;
   const r = a.result;
   const line = (id: number): number => {
@@ -30,13 +33,15 @@ export function fanoutDot(a: Analysis, after: boolean): string {
   const sizes = new Map(r.tuples('graph_array_size').map(([b, n]) => [b as number, n as number]));
   const runs = new Map(r.tuples('graph_consumer_runs').map(([x, m]) => [x as number, m as number]));
   const barrierOf = new Map(r.tuples('graph_barrier').map(([x, n]) => [x as number, n as string]));
+  // A barrier's label names the op of the call the rules insert to bind it.
+  const opOf = new Map((r.has('insert_call') ? r.tuples('insert_call') : []).map((t) => [t[4] as string, calleeText({ kind: 'op', name: t[3] as string, known: true })]));
   const byScope = new Map<number, Array<{ x: number; b: number; name: string }>>();
   for (const [sc, x, b, name] of r.tuples('graph_consumer')) {
     const list = byScope.get(sc as number) ?? [];
     list.push({ x: x as number, b: b as number, name: name as string });
     byScope.set(sc as number, list);
   }
-  const out = [`digraph ${q(`${src.path} task dependencies${after ? ' (after expand-manual-phase-fence)' : ''}`)} {`, '  rankdir=LR;', '  node [fontname="monospace"];'];
+  const out = [`digraph ${q(`${src.path} task dependencies${after ? ` (after ${pass})` : ''}`)} {`, '  rankdir=LR;', '  node [fontname="monospace"];'];
   let edgesTotal = 0;
   for (const [sc, consumers] of [...byScope].sort((x, y) => x[0] - y[0])) {
     out.push(`  subgraph ${q(`cluster_${sc}`)} {`, `    label=${q(`manual scope at line ${line(sc)}`)};`);
@@ -57,7 +62,7 @@ export function fanoutDot(a: Analysis, after: boolean): string {
       if (barrier) {
         if (!barriers.has(barrier)) {
           barriers.add(barrier);
-          out.push(`    ${q(barrier)} [shape=diamond, label=${q(`${barrier}\npl.system.task_dummy`)}];`);
+          out.push(`    ${q(barrier)} [shape=diamond, label=${q(`${barrier}\n${opOf.get(barrier) ?? '(barrier)'}`)}];`);
           out.push(`    ${q(`a${c.b}`)} -> ${q(barrier)} [label=${q(`${n ?? '?'} edges`)}];`);
           edgesTotal += n ?? 0;
         }

@@ -8,7 +8,13 @@
  *   summary = "InsertCommFence: ..."
  *   apply = "insert_comm_fence.dl"  # derives the edits (relative to the manifest's folder)
  *   audit = "comm_contract.dl"      # derives the findings (includes `apply`)
+ *   views = ["graph"]               # views it provides the relations of (optional)
+ *
+ *   [explain]                       # optional
+ *   show = ["insert_after"]         # relations `explain` lists at a line (default: insert_call)
+ *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id)
  */
+import { join } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
@@ -22,9 +28,18 @@ export interface ContractManifest {
   entry: string;
   /** Rule file deriving the contract's audit findings (includes `entry`). */
   audit: string;
+  /** Views whose relations the contract's audit rules derive (`graph`). */
+  views: string[];
+  /** Relations `explain` lists at a line, anchored at their first number column. */
+  explainShow: string[];
+  /** Why-not probes of `explain` for a statement with nothing derived: tuple text, `$s` the statement's id. */
+  explainProbes: string[];
 }
 
-const KEYS = ['name', 'order', 'summary', 'apply', 'audit'] as const;
+const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain'] as const;
+const EXPLAIN_KEYS = ['show', 'probes'] as const;
+/** The views ptolog can draw from a contract's relations. */
+export const VIEWS = ['graph'] as const;
 
 function fail(source: SourceText, offset: number, message: string): never {
   throw new DiagnosticError([{ severity: 'error', code: 'manifest', message, location: { source, start: offset, end: offset + 1 } }]);
@@ -61,7 +76,26 @@ export function parseManifest(path: string, folder: string, text: string): Contr
   const file = (key: string): string => {
     const f = str(key);
     if (f.includes('..') || f.startsWith('/')) fail(source, keyAt(text, key), `'${key}' must name a rule file inside the contract's folder`);
-    return folder === '' ? f : `${folder}/${f}`;
+    return folder === '' ? f : join(folder, f);
   };
-  return { name, order, summary: str('summary'), entry: file('apply'), audit: file('audit') };
+  const strings = (v: unknown, key: string, check: (x: string) => string | null): string[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) fail(source, keyAt(text, key), `'${key}' must be a list of strings`);
+    for (const x of v as string[]) {
+      const why = check(x);
+      if (why) fail(source, keyAt(text, key), why);
+    }
+    return v as string[];
+  };
+  const views = strings(doc['views'], 'views', (x) => ((VIEWS as readonly string[]).includes(x) ? null : `unknown view '${x}'; the views are ${VIEWS.join(', ')}`));
+  const explain = doc['explain'] ?? {};
+  if (typeof explain !== 'object' || explain === null || Array.isArray(explain)) fail(source, keyAt(text, 'explain'), "'explain' must be a table ([explain])");
+  const ex = explain as Record<string, unknown>;
+  for (const key of Object.keys(ex)) {
+    if (!(EXPLAIN_KEYS as readonly string[]).includes(key)) fail(source, keyAt(text, key), `unknown [explain] key '${key}'; the keys are ${EXPLAIN_KEYS.join(', ')}`);
+  }
+  const explainShow = strings(ex['show'], 'show', (x) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(x) ? null : `'${x}' is not a relation name`));
+  const explainProbes = strings(ex['probes'], 'probes', (x) =>
+    /^[A-Za-z_][A-Za-z0-9_]*\(.*\$s.*\)$/.test(x) ? null : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s`);
+  return { name, order, summary: str('summary'), entry: file('apply'), audit: file('audit'), views, explainShow, explainProbes };
 }

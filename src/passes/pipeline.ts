@@ -1,7 +1,7 @@
 import type { ConstValue } from '../ir/nodes.js';
 import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
-import { rewrite, markerStmt } from '../rewrite/rewrite.js';
+import { rewrite, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyze, type Analysis, type AnalyzeOptions, type AuditStage } from './analyze.js';
@@ -135,11 +135,15 @@ function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
   const fixedCodes = new Set(a.result.has('fixed_by_insertion') ? a.result.tuples('fixed_by_insertion').map((t) => String(t[0])) : []);
   const edits = readEdits(a.result);
   const src = a.module.source;
+  // Every edit is checked as `apply` would (a bad edit is the same located error here).
+  planEdits(a.table, src, edits);
   const byStart = new Map<number, { lines: string[]; end: number }>();
-  for (const e of [...edits.insertAfter].sort((x, y) => x.ord - y.ord)) {
+  for (const e of edits.insertCall.filter((x) => x.place === 'after').sort((x, y) => x.seq - y.seq)) {
     const anchor = a.table.get(e.stmt);
     if (!anchor || !('span' in anchor)) continue;
-    const line = printStmt(markerStmt(e, a.table, anchor.span.end, src)).trim();
+    const built = insertedStmt(e, a.table, anchor.span.end);
+    if (Array.isArray(built)) continue;
+    const line = printStmt(built).trim();
     const entry = byStart.get(anchor.span.start) ?? { lines: [], end: anchor.span.end };
     entry.lines.push(line);
     byStart.set(anchor.span.start, entry);

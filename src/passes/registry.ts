@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { parseManifest, type ContractManifest } from './manifest.js';
@@ -21,6 +21,27 @@ export function loadContracts(dir: string): PassSpec[] {
     if (!existsSync(path)) continue;
     specs.push(parseManifest(path, folder, readFileSync(path, 'utf8')));
   }
+  return checkedOrder(specs);
+}
+
+/** True when `dir` is a contract folder of its own (it holds a `contract.toml`). */
+export function isContractFolder(dir: string): boolean {
+  return existsSync(join(dir, 'contract.toml'));
+}
+
+/**
+ * The shipped contracts plus those of `ruleDirs` (each `--rules DIR` holding a
+ * `contract.toml`; its rule paths absolute), in pipeline order.
+ */
+export function contractsWith(ruleDirs: readonly string[] = []): PassSpec[] {
+  const own = ruleDirs.filter(isContractFolder).map((d) => {
+    const path = join(d, 'contract.toml');
+    return parseManifest(path, resolve(d), readFileSync(path, 'utf8'));
+  });
+  return own.length === 0 ? [...PASSES] : checkedOrder([...PASSES, ...own]);
+}
+
+function checkedOrder(specs: PassSpec[]): PassSpec[] {
   const seen = new Map<string, PassSpec>();
   for (const s of specs) {
     const before = seen.get(s.name);
@@ -35,9 +56,9 @@ export function loadContracts(dir: string): PassSpec[] {
 /** The shipped passes, in PyPTO's pipeline order (the order `apply` runs them when none is named). */
 export const PASSES: readonly PassSpec[] = Object.freeze(loadContracts(rulesDir()));
 
-/** The pass named `name`, or undefined. */
-export function passByName(name: string): PassSpec | undefined {
-  return PASSES.find((p) => p.name === name);
+/** The pass named `name` (shipped, or a contract folder among `ruleDirs`), or undefined. */
+export function passByName(name: string, ruleDirs: readonly string[] = []): PassSpec | undefined {
+  return (ruleDirs.length === 0 ? PASSES : contractsWith(ruleDirs)).find((p) => p.name === name);
 }
 
 /** Every `.dl` file under `dir` (the shipped rules: the shared files and each contract's folder), sorted. */

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { PassSpec } from './registry.js';
 
@@ -21,7 +21,7 @@ export function checkRulesRoot(dir: string, passes: readonly PassSpec[]): string
       message: `--rules-root ${dir} is not a directory; give a copy of the shipped rules/ directory.`,
     }]);
   }
-  const missing = passes.flatMap((p) => [p.entry, p.audit]).filter((f) => {
+  const missing = passes.flatMap((p) => [p.entry, p.audit]).filter((f) => !isAbsolute(f)).filter((f) => {
     try {
       return !statSync(join(dir, f)).isFile();
     } catch {

@@ -1,29 +1,36 @@
 /**
  * The rewriter: applies an edit set to the IR (tree rewrite) and, through the patcher, to the
  * original text. Both are deterministic (edits ordered by source position) and agree: the
- * patched text re-parses to the rewritten tree (checked by property tests).
+ * patched text re-parses to the rewritten tree (checked by property tests). It knows no op by
+ * name: an inserted call is the template the rules derived (rules/edits.dl insert_call,
+ * call_arg, call_kwarg). Every edit is checked first (`planEdits`): one the rewriter cannot
+ * apply, or rule-supplied text that is not the expression or name it claims to be, is a
+ * located `bad-edit` error and nothing is written.
  *
- * Before → after (insert_after(s, 0, "cacheinvalid_region", dst, shape), insert_after(s, 1, "fence")):
+ * Before → after (insert_call(s, "after", 0, "system.cacheinvalid", "") with call_arg
+ * (expr win, shape T, zeros T), insert_call(s, "after", 1, "system.fence", "")):
  *     pl.store(t, [0, 0], win)          pl.store(t, [0, 0], win)
  *     pld.system.notify(...)      →     pl.system.cacheinvalid(win, [1, N], [0, 0])
  *                                       pl.system.fence()
  *                                       pld.system.notify(...)
  *
- * Before → after (insert_barrier(loop, 0, "b0", tids) + replace_deps(submit, "b0")):
+ * Before → after (insert_call(loop, "before", 0, "system.task_dummy", "b0") with call_kwarg
+ * deps = list tids, + replace_deps(submit, "b0")):
  *     for i in pl.range(8):             b0 = pl.system.task_dummy(deps=[tids])
  *         x = pl.submit(f, deps=[tids]) for i in pl.range(8):
  *                                           x = pl.submit(f, deps=[b0])
  */
 import type {
-  CallExpr, DictExpr, Expr, FunctionDef, Module, NameExpr, ScopeStmt, Span, Stmt, SubmitExpr, TensorType, TileType,
+  CallExpr, DictExpr, Expr, FunctionDef, Keyword, Module, ScopeStmt, Span, Stmt, SubmitExpr, TensorType, TileType,
 } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import { respell } from '../frontend/imports.js';
+import { isIdentifier, isOpName, parseExprText } from '../frontend/expr-text.js';
 import type { NodeTable } from '../facts/extract.js';
-import { DiagnosticError, errorAt } from '../report/diagnostic.js';
+import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { applySourceEdits, type SourceEdit } from './patch.js';
-import type { EditSet, InsertAfterEdit } from './edits.js';
+import type { EditSet, EditValue, InsertCallEdit } from './edits.js';
 
 export interface RewriteResult {
   /** The rewritten module (the input module's tree, edited in place). */
@@ -38,53 +45,93 @@ export interface RewriteResult {
 
 const opCallee = (name: string): CallExpr['callee'] => ({ kind: 'op', name, known: true });
 
+/** The located `bad-edit` diagnostic for an edit at node `id` (the file when the id has no span). */
+function badEditDiagnostic(table: NodeTable, source: SourceText, id: number, message: string): Diagnostic {
+  const e = table.get(id);
+  const span = e && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e ? e.span : undefined;
+  const text = `the rules derived an edit the rewriter cannot apply: ${message}; check the rule deriving it (ptolog explain shows its proof).`;
+  return span ? errorAt(source, span.start, span.end, 'bad-edit', text) : { severity: 'error', code: 'bad-edit', path: source.path, message: text };
+}
+
 /**
  * A located diagnostic for an edit the rules derived but the rewriter cannot apply (a user rule
  * file naming an unknown marker, or an id of the wrong kind): located at the node the edit names
  * when it has one.
  */
 export function badEdit(table: NodeTable, source: SourceText, id: number, message: string): DiagnosticError {
-  const e = table.get(id);
-  const span = e && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e ? e.span : undefined;
-  const text = `the rules derived an edit the rewriter cannot apply: ${message}; check the rule deriving it (ptolog explain shows its proof).`;
-  return new DiagnosticError([
-    span ? errorAt(source, span.start, span.end, 'bad-edit', text) : { severity: 'error', code: 'bad-edit', path: source.path, message: text },
-  ]);
+  return new DiagnosticError([badEditDiagnostic(table, source, id, message)]);
 }
 
-/** Builds the IR of a marker statement (spans: zero-width at `at`). */
-export function markerStmt(e: InsertAfterEdit, table: NodeTable, at: number, source: SourceText): Stmt {
-  const span: Span = { start: at, end: at };
-  const call = (name: string, args: Expr[]): Stmt => ({
-    kind: 'ExprStmt',
-    value: { kind: 'Call', callee: opCallee(name), args, kwargs: [], span },
-    span,
-  });
-  switch (e.marker) {
-    case 'fence':
-      return call('system.fence', []);
-    case 'cacheinvalid_all':
-      return call('system.cacheinvalid', []);
-    case 'cacheinvalid_region': {
-      const dst = table.get(e.dst);
-      const type = table.get(e.shape);
-      if (dst?.kind !== 'Name' || !type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) {
-        throw badEdit(table, source, e.stmt, `insert_after(${e.stmt}, ${e.ord}, "cacheinvalid_region", ${e.dst}, ${e.shape}) needs a Name expression and a tensor type node`);
-      }
+/** The tuple text of an insert_call, as a rule writer reads it in a message. */
+function callTuple(e: InsertCallEdit): string {
+  return `insert_call(${e.stmt}, "${e.place}", ${e.seq}, "${e.op}", "${e.bind}")`;
+}
+
+/** Builds one argument value of an inserted call (spans: `span`), or says why it cannot. */
+function editValue(v: EditValue, table: NodeTable, span: Span): Expr | string {
+  switch (v.kind) {
+    case 'expr':
+    case 'list': {
+      const n = table.get(v.node);
+      if (!n || !isExpr(n)) return `"${v.kind}" names ${v.node}, which is not an expression`;
+      const copy = withSpan(n as Expr, span);
+      return v.kind === 'expr' ? copy : { kind: 'List', elts: [copy], span };
+    }
+    case 'name':
+      if (!isIdentifier(v.text)) return `"name" value ${JSON.stringify(v.text)} is not a Python name`;
+      return { kind: 'Name', id: v.text, span };
+    case 'text': {
+      const r = parseExprText(v.text, span.start);
+      return 'error' in r ? `"text" value ${JSON.stringify(v.text)} is not a DSL expression: ${r.error}` : r.expr;
+    }
+    case 'shape':
+    case 'zeros': {
+      const type = table.get(v.node);
+      if (!type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) return `"${v.kind}" names ${v.node}, which is not a tensor or tile type`;
       // The declared shape as written: its dimension expressions (`[1, N]`), or the name of a
       // list constant (`SHAPE`) when the type was written with one.
       const t = type as TensorType | TileType;
-      const zeros: Expr[] = t.shape.map(() => ({ kind: 'Int', value: 0, span }));
-      const shape: Expr = t.shapeExpr ? withSpan(t.shapeExpr, span) : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), span };
-      return call('system.cacheinvalid', [
-        { kind: 'Name', id: (dst as NameExpr).id, span },
-        shape,
-        { kind: 'List', elts: zeros, span },
-      ]);
+      if (v.kind === 'zeros') return { kind: 'List', elts: t.shape.map(() => ({ kind: 'Int', value: 0, span })), span };
+      return t.shapeExpr ? withSpan(t.shapeExpr, span) : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), span };
     }
     default:
-      throw badEdit(table, source, e.stmt, `insert_after names the marker "${String(e.marker)}"; the markers are cacheinvalid_region, cacheinvalid_all and fence`);
+      return `the value kind "${v.kind}" is none of expr, list, name, text, shape, zeros`;
   }
+}
+
+/**
+ * Builds the statement an insert_call edit inserts (spans: zero-width at `at`), or the reasons
+ * it cannot (each a sentence for a `bad-edit` diagnostic).
+ */
+export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): Stmt | string[] {
+  const span: Span = { start: at, end: at };
+  const problems: string[] = [];
+  const where = callTuple(e);
+  if (e.place !== 'after' && e.place !== 'before') problems.push(`${where}: the place must be "after" or "before"`);
+  if (!isOpName(e.op)) problems.push(`${where}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
+  if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where}: the bound name "${e.bind}" is not a Python name`);
+  const args: Expr[] = [];
+  e.args.forEach((a, i) => {
+    if (a.pos !== i) {
+      problems.push(`${where}: call_arg positions must run 0, 1, ...; found ${e.args.map((x) => x.pos).join(', ')}`);
+      return;
+    }
+    const v = editValue(a.value, table, span);
+    if (typeof v === 'string') problems.push(`${where} argument ${a.pos}: ${v}`);
+    else args.push(v);
+  });
+  const kwargs: Keyword[] = [];
+  for (const [i, k] of e.kwargs.entries()) {
+    if (!isIdentifier(k.key)) problems.push(`${where}: the keyword "${k.key}" is not a Python name`);
+    else if (i > 0 && e.kwargs[i - 1]!.key === k.key) problems.push(`${where}: the keyword ${k.key}= is given twice`);
+    const v = editValue(k.value, table, span);
+    if (typeof v === 'string') problems.push(`${where} keyword ${k.key}=: ${v}`);
+    else kwargs.push({ name: k.key, value: v, span });
+  }
+  if (problems.length > 0) return problems;
+  const call: Expr = { kind: 'Call', callee: opCallee(e.op), args, kwargs, span };
+  if (e.bind === '') return { kind: 'ExprStmt', value: call, span };
+  return { kind: 'Assign', targets: [{ kind: 'Name', id: e.bind, span }], tupleTarget: false, annotation: null, value: call, span };
 }
 
 /** A deep copy of an expression with every span set to `span`. */
@@ -92,103 +139,159 @@ function withSpan<T>(x: T, span: Span): T {
   return JSON.parse(JSON.stringify(x), (k, v: unknown) => (k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : v)) as T;
 }
 
-/** Applies `edits` to the module's tree and text. */
+/** Edits checked and built, ready to apply (nothing of the module changed yet). */
+interface Plan {
+  inserts: Array<{ edit: InsertCallEdit; anchor: Stmt; stmt: Stmt }>;
+  deps: Array<{ node: SubmitExpr | ScopeStmt; name: string }>;
+  addKw: Array<{ call: CallExpr; key: string; value: Expr; text: string }>;
+  replaceKw: Array<{ kw: Keyword; value: Expr; text: string }>;
+  attrs: Array<{ func: FunctionDef; key: string }>;
+}
+
+/**
+ * Checks every edit of the set and builds what it inserts, before anything is changed: the
+ * anchors are statements, the templates well-formed, rule-supplied text parses as the
+ * expression or name it claims to be. All problems are reported together (located `bad-edit`
+ * / `patch-conflict` errors, DiagnosticError); the module is untouched then.
+ */
+export function planEdits(table: NodeTable, source: SourceText, edits: EditSet): Plan {
+  const problems: Diagnostic[] = [];
+  const bad = (id: number, message: string): void => {
+    problems.push(badEditDiagnostic(table, source, id, message));
+  };
+  const plan: Plan = { inserts: [], deps: [], addKw: [], replaceKw: [], attrs: [] };
+  for (const b of edits.bad) bad(b.node, b.message);
+  for (const o of edits.orphanArgs) bad(o.stmt, `${o.what} at (${o.stmt}, "${o.place}", ${o.seq}) has no insert_call there`);
+  for (const e of edits.insertCall) {
+    const anchor = table.get(e.stmt);
+    if (!anchor || !isStmt(anchor)) {
+      bad(e.stmt, `${callTuple(e)} is anchored at ${e.stmt}, which is not a statement`);
+      continue;
+    }
+    const s = anchor as Stmt;
+    const built = insertedStmt(e, table, e.place === 'before' ? s.span.start : s.span.end);
+    if (Array.isArray(built)) for (const m of built) bad(e.stmt, m);
+    else plan.inserts.push({ edit: e, anchor: s, stmt: built });
+  }
+  for (const e of edits.replaceDeps) {
+    const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
+    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || !n.depsSpan) bad(e.node, `replace_deps names ${e.node}, which is not a Submit or a scope with deps=`);
+    else if (!isIdentifier(e.name)) bad(e.node, `replace_deps(${e.node}, ${JSON.stringify(e.name)}): the name is not a Python name`);
+    else plan.deps.push({ node: n, name: e.name });
+  }
+  const kwValue = (rel: string, call: number, key: string, value: string, at: number): Expr | undefined => {
+    let ok = true;
+    if (!isIdentifier(key)) {
+      bad(call, `${rel}(${call}, ${JSON.stringify(key)}, ...): the keyword is not a Python name`);
+      ok = false;
+    }
+    const r = parseExprText(value, at);
+    if ('error' in r) {
+      bad(call, `${rel}(${call}, ${JSON.stringify(key)}, ${JSON.stringify(value)}): the value is not a DSL expression: ${r.error}`);
+      return undefined;
+    }
+    return ok ? r.expr : undefined;
+  };
+  const callOf = (rel: string, id: number): CallExpr | undefined => {
+    const c = table.get(id) as CallExpr | undefined;
+    if (c?.kind === 'Call') return c;
+    bad(id, `${rel} names ${id}, which is not a call`);
+    return undefined;
+  };
+  for (const e of edits.setKwarg) {
+    const c = callOf('set_kwarg', e.call);
+    if (!c) continue;
+    const value = kwValue('set_kwarg', e.call, e.key, e.value, c.span.end);
+    const had = c.kwargs.find((k) => k.name === e.key);
+    if (had) {
+      problems.push({
+        severity: 'error', code: 'patch-conflict',
+        message: `the rules ask to add ${e.key}= to a call that already has one.`,
+        location: { source, start: had.span.start, end: had.span.end },
+      });
+    } else if (value) plan.addKw.push({ call: c, key: e.key, value, text: e.value });
+  }
+  for (const e of edits.replaceKwarg) {
+    const c = callOf('replace_kwarg', e.call);
+    if (!c) continue;
+    const kw = c.kwargs.find((k) => k.name === e.key);
+    const value = kwValue('replace_kwarg', e.call, e.key, e.value, kw?.value.span.start ?? c.span.end);
+    if (!kw) bad(e.call, `replace_kwarg(${e.call}, ${JSON.stringify(e.key)}, ...): the call has no keyword ${e.key}=`);
+    else if (value) plan.replaceKw.push({ kw, value, text: e.value });
+  }
+  for (const e of edits.removeFuncAttr) {
+    const f = table.get(e.func) as FunctionDef | undefined;
+    if (f?.kind !== 'Function') bad(e.func, `remove_func_attr names ${e.func}, which is not a function`);
+    else plan.attrs.push({ func: f, key: e.key });
+  }
+  if (problems.length > 0) {
+    throw new DiagnosticError(problems.sort((a, b) => (a.location?.start ?? -1) - (b.location?.start ?? -1)));
+  }
+  return plan;
+}
+
+/** Applies `edits` to the module's tree and text (all of them checked first, see planEdits). */
 export function rewrite(module: Module, table: NodeTable, edits: EditSet): RewriteResult {
   const source = module.source;
+  const plan = planEdits(table, source, edits);
   const textEdits: SourceEdit[] = [];
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
   const printed = (s: Stmt): string => respell(printStmt(s).trimEnd(), spell);
-  const stmtOf = (id: number): Stmt => {
-    const s = table.get(id);
-    if (!s || !('kind' in s) || !isStmt(s)) throw badEdit(table, source, id, `an edit anchored at ${id}, which is not a statement`);
-    return s as Stmt;
-  };
 
-  // insert_after: group per anchor, inner anchors before outer ones ending at the same place.
-  const after = [...edits.insertAfter].sort((a, b) => {
-    const sa = stmtOf(a.stmt).span;
-    const sb = stmtOf(b.stmt).span;
-    return sa.end - sb.end || sb.start - sa.start || a.stmt - b.stmt || a.ord - b.ord;
+  // After a statement: group per anchor, inner anchors before outer ones ending at the same place.
+  const after = plan.inserts.filter((i) => i.edit.place === 'after').sort((a, b) => {
+    const sa = a.anchor.span;
+    const sb = b.anchor.span;
+    return sa.end - sb.end || sb.start - sa.start || a.edit.stmt - b.edit.stmt || a.edit.seq - b.edit.seq;
   });
   const insertsAt = new Map<number, Stmt[]>();
-  for (const e of after) {
-    const anchor = stmtOf(e.stmt);
-    const m = markerStmt(e, table, anchor.span.end, source);
-    let list = insertsAt.get(e.stmt);
-    if (!list) insertsAt.set(e.stmt, (list = []));
-    list.push(m);
-    textEdits.push({ kind: 'insertAfter', anchor: anchor.span, lines: [printed(m)] });
+  for (const i of after) {
+    let list = insertsAt.get(i.edit.stmt);
+    if (!list) insertsAt.set(i.edit.stmt, (list = []));
+    list.push(i.stmt);
+    textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [printed(i.stmt)] });
   }
 
-  // insert_barrier: before the loop, in ord order.
-  const barriers = [...edits.insertBarrier].sort((a, b) => stmtOf(a.loop).span.start - stmtOf(b.loop).span.start || a.ord - b.ord);
+  // Before a statement, in seq order.
+  const before = plan.inserts.filter((i) => i.edit.place === 'before').sort((a, b) => a.anchor.span.start - b.anchor.span.start || a.edit.seq - b.edit.seq);
   const insertsBefore = new Map<number, Stmt[]>();
-  for (const e of barriers) {
-    const loop = stmtOf(e.loop);
-    const arr = table.get(e.array) as Expr | undefined;
-    if (!arr || !isExpr(arr)) throw badEdit(table, source, e.loop, `insert_barrier names ${e.array}, which is not an expression`);
-    const span: Span = { start: loop.span.start, end: loop.span.start };
-    const stmt: Stmt = {
-      kind: 'Assign',
-      targets: [{ kind: 'Name', id: e.name, span }],
-      tupleTarget: false,
-      annotation: null,
-      value: {
-        kind: 'Call',
-        callee: opCallee('system.task_dummy'),
-        args: [],
-        kwargs: [{ name: 'deps', value: { kind: 'List', elts: [withSpan(arr, span)], span }, span }],
-        span,
-      },
-      span,
-    };
-    let list = insertsBefore.get(e.loop);
-    if (!list) insertsBefore.set(e.loop, (list = []));
-    list.push(stmt);
-    textEdits.push({ kind: 'insertBefore', anchor: loop.span, lines: [printed(stmt)] });
+  for (const i of before) {
+    let list = insertsBefore.get(i.edit.stmt);
+    if (!list) insertsBefore.set(i.edit.stmt, (list = []));
+    list.push(i.stmt);
+    textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [printed(i.stmt)] });
   }
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
-  for (const e of [...edits.replaceDeps].sort((a, b) => a.node - b.node)) {
-    const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
-    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || !n.depsSpan) {
-      throw badEdit(table, source, e.node, `replace_deps names ${e.node}, which is not a Submit or a scope with deps=`);
-    }
-    const span = n.depsSpan;
-    n.deps = [{ kind: 'Name', id: e.name, span }];
-    textEdits.push({ kind: 'replace', span, text: `[${e.name}]` });
+  for (const { node, name } of plan.deps) {
+    const span = node.depsSpan!;
+    node.deps = [{ kind: 'Name', id: name, span }];
+    textEdits.push({ kind: 'replace', span, text: `[${name}]` });
   }
 
   // set_kwarg: add `key=value` to a call.
-  for (const e of [...edits.setKwarg].sort((a, b) => a.call - b.call)) {
-    const c = table.get(e.call) as CallExpr | undefined;
-    if (c?.kind !== 'Call') throw badEdit(table, source, e.call, `set_kwarg names ${e.call}, which is not a call`);
-    if (c.kwargs.some((k) => k.name === e.key)) {
-      const k = c.kwargs.find((k) => k.name === e.key)!;
-      throw new DiagnosticError([{
-        severity: 'error', code: 'patch-conflict',
-        message: `the rules ask to add ${e.key}= to a call that already has one.`,
-        location: { source, start: k.span.start, end: k.span.end },
-      }]);
-    }
-    const value = parseKwValue(e.value, c.span.end);
-    c.kwargs.push({ name: e.key, value, span: { start: c.span.end, end: c.span.end } });
-    textEdits.push({ kind: 'addKeyword', call: c.span, name: e.key, value: respell(e.value, spell) });
+  for (const { call, key, value, text } of plan.addKw) {
+    call.kwargs.push({ name: key, value, span: { start: call.span.end, end: call.span.end } });
+    textEdits.push({ kind: 'addKeyword', call: call.span, name: key, value: respell(text, spell) });
+  }
+
+  // replace_kwarg: a keyword's value becomes the rule's text.
+  for (const { kw, value, text } of plan.replaceKw) {
+    textEdits.push({ kind: 'replace', span: kw.value.span, text: respell(text, spell) });
+    kw.value = value;
   }
 
   // remove_func_attr: drop an entry of pl.func_attr({...}).
-  for (const e of edits.removeFuncAttr) {
-    const f = table.get(e.func) as FunctionDef | undefined;
-    if (f?.kind !== 'Function' || !f.attrs) continue;
-    textEdits.push(...removeAttrEntry(f, f.attrs, e.key, source.text));
+  for (const { func, key } of plan.attrs) {
+    if (func.attrs) textEdits.push(...removeAttrEntry(func, func.attrs, key, source.text));
   }
 
   // Tree: splice inserted statements into their blocks.
   spliceBlocks(table, insertsAt, insertsBefore);
 
   const patched = applySourceEdits(source, textEdits);
-  const applied = edits.insertAfter.length + edits.insertBarrier.length + edits.replaceDeps.length + edits.setKwarg.length + edits.removeFuncAttr.length;
+  const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
   return { module, text: patched.text, insertedLines: patched.insertedLines, applied };
 }
 
@@ -198,15 +301,6 @@ function isExpr(n: { kind: string }): boolean {
 
 function isStmt(n: { kind: string }): boolean {
   return ['Assign', 'ExprStmt', 'Return', 'Pass', 'Break', 'Continue', 'If', 'While', 'For', 'Scope'].includes(n.kind);
-}
-
-/** Reads an enum keyword value written as DSL text (`pl.CachePolicy.BYPASS`) into IR. */
-function parseKwValue(text: string, at: number): Expr {
-  const span = { start: at, end: at };
-  const m = /^(pl|pld)\.(\w+)\.(\w+)$/.exec(text);
-  if (m) return { kind: 'Enum', module: m[1] as 'pl' | 'pld', enum: m[2]!, member: m[3]!, span };
-  if (/^-?\d+$/.test(text)) return { kind: 'Int', value: Number(text), span };
-  return { kind: 'Name', id: text, span };
 }
 
 function removeAttrEntry(f: FunctionDef, attrs: DictExpr, key: string, text: string): SourceEdit[] {

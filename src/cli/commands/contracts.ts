@@ -4,7 +4,7 @@ import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
 import { readText } from '../files.js';
 import { selectPasses } from '../passes.js';
 import { parseDefines } from '../../frontend/index.js';
-import { PASSES, passByName, type PassSpec } from '../../passes/registry.js';
+import { PASSES, type PassSpec } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
 import { passRules, type RunOptions } from '../../passes/pipeline.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
@@ -41,6 +41,16 @@ function commonOptions(cmd: Command): Command {
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, []);
 }
 
+/** The contract (among `passes`) whose manifest declares `view`; a located-free error when none does. */
+function viewPass(view: string, passes: readonly PassSpec[], named: boolean): PassSpec {
+  const pass = passes.find((p) => p.views.includes(view));
+  if (pass) return pass;
+  throw new DiagnosticError([{
+    severity: 'error', code: 'unknown-pass',
+    message: `${named ? `the pass ${passes.map((p) => p.name).join(', ')} declares` : 'no contract declares'} no ${view} view (a manifest's views = ["${view}"]).`,
+  }]);
+}
+
 /** `explain` and `graph`: one file, one pass's view. */
 export function registerContractCommands(program: Command, ctx: CommandContext): void {
   commonOptions(
@@ -57,7 +67,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `expected FILE:LINE or FILE:LINE:COL, got "${where}".` }]);
         }
         const [, file, lineText] = m;
-        const passes = selectPasses(o.pass);
+        const passes = selectPasses(o.pass, o.rules);
         const opts = runOptions(o, passes);
         const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
         const readErrors = moduleErrors(module);
@@ -69,7 +79,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         for (const pass of passes) {
           const rules = passRules(pass, opts);
           const a = analyze(module, pass.audit, rules.extra, rules.analyze);
-          ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line)}\n`);
+          ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line, pass)}\n`);
         }
         return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
       }),
@@ -80,20 +90,21 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
     .command('graph')
     .description('write the task-dependency fan-out of each manual scope as Graphviz DOT')
     .argument('<file>', 'a Python module holding @pl.program classes')
-    .option('--after', 'show the dependencies after expand-manual-phase-fence (through its barriers)')
+    .option('--after', "show the dependencies after the contract's edits (through its barriers)")
+    .option('--pass <name>', 'the contract whose graph view to draw (default: the first whose manifest declares views = ["graph"])', collect, [])
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
-    .action(async (file: string, o: { after?: boolean; rules: string[]; define: string[] }) => {
+    .action(async (file: string, o: { after?: boolean; pass: string[]; rules: string[]; define: string[] }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const pass = passByName('expand-manual-phase-fence')!;
-          const opts = runOptions({ pass: [], ...o }, [pass]);
+          const pass = viewPass('graph', selectPasses(o.pass, o.rules), o.pass.length > 0);
+          const opts = runOptions(o, [pass]);
           const module = parseModuleIsolated(readText(file), file, { defines: opts.defines });
           const readErrors = moduleErrors(module);
           reportDiagnostics(ctx.io, readErrors);
           const rules = passRules(pass, opts);
           const a = analyze(module, pass.audit, rules.extra, rules.analyze);
-          ctx.io.stdout(fanoutDot(a, o.after === true));
+          ctx.io.stdout(fanoutDot(a, o.after === true, pass.name));
           return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
         }),
       );

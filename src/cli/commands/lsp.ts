@@ -33,7 +33,7 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
       ctx.setExit(
         await guarded(ctx.io, async () => {
           const settings: LspSettings = {
-            passes: selectPasses(o.pass), ruleDirs: o.rules, defines: parseDefines(o.define), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
+            passes: selectPasses(o.pass, o.rules), ruleDirs: o.rules, defines: parseDefines(o.define), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
           };
           // Loaded here so the other commands do not pay for the LSP packages.
           const { createConnection } = await import('vscode-languageserver/node');

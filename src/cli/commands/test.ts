@@ -78,8 +78,8 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
           let passed = 0;
           let failed = 0;
           for (const t of tests) {
-            const passes = selectPasses(o.pass.length > 0 ? o.pass : t.annotations.passes);
             const rules = [...o.rules, ...t.annotations.rules.map((r) => (isAbsolute(r) ? r : join(dirname(t.path), r)))];
+            const passes = selectPasses(o.pass.length > 0 ? o.pass : t.annotations.passes, rules);
             const run = {
               extras: readExtraRules(rules, passes),
               ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),

@@ -64,7 +64,7 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
     .action(async (o: VerifyOpts) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const passes = selectPasses(o.pass);
+          const passes = selectPasses(o.pass, o.rules);
           const run = {
             extras: readExtraRules(o.rules, passes),
             ...(o.maxTuples !== undefined ? { maxTuples: o.maxTuples } : {}),
