@@ -3,7 +3,8 @@ import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
-import type { Diagnostic } from '../report/diagnostic.js';
+import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { badOpEffects } from './op-effects.js';
 import { rulesDir } from './registry.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
@@ -31,7 +32,8 @@ export interface AnalyzeOptions {
 /**
  * Loads (once per process) the rule program made of a pass's entry file (under `root`) plus
  * extra files; an extra file's `#include` not found beside it is looked up in `includeDirs`,
- * then in `root`.
+ * then in `root`. Throws DiagnosticError on rule errors, among them an op effect the catalog
+ * cannot use (located at its declaration).
  */
 export function loadRules(
   entry: string,
@@ -46,6 +48,8 @@ export function loadRules(
   const hit = programCache.get(key);
   if (hit) return hit;
   const loaded = loadProgram(files, undefined, dirs);
+  const bad = badOpEffects(loaded.program);
+  if (bad.length > 0) throw new DiagnosticError(bad);
   programCache.set(key, loaded);
   return loaded;
 }
