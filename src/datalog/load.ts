@@ -17,6 +17,9 @@ export interface LoadedFile {
 /** Reads a file's text or returns undefined when it does not exist or cannot be read. */
 export type FileReader = (absPath: string) => string | undefined;
 
+/** Parses one rule file (parseFile, or a caller's memo of it: a parsed file is never mutated). */
+export type FileParser = (source: SourceText) => ParsedFile;
+
 const diskReader: FileReader = (p) => {
   try {
     return readFileSync(p, 'utf8');
@@ -30,7 +33,12 @@ const diskReader: FileReader = (p) => {
  * An include is looked up beside the including file, then in each of `includeDirs` by its path
  * and then by its file name (so a copy of `rules/examples/x.dl` still finds `../ops.dl`).
  */
-export function loadFiles(sources: readonly RuleSource[], read: FileReader = diskReader, includeDirs: readonly string[] = []): LoadedFile[] {
+export function loadFiles(
+  sources: readonly RuleSource[],
+  read: FileReader = diskReader,
+  includeDirs: readonly string[] = [],
+  parse: FileParser = parseFile,
+): LoadedFile[] {
   const memory = new Map<string, string>();
   for (const s of sources) if (typeof s !== 'string') memory.set(resolve(s.path), s.text);
   const readAny = (abs: string): string | undefined => memory.get(abs) ?? read(abs);
@@ -42,7 +50,7 @@ export function loadFiles(sources: readonly RuleSource[], read: FileReader = dis
     const source = new SourceText(path, text);
     let parsed: ParsedFile;
     try {
-      parsed = parseFile(source);
+      parsed = parse(source);
     } catch (e) {
       if (e instanceof DiagnosticError) {
         errors.push(...e.diagnostics);

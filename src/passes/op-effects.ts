@@ -1,4 +1,4 @@
-import { evaluate, type RuleProgram } from '../datalog/index.js';
+import type { EvalResult, RuleProgram } from '../datalog/index.js';
 import type { Term } from '../datalog/ast.js';
 import type { Diagnostic, Location } from '../report/diagnostic.js';
 
@@ -21,12 +21,12 @@ function declarationOf(program: RuleProgram, tuple: readonly string[]): Location
 
 /**
  * The located errors for effect declarations the op catalog cannot use (`bad_op_effect`, derived
- * by rules/ops.dl from the rule files' facts alone): one per declaration, at the fact declaring
- * it. Empty when the program has no `bad_op_effect` relation.
+ * by rules/ops.dl from the rule files' facts alone) in an evaluation's result: one per
+ * declaration, at the fact declaring it. Empty when the program has no `bad_op_effect` relation.
  */
-export function badOpEffects(program: RuleProgram): Diagnostic[] {
+export function badOpEffects(result: EvalResult): Diagnostic[] {
+  const program = result.program;
   if (!program.relation('bad_op_effect')) return [];
-  const result = evaluate(program, program.newDatabase());
   const out: Diagnostic[] = [];
   for (const row of result.tuples('bad_op_effect')) {
     const [op, effect, arg, why] = row.map(String) as [string, string, string, string];

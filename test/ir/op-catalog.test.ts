@@ -4,19 +4,19 @@
 // catalog's, in PyPTO's order.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { loadProgram, evaluate, type RuleProgram } from '../../src/datalog/index.js';
+import { loadProgram, evaluate, type EvalResult } from '../../src/datalog/index.js';
 import { OPS } from '../../src/ir/ops.js';
 import { rulesDir } from '../../src/passes/registry.js';
 import { badOpEffects } from '../../src/passes/op-effects.js';
 
-function catalog(): { rows: (rel: string) => string[][]; program: RuleProgram } {
+function catalog(): { rows: (rel: string) => string[][]; result: EvalResult } {
   const { program } = loadProgram([join(rulesDir(), 'ops.dl')]);
   const result = evaluate(program, program.newDatabase(), { prune: false });
-  return { program, rows: (rel) => result.tuples(rel).map((t) => t.map(String)) };
+  return { result, rows: (rel) => result.tuples(rel).map((t) => t.map(String)) };
 }
 
 describe('op catalog', () => {
-  const { program, rows } = catalog();
+  const { result, rows } = catalog();
   const effects = new Map<string, string[]>();
   for (const [op, effect] of rows('op_effect')) effects.set(op!, [...(effects.get(op!) ?? []), effect!]);
   const constructs = new Set(rows('op_construct').map((r) => r[0]!));
@@ -28,7 +28,7 @@ describe('op catalog', () => {
   const kwOnly = new Set(rows('op_kw_only').map(([op, name]) => `${op}.${name}`));
 
   it('declares no effect it cannot use', () => {
-    expect(badOpEffects(program)).toEqual([]);
+    expect(badOpEffects(result)).toEqual([]);
   });
 
   it('gives every catalogued op an effect, explicitly inert when it has none, or a dispatch', () => {
