@@ -18,4 +18,4 @@ class RemoteWrites:
         pld.tile.remote_store(t, dst, peer, [0, 0])
         pld.tile.put(t, dst, peer, [0, 0])
         pld.tensor.put(x, target=dst, peer=peer, offsets=[0, 0])
-        pld.tensor.remote_store(x, dst, peer, [0, 0])  # not a publishing write
+        pld.tensor.remote_store(x, dst, peer, [0, 0])  # lowered to pld.tile.remote_store: a remote write

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { checkProgram } from './check.js';
-import { loadFiles, type FileReader, type Libraries, type RuleSource } from './load.js';
+import { loadFiles, type FileParser, type FileReader, type Libraries, type RuleSource } from './load.js';
 import { dependencyEdges } from './stratify.js';
 import { parseFile } from './parser.js';
 import { operands, type Literal, type Term } from './ast.js';
@@ -11,7 +11,7 @@ import { SourceText } from '../report/source.js';
 import type { RuleProgram } from './program.js';
 
 export type { Kind, Value } from './ast.js';
-export type { RuleSource, FileReader, Libraries, NotRegular } from './load.js';
+export type { RuleSource, FileReader, FileParser, Libraries, NotRegular } from './load.js';
 export { RuleProgram, type RelationInfo } from './program.js';
 export { FactDatabase } from './database.js';
 export { EvalResult } from './result.js';
@@ -36,8 +36,9 @@ export function loadProgram(
   read?: FileReader,
   includeDirs: readonly string[] = [],
   libraries: Libraries = {},
+  parse?: FileParser,
 ): { program: RuleProgram; warnings: Diagnostic[] } {
-  const r = checkProgram(loadFiles(sources, read, includeDirs, libraries));
+  const r = checkProgram(loadFiles(sources, read, includeDirs, libraries, parse));
   const given = new Set(sources.map((s) => resolve(typeof s === 'string' ? s : s.path)));
   const library = new Set(['unused-relation', 'underived-output']);
   const warnings = r.warnings.filter((w) => !library.has(w.code) || !w.location || given.has(resolve(w.location.source.path)));

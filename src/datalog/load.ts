@@ -33,6 +33,10 @@ function kindOf(st: Stats): string {
 }
 
 // Only regular files are read: `/dev/zero` would grow without end and `/dev/stdin` block.
+
+/** Parses one rule file (parseFile, or a caller's memo of it: a parsed file is never mutated). */
+export type FileParser = (source: SourceText) => ParsedFile;
+
 const diskReader: FileReader = (p) => {
   try {
     const st = statSync(p);
@@ -58,6 +62,7 @@ export function loadFiles(
   read: FileReader = diskReader,
   includeDirs: readonly string[] = [],
   libraries: Libraries = {},
+  parse: FileParser = parseFile,
 ): LoadedFile[] {
   const memory = new Map<string, string>();
   for (const s of sources) if (typeof s !== 'string') memory.set(resolve(s.path), s.text);
@@ -96,7 +101,7 @@ export function loadFiles(
     const source = new SourceText(path, text);
     let parsed: ParsedFile;
     try {
-      parsed = parseFile(source);
+      parsed = parse(source);
     } catch (e) {
       if (e instanceof DiagnosticError) {
         errors.push(...e.diagnostics);

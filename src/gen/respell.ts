@@ -20,13 +20,10 @@ export interface Respelling {
   seed: number;
 }
 
+// (`pl.read`, `pl.write`, `pl.assemble` are not respellings: they dispatch on their operand's type.)
 const SHORT: [RegExp, string][] = [
   [/(?<![\w.])pl\.tile\.store\(/g, 'pl.store('],
   [/(?<![\w.])pl\.tile\.load\(/g, 'pl.load('],
-  [/(?<![\w.])pl\.tensor\.write\(/g, 'pl.write('],
-  [/(?<![\w.])pl\.tensor\.read\(/g, 'pl.read('],
-  [/(?<![\w.])pl\.tensor\.assemble\(/g, 'pl.assemble('],
-  [/(?<![\w.])pl\.tensor\.view\(/g, 'pl.view('],
 ];
 
 /** Applies a respelling to canonical module text. */

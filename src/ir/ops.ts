@@ -1,9 +1,11 @@
 /**
- * The op table: short and qualified spellings of the ops ptolog knows, their canonical
+ * The frontend's op table: short and qualified spellings of the ops the frontend normalises, their canonical
  * names, their positional parameters (keywords naming one move into its position), and the
  * enum type of parameters that take one. The frontend normalises calls with it; the printer
  * prints canonical names and enum values with it. Ops it does not list keep the name they
- * were written with.
+ * were written with. What ptolog knows about ops is the catalog, rules/op_catalog.dl; this table
+ * is checked against it (test/op-catalog.test.ts): every op here is in the catalog with an
+ * effect (or explicitly inert) and its parameter names are the catalog's, in order.
  */
 
 /** An enum the DSL exposes, e.g. `pld.NotifyOp` with `AtomicAdd = 0`. */
@@ -75,37 +77,42 @@ function op(canonical: string, printName: string, extra: string[], params: OpPar
 export const OPS: readonly OpSpec[] = [
   op('tile.load', 'pl.tile.load', ['pl.load'], p('tensor', 'offsets', 'shapes'), { kwEnums: { cache: 'CachePolicy' } }),
   op('tile.store', 'pl.tile.store', ['pl.store'], p('tile', 'offsets', 'output_tensor')),
-  op('tensor.write', 'pl.tensor.write', ['pl.write'], p('tensor', 'indices', 'value')),
-  op('tensor.read', 'pl.tensor.read', ['pl.read'], p('tensor', 'indices')),
-  op('tensor.assemble', 'pl.tensor.assemble', ['pl.assemble'], p('target', 'source', 'offsets')),
+  op('tensor.write', 'pl.tensor.write', [], p('tensor', 'indices', 'value')),
+  op('tensor.read', 'pl.tensor.read', [], p('tensor', 'indices')),
+  op('tensor.assemble', 'pl.tensor.assemble', [], p('target', 'source', 'offset')),
   // A slice write into a tile (`t[0:4, :] = x`) is tile.assemble (PyPTO lowers it by target type).
-  op('tile.assemble', 'pl.tile.assemble', [], p('target', 'source', 'offsets')),
-  op('tensor.view', 'pl.tensor.view', ['pl.view'], p('tensor', 'shape', 'offsets')),
+  op('tile.assemble', 'pl.tile.assemble', [], p('target', 'source', 'offset')),
+  op('tensor.view', 'pl.tensor.view', [], p('tensor', 'shape', 'valid_shape')),
   op('tensor.matmul', 'pl.tensor.matmul', [], p('lhs', 'rhs')),
   op('tile.matmul', 'pl.tile.matmul', [], p('lhs', 'rhs')),
-  // PyPTO's unified `pl.matmul` picks tensor.matmul or tile.matmul by its operands' types:
-  // kept as written, so fmt never turns a tile matmul into pl.tensor.matmul.
+  // PyPTO's unified `pl.matmul`, `pl.read`, `pl.write`, `pl.assemble` pick the tensor or the
+  // tile op by their operand's type (the rules resolve them, lib.dl's op_call): kept as
+  // written, so fmt never turns a tile read into pl.tensor.read.
   op('matmul', 'pl.matmul', [], p('lhs', 'rhs')),
+  op('read', 'pl.read', [], p('src', 'offset')),
+  op('write', 'pl.write', [], p('dst', 'offset', 'value')),
+  op('assemble', 'pl.assemble', [], p('target', 'source', 'offset')),
   op('tile.write', 'pl.tile.write', [], p('tile', 'indices', 'value')),
   op('tile.read', 'pl.tile.read', [], p('tile', 'indices')),
-  op('pld.tile.get', 'pld.tile.get', [], p('target', 'source', 'peer', 'offsets')),
-  op('pld.tensor.get', 'pld.tensor.get', [], p('target', 'source', 'peer', 'offsets')),
-  op('pld.tile.remote_store', 'pld.tile.remote_store', [], p('tile', 'target', 'peer', 'offsets')),
-  op('pld.tile.remote_load', 'pld.tile.remote_load', [], p('target', 'peer', 'offsets', 'shapes')),
-  op('pld.tile.put', 'pld.tile.put', [], p('tile', 'target', 'peer', 'offsets')),
-  op('pld.tensor.put', 'pld.tensor.put', [], p('tensor', 'target', 'peer', 'offsets')),
-  op('pld.tensor.remote_store', 'pld.tensor.remote_store', [], p('tensor', 'target', 'peer', 'offsets')),
+  op('pld.tile.get', 'pld.tile.get', [], p('dst', 'peer', 'src', 'stage')),
+  op('pld.tensor.get', 'pld.tensor.get', [], p('dst', 'peer', 'src')),
+  op('pld.tile.remote_store', 'pld.tile.remote_store', [], p('src_tile', 'target', 'peer', 'offsets')),
+  op('pld.tile.remote_load', 'pld.tile.remote_load', [], p('target', 'peer', 'offsets', 'shape')),
+  op('pld.tile.put', 'pld.tile.put', [], p('dst', 'peer', 'src', 'stage')),
+  op('pld.tensor.put', 'pld.tensor.put', [], p('dst', 'peer', 'src')),
+  op('pld.tensor.remote_store', 'pld.tensor.remote_store', [], p('src', 'target', 'peer', 'offsets')),
   op('pld.system.notify', 'pld.system.notify', [], [
     { name: 'target' }, { name: 'peer' }, { name: 'offsets' }, { name: 'value' }, { name: 'op', enum: 'NotifyOp', kwOnly: true },
   ]),
   op('pld.system.wait', 'pld.system.wait', [], [
     { name: 'signal' }, { name: 'offsets' }, { name: 'expected' }, { name: 'cmp', enum: 'WaitCmp', kwOnly: true },
   ]),
+  op('pld.tensor.barrier', 'pld.tensor.barrier', [], p('signal')),
   op('system.cacheinvalid', 'pl.system.cacheinvalid', [], p('tensor', 'shapes', 'offsets')),
   op('system.fence', 'pl.system.fence', [], []),
   op('system.task_dummy', 'pl.system.task_dummy', [], []),
   op('system.task_invalid', 'pl.system.task_invalid', [], []),
-  op('array.create', 'pl.array.create', [], p('size', 'dtype')),
+  op('array.create', 'pl.array.create', [], p('extent', 'dtype')),
   op('array.get_element', 'pl.array.get_element', [], p('array', 'index')),
   op('array.update_element', 'pl.array.update_element', [], p('array', 'index', 'value')),
   op('yield_', 'pl.yield_', [], []),

@@ -3,8 +3,12 @@ import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
+import { parseFile } from '../datalog/parser.js';
+import type { ParsedFile } from '../datalog/ast.js';
+import type { SourceText } from '../report/source.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { checkFindingSeverities } from './findings.js';
+import { badOpEffects } from './op-effects.js';
 import { rulesDir } from './registry.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
@@ -18,6 +22,19 @@ export interface Analysis {
 }
 
 const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
+// Parsed rule files by path and text: the passes share rules/lib.dl, rules/ops.dl and the op
+// catalog, parsed once per process.
+const parseCache = new Map<string, ParsedFile>();
+
+function parseOnce(source: SourceText): ParsedFile {
+  const key = `${source.path}\0${source.text}`;
+  let parsed = parseCache.get(key);
+  if (!parsed) {
+    parsed = parseFile(source);
+    parseCache.set(key, parsed);
+  }
+  return parsed;
+}
 
 /**
  * The stage `audit` judges a file at: `pipeline` (the default) as PyPTO's Default pipeline
@@ -48,7 +65,7 @@ export interface AnalyzeOptions {
 /**
  * Loads (once per process) the rule program made of a pass's entry file (under `root`) plus
  * extra files; an extra file's `#include` not found beside it is looked up in `includeDirs`,
- * then in `root`.
+ * then in `root`. Throws DiagnosticError on rule errors.
  */
 export function loadRules(
   entry: string,
@@ -63,7 +80,7 @@ export function loadRules(
   const hit = programCache.get(key);
   if (hit) return hit;
   // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
-  const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! });
+  const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, parseOnce);
   const bad = checkFindingSeverities(loaded.program);
   if (bad.length > 0) throw new DiagnosticError(bad);
   programCache.set(key, loaded);
@@ -73,9 +90,13 @@ export function loadRules(
 /** Drops every loaded rule program, so the next loadRules re-reads the files (a rule file changed on disk). */
 export function forgetLoadedRules(): void {
   programCache.clear();
+  parseCache.clear();
 }
 
-/** Extracts the module's facts and evaluates the rule program on them. */
+/**
+ * Extracts the module's facts and evaluates the rule program on them. Throws DiagnosticError
+ * when the rules declare an op effect the catalog cannot use (located at its declaration).
+ */
 export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
   const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs);
   const db = program.newDatabase();
@@ -87,5 +108,7 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
     ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}),
     ...(opts.maxTuples !== undefined ? { maxTuples: opts.maxTuples } : {}),
   });
+  const bad = badOpEffects(result);
+  if (bad.length > 0) throw new DiagnosticError(bad);
   return { module, table, program, result, ruleWarnings: warnings };
 }
