@@ -94,7 +94,6 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     return info.input && !factRels.has(info.id) ? stored : stored.clone();
   });
   const inputCounts = rels.map((r, i) => (db.relations[i] ? r.count : 0));
-  if (maxTuples !== undefined) rels.forEach((r, i) => (r.limit = Math.max(maxTuples, inputCounts[i]!)));
 
   // Facts written in the rule files: height 0, remembered for provenance.
   for (const pc of factClauses) {
@@ -113,6 +112,9 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       m.set(rel.count - 1, pc.id);
     }
   }
+  // --max-tuples bounds what the rules derive: the input facts and the facts written in the rule
+  // files (an op catalog of a thousand facts) are the program's own, never past the bound.
+  if (maxTuples !== undefined) rels.forEach((r) => (r.limit = Math.max(maxTuples, r.count)));
 
   let height = 0;
   const fns = functorRuntime(symbols);

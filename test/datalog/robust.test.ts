@@ -126,11 +126,11 @@ describe('bounds and include paths on the kernel commands', () => {
     writeFileSync(join(dir, 'inc', 'grow.dl'), '.decl grow(n: number)\ngrow(0).\ngrow(N + 1) :- grow(N).\n');
     writeFileSync(join(dir, 'ext.dl'), '#include <ptolog/insert_comm_fence/insert_comm_fence.dl>\n#include "grow.dl"\nwait_op("x") :- grow(N), N < 0.\n');
     let err = '';
-    const code = await main(['audit', '--rules', join(dir, 'ext.dl'), '-I', join(dir, 'inc'), '--pass', 'insert-comm-fence', '--max-tuples', '300', 'examples/phase_fence.py'], {
+    const code = await main(['audit', '--rules', join(dir, 'ext.dl'), '-I', join(dir, 'inc'), '--pass', 'insert-comm-fence', '--max-tuples', '20000', 'examples/phase_fence.py'], {
       stdout: () => {},
       stderr: (t) => (err += t),
     });
     expect(code).toBe(2);
-    expect(err).toContain('grow.dl:1:7: error[too-many-tuples]: rule evaluation stopped: grow grew past 300 tuples (--max-tuples 300)');
+    expect(err).toContain('grow.dl:1:7: error[too-many-tuples]: rule evaluation stopped: grow grew past 20000 tuples (--max-tuples 20000)');
   });
 });

@@ -309,7 +309,7 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     const lines3 = edited3.split('\n');
     const write2 = lines3.findIndex((l, i) => i > lineOf(edited3, 'class Second') && l.includes('pld.tile.remote_store('));
     const hover = (await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: twoUri }, position: { line: write2, character: 14 } })) as Hover;
-    expect((hover.contents as { value: string }).value).toContain('missing-marker: remote publishing write without its pl.system.fence()');
+    expect((hover.contents as { value: string }).value).toContain('missing-marker: InsertCommFence inserts pl.system.fence() after this remote publishing write');
     expect(await stop(s)).toBe(0);
     expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
   });
