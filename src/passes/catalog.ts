@@ -10,7 +10,7 @@
  *   example = """a snippet"""      # optional for a user's code
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
@@ -123,8 +123,8 @@ export function loadCatalog(root: string, extraRuleFiles: readonly string[] = []
   const out = new Map<string, CatalogEntry>();
   const read = new Set<string>();
   for (const [path, contract] of files) {
-    if (read.has(path) || !existsSync(path)) continue;
-    read.add(path);
+    if (read.has(resolve(path)) || !existsSync(path)) continue;
+    read.add(resolve(path));
     const text = readFileSync(path, 'utf8');
     for (const e of parseCatalog(path, text, contract)) {
       const before = out.get(e.code);
