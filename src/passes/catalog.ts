@@ -9,7 +9,7 @@
  *   help = """longer text"""       # optional for a user's code
  *   example = """a snippet"""      # optional for a user's code
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
@@ -140,4 +140,19 @@ export function loadCatalog(root: string, extraRuleFiles: readonly string[] = []
     }
   }
   return out;
+}
+
+/**
+ * The catalog for a run: the rules directory `root` plus a `diagnostics.toml` in each `--rules`
+ * directory or beside each `--rules` file (unreadable paths are skipped: loading the rules reports them).
+ */
+export function catalogForRules(root: string, rulePaths: readonly string[]): Map<string, CatalogEntry> {
+  const files = rulePaths.map((p) => {
+    try {
+      return statSync(p).isDirectory() ? join(p, CATALOG_FILE) : p;
+    } catch {
+      return p;
+    }
+  });
+  return loadCatalog(root, files);
 }
