@@ -108,7 +108,7 @@ describe('SARIF rules from the catalog', () => {
     const help = mm['help'] as { text: string; markdown: string };
     expect(help.text).toContain(e.help);
     expect(help.text).toContain(e.example);
-    expect(help.markdown).toContain('```\n' + e.example + '\n```');
+    expect(help.markdown).toContain(`\`\`\`\n${e.example}\n\`\`\``);
     expect(mm['properties']).toEqual({ contract: 'insert-comm-fence' });
   });
 
