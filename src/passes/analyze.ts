@@ -7,8 +7,9 @@ import { parseFile } from '../datalog/parser.js';
 import type { ParsedFile } from '../datalog/ast.js';
 import type { SourceText } from '../report/source.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { checkFindingSeverities } from './findings.js';
+import { checkFindingCodes, checkFindingSeverities } from './findings.js';
 import { badOpEffects } from './op-effects.js';
+import { loadCatalog } from './catalog.js';
 import { rulesDir } from './registry.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
@@ -81,7 +82,8 @@ export function loadRules(
   if (hit) return hit;
   // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
   const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, parseOnce);
-  const bad = checkFindingSeverities(loaded.program);
+  const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
+  const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, loadCatalog(root, [...extra, ...sources]))];
   if (bad.length > 0) throw new DiagnosticError(bad);
   programCache.set(key, loaded);
   return loaded;

@@ -3,6 +3,8 @@ import type { EvalResult, RuleProgram } from '../datalog/index.js';
 import { errorAt } from '../report/diagnostic.js';
 import type { Diagnostic, Location, RelatedLocation, Severity } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
+import type { Catalog } from './catalog.js';
+import { closestName } from '../report/suggest.js';
 
 /** The source location of a node or binding id (a function's exit: the function's last line). */
 export function locationOf(table: NodeTable, source: SourceText, id: number): Location | undefined {
@@ -88,6 +90,26 @@ export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
     out.push(
       errorAt(sev.loc.source, sev.loc.start, sev.loc.end, 'bad-severity', `"${sev.value}" is not a severity`, {
         fix: 'write "error", "warning" or "note".',
+      }),
+    );
+  }
+  return out;
+}
+
+/**
+ * Located `undeclared-code` errors for `finding(code, ...)` rules and facts whose constant code
+ * the catalog does not declare (a code computed at run time is not checked here).
+ */
+export function checkFindingCodes(program: RuleProgram, catalog: Catalog): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const pc of program.clauses) {
+    const head = pc.clause.head;
+    const code = head.rel === 'finding' ? head.args[0] : undefined;
+    if (code?.kind !== 'str' || catalog.has(code.value)) continue;
+    const near = closestName(code.value, catalog.keys());
+    out.push(
+      errorAt(code.loc.source, code.loc.start, code.loc.end, 'undeclared-code', `the finding code "${code.value}" is not declared in any diagnostics.toml${near ? ` (did you mean "${near}"?)` : ''}`, {
+        fix: `declare [${code.value}] (severity, summary, help, example) in a diagnostics.toml beside this rule file (see \`ptolog rules undeclared-code\`).`,
       }),
     );
   }

@@ -1,5 +1,30 @@
 import type { Log, Notification, Result, ReportingDescriptor } from 'sarif';
-import type { Diagnostic } from './diagnostic.js';
+import type { Diagnostic, Severity } from './diagnostic.js';
+
+/** What the diagnostic catalog says about a code (src/passes/catalog.ts CatalogEntry fits). */
+export interface CodeHelp {
+  severity: Severity;
+  contract: string;
+  summary: string;
+  help: string;
+  example: string;
+}
+
+/** A SARIF rule for `id`, described from the catalog when `help` is given. */
+function sarifRule(id: string, help: CodeHelp | undefined): ReportingDescriptor {
+  if (!help) return { id, name: id };
+  const example = help.example === '' ? '' : `\n\nExample:\n${help.example}`;
+  const exampleMd = help.example === '' ? '' : `\n\n**Example**\n\n\`\`\`\n${help.example}\n\`\`\``;
+  return {
+    id,
+    name: id,
+    shortDescription: { text: help.summary },
+    fullDescription: { text: help.help },
+    help: { text: `${help.help}${example}`, markdown: `${help.help}${exampleMd}` },
+    defaultConfiguration: { level: LEVEL[help.severity] },
+    properties: { contract: help.contract },
+  };
+}
 
 const LEVEL: Record<Diagnostic['severity'], Result.level> = { error: 'error', warning: 'warning', note: 'note' };
 
@@ -25,10 +50,16 @@ function sarifLocations(d: Diagnostic): Result['locations'] {
  * artifactChanges).
  * `notifications`: what kept ptolog from reading part of the input (unreadable files, programs
  * or functions with errors), as the invocation's `toolExecutionNotifications`.
+ * `describe`: the catalog's entry for a code (short/full description, help, default level).
  */
-export function renderSarif(ds: readonly Diagnostic[], toolVersion = '0.1.0', notifications: readonly Diagnostic[] = []): string {
+export function renderSarif(
+  ds: readonly Diagnostic[],
+  toolVersion = '0.1.0',
+  notifications: readonly Diagnostic[] = [],
+  describe: (code: string) => CodeHelp | undefined = () => undefined,
+): string {
   const codes = [...new Set(ds.map((d) => d.code))].sort();
-  const rules: ReportingDescriptor[] = codes.map((id) => ({ id, name: id }));
+  const rules: ReportingDescriptor[] = codes.map((id) => sarifRule(id, describe(id)));
   const results: Result[] = ds.map((d) => {
     const r: Result = { ruleId: d.code, ruleIndex: codes.indexOf(d.code), level: LEVEL[d.severity], message: { text: d.message } };
     const loc = d.location;

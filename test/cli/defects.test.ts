@@ -118,9 +118,20 @@ describe('5: check-rules on an extension written as the README teaches', () => {
 describe('6: user rules', () => {
   it('a finding rule without an include is reported once', async () => {
     // Uses only schema relations, which every pass declares: it extends all three passes.
-    const dir = tree({ 'f.dl': 'finding("my-check", "warning", S, "a wait") :- stmt_value(S, C), call(C, "pld.system.wait", _).\n' });
+    const dir = tree({
+      'f.dl': 'finding("my-check", "warning", S, "a wait") :- stmt_value(S, C), call(C, "pld.system.wait", _).\n',
+      'diagnostics.toml': '[my-check]\nseverity = "warning"\nsummary = "a wait"\n',
+    });
     const r = await run(['audit', '--rules', dir, 'examples/ring_allreduce.py']);
     expect(r.out.match(/warning\[my-check\]/g)).toHaveLength(1);
+  });
+
+  it('a finding code no diagnostics.toml declares is a located load-time error', async () => {
+    const dir = tree({ 'f.dl': 'finding("my-chek", "warning", S, "a wait") :- stmt_value(S, C), call(C, "pld.system.wait", _).\n' });
+    const r = await run(['audit', '--rules', dir, 'examples/ring_allreduce.py']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 'f.dl')}:1:9: error[undeclared-code]: the finding code "my-chek" is not declared in any diagnostics.toml`);
+    expect(r.err).toContain('> 1 | finding("my-chek"');
   });
 
   it('the shipped examples work when copied elsewhere', async () => {

@@ -105,6 +105,7 @@ describe('configuration', () => {
     const dir = tree({
       'ptolog.toml': 'rules = ["myrules"]\nextend-exclude = ["skip_*"]\n[defines]\nNRANKS = 8\n',
       'myrules/w.dl': 'finding("my-check", "warning", S, "a wait") :- wait(S).\n',
+      'myrules/diagnostics.toml': '[my-check]\nseverity = "warning"\nsummary = "a wait"\n',
       'k.py': '@examples/ring_allreduce.py',
       'skip_me.py': 'this is not python (',
     });

@@ -8,6 +8,7 @@ import { registerFactsCommand } from './facts.js';
 import { registerLspCommand } from './lsp.js';
 import { registerVerifyCommand } from './verify.js';
 import { registerTestCommand } from './test.js';
+import { registerRulesCommand } from './rules.js';
 
 /** A command module adds its commands to the program. */
 export type CommandModule = (program: Command, ctx: CommandContext) => void;
@@ -16,6 +17,7 @@ export type CommandModule = (program: Command, ctx: CommandContext) => void;
 export const commandModules: CommandModule[] = [
   registerKernelCommands,
   registerContractCommands,
+  registerRulesCommand,
   registerTestCommand,
   registerVerifyCommand,
   registerFmtCommand,

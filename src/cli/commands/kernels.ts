@@ -6,8 +6,9 @@ import { Option, type Command } from 'commander';
 import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
-import { PASSES } from '../../passes/registry.js';
+import { PASSES, rulesDir } from '../../passes/registry.js';
 import { AUDIT_STAGES } from '../../passes/analyze.js';
+import { catalogForRules } from '../../passes/catalog.js';
 import { DiagnosticError, type Diagnostic, type Severity } from '../../report/diagnostic.js';
 import { renderFindings, type FindingFormat } from '../../report/render.js';
 import { renderDiagnostics } from '../../report/text.js';
@@ -159,7 +160,12 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           if (out.fatal.length > 0 && o.format === 'text') textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
           if (o.format === 'text') {
             if (out.findings.length > 0) textOut(ctx, o, 'stdout', `${renderFindings(out.findings, 'text')}\n`);
-          } else ctx.io.stdout(`${renderFindings(out.findings, o.format, out.fatal)}\n`); // one document, errors included
+          } else {
+            // One document, errors included; SARIF's rules are described from the diagnostic catalog.
+            const first = c.tasks[0];
+            const catalog = catalogForRules(first?.rulesRoot ?? rulesDir(), [...new Set(c.tasks.flatMap((t) => t.rules))]);
+            ctx.io.stdout(`${renderFindings(out.findings, o.format, out.fatal, (code) => catalog.get(code))}\n`);
+          }
           if (o.statistics && out.findings.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](`${statistics(out.findings)}\n`);
           return exitOf(out, c.settings);
         }),

@@ -1,0 +1,158 @@
+/**
+ * The diagnostic catalog: every code is declared once, in a `diagnostics.toml` — `rules/` for
+ * ptolog's own codes, `rules/<contract>/` beside the contract's manifest, or beside a user's
+ * `--rules` file:
+ *
+ *   [missing-marker]
+ *   severity = "warning"           # error | warning | note (the default severity)
+ *   summary = "one line"
+ *   help = """longer text"""       # optional for a user's code
+ *   example = """a snippet"""      # optional for a user's code
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import { DiagnosticError, type Severity } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
+
+/** One declared diagnostic code. */
+export interface CatalogEntry {
+  code: string;
+  severity: Severity;
+  /** The contract's name, or `ptolog` for ptolog's own codes. */
+  contract: string;
+  summary: string;
+  help: string;
+  example: string;
+  /** The catalog file declaring it. */
+  path: string;
+}
+
+/** Codes by name. */
+export type Catalog = ReadonlyMap<string, CatalogEntry>;
+
+/** The catalog file's name. */
+export const CATALOG_FILE = 'diagnostics.toml';
+
+const KEYS = ['severity', 'summary', 'help', 'example', 'contract'] as const;
+const SEVERITIES: readonly string[] = ['error', 'warning', 'note'];
+
+function fail(source: SourceText, offset: number, message: string): never {
+  throw new DiagnosticError([{ severity: 'error', code: 'catalog', message, location: { source, start: offset, end: offset + 1 } }]);
+}
+
+/** The offset of `[code]`, or of `key = ...` after it (0 when absent). */
+function offsetOf(text: string, code: string, key?: string): number {
+  const esc = code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const table = new RegExp(`^\\s*\\[\\s*"?${esc}"?\\s*\\]`, 'm').exec(text);
+  if (!table) return 0;
+  const at = table.index + table[0].search(/\S/);
+  if (key === undefined) return at;
+  const rest = text.slice(at);
+  const k = new RegExp(`^\\s*${key}\\s*=`, 'm').exec(rest);
+  return k ? at + k.index + k[0].search(/\S/) : at;
+}
+
+/** Parses one catalog file; `contract` is the default contract of its codes. Located `catalog` errors. */
+export function parseCatalog(path: string, text: string, contract: string): CatalogEntry[] {
+  const source = new SourceText(path, text);
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof TomlError) fail(source, source.lineStart(e.line) + e.column - 1, `invalid TOML: ${e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '')}`);
+    throw e;
+  }
+  const out: CatalogEntry[] = [];
+  for (const [code, value] of Object.entries(doc)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      fail(source, offsetOf(text, code), `'${code}' must be a table [${code}] with severity and summary`);
+    }
+    const t = value as Record<string, unknown>;
+    for (const key of Object.keys(t)) {
+      if (!(KEYS as readonly string[]).includes(key)) fail(source, offsetOf(text, code, key), `unknown key '${key}' in [${code}]; the keys are ${KEYS.join(', ')}`);
+    }
+    const str = (key: string, required: boolean): string => {
+      const v = t[key];
+      if (v === undefined && !required) return '';
+      if (typeof v !== 'string' || v.trim() === '') fail(source, offsetOf(text, code, key), `'${key}' of [${code}] must be a non-empty string`);
+      return v.trim();
+    };
+    const severity = str('severity', true);
+    if (!SEVERITIES.includes(severity)) fail(source, offsetOf(text, code, 'severity'), `"${severity}" is not a severity; write "error", "warning" or "note"`);
+    const summary = str('summary', true);
+    if (summary.includes('\n')) fail(source, offsetOf(text, code, 'summary'), `'summary' of [${code}] must be one line`);
+    out.push({
+      code,
+      severity: severity as Severity,
+      contract: str('contract', false) || contract,
+      summary,
+      help: str('help', false) || summary,
+      example: str('example', false),
+      path,
+    });
+  }
+  return out;
+}
+
+/** The contract name a catalog in `dir` defaults to: its `contract.toml`'s name, else `fallback`. */
+function contractOf(dir: string, fallback: string): string {
+  try {
+    const m = /^\s*name\s*=\s*"([^"]+)"/m.exec(readFileSync(join(dir, 'contract.toml'), 'utf8'));
+    return m ? m[1]! : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The catalog of the rules directory `root` (its `diagnostics.toml` and each contract folder's)
+ * and of the folders of `extraRuleFiles` (a `diagnostics.toml` beside a user's rule file).
+ * A code declared twice is a located `catalog` error.
+ */
+export function loadCatalog(root: string, extraRuleFiles: readonly string[] = []): Map<string, CatalogEntry> {
+  const files: [string, string][] = [[join(root, CATALOG_FILE), 'ptolog']];
+  let folders: string[] = [];
+  try {
+    folders = readdirSync(root).sort();
+  } catch {
+    folders = [];
+  }
+  for (const f of folders) files.push([join(root, f, CATALOG_FILE), contractOf(join(root, f), f)]);
+  for (const x of extraRuleFiles) files.push([join(dirname(x), CATALOG_FILE), contractOf(dirname(x), 'user')]);
+  const out = new Map<string, CatalogEntry>();
+  const read = new Set<string>();
+  for (const [path, contract] of files) {
+    if (read.has(resolve(path)) || !existsSync(path)) continue;
+    read.add(resolve(path));
+    const text = readFileSync(path, 'utf8');
+    for (const e of parseCatalog(path, text, contract)) {
+      const before = out.get(e.code);
+      if (before) {
+        const source = new SourceText(path, text);
+        const at = offsetOf(text, e.code);
+        throw new DiagnosticError([{
+          severity: 'error', code: 'catalog', message: `the code '${e.code}' is declared twice (first in ${before.path})`,
+          location: { source, start: at, end: at + 1 },
+        }]);
+      }
+      out.set(e.code, e);
+    }
+  }
+  return out;
+}
+
+/**
+ * The catalog for a run: the rules directory `root` plus a `diagnostics.toml` in each `--rules`
+ * directory or beside each `--rules` file (unreadable paths are skipped: loading the rules reports them).
+ */
+export function catalogForRules(root: string, rulePaths: readonly string[]): Map<string, CatalogEntry> {
+  const files = rulePaths.map((p) => {
+    try {
+      return statSync(p).isDirectory() ? join(p, CATALOG_FILE) : p;
+    } catch {
+      return p;
+    }
+  });
+  return loadCatalog(root, files);
+}
