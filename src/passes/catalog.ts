@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
+import { parseTomlDoc } from './toml-doc.js';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 
@@ -56,13 +56,7 @@ function offsetOf(text: string, code: string, key?: string): number {
 /** Parses one catalog file; `contract` is the default contract of its codes. Located `catalog` errors. */
 export function parseCatalog(path: string, text: string, contract: string): CatalogEntry[] {
   const source = new SourceText(path, text);
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(text) as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof TomlError) fail(source, source.lineStart(e.line) + e.column - 1, `invalid TOML: ${e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '')}`);
-    throw e;
-  }
+  const doc = parseTomlDoc(source, (offset, message) => fail(source, offset, message));
   const out: CatalogEntry[] = [];
   for (const [code, value] of Object.entries(doc)) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -15,7 +15,7 @@
  *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id)
  */
 import { join } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
+import { parseTomlDoc } from './toml-doc.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 
@@ -54,13 +54,7 @@ function keyAt(text: string, key: string): number {
 /** Parses the manifest at `path` (folder `folder` relative to the rules directory); located `manifest` errors. */
 export function parseManifest(path: string, folder: string, text: string): ContractManifest {
   const source = new SourceText(path, text);
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(text) as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof TomlError) fail(source, source.lineStart(e.line) + e.column - 1, `invalid TOML: ${e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '')}`);
-    throw e;
-  }
+  const doc = parseTomlDoc(source, (offset, message) => fail(source, offset, message));
   for (const key of Object.keys(doc)) {
     if (!(KEYS as readonly string[]).includes(key)) fail(source, keyAt(text, key), `unknown manifest key '${key}'; the keys are ${KEYS.join(', ')}`);
   }
