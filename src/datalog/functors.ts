@@ -59,9 +59,12 @@ export function toNumber(s: string): number | null {
   return n < INT_MIN || n > INT_MAX ? null : n | 0;
 }
 
+// TextEncoder (not Node's Buffer): the engine also runs in the browser (the playground).
+const UTF8 = new TextEncoder();
+
 /** `strlen(s)`: the length in UTF-8 bytes, as Soufflé's std::string::size(). */
 export function strlen(s: string): number {
-  return s.length < 64 && ASCII.test(s) ? s.length : Buffer.byteLength(s, 'utf8');
+  return ASCII.test(s) ? s.length : UTF8.encode(s).length;
 }
 
 /**
@@ -73,9 +76,9 @@ export function substr(s: string, start: number, length: number): string {
     if (start < 0 || start > s.length) return '';
     return length < 0 ? s.slice(start) : s.slice(start, start + length);
   }
-  const b = Buffer.from(s, 'utf8');
+  const b = UTF8.encode(s);
   if (start < 0 || start > b.length) return '';
-  return b.subarray(start, length < 0 ? b.length : Math.min(b.length, start + length)).toString('utf8');
+  return new TextDecoder().decode(b.subarray(start, length < 0 ? b.length : Math.min(b.length, start + length)));
 }
 
 /** The signature of the `match(pattern, s)` constraint, for type messages. */

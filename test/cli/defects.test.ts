@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync, chownSync, linkSync, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync,
 } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import * as lib from '../../src/index.js';
 import { run, runBin, tree } from './helpers.js';
 
@@ -130,7 +130,7 @@ describe('6: user rules', () => {
     const dir = tree({ 'f.dl': 'finding("my-chek", "warning", S, "a wait") :- stmt_value(S, C), call(C, "pld.system.wait", _).\n' });
     const r = await run(['audit', '--rules', dir, 'examples/ring_allreduce.py']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${join(dir, 'f.dl')}:1:9: error[undeclared-code]: the finding code "my-chek" is not declared in any diagnostics.toml`);
+    expect(r.err).toContain(`${basename(dir)}/f.dl:1:9: error[undeclared-code]: the finding code "my-chek" is not declared in any diagnostics.toml`);
     expect(r.err).toContain('> 1 | finding("my-chek"');
   });
 
