@@ -67,7 +67,9 @@ function differences(a: Map<string, string[]>, b: Map<string, string[]>): string
 
 describe.skipIf(!hasSouffle)('Soufflé comparison', () => {
   it('every shipped rule file gives the same outputs in Soufflé and ptolog on every example and spec input', { timeout: 3_600_000 }, async () => {
-    const rules = walk(join(root, 'rules'), '.dl');
+    // A file that declares nothing (rules/op_catalog.dl: facts of relations ops.dl declares) is a
+    // fragment another file includes, not a program of its own: it runs as part of its includer.
+    const rules = walk(join(root, 'rules'), '.dl').filter((f) => /^\s*\.decl\b/m.test(readFileSync(f, 'utf8')));
     // PTOLOG_SOUFFLE_ONLY=REGEX narrows the inputs while investigating a difference.
     const only = process.env['PTOLOG_SOUFFLE_ONLY'];
     const inputs = [...walk(join(root, 'examples'), '.py'), ...walk(join(root, 'specs'), '.py')].filter((p) => only === undefined || new RegExp(only).test(p));
