@@ -8,6 +8,7 @@ import type {
   ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
 } from '../ir/nodes.js';
 import { evalConst } from '../ir/consts.js';
+import { dotted } from '../ir/dotted.js';
 import { unrollDeps } from '../ir/comprehension.js';
 import type { FactSink, FactValue } from './sink.js';
 import { tripCount } from './trip-count.js';
@@ -522,6 +523,16 @@ export function typeKind(t: TypeExpr): string {
     case 'TupleType':
       return 'Tuple';
     case 'OpaqueType':
-      return 'Opaque';
+      return BARE_TYPE_KINDS.get(dotted(t.expr) ?? '') ?? 'Opaque';
   }
 }
+
+/** A bare type annotation (`q: pl.Tensor`, no shape): PyPTO still types the value by it. */
+const BARE_TYPE_KINDS: ReadonlyMap<string, string> = new Map([
+  ['pl.Tensor', 'Tensor'],
+  ['pl.Tile', 'Tile'],
+  ['pl.Scalar', 'Scalar'],
+  ['pl.DistributedTensor', 'DistributedTensor'],
+  ['pld.DistributedTensor', 'DistributedTensor'],
+]);
+

@@ -15,6 +15,7 @@ import type {
 import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
 import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 import { printExpr } from '../ir/print.js';
+import { dotted } from '../ir/dotted.js';
 
 export interface Reporter {
   unsupported(span: Span, message: string): never;
@@ -30,16 +31,6 @@ export interface BuildCtx {
 
 // ---------------------------------------------------------------------------------------
 // Expressions
-
-/** `a.b.c` as a dotted string when `e` is a chain of names, else null. */
-export function dotted(e: Expr): string | null {
-  if (e.kind === 'Name') return e.id;
-  if (e.kind === 'Attr') {
-    const v = dotted(e.value);
-    return v === null ? null : `${v}.${e.attr}`;
-  }
-  return null;
-}
 
 /** The spelling of a call's callee (`pl.range`, `range`, `tile.store` for known ops), or null. */
 export function calleeSpelling(c: Callee): string | null {
