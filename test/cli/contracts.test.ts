@@ -99,12 +99,13 @@ describe('apply', () => {
 });
 
 describe('audit formats', () => {
-  it('exit 0 and no output when clean', async () => {
+  it('exit 0 and one line saying so when clean; nothing with --quiet', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptolog-cli-'));
     const p = join(dir, 'clean.py');
     writeFileSync(p, (await run(['apply', 'examples/ring_allreduce.py'])).out);
     const r = await run(['audit', '--pass', 'insert-comm-fence', p]);
-    expect(r).toEqual({ code: 0, out: '', err: '' });
+    expect(r).toEqual({ code: 0, out: 'All checks passed (1 file audited).\n', err: '' });
+    expect(await run(['audit', '-q', '--pass', 'insert-comm-fence', p])).toEqual({ code: 0, out: '', err: '' });
   });
 
   it('--format json lists located diagnostics', async () => {

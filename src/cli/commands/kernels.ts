@@ -160,6 +160,11 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           if (out.fatal.length > 0 && o.format === 'text') textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
           if (o.format === 'text') {
             if (out.findings.length > 0) textOut(ctx, o, 'stdout', `${renderFindings(out.findings, 'text')}\n`);
+            // As ruff does: a clean run says so (and how much it read), never nothing at all.
+            else if (out.fatal.length === 0 && !o.quiet) {
+              const n = c.tasks.length;
+              textOut(ctx, o, 'stdout', `All checks passed (${n} file${n === 1 ? '' : 's'} audited).\n`);
+            }
           } else {
             // One document, errors included; SARIF's rules are described from the diagnostic catalog.
             const first = c.tasks[0];
