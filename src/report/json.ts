@@ -19,10 +19,6 @@ export interface DiagnosticJson {
   notes?: string[];
 }
 
-function byteOffset(text: string, offset: number): number {
-  return Buffer.byteLength(text.slice(0, offset), 'utf8');
-}
-
 /** Converts a diagnostic to its JSON shape (positions 1-based, offsets in bytes from 0; ends exclusive). */
 export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
   const loc = d.location;
@@ -37,11 +33,11 @@ export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
     column: s?.col ?? null,
     endLine: e?.line ?? null,
     endColumn: e?.col ?? null,
-    startOffset: loc ? byteOffset(loc.source.text, loc.start) : null,
-    endOffset: loc ? byteOffset(loc.source.text, loc.end) : null,
+    startOffset: loc ? loc.source.byteOffset(loc.start) : null,
+    endOffset: loc ? loc.source.byteOffset(loc.end) : null,
     ...(d.fix ? { fix: d.fix } : {}),
     ...(d.fixEdits && loc
-      ? { fixEdits: d.fixEdits.map((x) => ({ startOffset: byteOffset(loc.source.text, x.start), endOffset: byteOffset(loc.source.text, x.end), text: x.text })) }
+      ? { fixEdits: d.fixEdits.map((x) => ({ startOffset: loc.source.byteOffset(x.start), endOffset: loc.source.byteOffset(x.end), text: x.text })) }
       : {}),
     ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
   };

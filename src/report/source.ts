@@ -1,18 +1,39 @@
 /** A source text with a line index, so byte offsets can be turned into line:col positions. */
 export class SourceText {
   private readonly lineStarts: number[];
+  private readonly ascii: boolean;
+  /** UTF-8 byte offset of each line start; built on the first byte-offset question about non-ASCII text. */
+  private lineByteStarts: number[] | undefined;
 
   constructor(
     readonly path: string,
     readonly text: string,
   ) {
     const starts = [0];
+    let ascii = true;
     // Python's line ends: \n, \r\n and a lone \r.
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+      else if (c > 127) ascii = false;
     }
     this.lineStarts = starts;
+    this.ascii = ascii;
+  }
+
+  /** UTF-8 byte offset of a character offset (clamped into the text); O(line length), not O(offset). */
+  byteOffset(offset: number): number {
+    const o = Math.max(0, Math.min(offset, this.text.length));
+    if (this.ascii) return o;
+    if (this.lineByteStarts === undefined) {
+      const starts = [0];
+      for (let l = 1; l < this.lineStarts.length; l++) {
+        starts.push(starts[l - 1]! + utf8Length(this.text, this.lineStarts[l - 1]!, this.lineStarts[l]!));
+      }
+      this.lineByteStarts = starts;
+    }
+    const line = this.lineOf(o);
+    return this.lineByteStarts[line - 1]! + utf8Length(this.text, this.lineStarts[line - 1]!, o);
   }
 
   /** 1-based line and column of a character offset (clamped into the text). */
@@ -51,4 +72,14 @@ export class SourceText {
   get lineCount(): number {
     return this.lineStarts.length;
   }
+}
+
+/** Bytes the UTF-16 code units text[from, to) take in UTF-8 (a surrogate pair: 4). */
+function utf8Length(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdfff ? 2 : 3;
+  }
+  return n;
 }
