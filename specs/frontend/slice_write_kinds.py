@@ -1,6 +1,6 @@
 """A slice write is lowered by its target's type, as PyPTO's parser does: into a Tensor it is
 `tensor.assemble`, into a Tile `tile.assemble` (a tile parameter, an annotated tile, or the
-result of a tile op such as `pl.load`). `facts` shows the op; `fmt` prints the slice form."""
+result of a tile op such as `pl.load`). `fmt` prints the slice form; specs/op_catalog/slice_write_kinds.py shows the resolution."""
 import pypto.language as pl
 
 

@@ -6,7 +6,6 @@
  * Every builder is given a `Reporter` that throws a located `unsupported-construct` (or
  * `syntax-error`) diagnostic.
  */
-import { retypeSliceWrites } from './slice-writes.js';
 import type {
   AssignStmt, CallExpr, CompExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
   LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
@@ -268,7 +267,8 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     return a;
   }
   if (target.kind === 'Subscript' && target.value.kind === 'Name' && hasSlice(target.index)) {
-    // PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, src, offsets)`.
+    // PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, src, offsets)`; the rules resolve
+    // it to tile.assemble or tensor.assemble by dst's type, as for a written `pl.assemble`.
     if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
     const dst = target.value;
     const items = target.index.kind === 'Tuple' ? target.index.elts : [target.index];
@@ -277,7 +277,7 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
       structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, span: at(it) }));
     const call: CallExpr = {
       kind: 'Call',
-      callee: { kind: 'op', name: 'tensor.assemble', known: true },
+      callee: { kind: 'op', name: 'assemble', known: true },
       args: [{ ...dst, span: { ...dst.span } }, value, { kind: 'List', elts: offsets, span: { ...target.index.span } }],
       kwargs: [],
       span: { ...span },
@@ -805,7 +805,6 @@ export function makeFunction(
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];
-  retypeSliceWrites(params, body);
   const start = decorators.length > 0 ? decorators[0]!.span.start : head.start;
   const f: FunctionDef = {
     kind: 'Function',

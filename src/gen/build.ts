@@ -9,7 +9,6 @@ import type {
   UnaryOp, Direction, EnumExpr,
 } from '../ir/nodes.js';
 import { ENUMS, opByCanonical, opBySpelling } from '../ir/ops.js';
-import { retypeSliceWrites } from '../frontend/slice-writes.js';
 
 export const NO_SPAN: Span = { start: 0, end: 0 };
 const sp = (): Span => ({ start: 0, end: 0 });
@@ -32,13 +31,13 @@ export const slice = (lower: Expr | null, upper: Expr | null): Expr => ({ kind: 
 export const comp = (elt: Expr, target: string, iter: Expr, conds: Expr[] = []): Expr => ({
   kind: 'Comp', elt, target: name(target), iter, conds, span: sp(),
 });
-/** `dst[index] = src` with slices in `index`, as the frontend reads it: `dst = tensor.assemble(dst, src, offsets)`. */
+/** `dst[index] = src` with slices in `index`, as the frontend reads it: `dst = pl.assemble(dst, src, offsets)`. */
 export function sliceWrite(dst: string, index: Expr, src: Expr): Stmt {
   const items = index.kind === 'Tuple' ? index.elts : [index];
   const offsets = items.map((it) => structuredClone(it.kind !== 'Slice' ? it : it.lower ?? int(0)));
   return {
     kind: 'Assign', targets: [name(dst)], tupleTarget: false, annotation: null,
-    value: call('tensor.assemble', [name(dst), src, list(...offsets)]), sliceIndex: index, span: sp(),
+    value: call('assemble', [name(dst), src, list(...offsets)]), sliceIndex: index, span: sp(),
   };
 }
 /** `(a, b), tid = value`: nested tuple targets (`pattern` of names), flattened into `targets`. */
@@ -165,11 +164,8 @@ export interface FunctionOpts {
   docstring?: string | null;
 }
 /** A function definition; Opaque functions get a bare decorator unless keywords are given. */
-export function func(n: string, funcKind: FunctionKind, params: Param[], body0: Stmt[], o: FunctionOpts = {}): FunctionDef {
+export function func(n: string, funcKind: FunctionKind, params: Param[], body: Stmt[], o: FunctionOpts = {}): FunctionDef {
   const attrs = o.attrs ?? null;
-  // A slice write into a tile parameter is tile.assemble, as the frontend reads it (a copy: generated values are shared).
-  const body = structuredClone(body0);
-  retypeSliceWrites(params, body);
   if (attrs && attrs.kind !== 'Dict') throw new Error('func_attr must be a dict');
   return {
     kind: 'Function',

@@ -7,16 +7,22 @@ function constString(t: Term | undefined): string | null {
   return t?.kind === 'str' ? t.value : null;
 }
 
-/** Where `op_effect(op, effect, arg)` is declared: the fact saying it, else the first rule deriving op_effect. */
-function declarationOf(program: RuleProgram, tuple: readonly string[]): Location | undefined {
+/** The relations declaring effects; their first three columns are (op, effect, arg). */
+const EFFECT_RELATIONS: ReadonlySet<string> = new Set(['op_effect', 'op_effect_when']);
+
+/**
+ * Where `op_effect(op, effect, arg)` (or `op_effect_when(op, effect, arg, ...)`) is declared: the
+ * fact saying it and its relation, else the first rule deriving op_effect.
+ */
+function declarationOf(program: RuleProgram, tuple: readonly string[]): { loc?: Location; rel: string } {
   let rule: Location | undefined;
   for (const { clause } of program.clauses) {
-    if (clause.head.rel !== 'op_effect') continue;
+    if (!EFFECT_RELATIONS.has(clause.head.rel)) continue;
     const args = clause.head.args.map(constString);
-    if (clause.isFact && args.every((a, i) => a === tuple[i])) return clause.loc;
+    if (clause.isFact && tuple.every((a, i) => a === args[i])) return { loc: clause.loc, rel: clause.head.rel };
     rule ??= clause.isFact ? undefined : clause.loc;
   }
-  return rule;
+  return rule ? { loc: rule, rel: 'op_effect' } : { rel: 'op_effect' };
 }
 
 /**
@@ -30,14 +36,16 @@ export function badOpEffects(result: EvalResult): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const row of result.tuples('bad_op_effect')) {
     const [op, effect, arg, why] = row.map(String) as [string, string, string, string];
-    const location = declarationOf(program, [op, effect, arg]);
+    const { loc: location, rel } = declarationOf(program, [op, effect, arg]);
+    const shown = rel === 'op_effect' ? `op_effect("${op}", "${effect}", "${arg}")` : `${rel}("${op}", "${effect}", "${arg}", ...)`;
     out.push({
       severity: 'error',
       code: 'bad-op-effect',
-      message: `op_effect("${op}", "${effect}", "${arg}") cannot be used: ${why}`,
+      message: `${shown} cannot be used: ${why}`,
       fix: 'name one of the op\'s parameters (op_param facts in rules/op_catalog.dl, or declare them for a new op with op_param), and an effect listed in rules/ops.dl',
       ...(location ? { location } : {}),
     });
   }
-  return out;
+  // In the order they are declared (file, then position), not the order the rules derived them.
+  return out.sort((a, b) => (a.location?.source.path ?? '').localeCompare(b.location?.source.path ?? '') || (a.location?.start ?? 0) - (b.location?.start ?? 0));
 }

@@ -181,12 +181,12 @@ describe('shared examples', () => {
   });
 });
 
-describe('slice writes by target type (PyPTO lowers them by the target: tensor or tile assemble)', () => {
-  it('writes into a tile (parameter, annotated, a tile op result) are tile.assemble; into a tensor tensor.assemble', () => {
+describe('slice writes (PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, src, offsets)`)', () => {
+  it('are the unified assemble op, resolved to tile.assemble or tensor.assemble by the rules (golden op_catalog/slice_write_kinds)', () => {
     const text = readFileSync(join(here, '..', '..', 'specs', 'frontend', 'slice_write_kinds.py'), 'utf8');
     const f = parseModule(text, 'slice_write_kinds.py').programs[0]!.functions[0]!;
     const ops = f.body.flatMap((s) =>
       s.kind === 'Assign' && s.sliceIndex && s.value.kind === 'Call' && s.value.callee.kind === 'op' ? [`${s.targets[0]!.id}:${s.value.callee.name}`] : []);
-    expect(ops).toEqual(['out:tensor.assemble', 't:tile.assemble', 'u:tile.assemble', 'v:tile.assemble', 'w:tensor.assemble']);
+    expect(ops).toEqual(['out:assemble', 't:assemble', 'u:assemble', 'v:assemble', 'w:assemble']);
   });
 });
