@@ -14,6 +14,7 @@ import type { Expr } from '../ir/nodes.js';
 import { skipString } from './scan.js';
 import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
 import { grammar, convert, type SemState } from './semantics.js';
+import { handMatch } from './hand-stmt.js';
 
 /** Items of groups at depths GROUP_DEPTH, 2·GROUP_DEPTH, ... are parsed first. */
 export const GROUP_DEPTH = 24;
@@ -110,7 +111,8 @@ function plainItems(text: string, g: Group): [number, number][] {
 
 /**
  * Matches `chunk.out` against `rule` and converts it, parsing deeply nested bracket items
- * first (see above). `fail` turns a failed match (of the whole text or of one item, with the
+ * first (see above). Where the hand-written parser (hand-stmt.ts) accepts the text (and
+ * `hand` is set) it reads it instead of the grammar. `fail` turns a failed match (of the whole text or of one item, with the
  * piece of text and map that were matched) into a thrown diagnostic.
  */
 export function matchNested<T>(
@@ -118,9 +120,13 @@ export function matchNested<T>(
   rule: string,
   state: Omit<SemState, 'map' | 'holes' | 'holeBase'>,
   fail: (piece: Chunk, m: ohm.MatchResult) => never,
+  hand = true,
 ): T {
   const groups = deepGroups(chunk.out);
   if (groups.length === 0) {
+    // The hand-written parser reads what it accepts; the grammar reads the rest (and errors).
+    const fast = hand ? handMatch<T>(chunk, rule, state) : undefined;
+    if (fast !== undefined) return fast;
     const m = grammar.match(chunk.out, rule);
     if (m.failed()) fail(chunk, m);
     return convert<T>(m, { ...state, map: chunk.map });
