@@ -6,11 +6,14 @@ import type { Expr, Span } from '../ir/nodes.js';
 import type { Reporter } from './build.js';
 
 const DIGITS = String.raw`\d(?:_?\d)*`;
+/** A decimal integer without underscores, short enough to be exact as a double. */
+const PLAIN_INT = /^(?:0|[1-9][0-9]*)$/;
 const INT_RE = /^(?:0(?:_?0)*|[1-9](?:_?\d)*|0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)$/;
 const FLOAT_RE = new RegExp(String.raw`^(?:(?:(?:${DIGITS})?\.${DIGITS}|${DIGITS}\.)(?:[eE][+-]?${DIGITS})?|${DIGITS}[eE][+-]?${DIGITS})$`);
 
 /** The Int / Float of a run of number characters; a bad spelling or a complex number is reported. */
 export function parseNumber(text: string, span: Span, report: Reporter): Expr {
+  if (text.length <= 15 && PLAIN_INT.test(text)) return { kind: 'Int', value: Number(text), span };
   const imag = /[jJ]$/.test(text);
   const body = imag ? text.slice(0, -1) : text;
   const isInt = INT_RE.test(body);

@@ -42,10 +42,10 @@ function deepGroups(text: string): Group[] {
       i = (r < 0 ? -r - 1 : r) - 1;
       continue;
     }
-    if (OPEN.has(c)) {
+    if (c === 40 || c === 91 || c === 123) {
       stack.push(i);
       if (stack.length > max) max = stack.length;
-    } else if (CLOSE.has(c) && stack.length > 0) {
+    } else if ((c === 41 || c === 93 || c === 125) && stack.length > 0) {
       const depth = stack.length;
       const open = stack.pop()!;
       if (depth % GROUP_DEPTH === 0) out.push({ open, close: i, depth });
