@@ -222,7 +222,7 @@ export class ExprParser {
   }
 
   /** Grammar `ArgList?` up to (not including) the closing parenthesis. */
-  private argList(): ArgDesc[] {
+  protected argList(): ArgDesc[] {
     const args: ArgDesc[] = [];
     while (!this.isOp(')')) {
       const p = this.p;

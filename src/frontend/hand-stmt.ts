@@ -1,14 +1,17 @@
 /**
  * Statement part of the hand-written DSL parser, and its entry point `handMatch`: reads a
- * chunk of pre-tokenized statements (grammar rule `Chunk`) or one expression (`ExprItem`,
- * `ConstRhs`) into exactly the IR the Ohm grammar and semantics build. Ohm stays the
+ * chunk of pre-tokenized statements (grammar rule `Chunk`), a program, function or clause
+ * header, or one expression (`ExprItem`, `ConstRhs`) into exactly the IR the Ohm grammar and semantics build. Ohm stays the
  * reference: whatever this parser does not accept — any syntax error, any construct the
  * semantics reports, anything unusual — makes `handMatch` return undefined, and the caller
  * matches the piece with the grammar as before, so every diagnostic is unchanged.
  */
 import type { NameExpr, Stmt } from '../ir/nodes.js';
 import type { Chunk } from './layout.js';
-import { makeAssign, makeFor, makeIf, makeWhile, makeWith, type Clause, type Head, type Reporter } from './build.js';
+import {
+  makeAssign, makeFor, makeIf, makeWhile, makeWith,
+  type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
+} from './build.js';
 import { ExprParser, KEYWORDS, NO_PARSE, type Ext, type HandState } from './hand-expr.js';
 import { T_DEDENT, T_END, T_INDENT, T_NAME, T_NEWLINE, T_OP, tokenize } from './hand-tokens.js';
 
@@ -157,19 +160,34 @@ class StmtParser extends ExprParser {
   }
 
   private forStmt(): Stmt {
-    const a = this.t.start[this.p++]!;
-    const target = this.targetList().e;
-    if (!this.isWord('in')) this.fail();
-    this.p++;
-    const iter = this.exprList().e;
-    const span = this.span(a, this.colon());
-    const head: Head = { kind: 'for', target, iter, start: span.start, span };
+    const head = this.forHead();
     const body = this.suite();
     if (this.isWord('else')) this.fail();
     return makeFor(this.bctx, { head, body }, null);
   }
 
   private withStmt(): Stmt {
+    const head = this.withHead();
+    return makeWith(this.bctx, { head, body: this.suite() });
+  }
+
+  private elseHead(): Head {
+    const a = this.t.start[this.p++]!;
+    const span = this.span(a, this.colon());
+    return { kind: 'else', start: span.start, span };
+  }
+
+  private forHead(): Head {
+    const a = this.t.start[this.p++]!;
+    const target = this.targetList().e;
+    if (!this.isWord('in')) this.fail();
+    this.p++;
+    const iter = this.exprList().e;
+    const span = this.span(a, this.colon());
+    return { kind: 'for', target, iter, start: span.start, span };
+  }
+
+  private withHead(): Head {
     const a = this.t.start[this.p++]!;
     const items: Extract<Head, { kind: 'with' }>['items'] = [];
     for (;;) {
@@ -187,8 +205,121 @@ class StmtParser extends ExprParser {
       this.p++;
     }
     const span = this.span(a, this.colon());
-    const head: Head = { kind: 'with', items, start: span.start, span };
-    return makeWith(this.bctx, { head, body: this.suite() });
+    return { kind: 'with', items, start: span.start, span };
+  }
+
+  // ---------------------------------------------------------------- headers
+
+  /** Grammar `ClauseRest`: null after a block header, else the statements on the header's line. */
+  private clauseRest(): Stmt[] | null {
+    if (this.t.kind[this.p] === T_NEWLINE) {
+      this.p++;
+      return null;
+    }
+    const out: Stmt[] = [];
+    this.simpleStmts(out);
+    return out;
+  }
+
+  /** Grammar `ClauseHeader`: one header line of a compound statement (split by program.ts). */
+  clauseHeader(): { head: Head; inline: Stmt[] | null } {
+    let head: Head;
+    switch (this.t.kind[this.p] === T_NAME ? this.t.text[this.p] : '') {
+      case 'if':
+        head = this.condHead('if');
+        break;
+      case 'elif':
+        head = this.condHead('elif');
+        break;
+      case 'while':
+        head = this.condHead('while');
+        break;
+      case 'else':
+        head = this.elseHead();
+        break;
+      case 'for':
+        head = this.forHead();
+        break;
+      case 'with':
+        head = this.withHead();
+        break;
+      default:
+        return this.fail();
+    }
+    return { head, inline: this.clauseRest() };
+  }
+
+  /** Grammar `Decorator`: `@ expr` and its line end. */
+  private decorator(): DecoratorDesc {
+    const a = this.t.start[this.p]!;
+    this.p++;
+    const x = this.expr();
+    if (this.t.kind[this.p] !== T_NEWLINE) this.fail();
+    return { expr: x.e, span: this.span(a, this.t.end[this.p++]!) };
+  }
+
+  private decorators(): DecoratorDesc[] {
+    const out: DecoratorDesc[] = [];
+    while (this.isOp('@')) out.push(this.decorator());
+    return out;
+  }
+
+  /** Grammar `ProgramHeader`: the decorators and `class Name(...):` line of a program. */
+  programHeader(): { decorators: DecoratorDesc[]; name: string } {
+    const decorators = this.decorators();
+    if (decorators.length === 0 || !this.isWord('class')) this.fail();
+    this.p++;
+    const name = this.ident();
+    if (this.isOp('(')) {
+      this.p++;
+      this.argList();
+      this.expectOp(')');
+    }
+    this.colon();
+    if (this.t.kind[this.p] !== T_NEWLINE) this.fail();
+    this.p++;
+    return { decorators, name };
+  }
+
+  /** Grammar `FuncHeader`: the decorators and `def` line of a function (and its body when on the same line). */
+  funcHeader(): { decorators: DecoratorDesc[]; head: DefHeadDesc; inline: Stmt[] | null } {
+    const decorators = this.decorators();
+    if (!this.isWord('def')) this.fail();
+    const a = this.t.start[this.p++]!;
+    const name = this.ident();
+    const lp = this.t.start[this.p]!;
+    this.expectOp('(');
+    const params: RawParam[] = [];
+    while (!this.isOp(')')) {
+      const q = this.p;
+      const pname = this.ident();
+      const nameSpan = this.span(this.t.start[q]!, this.t.end[q]!);
+      let annotation: Ext | null = null;
+      if (this.isOp(':')) {
+        this.p++;
+        annotation = this.expr();
+      }
+      if (this.isOp('=')) this.fail();
+      params.push({ name: pname, nameSpan, annotation: annotation ? annotation.e : null, span: this.span(this.t.start[q]!, annotation ? annotation.end : this.t.end[q]!) });
+      if (!this.isOp(',')) break;
+      this.p++;
+    }
+    const rp = this.expectOp(')');
+    let returns: Ext | null = null;
+    if (this.isOp('->')) {
+      this.p++;
+      returns = this.expr();
+    }
+    const span = this.span(a, this.colon());
+    const head: DefHeadDesc = {
+      name,
+      params,
+      paramsSpan: { start: this.st.map.start(lp), end: this.st.map.end(rp) },
+      returns: returns ? returns.e : null,
+      start: span.start,
+      span,
+    };
+    return { decorators, head, inline: this.clauseRest() };
   }
 
   /** Grammar `TargetList`: names, parenthesised or bracketed target lists (a Tuple when several). */
@@ -234,20 +365,36 @@ class StmtParser extends ExprParser {
   }
 }
 
+const RULES = new Set(['Chunk', 'ExprItem', 'ConstRhs', 'FuncHeader', 'ProgramHeader', 'ClauseHeader']);
+
 /**
- * The IR of `chunk` read by the hand-written parser as grammar rule `rule` (`Chunk`,
- * `ExprItem` or `ConstRhs`), or undefined when it does not accept the text (the caller then
- * matches it with the Ohm grammar, which gives the same IR or the diagnostic).
+ * The IR of `chunk` read by the hand-written parser as grammar rule `rule` (`Chunk`, a header
+ * rule, `ExprItem` or `ConstRhs`), or undefined when it does not accept the text (the caller
+ * then matches it with the Ohm grammar, which gives the same IR or the diagnostic).
  */
 export function handMatch<T>(chunk: Chunk, rule: string, state: Omit<HandState, 'map'>): T | undefined {
-  if (rule !== 'Chunk' && rule !== 'ExprItem' && rule !== 'ConstRhs') return undefined;
+  if (!RULES.has(rule)) return undefined;
   const toks = tokenize(chunk.out);
   if (toks === null) return undefined;
   const parser = new StmtParser(chunk.out, toks, { ...state, map: chunk.map, report: bail });
   try {
     let r: unknown;
-    if (rule === 'Chunk') r = parser.chunk();
-    else r = (rule === 'ExprItem' ? parser.expr() : parser.exprList()).e;
+    switch (rule) {
+      case 'Chunk':
+        r = parser.chunk();
+        break;
+      case 'FuncHeader':
+        r = parser.funcHeader();
+        break;
+      case 'ProgramHeader':
+        r = parser.programHeader();
+        break;
+      case 'ClauseHeader':
+        r = parser.clauseHeader();
+        break;
+      default:
+        r = (rule === 'ExprItem' ? parser.expr() : parser.exprList()).e;
+    }
     return parser.atEnd() ? (r as T) : undefined;
   } catch (e) {
     if (e === NO_PARSE || e instanceof RangeError) return undefined;

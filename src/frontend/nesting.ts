@@ -13,7 +13,7 @@ import type * as ohm from 'ohm-js';
 import type { Expr } from '../ir/nodes.js';
 import { skipString } from './scan.js';
 import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
-import { grammar, convert, type SemState } from './semantics.js';
+import { pyptoGrammar, convert, type SemState } from './semantics.js';
 import { handMatch } from './hand-stmt.js';
 
 /** Items of groups at depths GROUP_DEPTH, 2·GROUP_DEPTH, ... are parsed first. */
@@ -127,7 +127,7 @@ export function matchNested<T>(
     // The hand-written parser reads what it accepts; the grammar reads the rest (and errors).
     const fast = hand ? handMatch<T>(chunk, rule, state) : undefined;
     if (fast !== undefined) return fast;
-    const m = grammar.match(chunk.out, rule);
+    const m = pyptoGrammar().match(chunk.out, rule);
     if (m.failed()) fail(chunk, m);
     return convert<T>(m, { ...state, map: chunk.map });
   }
@@ -136,13 +136,13 @@ export function matchNested<T>(
   for (const g of groups) {
     for (const [s, e] of plainItems(text, g)) {
       const piece: Chunk = { out: text.slice(s, e), map: new ShiftedMap(chunk.map, s) as OffsetMap };
-      const m = grammar.match(piece.out, 'ExprItem');
+      const m = pyptoGrammar().match(piece.out, 'ExprItem');
       if (m.failed()) fail(piece, m);
       holes.set(s, convert<Expr>(m, { ...state, map: piece.map, holes, holeBase: s }));
       text = text.slice(0, s) + HOLE + HOLE_FILL.repeat(e - s - 1) + text.slice(e);
     }
   }
-  const m = grammar.match(text, rule);
+  const m = pyptoGrammar().match(text, rule);
   if (m.failed()) fail({ out: text, map: chunk.map }, m);
   return convert<T>(m, { ...state, map: chunk.map, holes, holeBase: 0 });
 }

@@ -16,7 +16,31 @@ import {
   type ArgDesc, type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
 } from './build.js';
 
-export const grammar: ohm.Grammar = ohm.grammar(readFileSync(new URL('./pypto.ohm', import.meta.url), 'utf8'));
+interface Compiled {
+  grammar: ohm.Grammar;
+  semantics: ohm.Semantics;
+}
+
+/**
+ * The grammar and its semantics are compiled on first use: compiling takes about half a second,
+ * and a module the hand-written parser reads whole (hand-stmt.ts) never needs them.
+ */
+let compiled: Compiled | null = null;
+
+function compile(): Compiled {
+  if (compiled === null) {
+    const grammar = ohm.grammar(readFileSync(new URL('./pypto.ohm', import.meta.url), 'utf8'));
+    // biome-ignore lint/suspicious/noExplicitAny: one operation returns every IR node kind
+    const semantics = grammar.createSemantics().addOperation<any>('ir', actions);
+    compiled = { grammar, semantics };
+  }
+  return compiled;
+}
+
+/** The DSL's Ohm grammar (pypto.ohm), compiled on first use. */
+export function pyptoGrammar(): ohm.Grammar {
+  return compile().grammar;
+}
 
 /** Mutable context of the chunk being converted (the semantics is shared, parsing is synchronous). */
 export interface SemState {
@@ -107,7 +131,7 @@ const UNSUPPORTED_STMT: Record<string, string> = {
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: one operation returns every IR node kind
-export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<any>('ir', {
+const actions: ohm.ActionDict<any> = {
   // ------------------------------------------------------------------ start rules
   Chunk(stmts, _end) {
     return stmts.children.flatMap((c) => ir<Stmt[]>(c));
@@ -493,7 +517,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   DictEntry_spread(_s, _e) {
     return unsupportedHere(this, "'**' in a dict literal");
   },
-});
+};
 
 /**
  * `[elt for x in iter if c]` (`comp` is the BracketBody_comp node): a CompExpr, with PyPTO's
@@ -543,7 +567,7 @@ export function convert<T>(match: ohm.MatchResult, state: SemState): T {
   const prev = st;
   st = state;
   try {
-    return semantics(match)['ir']() as T;
+    return compile().semantics(match)['ir']() as T;
   } finally {
     st = prev;
   }

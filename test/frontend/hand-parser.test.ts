@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseModuleIsolated } from '../../src/frontend/index.js';
 import { setGroupCache } from '../../src/frontend/program.js';
 import { handMatch } from '../../src/frontend/hand-stmt.js';
-import { grammar, convert } from '../../src/frontend/semantics.js';
+import { pyptoGrammar, convert } from '../../src/frontend/semantics.js';
 import { emitRanges, OffsetMap, type Chunk } from '../../src/frontend/layout.js';
 import { scanLines } from '../../src/frontend/scan.js';
 import { SourceText } from '../../src/report/source.js';
@@ -91,7 +91,7 @@ function bodyChunks(text: string): Chunk[] {
 function ohmReading(chunk: Chunk, ellipsisOk: boolean): string {
   let m;
   try {
-    m = grammar.match(chunk.out, 'Chunk');
+    m = pyptoGrammar().match(chunk.out, 'Chunk');
   } catch (e) {
     // Nested too deeply for one match: the parser splits such text first (nesting.ts).
     if (e instanceof RangeError) return 'too deep';
