@@ -106,6 +106,18 @@ function ohmReading(chunk: Chunk, ellipsisOk: boolean): string {
   }
 }
 
+/** The grammar's reading of a header chunk as `rule` (as ohmReading). */
+function ohmRule(chunk: Chunk, rule: string): string {
+  const m = pyptoGrammar().match(chunk.out, rule);
+  if (m.failed()) return 'rejected';
+  try {
+    return JSON.stringify(convert(m, { map: chunk.map, report: throwing, constants: new Map(), ellipsisOk: chunk.out.includes('...') }));
+  } catch (e) {
+    if (e instanceof DiagnosticError) return 'rejected';
+    throw e;
+  }
+}
+
 /** Checks one chunk: the hand parser gives the grammar's IR or declines; returns whether it accepted. */
 function sameAsOhm(chunk: Chunk, ellipsisOk = chunk.out.includes('...')): boolean {
   const hand = handMatch(chunk, 'Chunk', { report: throwing, constants: new Map(), ellipsisOk });
@@ -137,6 +149,33 @@ describe('hand-written parser = Ohm grammar', () => {
     expect(total).toBeGreaterThan(100);
     // Bodies it declines hold errors or constructs it leaves to the grammar (a host SubWorker's Python).
     expect(accepted / total).toBeGreaterThan(0.85);
+  });
+
+  it('reads the program and function headers of the specs and examples as the grammar does', () => {
+    let accepted = 0;
+    let total = 0;
+    for (const f of corpus) {
+      const text = readFileSync(f, 'utf8');
+      const source = new SourceText('m.py', text);
+      const t = scanLines(text);
+      for (let l = 0; l < t.count; l++) {
+        const line = text.slice(t.start[l]!, t.end[l]!);
+        const rule = /^def\s/.test(line) ? 'FuncHeader' : /^class\s/.test(line) ? 'ProgramHeader' : null;
+        if (!rule) continue;
+        let g = l;
+        while (g > 0 && t.indent[g - 1] === t.indent[l] && text.charCodeAt(t.start[g - 1]!) === 64) g--;
+        if (rule === 'ProgramHeader' && g === l) continue;
+        const chunk = emitRanges(source, t, [g, l + 1], t.indent[l]!);
+        const ref = ohmRule(chunk, rule);
+        const hand = handMatch(chunk, rule, { report: throwing, constants: new Map(), ellipsisOk: chunk.out.includes('...') });
+        total++;
+        if (hand === undefined) continue;
+        accepted++;
+        expect(JSON.stringify(hand), `${f}:${line}`).toBe(ref);
+      }
+    }
+    expect(total).toBeGreaterThan(300);
+    expect(accepted / total).toBeGreaterThan(0.9);
   });
 
   it('accepts the generated large kernels (every statement unique)', () => {
