@@ -25,11 +25,21 @@ export interface Tokens {
   text: string[];
 }
 
-const THREE = new Set(['**=', '//=', '>>=', '<<=', '...']);
-const TWO = new Set([
-  '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->', ':=',
-  '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=',
-]);
+/** Characters that form a two-character operator with a following '=' (`<=`, `==`, `+=`, `:=`, ...). */
+const BEFORE_EQ = new Set([60, 62, 61, 33, 43, 45, 42, 47, 37, 38, 124, 94, 64, 58]);
+
+/**
+ * Length of the operator starting with character codes c, c1, c2 when it is longer than one
+ * character (longest match: `**=`, `//=`, `<<=`, `>>=`, `...`, `**`, `//`, `<<`, `>>`, `->`,
+ * and `<=`, `==`, `+=`, `:=`, ...), else 1.
+ */
+function opLength(c: number, c1: number, c2: number): number {
+  if ((c === 42 || c === 47 || c === 60 || c === 62) && c1 === c) return c2 === 61 ? 3 : 2;
+  if (c === 46) return c1 === 46 && c2 === 46 ? 3 : 1;
+  if (c1 === 61 && BEFORE_EQ.has(c)) return 2;
+  if (c === 45 && c1 === 62) return 2;
+  return 1;
+}
 const ONE = '()[]{},:;.=+-*/%&|^~<>@';
 
 function isIdStart(c: number): boolean {
@@ -149,16 +159,10 @@ export function tokenize(s: string): Tokens | null {
       i++;
       continue;
     }
-    const t3 = s.slice(i, i + 3);
-    if (THREE.has(t3)) {
-      push(T_OP, i, i + 3, t3);
-      i += 3;
-      continue;
-    }
-    const t2 = s.slice(i, i + 2);
-    if (TWO.has(t2)) {
-      push(T_OP, i, i + 2, t2);
-      i += 2;
+    const len = opLength(c, s.charCodeAt(i + 1), s.charCodeAt(i + 2));
+    if (len > 1) {
+      push(T_OP, i, i + len, s.slice(i, i + len));
+      i += len;
       continue;
     }
     if (ONE.includes(s[i]!)) {
