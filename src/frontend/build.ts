@@ -55,6 +55,16 @@ export function makeAttr(value: Expr, attr: string, span: Span): Expr {
   return { kind: 'Attr', value, attr, span };
 }
 
+/** A name read through the module's imports (`names`: local → canonical): `pyl` → `pl`, `Tensor` → `pl.Tensor`. */
+export function resolveImported(names: ReadonlyMap<string, string> | undefined, id: string, span: Span): Expr {
+  const c = names?.get(id);
+  if (c === undefined || c === id) return { kind: 'Name', id, span };
+  const parts = c.split('.');
+  let e: Expr = { kind: 'Name', id: parts[0]!, span };
+  for (const part of parts.slice(1)) e = makeAttr(e, part, span);
+  return e;
+}
+
 /** An Int where an enum is expected becomes that enum's member (unknown value: kept). */
 export function intToEnum(e: Expr, enumName: string): Expr {
   if (e.kind !== 'Int') return e;

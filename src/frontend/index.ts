@@ -31,6 +31,11 @@ export { unknownDefines } from './constants.js';
 export interface ParseOptions {
   /** `-D NAME=VALUE` definitions: define or override module constants. */
   defines?: ReadonlyMap<string, ConstValue>;
+  /**
+   * For tests and benchmarks: read every statement with the Ohm grammar (the reference)
+   * instead of the hand-written parser (which gives the same IR, only faster).
+   */
+  grammarOnly?: boolean;
 }
 
 /**
@@ -62,7 +67,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const bad = indentationError(source, table);
   const constants = moduleConstants(text, table, opts.defines ?? new Map());
   const imports = readImports(source, table);
-  const probe = new ProgramParser(source, table, constants, imports);
+  const probe = new ProgramParser(source, table, constants, imports, new Set(), !opts.grammarOnly);
   const jitFuncs = new Set<string>();
   for (let l = 0; l + 1 < table.count; l++) {
     if (table.indent[l] !== 0 || !probe.isJitDecorator(l)) continue;
@@ -74,7 +79,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     }
   }
   const nested = nestedJitKernels(text, table, probe, jitFuncs);
-  const parser = new ProgramParser(source, table, constants, imports, jitFuncs);
+  const parser = new ProgramParser(source, table, constants, imports, jitFuncs, !opts.grammarOnly);
   const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];
   const problems: Diagnostic[] = [...imports.warnings];
@@ -86,7 +91,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       programsSeen++;
       // A program inside a builder function or test method sees that function's constants.
       const scope = enclosingConstants(source.text, table, l, constants, defines);
-      const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs) : parser;
+      const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly) : parser;
       const before = p.problems.length;
       const r = p.parseProgramIsolated(l);
       if (r.program) {
@@ -110,7 +115,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const nestedStart = programs.length;
   for (const g of nested) {
     const scope = enclosingConstants(source.text, table, g, constants, defines);
-    const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs) : parser;
+    const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly) : parser;
     const r = p.parseNestedJitKernel(g);
     if (p !== parser) for (const d of p.problems) parser.problems.push(d);
     if (!r.kernel) continue;

@@ -40,16 +40,30 @@ export class OffsetMap {
     this.lens.push(len);
   }
 
+  /** The segment found last: parsers ask about offsets left to right, mostly in it or the next. */
+  private last = 0;
+
+  /** Index of the last segment starting at or before `i` (0 when none does; -1 when there are none). */
   private seg(i: number): number {
     const a = this.outStarts;
+    const n = a.length;
+    if (n === 0) return -1;
+    const k = this.last;
+    if (k < n && a[k]! <= i) {
+      if (k + 1 >= n || a[k + 1]! > i) return k;
+      if (k + 2 >= n || a[k + 2]! > i) {
+        this.last = k + 1;
+        return k + 1;
+      }
+    }
     let lo = 0;
-    let hi = a.length - 1;
-    if (hi < 0) return -1;
+    let hi = n - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (a[mid]! <= i) lo = mid;
       else hi = mid - 1;
     }
+    this.last = lo;
     return lo;
   }
 

@@ -13,7 +13,8 @@ import type * as ohm from 'ohm-js';
 import type { Expr } from '../ir/nodes.js';
 import { skipString } from './scan.js';
 import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
-import { grammar, convert, type SemState } from './semantics.js';
+import { pyptoGrammar, convert, type SemState } from './semantics.js';
+import { handMatch } from './hand-stmt.js';
 
 /** Items of groups at depths GROUP_DEPTH, 2·GROUP_DEPTH, ... are parsed first. */
 export const GROUP_DEPTH = 24;
@@ -41,10 +42,10 @@ function deepGroups(text: string): Group[] {
       i = (r < 0 ? -r - 1 : r) - 1;
       continue;
     }
-    if (OPEN.has(c)) {
+    if (c === 40 || c === 91 || c === 123) {
       stack.push(i);
       if (stack.length > max) max = stack.length;
-    } else if (CLOSE.has(c) && stack.length > 0) {
+    } else if ((c === 41 || c === 93 || c === 125) && stack.length > 0) {
       const depth = stack.length;
       const open = stack.pop()!;
       if (depth % GROUP_DEPTH === 0) out.push({ open, close: i, depth });
@@ -110,7 +111,8 @@ function plainItems(text: string, g: Group): [number, number][] {
 
 /**
  * Matches `chunk.out` against `rule` and converts it, parsing deeply nested bracket items
- * first (see above). `fail` turns a failed match (of the whole text or of one item, with the
+ * first (see above). Where the hand-written parser (hand-stmt.ts) accepts the text (and
+ * `hand` is set) it reads it instead of the grammar. `fail` turns a failed match (of the whole text or of one item, with the
  * piece of text and map that were matched) into a thrown diagnostic.
  */
 export function matchNested<T>(
@@ -118,10 +120,14 @@ export function matchNested<T>(
   rule: string,
   state: Omit<SemState, 'map' | 'holes' | 'holeBase'>,
   fail: (piece: Chunk, m: ohm.MatchResult) => never,
+  hand = true,
 ): T {
   const groups = deepGroups(chunk.out);
   if (groups.length === 0) {
-    const m = grammar.match(chunk.out, rule);
+    // The hand-written parser reads what it accepts; the grammar reads the rest (and errors).
+    const fast = hand ? handMatch<T>(chunk, rule, state) : undefined;
+    if (fast !== undefined) return fast;
+    const m = pyptoGrammar().match(chunk.out, rule);
     if (m.failed()) fail(chunk, m);
     return convert<T>(m, { ...state, map: chunk.map });
   }
@@ -130,13 +136,13 @@ export function matchNested<T>(
   for (const g of groups) {
     for (const [s, e] of plainItems(text, g)) {
       const piece: Chunk = { out: text.slice(s, e), map: new ShiftedMap(chunk.map, s) as OffsetMap };
-      const m = grammar.match(piece.out, 'ExprItem');
+      const m = pyptoGrammar().match(piece.out, 'ExprItem');
       if (m.failed()) fail(piece, m);
       holes.set(s, convert<Expr>(m, { ...state, map: piece.map, holes, holeBase: s }));
       text = text.slice(0, s) + HOLE + HOLE_FILL.repeat(e - s - 1) + text.slice(e);
     }
   }
-  const m = grammar.match(text, rule);
+  const m = pyptoGrammar().match(text, rule);
   if (m.failed()) fail({ out: text, map: chunk.map }, m);
   return convert<T>(m, { ...state, map: chunk.map, holes, holeBase: 0 });
 }

@@ -55,8 +55,12 @@ const CLAUSE_WORDS = ['elif', 'else', 'except', 'finally'];
 export class ProgramParser {
   readonly report: Reporter;
   private readonly bctx: BuildCtx;
-  /** Statement group text -> its statements with spans relative to the group's start. */
-  private readonly cache = new Map<string, Stmt[]>();
+  /**
+   * Statement group text -> its statements with spans relative to the group's start; null for
+   * a text seen once (a group is copied into the cache only when its text comes again, so
+   * unique text costs no copies).
+   */
+  private readonly cache = new Map<string, Stmt[] | null>();
   /** Errors of functions left out of their program (each program and function is read on its own). */
   readonly problems: Diagnostic[] = [];
   private readonly programRe: RegExp;
@@ -72,6 +76,8 @@ export class ProgramParser {
     private readonly constants: ReadonlyMap<string, ConstValue>,
     imports: Imports | null = null,
     private readonly jitFuncs: ReadonlySet<string> = new Set(),
+    /** Read statements with the hand-written parser where it accepts them (else only the grammar). */
+    private readonly hand = true,
   ) {
     this.report = {
       unsupported: (span: Span, message: string): never =>
@@ -151,7 +157,7 @@ export class ProgramParser {
       const state = { report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs, ellipsisOk: this.ellipsisOk };
       return matchNested<T>(chunk, rule, state, (piece, m) => {
         throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
-      });
+      }, this.hand);
     } catch (e) {
       if (e instanceof RangeError) {
         const s = this.table.start[from]!;
@@ -389,7 +395,7 @@ export class ProgramParser {
     const text = this.source.text;
     const base = t.indent[a]!;
     const out: Stmt[] = [];
-    interface Group { g: number; e: number; key: string | null; stmts: Stmt[] | null }
+    interface Group { g: number; e: number; key: string | null; stmts: Stmt[] | null; store: boolean }
     let pending: Group[] = [];
     let missChars = 0;
     const errors: Diagnostic[] = [];
@@ -427,7 +433,7 @@ export class ProgramParser {
           const mine: Stmt[] = [];
           while (k < stmts.length && stmts[k]!.span.start < limit) mine.push(stmts[k++]!);
           m.stmts = mine;
-          if (m.key !== null) {
+          if (m.key !== null && m.store) {
             if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
             this.cache.set(m.key, shiftSpans(mine, -t.start[m.g]!));
           }
@@ -456,9 +462,15 @@ export class ProgramParser {
         const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
         const hit = key !== null ? this.cache.get(key) : undefined;
         if (hit) {
-          pending.push({ g, e, key, stmts: shiftSpans(hit, start) });
+          pending.push({ g, e, key, stmts: shiftSpans(hit, start), store: false });
         } else {
-          pending.push({ g, e, key, stmts: null });
+          // Seen once before (null): keep this one; first sighting: only remember the text.
+          const store = hit === null;
+          if (key !== null && !store) {
+            if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
+            this.cache.set(key, null);
+          }
+          pending.push({ g, e, key, stmts: null, store });
           missChars += chars;
         }
         if (missChars > CHUNK_CHARS || pending.length >= 4096) flush();

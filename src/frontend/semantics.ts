@@ -6,15 +6,41 @@
 import * as ohm from 'ohm-js';
 import { readFileSync } from 'node:fs';
 import type {
-  BinaryOp, ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, TupleExpr, UnaryOp,
+  ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, TupleExpr,
 } from '../ir/nodes.js';
+import { precedence, type OperandTok } from './precedence.js';
+import { decodeString, parseNumber } from './literals.js';
 import type { OffsetMap } from './layout.js';
 import {
-  makeAssign, makeAttr, makeCall, makeFor, makeIf, makeWhile, makeWith,
+  makeAssign, makeAttr, makeCall, resolveImported, makeFor, makeIf, makeWhile, makeWith,
   type ArgDesc, type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
 } from './build.js';
 
-export const grammar: ohm.Grammar = ohm.grammar(readFileSync(new URL('./pypto.ohm', import.meta.url), 'utf8'));
+interface Compiled {
+  grammar: ohm.Grammar;
+  semantics: ohm.Semantics;
+}
+
+/**
+ * The grammar and its semantics are compiled on first use: compiling takes about half a second,
+ * and a module the hand-written parser reads whole (hand-stmt.ts) never needs them.
+ */
+let compiled: Compiled | null = null;
+
+function compile(): Compiled {
+  if (compiled === null) {
+    const grammar = ohm.grammar(readFileSync(new URL('./pypto.ohm', import.meta.url), 'utf8'));
+    // biome-ignore lint/suspicious/noExplicitAny: one operation returns every IR node kind
+    const semantics = grammar.createSemantics().addOperation<any>('ir', actions);
+    compiled = { grammar, semantics };
+  }
+  return compiled;
+}
+
+/** The DSL's Ohm grammar (pypto.ohm), compiled on first use. */
+export function pyptoGrammar(): ohm.Grammar {
+  return compile().grammar;
+}
 
 /** Mutable context of the chunk being converted (the semantics is shared, parsing is synchronous). */
 export interface SemState {
@@ -48,12 +74,7 @@ const bctx: BuildCtx = {
 
 /** A name read through the module's imports: `pyl` → `pl`, `Tensor` → `pl.Tensor`. */
 function resolveName(id: string, span: Span): Expr {
-  const c = st.names?.get(id);
-  if (c === undefined || c === id) return { kind: 'Name', id, span };
-  const parts = c.split('.');
-  let e: Expr = { kind: 'Name', id: parts[0]!, span };
-  for (const part of parts.slice(1)) e = makeAttr(e, part, span);
-  return e;
+  return resolveImported(st.names, id, span);
 }
 
 type N = ohm.Node;
@@ -77,198 +98,6 @@ function exprList(items: Expr[], trailingComma: boolean, span: Span): Expr {
   if (items.length === 1 && !trailingComma) return items[0]!;
   const t: TupleExpr = { kind: 'Tuple', elts: items, span };
   return t;
-}
-
-// ---------------------------------------------------------------------------------------
-// Operator precedence
-
-const BIN_PREC: Record<string, number> = {
-  or: 1, and: 2,
-  '==': 4, '!=': 4, '<': 4, '<=': 4, '>': 4, '>=': 4, in: 4, 'not in': 4, is: 4, 'is not': 4,
-  '|': 5, '^': 6, '&': 7, '<<': 8, '>>': 8, '+': 9, '-': 9,
-  '*': 10, '/': 10, '//': 10, '%': 10, '@': 10, '**': 12,
-};
-const PREFIX_PREC: Record<string, number> = { not: 3, '-': 11, '+': 11, '~': 11, await: 13 };
-const COMPARISON = new Set(['==', '!=', '<', '<=', '>', '>=']);
-const SUPPORTED_BIN = new Set<string>([
-  '+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', '|', '^', '<<', '>>',
-]);
-
-interface OperandTok {
-  prefixes: { op: string; span: Span }[];
-  primary: Expr;
-  /** Extent of the primary including any parentheses. */
-  start: number;
-  end: number;
-}
-interface Parsed {
-  e: Expr;
-  start: number;
-  end: number;
-}
-
-/**
- * Python's compiler raises RecursionError for an expression nested about 3,000 levels deep
- * (`a + a + ... + a` with 2,993 terms compiles, 2,994 does not); deeper ones are reported
- * here, so every later stage sees at most this depth.
- */
-export const MAX_EXPR_DEPTH = 2_990;
-
-/** Depth of the operator nodes (Binary, Unary) on top of `e`, without recursion. */
-function operatorDepth(e: Expr): number {
-  let best = 1;
-  const work: [Expr, number][] = [[e, 1]];
-  while (work.length > 0) {
-    const [x, d] = work.pop()!;
-    if (d > best) best = d;
-    if (x.kind === 'Binary') work.push([x.left, d + 1], [x.right, d + 1]);
-    else if (x.kind === 'Unary') work.push([x.operand, d + 1]);
-  }
-  return best;
-}
-
-function precedence(operands: OperandTok[], ops: { op: string; span: Span }[]): Expr {
-  if (ops.length + operands.reduce((n, o) => n + o.prefixes.length, 0) + 1 >= MAX_EXPR_DEPTH / 2) {
-    // Only long chains can be too deep: measure them (their operands may be nested chains).
-    const depths = new Map<Expr, number>();
-    const depth = (x: Expr): number => depths.get(x) ?? (x.kind === 'Binary' || x.kind === 'Unary' ? operatorDepth(x) : 1);
-    const e = precedenceOf(operands, ops, (x, parts) => {
-      const d = 1 + Math.max(...parts.map(depth));
-      if (d > MAX_EXPR_DEPTH) {
-        st.report.syntax(x.span, `this expression is nested more than ${MAX_EXPR_DEPTH} levels deep; Python's compiler rejects it (RecursionError): split it into several assignments`);
-      }
-      depths.set(x, d);
-    });
-    return e;
-  }
-  return precedenceOf(operands, ops, null);
-}
-
-function precedenceOf(
-  operands: OperandTok[],
-  ops: { op: string; span: Span }[],
-  built: ((e: Expr, parts: Expr[]) => void) | null,
-): Expr {
-  let k = 0; // next operand
-  let pi = 0; // next prefix of operands[k]
-  let oi = 0; // next operator
-  const chained = new Set<Expr>();
-
-  const unary = (): Parsed => {
-    const o = operands[k]!;
-    if (pi < o.prefixes.length) {
-      const pre = o.prefixes[pi++]!;
-      const inner = expr(PREFIX_PREC[pre.op]!);
-      if (pre.op === '+' || pre.op === 'await') {
-        st.report.unsupported(pre.span, pre.op === '+' ? "unary '+' is not supported inside a @pl.program" : "'await' is not supported inside a @pl.program");
-      }
-      const span = { start: pre.span.start, end: inner.end };
-      const u: Expr = { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, span };
-      if (built) built(u, [inner.e]);
-      return { e: u, start: span.start, end: span.end };
-    }
-    k++;
-    pi = 0;
-    return { e: o.primary, start: o.start, end: o.end };
-  };
-
-  const expr = (minPrec: number): Parsed => {
-    let left = unary();
-    while (oi < ops.length) {
-      const op = ops[oi]!;
-      const p = BIN_PREC[op.op]!;
-      if (p < minPrec) break;
-      oi++;
-      const right = expr(op.op === '**' ? p : p + 1);
-      if (!SUPPORTED_BIN.has(op.op)) {
-        st.report.unsupported(op.span, `the '${op.op}' operator is not supported inside a @pl.program`);
-      }
-      if (COMPARISON.has(op.op) && chained.has(left.e)) {
-        st.report.unsupported({ start: left.start, end: right.end }, 'chained comparisons are not supported; combine them with and');
-      }
-      const span = { start: left.start, end: right.end };
-      const e: Expr = { kind: 'Binary', op: op.op as BinaryOp, left: left.e, right: right.e, span };
-      if (built) built(e, [left.e, right.e]);
-      if (COMPARISON.has(op.op)) chained.add(e);
-      left = { e, start: span.start, end: span.end };
-    }
-    return left;
-  };
-  return expr(0).e;
-}
-
-// ---------------------------------------------------------------------------------------
-// Literals
-
-const DIGITS = String.raw`\d(?:_?\d)*`;
-const INT_RE = /^(?:0(?:_?0)*|[1-9](?:_?\d)*|0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)$/;
-const FLOAT_RE = new RegExp(String.raw`^(?:(?:(?:${DIGITS})?\.${DIGITS}|${DIGITS}\.)(?:[eE][+-]?${DIGITS})?|${DIGITS}[eE][+-]?${DIGITS})$`);
-
-function parseNumber(text: string, span: Span): Expr {
-  const imag = /[jJ]$/.test(text);
-  const body = imag ? text.slice(0, -1) : text;
-  const isInt = INT_RE.test(body);
-  const isFloat = !isInt && FLOAT_RE.test(body);
-  if (!isInt && !isFloat && !(imag && /^\d(?:_?\d)*$/.test(body))) {
-    return st.report.syntax(span, `'${text}' is not a valid number`);
-  }
-  if (imag) return st.report.unsupported(span, 'complex numbers are not supported inside a @pl.program');
-  const t = body.replace(/_/g, '');
-  if (isFloat) return { kind: 'Float', value: Number(t), text, span };
-  return { kind: 'Int', value: Number(BigInt(t)), span };
-}
-
-const SIMPLE_ESCAPES: Record<string, string> = {
-  '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '',
-};
-
-function decodeString(raw: string, span: Span): string {
-  const m = /^([a-zA-Z]*)('''|"""|'|")/.exec(raw)!;
-  const prefix = m[1]!.toLowerCase();
-  const q = m[2]!;
-  if (prefix.includes('f')) return st.report.unsupported(span, 'f-strings are not supported inside a @pl.program');
-  if (prefix.includes('b')) return st.report.unsupported(span, 'bytes literals are not supported inside a @pl.program');
-  const body = raw.slice(m[0].length, raw.length - q.length);
-  if (prefix.includes('r')) return body.replace(/\r\n?/g, '\n');
-  let out = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (c !== '\\') {
-      if (c === '\r') {
-        // Python reads \r\n and a lone \r in the source as one \n.
-        if (body[i + 1] !== '\n') out += '\n';
-        continue;
-      }
-      out += c;
-      continue;
-    }
-    const d = body[i + 1] ?? '';
-    if (d === '\r') {
-      i += body[i + 2] === '\n' ? 2 : 1;
-      continue;
-    }
-    if (d in SIMPLE_ESCAPES) {
-      out += SIMPLE_ESCAPES[d];
-      i++;
-    } else if (/[0-7]/.test(d)) {
-      const o = /^[0-7]{1,3}/.exec(body.slice(i + 1))![0];
-      out += String.fromCodePoint(parseInt(o, 8));
-      i += o.length;
-    } else if (d === 'x' && /^[0-9a-fA-F]{2}/.test(body.slice(i + 2))) {
-      out += String.fromCodePoint(parseInt(body.slice(i + 2, i + 4), 16));
-      i += 3;
-    } else if (d === 'u' && /^[0-9a-fA-F]{4}/.test(body.slice(i + 2))) {
-      out += String.fromCodePoint(parseInt(body.slice(i + 2, i + 6), 16));
-      i += 5;
-    } else if (d === 'U' && /^[0-9a-fA-F]{8}/.test(body.slice(i + 2))) {
-      const cp = parseInt(body.slice(i + 2, i + 10), 16);
-      out += cp <= 0x10ffff ? String.fromCodePoint(cp) : body.slice(i, i + 10);
-      i += 9;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -302,7 +131,7 @@ const UNSUPPORTED_STMT: Record<string, string> = {
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: one operation returns every IR node kind
-export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<any>('ir', {
+const actions: ohm.ActionDict<any> = {
   // ------------------------------------------------------------------ start rules
   Chunk(stmts, _end) {
     return stmts.children.flatMap((c) => ir<Stmt[]>(c));
@@ -593,7 +422,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   },
 
   number(_a, _b) {
-    return parseNumber(this.sourceString, sp(this));
+    return parseNumber(this.sourceString, sp(this), st.report);
   },
   Atom_paren(_l, body) {
     const c = body.children[0]!;
@@ -652,7 +481,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   },
   Atom_str(parts) {
     let value = '';
-    for (const p of parts.children) value += decodeString(p.sourceString, sp(p));
+    for (const p of parts.children) value += decodeString(p.sourceString, sp(p), st.report);
     return { kind: 'Str', value, span: sp(this) };
   },
   Atom_true(_k) {
@@ -688,7 +517,7 @@ export const semantics: ohm.Semantics = grammar.createSemantics().addOperation<a
   DictEntry_spread(_s, _e) {
     return unsupportedHere(this, "'**' in a dict literal");
   },
-});
+};
 
 /**
  * `[elt for x in iter if c]` (`comp` is the BracketBody_comp node): a CompExpr, with PyPTO's
@@ -723,7 +552,7 @@ function binaryChain(first: N, ops: N, rest: N): Expr {
   if (ops.numChildren === 0 && f.prefixes.length === 0) return f.primary;
   const operands: OperandTok[] = [f, ...rest.children.map((c) => ir<OperandTok>(c))];
   const opToks = ops.children.map((o) => ({ op: o.sourceString.replace(/\s+/g, ' '), span: sp(o) }));
-  return precedence(operands, opToks);
+  return precedence(operands, opToks, st.report);
 }
 
 function parenTargets(node: N, inner: N): Expr {
@@ -738,7 +567,7 @@ export function convert<T>(match: ohm.MatchResult, state: SemState): T {
   const prev = st;
   st = state;
   try {
-    return semantics(match)['ir']() as T;
+    return compile().semantics(match)['ir']() as T;
   } finally {
     st = prev;
   }

@@ -1,0 +1,177 @@
+/**
+ * Tokenizer of the hand-written DSL parser (hand-stmt.ts). It reads the same pre-tokenized
+ * text as the Ohm grammar (layout.ts: "\n" ends a logical line, U+E001 / U+E002 are
+ * INDENT / DEDENT, comments blanked) and splits it as the grammar's lexical rules do: names,
+ * numbers (any run of number characters, spelling checked later), string literals with their
+ * prefix, operators. Anything it does not know (a non-ASCII character, a lone `!` or `$`, an
+ * unterminated string, a name glued to a quote that is not a string prefix) gives null: the
+ * caller then lets the grammar read the text and report the error as it always did.
+ */
+
+export const T_NAME = 1;
+export const T_NUMBER = 2;
+export const T_STRING = 3;
+export const T_OP = 4;
+export const T_NEWLINE = 5;
+export const T_INDENT = 6;
+export const T_DEDENT = 7;
+export const T_END = 8;
+
+/** The tokens of one text as parallel arrays; `text` holds the spelling of names and operators. */
+export interface Tokens {
+  kind: number[];
+  start: number[];
+  end: number[];
+  text: string[];
+}
+
+/** Characters that form a two-character operator with a following '=' (`<=`, `==`, `+=`, `:=`, ...). */
+const BEFORE_EQ = new Set([60, 62, 61, 33, 43, 45, 42, 47, 37, 38, 124, 94, 64, 58]);
+
+/**
+ * Length of the operator starting with character codes c, c1, c2 when it is longer than one
+ * character (longest match: `**=`, `//=`, `<<=`, `>>=`, `...`, `**`, `//`, `<<`, `>>`, `->`,
+ * and `<=`, `==`, `+=`, `:=`, ...), else 1.
+ */
+function opLength(c: number, c1: number, c2: number): number {
+  if ((c === 42 || c === 47 || c === 60 || c === 62) && c1 === c) return c2 === 61 ? 3 : 2;
+  if (c === 46) return c1 === 46 && c2 === 46 ? 3 : 1;
+  if (c1 === 61 && BEFORE_EQ.has(c)) return 2;
+  if (c === 45 && c1 === 62) return 2;
+  return 1;
+}
+const ONE = '()[]{},:;.=+-*/%&|^~<>@';
+
+function isIdStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+function isIdChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A string prefix the grammar accepts: one of rRuUbBfF, optionally followed by one of rRbBfF. */
+function isStrPrefix(w: string): boolean {
+  if (w.length === 0 || w.length > 2) return false;
+  if (!'rRuUbBfF'.includes(w[0]!)) return false;
+  return w.length === 1 || 'rRbBfF'.includes(w[1]!);
+}
+
+/** End of the string body starting with a quote at `i` (grammar's strBody), or -1 when unterminated. */
+function stringEnd(s: string, i: number): number {
+  const q = s.charCodeAt(i);
+  const triple = s.charCodeAt(i + 1) === q && s.charCodeAt(i + 2) === q;
+  let j = triple ? i + 3 : i + 1;
+  const n = s.length;
+  while (j < n) {
+    const c = s.charCodeAt(j);
+    if (c === 92) {
+      // strEsc: a backslash and the next character (a CRLF counts as one).
+      if (j + 1 >= n) return -1;
+      j += s.charCodeAt(j + 1) === 13 && s.charCodeAt(j + 2) === 10 ? 3 : 2;
+      continue;
+    }
+    if (c === q) {
+      if (!triple) return j + 1;
+      if (s.charCodeAt(j + 1) === q && s.charCodeAt(j + 2) === q) return j + 3;
+    } else if (!triple && (c === 10 || c === 13)) return -1;
+    j++;
+  }
+  return -1;
+}
+
+/** End of the grammar's `number` starting at `i` (a digit, or a '.' before a digit). */
+function numberEnd(s: string, i: number): number {
+  let j = i + 1;
+  const n = s.length;
+  while (j < n) {
+    const c = s.charCodeAt(j);
+    if ((c === 101 || c === 69) && (s.charCodeAt(j + 1) === 43 || s.charCodeAt(j + 1) === 45)) j += 2;
+    else if (isIdChar(c)) j++;
+    else if (c === 46 && s.charCodeAt(j + 1) !== 46) j++;
+    else break;
+  }
+  return j;
+}
+
+/** The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should judge. */
+export function tokenize(s: string): Tokens | null {
+  const kind: number[] = [];
+  const start: number[] = [];
+  const end: number[] = [];
+  const text: string[] = [];
+  const push = (k: number, a: number, b: number, t: string): void => {
+    kind.push(k);
+    start.push(a);
+    end.push(b);
+    text.push(t);
+  };
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 12 || c === 13) {
+      i++;
+      continue;
+    }
+    if (isIdStart(c)) {
+      let j = i + 1;
+      while (j < n && isIdChar(s.charCodeAt(j))) j++;
+      const q = s.charCodeAt(j);
+      if (q === 34 || q === 39) {
+        const w = s.slice(i, j);
+        if (!isStrPrefix(w)) return null;
+        const e = stringEnd(s, j);
+        if (e < 0) return null;
+        push(T_STRING, i, e, '');
+        i = e;
+        continue;
+      }
+      if (j < n && s.charCodeAt(j) > 127) return null;
+      push(T_NAME, i, j, s.slice(i, j));
+      i = j;
+      continue;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(s.charCodeAt(i + 1)))) {
+      const j = numberEnd(s, i);
+      push(T_NUMBER, i, j, '');
+      i = j;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      const e = stringEnd(s, i);
+      if (e < 0) return null;
+      push(T_STRING, i, e, '');
+      i = e;
+      continue;
+    }
+    if (c === 10) {
+      push(T_NEWLINE, i, i + 1, '');
+      i++;
+      continue;
+    }
+    if (c === 0xe001 || c === 0xe002) {
+      push(c === 0xe001 ? T_INDENT : T_DEDENT, i, i + 1, '');
+      i++;
+      continue;
+    }
+    const len = opLength(c, s.charCodeAt(i + 1), s.charCodeAt(i + 2));
+    if (len > 1) {
+      push(T_OP, i, i + len, s.slice(i, i + len));
+      i += len;
+      continue;
+    }
+    if (ONE.includes(s[i]!)) {
+      push(T_OP, i, i + 1, s[i]!);
+      i++;
+      continue;
+    }
+    return null;
+  }
+  push(T_END, n, n, '');
+  return { kind, start, end, text };
+}
