@@ -1,9 +1,9 @@
-// Compact tuple storage: row-major Int32Array rows, an open-addressing set for deduplication,
+// Compact tuple storage: row-major Float64Array rows (symbol ids and 64-bit numbers, see int64.ts), an open-addressing set for deduplication,
 // a per-row height (derivation iteration) and lazily built hash indexes per bound-column set.
-import { hashFinish, hashStep } from './hash.js';
+import { hashFinish, hashValue } from './hash.js';
 import { RowLimit } from './limits.js';
 
-const EMPTY = new Int32Array(0);
+const EMPTY = new Float64Array(0);
 
 /** A hash index of a relation on a list of columns: key → chain of rows (newest first). */
 export class Index {
@@ -42,7 +42,7 @@ export class Index {
       if ((this.keys + 1) * 2 > this.table.length) this.grow();
       const base = r * a;
       let h = 0;
-      for (let i = 0; i < nc; i++) h = hashStep(h, d[base + cols[i]!]!);
+      for (let i = 0; i < nc; i++) h = hashValue(h, d[base + cols[i]!]!);
       h = hashFinish(h);
       const table = this.table;
       const mask = this.mask;
@@ -89,7 +89,7 @@ export class Index {
       if (head === 0) continue;
       const base = (head - 1) * a;
       let h = 0;
-      for (let i = 0; i < cols.length; i++) h = hashStep(h, d[base + cols[i]!]!);
+      for (let i = 0; i < cols.length; i++) h = hashValue(h, d[base + cols[i]!]!);
       let slot = hashFinish(h) & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = head;
@@ -105,7 +105,7 @@ export class Index {
     const d = this.rel.data;
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
-    let slot = hashFinish(hashStep(0, k0)) & mask;
+    let slot = hashFinish(hashValue(0, k0)) & mask;
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -122,7 +122,7 @@ export class Index {
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
     const c1 = this.cols[1]!;
-    let slot = hashFinish(hashStep(hashStep(0, k0), k1)) & mask;
+    let slot = hashFinish(hashValue(hashValue(0, k0), k1)) & mask;
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -141,7 +141,7 @@ export class Index {
     const cols = this.cols;
     const nc = cols.length;
     let h = 0;
-    for (let i = 0; i < nc; i++) h = hashStep(h, key[i]!);
+    for (let i = 0; i < nc; i++) h = hashValue(h, key[i]!);
     let slot = hashFinish(h) & mask;
     for (;;) {
       const head = table[slot]!;
@@ -161,7 +161,7 @@ export class Index {
 }
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
-  data: Int32Array;
+  data: Float64Array;
   height: Int32Array;
   count = 0;
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
@@ -177,7 +177,7 @@ export class Relation {
     initialCapacity = 16,
   ) {
     this.capacity = Math.max(4, initialCapacity);
-    this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
+    this.data = arity === 0 ? EMPTY : new Float64Array(this.capacity * arity);
     this.height = new Int32Array(this.capacity);
     let size = 16;
     while (size < this.capacity * 2) size *= 2;
@@ -187,7 +187,7 @@ export class Relation {
 
   private hashOf(t: ArrayLike<number>): number {
     let h = 0;
-    for (let i = 0; i < this.arity; i++) h = hashStep(h, t[i]!);
+    for (let i = 0; i < this.arity; i++) h = hashValue(h, t[i]!);
     return hashFinish(h);
   }
 
@@ -257,7 +257,7 @@ export class Relation {
     // collection of the JS heap when it is large (a million-statement program's IR).
     const cap = this.capacity * (this.capacity >= 1 << 16 ? 4 : 2);
     if (this.arity > 0) {
-      const d = new Int32Array(cap * this.arity);
+      const d = new Float64Array(cap * this.arity);
       d.set(this.data);
       this.data = d;
     }
@@ -307,7 +307,7 @@ export class Relation {
   /** A copy holding the same tuples and heights (indexes are not copied). */
   clone(): Relation {
     const c = new Relation(this.arity, Math.max(16, this.count));
-    const t = new Int32Array(Math.max(1, this.arity));
+    const t = new Float64Array(Math.max(1, this.arity));
     for (let r = 0; r < this.count; r++) {
       for (let i = 0; i < this.arity; i++) t[i] = this.data[r * this.arity + i]!;
       c.add(t, this.height[r]!);
