@@ -19,7 +19,7 @@ function symbolRanks(symbols: SymbolTable): Uint32Array {
 }
 
 /** True when column `c` of the `n` rows of `d` (arity `a`) holds only 32-bit values. */
-function int32Column(d: Float64Array, a: number, c: number, n: number): boolean {
+function int32Column(d: Int32Array | Float64Array, a: number, c: number, n: number): boolean {
   for (let i = 0; i < n; i++) {
     const v = d[i * a + c]!;
     if ((v | 0) !== v) return false;

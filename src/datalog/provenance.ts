@@ -109,7 +109,7 @@ function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[],
   return q;
 }
 
-function initialSlots(q: HeadQuery, tuple: Float64Array): Float64Array {
+function initialSlots(q: HeadQuery, tuple: ArrayLike<number>): Float64Array {
   const slots = new Float64Array(Math.max(1, q.plan.slotNames.length));
   q.from.forEach((pos, s) => (slots[s] = tuple[pos]!));
   return slots;

@@ -1,9 +1,10 @@
-// Compact tuple storage: row-major Float64Array rows (symbol ids and 64-bit numbers, see int64.ts), an open-addressing set for deduplication,
+// Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
+// Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not, an open-addressing set for deduplication,
 // a per-row height (derivation iteration) and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
 import { RowLimit } from './limits.js';
 
-const EMPTY = new Float64Array(0);
+const EMPTY = new Int32Array(0);
 
 /** A hash index of a relation on a list of columns: key → chain of rows (newest first). */
 export class Index {
@@ -161,7 +162,10 @@ export class Index {
 }
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
-  data: Float64Array;
+  /** The rows: an Int32Array while every value fits 32 bits (most relations), else a Float64Array. */
+  data: Int32Array | Float64Array;
+  /** True once `data` is a Float64Array. */
+  private wide = false;
   height: Int32Array;
   count = 0;
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
@@ -177,7 +181,7 @@ export class Relation {
     initialCapacity = 16,
   ) {
     this.capacity = Math.max(4, initialCapacity);
-    this.data = arity === 0 ? EMPTY : new Float64Array(this.capacity * arity);
+    this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
     this.height = new Int32Array(this.capacity);
     let size = 16;
     while (size < this.capacity * 2) size *= 2;
@@ -242,6 +246,16 @@ export class Relation {
       this.growRows();
       d = this.data;
     }
+    if (!this.wide) {
+      for (let i = 0; i < a; i++) {
+        const v = t[i]!;
+        if ((v | 0) !== v) {
+          this.widen();
+          d = this.data;
+          break;
+        }
+      }
+    }
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
     this.height[r] = height;
@@ -257,7 +271,7 @@ export class Relation {
     // collection of the JS heap when it is large (a million-statement program's IR).
     const cap = this.capacity * (this.capacity >= 1 << 16 ? 4 : 2);
     if (this.arity > 0) {
-      const d = new Float64Array(cap * this.arity);
+      const d = this.wide ? new Float64Array(cap * this.arity) : new Int32Array(cap * this.arity);
       d.set(this.data);
       this.data = d;
     }
@@ -284,6 +298,14 @@ export class Relation {
     }
     this.set = set;
     this.mask = mask;
+  }
+
+  /** Moves the rows to a Float64Array (a value beyond 32 bits is being added). */
+  private widen(): void {
+    const d = new Float64Array(this.capacity * this.arity);
+    d.set(this.data);
+    this.data = d;
+    this.wide = true;
   }
 
   /** The index on `cols` (created empty on first use; call `ensure` before lookups). */

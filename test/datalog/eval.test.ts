@@ -123,6 +123,18 @@ s(S) :- S = sum X : n(X).`,
     expect(r.tuples('s')).toEqual([[2n ** 54n]]);
   });
 
+  it('a recursive relation grows past 32 bits mid-evaluation (its storage widens) and stays exact', () => {
+    const r = run(`.decl p(x: number)\n.output p\np(1).\np(Y) :- p(X), X < 4611686018427387904, Y = X * 2.
+.decl q(x: number, y: number)\n.output q\nq(X, Y) :- p(X), p(Y), Y = X * 2, X > 1073741824.
+.decl big(x: number)\n.output big\nbig(X) :- p(X), X > 9007199254740992.`);
+    expect(r.tuples("p")).toEqual(Array.from({ length: 63 }, (_, i) => [i <= 52 ? 2 ** i : 2n ** BigInt(i)]));
+    expect(r.tuples('q').length).toBe(31);
+    expect(r.tuples('big')).toEqual(Array.from({ length: 9 }, (_, i) => [2n ** BigInt(i + 54)]));
+    expect(r.contains('p', [2n ** 62n])).toBe(true);
+    expect(r.contains('p', [2n ** 61n + 1n])).toBe(false);
+    expect(r.explain('p', [2n ** 62n])?.height).toBe(62);
+  });
+
   it('facts in rule files, constants and repeated variables', () => {
     const r = run(`.decl e(x: symbol, y: symbol)\ne("a", "a").\ne("a", "b").\ne("b", "b").\n.decl loop(x: symbol)\n.output loop\nloop(X) :- e(X, X).\n.decl fromA(y: symbol)\n.output fromA\nfromA(Y) :- e("a", Y).`);
     expect(r.tuples('loop')).toEqual([['a'], ['b']]);
