@@ -4,8 +4,12 @@ import type { Location } from '../report/diagnostic.js';
 /** The two kinds of values a column can hold (Soufflé's primitive types). */
 export type Kind = 'symbol' | 'number';
 
-/** A value of a tuple: a symbol is a string, a number a signed 32-bit integer. */
-export type Value = string | number;
+/**
+ * A value of a tuple: a symbol is a string, a number a signed 64-bit integer — a JS number when
+ * |v| <= 2^53 - 1, else a bigint (engine results always use that canonical form; inputs may give
+ * a bigint or an integral number for any 64-bit value).
+ */
+export type Value = string | number | bigint;
 
 export type ArithOp = '+' | '-' | '*' | '/' | '%';
 /** Comparisons, and Soufflé's `contains(sub, s)` constraint (`!contains` when negated). */
@@ -22,7 +26,8 @@ export type AggOp = 'count' | 'min' | 'max' | 'sum';
 export type Term =
   | { kind: 'var'; name: string; loc: Location }
   | { kind: 'wildcard'; loc: Location }
-  | { kind: 'num'; value: number; loc: Location }
+  /** A number literal, exact (within the signed 64-bit range once checked). */
+  | { kind: 'num'; value: bigint; loc: Location }
   | { kind: 'str'; value: string; loc: Location }
   | { kind: 'bin'; op: ArithOp; left: Term; right: Term; loc: Location }
   | { kind: 'neg'; arg: Term; loc: Location }

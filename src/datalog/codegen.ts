@@ -6,14 +6,14 @@ import type { Expr, Plan, Step } from './plan.js';
 
 /**
  * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,
- * F the functors over the symbol table (`F.str` its strings).
+ * F the functors over the symbol table (`F.str` its strings, `F.num` the 64-bit arithmetic: `N`).
  */
 export type CompiledPlan = (
   R: readonly Relation[],
   X: readonly (Index | null)[],
   B: Int32Array,
-  S: readonly Int32Array[],
-  T: Int32Array,
+  S: readonly Float64Array[],
+  T: Float64Array,
   OUT: Relation,
   H: number,
   F: FunctorRuntime,
@@ -45,7 +45,7 @@ function strCode(e: Expr, pre: Pre[], g: Gen): string {
       case 'cat':
         return `(${e.args.map((a) => strCode(a, pre, g)).join(' + ')})`;
       case 'to_string':
-        return `("" + ${exprCode(e.args[0]!, pre, g)})`;
+        return `N.str(${exprCode(e.args[0]!, pre, g)})`;
       case 'substr':
         return `F.substr(${strCode(e.args[0]!, pre, g)}, ${exprCode(e.args[1]!, pre, g)}, ${exprCode(e.args[2]!, pre, g)})`;
       default:
@@ -72,7 +72,7 @@ function callCode(e: Expr & { k: 'call' }, pre: Pre[], g: Gen): string {
     }
     case 'min':
     case 'max':
-      return `(Math.${e.fn}(${e.args.map((a) => exprCode(a, pre, g)).join(', ')}) | 0)`;
+      return e.args.map((a) => exprCode(a, pre, g)).reduce((acc, a) => `N.${e.fn}(${acc}, ${a})`);
   }
 }
 
@@ -110,25 +110,26 @@ function exprCodeAt(e: Expr, pre: Pre[], g: Gen): string {
     case 'slot':
       return `v${e.s}`;
     case 'const':
-      return String(e.v);
+      return Object.is(e.v, -0) ? '0' : String(e.v);
     case 'call':
       return callCode(e, pre, g);
     case 'neg':
-      return `((-${exprCode(e.a, pre, g)}) | 0)`;
+      return `N.neg(${exprCode(e.a, pre, g)})`;
     case 'bin': {
       const l = exprCode(e.l, pre, g);
       const r = exprCode(e.r, pre, g);
       switch (e.op) {
         case '+':
-          return `((${l} + ${r}) | 0)`;
+          return `N.add(${l}, ${r})`;
         case '-':
-          return `((${l} - ${r}) | 0)`;
+          return `N.sub(${l}, ${r})`;
         case '*':
-          return `Math.imul(${l}, ${r})`;
+          return `N.mul(${l}, ${r})`;
         default: {
+          // Division and remainder give null for a zero divisor: the rule instance derives nothing.
           const name = `g${g.temps++}`;
-          pre.push({ name, code: r, ok: `${name} !== 0` });
-          return `((${l} ${e.op} ${name}) | 0)`;
+          pre.push({ name, code: `N.${e.op === '/' ? 'div' : 'mod'}(${l}, ${r})`, ok: `${name} !== null` });
+          return name;
         }
       }
     }
@@ -161,7 +162,20 @@ function filterCode(step: Step & { op: 'filter' }, pre: Pre[], g: Gen): string {
     // Compare the strings: a built symbol that matches nothing is never interned.
     return `${strCode(step.l, pre, g)} ${CMP[step.cmp]} ${strCode(step.r, pre, g)}`;
   }
-  return `${exprCode(step.l, pre, g)} ${CMP[step.cmp]} ${exprCode(step.r, pre, g)}`;
+  const l = exprCode(step.l, pre, g);
+  const r = exprCode(step.r, pre, g);
+  switch (step.cmp) {
+    case '<':
+      return `N.lt(${l}, ${r})`;
+    case '<=':
+      return `N.le(${l}, ${r})`;
+    case '>':
+      return `N.lt(${r}, ${l})`;
+    case '>=':
+      return `N.le(${r}, ${l})`;
+    default:
+      return `${l} ${CMP[step.cmp]} ${r}`;
+  }
 }
 
 function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: (k: number) => number, g: Gen): string {
@@ -199,16 +213,16 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
       const t = step.target ? exprCode(step.target, pre, g) : '';
       switch (step.aggOp) {
         case 'count':
-          update = `${acc} = (${acc} + 1) | 0;`;
+          update = `${acc} = ${acc} + 1;`;
           break;
         case 'sum':
-          update = `${acc} = (${acc} + ${t}) | 0;`;
+          update = `${acc} = N.add(${acc}, ${t});`;
           break;
         case 'min':
-          update = `{ const x = ${t}; if (${found} === 0 || x < ${acc}) ${acc} = x; ${found} = 1; }`;
+          update = `{ const x = ${t}; if (${found} === 0 || N.lt(x, ${acc})) ${acc} = x; ${found} = 1; }`;
           break;
         case 'max':
-          update = `{ const x = ${t}; if (${found} === 0 || x > ${acc}) ${acc} = x; ${found} = 1; }`;
+          update = `{ const x = ${t}; if (${found} === 0 || N.lt(${acc}, x)) ${acc} = x; ${found} = 1; }`;
           break;
       }
       const body = genSteps(step.body, 0, () => guarded(pre, update), arity, g);
@@ -286,7 +300,7 @@ export function compilePlan(plan: Plan): CompiledPlan {
     return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next;` : line;
   });
   const memos = g.memos.map((m) => `const ${m} = new Map();`);
-  const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;'].join('\n');
+  const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;', 'const N = F.num;'].join('\n');
   const code = `"use strict";\n${prologue}\n${body}`;
   let fn = cache.get(code);
   if (!fn) {

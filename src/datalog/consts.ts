@@ -1,26 +1,47 @@
-// Signed 32-bit arithmetic and comparison with Soufflé's semantics (division truncates toward
-// zero, `%` like C); division or remainder by zero makes the rule instance fail (null).
+// Signed 64-bit arithmetic and comparison with Soufflé's semantics (wrapping, division truncates
+// toward zero, `%` like C); division or remainder by zero makes the rule instance fail (null).
 import type { ArithOp, CmpOp } from './ast.js';
 import { regexMatch } from './functors.js';
+import type { Int64Table } from './int64.js';
 
-/** `l op r` on 32-bit signed integers, or null for a division by zero. */
-export function arith(op: ArithOp, l: number, r: number): number | null {
+/** `l op r` on encoded 64-bit values (int64.ts), or null for a division by zero. */
+export function arith(op: ArithOp, l: number, r: number, N: Int64Table): number | null {
   switch (op) {
     case '+':
-      return (l + r) | 0;
+      return N.add(l, r);
     case '-':
-      return (l - r) | 0;
+      return N.sub(l, r);
     case '*':
-      return Math.imul(l, r);
+      return N.mul(l, r);
     case '/':
-      return r === 0 ? null : (l / r) | 0;
+      return N.div(l, r);
     case '%':
-      return r === 0 ? null : (l % r) | 0;
+      return N.mod(l, r);
   }
 }
 
-/** `l op r` for two decoded values of the same kind (`contains` on strings). */
-export function compare(op: CmpOp, l: number | string, r: number | string): boolean {
+/** `l op r` for two encoded values of the same kind (symbol ids for the string constraints). */
+export function compareEncoded(op: CmpOp, l: number, r: number, N: Int64Table, str: readonly string[]): boolean {
+  switch (op) {
+    case '=':
+      return l === r;
+    case '!=':
+      return l !== r;
+    case '<':
+      return N.lt(l, r);
+    case '<=':
+      return N.le(l, r);
+    case '>':
+      return N.lt(r, l);
+    case '>=':
+      return N.le(r, l);
+    default:
+      return compare(op, str[l]!, str[r]!);
+  }
+}
+
+/** `l op r` for two decoded values of the same kind (numbers as number or bigint, canonical). */
+export function compare(op: CmpOp, l: number | bigint | string, r: number | bigint | string): boolean {
   switch (op) {
     case 'contains':
       return String(r).includes(String(l));

@@ -4,9 +4,8 @@ import type { Value } from './ast.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { Relation } from './relation.js';
 import { SymbolTable } from './symbols.js';
+import { INT64_MAX, INT64_MIN, isInt64 } from './int64.js';
 
-const INT_MIN = -2147483648;
-const INT_MAX = 2147483647;
 
 function fail(message: string, fix: string): never {
   const d: Diagnostic = { severity: 'error', code: 'bad-fact', message, fix };
@@ -17,7 +16,7 @@ function fail(message: string, fix: string): never {
 export class FactDatabase {
   readonly symbols = new SymbolTable();
   readonly relations: (Relation | undefined)[];
-  private scratch = new Int32Array(16);
+  private scratch = new Float64Array(16);
 
   constructor(readonly program: RuleProgram) {
     this.relations = program.relations.map(() => undefined);
@@ -40,7 +39,10 @@ export class FactDatabase {
     return r;
   }
 
-  /** Adds one tuple to relation `rel`; values are strings for symbol columns, integers for number columns. */
+  /**
+   * Adds one tuple to relation `rel`; values are strings for symbol columns, signed 64-bit
+   * integers (a number, or a bigint) for number columns.
+   */
   insert(rel: string, values: readonly Value[]): void {
     const info = this.info(rel);
     this.insertInto(info, values);
@@ -61,7 +63,7 @@ export class FactDatabase {
         `give one value per column of ${info.name}(${info.attrs.map((a, i) => `${a}: ${info.types[i]}`).join(', ')}).`,
       );
     }
-    if (this.scratch.length < kinds.length) this.scratch = new Int32Array(kinds.length);
+    if (this.scratch.length < kinds.length) this.scratch = new Float64Array(kinds.length);
     const t = this.scratch;
     for (let i = 0; i < kinds.length; i++) {
       const v = values[i]!;
@@ -69,10 +71,10 @@ export class FactDatabase {
         if (typeof v !== 'string') fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a symbol but got the number ${v}`, 'pass a string for symbol columns.');
         t[i] = this.symbols.intern(v);
       } else {
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX) {
-          fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a number but got ${JSON.stringify(v)}`, 'pass a 32-bit signed integer for number columns.');
+        if (!isInt64(v)) {
+          fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`, `pass a signed 64-bit integer (between ${INT64_MIN} and ${INT64_MAX}) for number columns.`);
         }
-        t[i] = v;
+        t[i] = this.symbols.numbers.encode(v);
       }
     }
     this.storage(info.id).add(t, 0);

@@ -21,28 +21,28 @@ interface Runner {
   R: Relation[];
   X: (import('./relation.js').Index | null)[];
   B: Int32Array;
-  S: Int32Array[];
-  T: Int32Array;
+  S: Float64Array[];
+  T: Float64Array;
   out: Relation;
   /** Access numbers of the top-level positive scans (an empty one makes the run a no-op). */
   top: number[];
 }
 
-/** The value of a constant term (a fact argument), or null on division by zero. */
+/** The encoded value of a constant term (a fact argument), or null on division by zero. */
 export function constValue(t: Term, symbols: SymbolTable): number | null {
   switch (t.kind) {
     case 'num':
-      return t.value;
+      return symbols.numbers.fromBig(t.value);
     case 'str':
       return symbols.intern(t.value);
     case 'neg': {
       const a = constValue(t.arg, symbols);
-      return a === null ? null : (-a) | 0;
+      return a === null ? null : symbols.numbers.neg(a);
     }
     case 'bin': {
       const l = constValue(t.left, symbols);
       const r = constValue(t.right, symbols);
-      return l === null || r === null ? null : arith(t.op, l, r);
+      return l === null || r === null ? null : arith(t.op, l, r, symbols.numbers);
     }
     case 'call': {
       const args: number[] = [];
@@ -97,7 +97,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
 
   // Facts written in the rule files: height 0, remembered for provenance.
   for (const pc of factClauses) {
-    const t = new Int32Array(Math.max(1, pc.clause.head.args.length));
+    const t = new Float64Array(Math.max(1, pc.clause.head.args.length));
     let ok = true;
     pc.clause.head.args.forEach((a, i) => {
       const v = constValue(a, symbols);
@@ -141,8 +141,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       R,
       X,
       B: new Int32Array(2 * plan.accesses.length),
-      S: plan.accesses.map((a) => new Int32Array(Math.max(1, a.arity))),
-      T: new Int32Array(Math.max(1, c.head.args.length)),
+      S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
+      T: new Float64Array(Math.max(1, c.head.args.length)),
       out: rels[head]!,
       top,
     };

@@ -7,6 +7,7 @@ import type { Value } from './ast.js';
 import type { FactDatabase } from './database.js';
 import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
+import { INT64_MAX, INT64_MIN, parseInt64 } from './int64.js';
 
 const CHUNK = 1 << 20;
 
@@ -68,8 +69,8 @@ export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string
       const c = cols[i]!;
       if (info.kinds[i] === 'number') {
         if (!isInteger(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
-        const v = Number(c);
-        if (v < -2147483648 || v > 2147483647) factError(path, n, `the number ${c} does not fit in 32 bits`, 'use a value between -2147483648 and 2147483647.');
+        const v = parseInt64(c);
+        if (v === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
         row[i] = v;
       } else row[i] = c;
     }
@@ -95,7 +96,7 @@ export function readFactsDir(db: FactDatabase, dir: string, only?: ReadonlySet<s
 }
 
 function fieldText(v: Value): string {
-  return typeof v === 'number' ? String(v) : v;
+  return typeof v === 'string' ? v : String(v);
 }
 
 /** Writes the rows of one relation, sorted, as tab-separated lines straight into a byte buffer. */
@@ -121,6 +122,11 @@ function writeRows(fd: number, result: EvalResult, info: RelationInfo): void {
         if (pos + need + 2 > buf.length) flush();
         if (need + 2 > buf.length) writeSync(fd, text);
         else pos += buf.write(text, pos);
+        continue;
+      }
+      if (v !== (v | 0)) {
+        // Beyond 32 bits (a wide safe integer or a box): its decimal text.
+        pos += buf.write(result.symbols.numbers.str(v), pos);
         continue;
       }
       let x = v;

@@ -3,6 +3,7 @@
 // evaluator and constant folding, and an id-level runtime (interning) for the fast evaluators.
 import type { FunctorName, Kind } from './ast.js';
 import type { SymbolTable } from './symbols.js';
+import { bigOf, parseInt64, type Int64Table, type Num } from './int64.js';
 
 export interface FunctorSig {
   /** Kinds of the fixed parameters, or of every argument when `variadic`. */
@@ -47,16 +48,11 @@ export function arityProblem(name: string, sig: FunctorSig, n: number): string |
   return `${name} takes ${sig.variadic ? 'at least ' : ''}${s(want)} but is given ${n}`;
 }
 
-const INT_MIN = -2147483648;
-const INT_MAX = 2147483647;
-const DECIMAL = /^[+-]?[0-9]+$/;
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** `to_number(s)`: a decimal integer (optional sign, whole string, 32-bit), else null. */
-export function toNumber(s: string): number | null {
-  if (!DECIMAL.test(s)) return null;
-  const n = Number(s);
-  return n < INT_MIN || n > INT_MAX ? null : n | 0;
+/** `to_number(s)`: a decimal integer (optional sign, whole string, 64-bit), else null. */
+export function toNumber(s: string): Num | null {
+  return parseInt64(s);
 }
 
 // TextEncoder (not Node's Buffer): the engine also runs in the browser (the playground).
@@ -106,8 +102,8 @@ export function contains(sub: string, s: string): boolean {
   return s.includes(sub);
 }
 
-/** A functor applied to decoded values (symbols as strings); null when it has no value. */
-export function applyFunctor(fn: FunctorName, args: readonly (string | number)[]): string | number | null {
+/** A functor applied to decoded values (symbols as strings, canonical numbers); null when it has no value. */
+export function applyFunctor(fn: FunctorName, args: readonly (string | Num)[]): string | Num | null {
   switch (fn) {
     case 'cat':
       return args.join('');
@@ -118,11 +114,11 @@ export function applyFunctor(fn: FunctorName, args: readonly (string | number)[]
     case 'strlen':
       return strlen(args[0] as string);
     case 'substr':
-      return substr(args[0] as string, args[1] as number, args[2] as number);
+      return substr(args[0] as string, Number(args[1] as Num), Number(args[2] as Num));
     case 'min':
-      return Math.min(...(args as number[])) | 0;
+      return (args as Num[]).reduce((a, b) => (bigOf(b) < bigOf(a) ? b : a));
     case 'max':
-      return Math.max(...(args as number[])) | 0;
+      return (args as Num[]).reduce((a, b) => (bigOf(b) > bigOf(a) ? b : a));
   }
 }
 
@@ -133,9 +129,12 @@ export function applyFunctor(fn: FunctorName, args: readonly (string | number)[]
 export class FunctorRuntime {
   /** The symbol strings by id (the table's own array: it only grows). */
   readonly str: readonly string[];
+  /** The database's 64-bit numbers (arithmetic over encoded values). */
+  readonly num: Int64Table;
 
   constructor(readonly symbols: SymbolTable) {
     this.str = symbols.texts();
+    this.num = symbols.numbers;
   }
 
   /** The id of a string, interning it. */
@@ -148,25 +147,27 @@ export class FunctorRuntime {
     return this.symbols.lookup(s);
   }
 
+  /** `to_number(s)` as an encoded value, or null. */
   toNumber(s: string): number | null {
-    return toNumber(s);
+    return this.num.parse(s);
   }
 
   strlen(s: string): number {
     return strlen(s);
   }
 
+  /** `substr` with encoded start and length (a box is far out of any string's range). */
   substr(s: string, start: number, length: number): string {
-    return substr(s, start, length);
+    return substr(s, this.num.approx(start), this.num.approx(length));
   }
 
   /** A functor applied to interned values; null when it has no value. */
   apply(fn: FunctorName, args: readonly number[]): number | null {
     const sig = FUNCTORS[fn];
-    const vals = args.map((a, i) => (paramKind(sig, i) === 'symbol' ? this.str[a]! : a));
+    const vals = args.map((a, i) => (paramKind(sig, i) === 'symbol' ? this.str[a]! : this.num.decode(a)));
     const v = applyFunctor(fn, vals);
     if (v === null) return null;
-    return typeof v === 'string' ? this.id(v) : v;
+    return typeof v === 'string' ? this.id(v) : this.num.encode(v);
   }
 
   private readonly patterns = new Map<string, RegExp | null>();

@@ -15,3 +15,9 @@ export function hashFinish(h: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   return h ^ (h >>> 16);
 }
+
+/** Mixes one stored value (a double: an int32, a wider safe integer or a box) into a running hash. */
+export function hashValue(h: number, v: number): number {
+  const lo = v | 0;
+  return lo === v ? hashStep(h, lo) : hashStep(hashStep(h, lo), Math.floor(v / 4294967296) | 0);
+}

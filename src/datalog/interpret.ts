@@ -1,12 +1,12 @@
 // Executes a join plan step by step (no code generation), for provenance and why-not queries.
 // Recursion depth is the plan length; every relation is read in full.
-import { arith, compare } from './consts.js';
+import { arith, compareEncoded } from './consts.js';
 import type { FunctorRuntime } from './functors.js';
 import type { Expr, Plan, Step } from './plan.js';
 import type { Relation } from './relation.js';
 
 /** Evaluates an expression over slot values; null when it has no value (division by zero...). */
-export function evalExpr(e: Expr, slots: Int32Array, fns: FunctorRuntime): number | null {
+export function evalExpr(e: Expr, slots: Float64Array, fns: FunctorRuntime): number | null {
   switch (e.k) {
     case 'slot':
       return slots[e.s]!;
@@ -14,12 +14,12 @@ export function evalExpr(e: Expr, slots: Int32Array, fns: FunctorRuntime): numbe
       return e.v;
     case 'neg': {
       const a = evalExpr(e.a, slots, fns);
-      return a === null ? null : (-a) | 0;
+      return a === null ? null : fns.num.neg(a);
     }
     case 'bin': {
       const l = evalExpr(e.l, slots, fns);
       const r = evalExpr(e.r, slots, fns);
-      return l === null || r === null ? null : arith(e.op, l, r);
+      return l === null || r === null ? null : arith(e.op, l, r, fns.num);
     }
     case 'call': {
       const args: number[] = [];
@@ -37,13 +37,13 @@ export interface InterpretOptions {
   /** Relation of each access of the plan. */
   rels: readonly Relation[];
   /** Initial slot values (prebound variables set). */
-  slots: Int32Array;
+  slots: Float64Array;
   /** Which rows of a positive scan may be used (provenance: smaller height). */
   rowOk?: (k: number, row: number) => boolean;
   /** Functors over the symbol table of the relations. */
   fns: FunctorRuntime;
   /** Called for each solution of the top-level steps; return false to stop. */
-  onMatch: (slots: Int32Array, rows: Int32Array) => boolean;
+  onMatch: (slots: Float64Array, rows: Int32Array) => boolean;
 }
 
 /** Runs `plan` (its steps, not its head) and reports every solution until onMatch returns false. */
@@ -73,7 +73,7 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
             ? fns.contains(l, r) === (step.cmp === 'contains')
             : step.cmp === 'match' || step.cmp === '!match'
               ? fns.match(fns.str[l]!, fns.str[r]!) === (step.cmp === 'match')
-              : compare(step.cmp, l, r);
+              : compareEncoded(step.cmp, l, r, fns.num, fns.str);
         if (holds) next();
         return;
       }
@@ -103,12 +103,12 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
         let acc = 0;
         let found = false;
         run(step.body, 0, () => {
-          if (step.aggOp === 'count') acc = (acc + 1) | 0;
+          if (step.aggOp === 'count') acc = acc + 1;
           else {
             const t = ev(step.target!);
             if (t === null) return;
-            if (step.aggOp === 'sum') acc = (acc + t) | 0;
-            else if (!found || (step.aggOp === 'min' ? t < acc : t > acc)) acc = t;
+            if (step.aggOp === 'sum') acc = fns.num.add(acc, t);
+            else if (!found || (step.aggOp === 'min' ? fns.num.lt(t, acc) : fns.num.lt(acc, t))) acc = t;
             found = true;
           }
         });

@@ -1,24 +1,36 @@
 // A deliberately naive reference evaluator: decoded values, string-keyed sets, no indexes, the
 // body solved by backtracking in written order, each stratum recomputed in full to a fixpoint.
+// Numbers are exact 64-bit values computed with BigInt (number when safe, else bigint).
 // Used to cross-check the optimized evaluator; do not use it on large inputs.
 import { operands, type Literal, type Term, type Value } from './ast.js';
-import { arith, compare } from './consts.js';
+import { compare } from './consts.js';
+import { arith64, bigOf, normNum, type Num } from './int64.js';
 import { applyFunctor } from './functors.js';
 import type { RuleProgram } from './program.js';
 import { compareTuples } from './result.js';
 
 type Env = Map<string, Value>;
 
+/** The key of a tuple: symbols quoted, numbers in decimal (canonical values). */
+function tupleKey(t: readonly Value[]): string {
+  return t.map((v) => (typeof v === 'string' ? JSON.stringify(v) : String(v))).join(',');
+}
+
+/** A value in canonical form (an integral number beyond 2^53 becomes a bigint, a safe bigint a number). */
+function canonical(v: Value): Value {
+  return typeof v === 'string' ? v : normNum(bigOf(v));
+}
+
 class NaiveRel {
   readonly rows = new Map<string, Value[]>();
   add(t: Value[]): boolean {
-    const k = JSON.stringify(t);
+    const k = tupleKey(t);
     if (this.rows.has(k)) return false;
     this.rows.set(k, t);
     return true;
   }
   has(t: Value[]): boolean {
-    return this.rows.has(JSON.stringify(t));
+    return this.rows.has(tupleKey(t));
   }
 }
 
@@ -28,7 +40,7 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
   for (const [name, tuples] of input) {
     const info = program.relation(name);
     if (!info) throw new Error(`unknown relation ${name}`);
-    for (const t of tuples) rels[info.id]!.add([...t]);
+    for (const t of tuples) rels[info.id]!.add(t.map(canonical));
   }
   const relOf = (name: string): NaiveRel => rels[program.byName.get(name)!.id]!;
 
@@ -66,20 +78,20 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
       case 'var':
         return env.get(t.name);
       case 'num':
-        return t.value;
+        return normNum(t.value);
       case 'str':
         return t.value;
       case 'wildcard':
         return undefined;
       case 'neg': {
         const a = value(t.arg, env);
-        return a === undefined ? undefined : (-(a as number)) | 0;
+        return a === undefined ? undefined : (arith64('-', 0, a as Num) as Num);
       }
       case 'bin': {
         const l = value(t.left, env);
         const r = value(t.right, env);
         if (l === undefined || r === undefined) return undefined;
-        return arith(t.op, l as number, r as number) ?? undefined;
+        return arith64(t.op, l as Num, r as Num) ?? undefined;
       }
       case 'call': {
         const args: Value[] = [];
@@ -91,15 +103,15 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
         return applyFunctor(t.fn, args) ?? undefined;
       }
       case 'agg': {
-        let acc = 0;
+        let acc: Num = 0;
         let found = false;
         solve(t.body, new Map(env), (e) => {
-          if (t.op === 'count') acc = (acc + 1) | 0;
+          if (t.op === 'count') acc = (acc as number) + 1;
           else {
             const v = value(t.target!, e);
             if (v === undefined) return;
-            const n = v as number;
-            if (t.op === 'sum') acc = (acc + n) | 0;
+            const n = v as Num;
+            if (t.op === 'sum') acc = arith64('+', acc, n)!;
             else if (!found || (t.op === 'min' ? n < acc : n > acc)) acc = n;
             found = true;
           }
@@ -146,7 +158,7 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
           if (a.kind === 'var' || a.kind === 'wildcard') continue;
           const v = tuple[c]!;
           if (ready(a, e)) ok = value(a, e) === v;
-          else later.push({ kind: 'cmp', op: '=', left: typeof v === 'string' ? { kind: 'str', value: v, loc: a.loc } : { kind: 'num', value: v, loc: a.loc }, right: a, loc: a.loc });
+          else later.push({ kind: 'cmp', op: '=', left: typeof v === 'string' ? { kind: 'str', value: v, loc: a.loc } : { kind: 'num', value: bigOf(v), loc: a.loc }, right: a, loc: a.loc });
         }
         if (ok) solve([...later, ...rest], e, emit);
       }

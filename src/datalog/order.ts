@@ -1,5 +1,6 @@
 // Deterministic output order of a relation's rows without decoding: an LSD radix sort on
-// per-column keys (numbers as signed integers, symbols by the rank of their text).
+// per-column keys (numbers as signed integers, symbols by the rank of their text). A number
+// column with a value beyond 32 bits is ordered by a stable comparison sort instead (exact 64-bit).
 import type { Kind } from './ast.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
@@ -17,6 +18,15 @@ function symbolRanks(symbols: SymbolTable): Uint32Array {
   return rank;
 }
 
+/** True when column `c` of the `n` rows of `d` (arity `a`) holds only 32-bit values. */
+function int32Column(d: Int32Array | Float64Array, a: number, c: number, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const v = d[i * a + c]!;
+    if ((v | 0) !== v) return false;
+  }
+  return true;
+}
+
 /** Row numbers of `rel` sorted column by column (numbers numerically, symbols by text). */
 export function sortedRowOrder(rel: Relation, kinds: readonly Kind[], symbols: SymbolTable): Int32Array {
   const n = rel.count;
@@ -29,6 +39,11 @@ export function sortedRowOrder(rel: Relation, kinds: readonly Kind[], symbols: S
   const ranks = kinds.includes('symbol') ? symbolRanks(symbols) : null;
   const d = rel.data;
   for (let c = a - 1; c >= 0; c--) {
+    if (kinds[c] === 'number' && !int32Column(d, a, c, n)) {
+      const sorted = Array.from(order).sort((x, y) => symbols.numbers.cmp(d[x * a + c]!, d[y * a + c]!));
+      order.set(sorted);
+      continue;
+    }
     let min = 0xffffffff;
     let max = 0;
     for (let i = 0; i < n; i++) {

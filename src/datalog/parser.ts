@@ -6,6 +6,7 @@ import { operands, type Atom, type Clause, type Literal, type ParsedFile, type T
 import { datalogGrammar } from './grammar.js';
 import { syntaxError } from './syntax-error.js';
 import { flattenDeepGroups, treeDepth } from './nesting.js';
+import { INT64_MAX, INT64_MIN } from './int64.js';
 
 /** A conjunction whose elements may still be nested disjunctions (before DNF expansion). */
 type RawConj = Array<Literal | RawDisj>;
@@ -16,8 +17,6 @@ interface RawDisj {
 }
 
 const MAX_EXPANSION = 1024;
-const INT_MIN = -2147483648;
-const INT_MAX = 2147483647;
 
 let src: SourceText;
 let problems: Diagnostic[] = [];
@@ -156,7 +155,7 @@ function getSemantics() {
       let a = arg.ast() as Term;
       for (let i = minus.children.length - 1; i >= 0; i--) {
         const l: Location = { source: src, start: minus.children[i]!.source.startIdx, end: this.source.endIdx };
-        a = a.kind === 'num' ? { kind: 'num', value: 0 - a.value, loc: l } : { kind: 'neg', arg: a, loc: l };
+        a = a.kind === 'num' ? { kind: 'num', value: -a.value, loc: l } : { kind: 'neg', arg: a, loc: l };
       }
       return a;
     },
@@ -185,7 +184,7 @@ function getSemantics() {
       return [{ kind: 'atom', atom: atom.ast() as Atom, loc: loc(this) }];
     },
     number(_digits: Node) {
-      return { kind: 'num', value: Number(this.sourceString), loc: loc(this) };
+      return { kind: 'num', value: BigInt(this.sourceString), loc: loc(this) };
     },
     string(_o: Node, _chars: Node, _c: Node) {
       return { kind: 'str', value: unescapeString(this.sourceString.slice(1, -1)), loc: loc(this) };
@@ -299,10 +298,10 @@ function checkTerms(roots: readonly Term[]): void {
     const stack = [root];
     while (stack.length > 0) {
       const t = stack.pop()!;
-      if (t.kind === 'num' && (t.value < INT_MIN || t.value > INT_MAX)) {
+      if (t.kind === 'num' && (t.value < INT64_MIN || t.value > INT64_MAX)) {
         problems.push(
-          errorAt(t.loc.source, t.loc.start, t.loc.end, 'number-out-of-range', `the number ${t.value} does not fit in a 32-bit signed integer`, {
-            fix: `use a value between ${INT_MIN} and ${INT_MAX}.`,
+          errorAt(t.loc.source, t.loc.start, t.loc.end, 'number-out-of-range', `the number ${t.value} does not fit in a 64-bit signed integer`, {
+            fix: `use a value between ${INT64_MIN} and ${INT64_MAX}.`,
           }),
         );
       }

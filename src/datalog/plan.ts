@@ -109,7 +109,7 @@ export function buildPlan(input: PlanInput): Plan {
       case 'var':
         return { k: 'slot', s: slotOf(t.name) };
       case 'num':
-        return { k: 'const', v: t.value };
+        return { k: 'const', v: input.symbols.numbers.fromBig(t.value) };
       case 'str':
         return { k: 'const', v: input.symbols.intern(t.value), s: t.value };
       case 'bin':

@@ -109,8 +109,8 @@ function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[],
   return q;
 }
 
-function initialSlots(q: HeadQuery, tuple: Int32Array): Int32Array {
-  const slots = new Int32Array(Math.max(1, q.plan.slotNames.length));
+function initialSlots(q: HeadQuery, tuple: ArrayLike<number>): Float64Array {
+  const slots = new Float64Array(Math.max(1, q.plan.slotNames.length));
   q.from.forEach((pos, s) => (slots[s] = tuple[pos]!));
   return slots;
 }
@@ -148,7 +148,7 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
   const storage = res.storage[rel]!;
   const h = storage.height[row]!;
   const tuple = storage.data.subarray(row * storage.arity, row * storage.arity + storage.arity);
-  let best: { pc: ProgramClause; q: HeadQuery; slots: Int32Array; rows: Int32Array; max: number } | null = null;
+  let best: { pc: ProgramClause; q: HeadQuery; slots: Float64Array; rows: Int32Array; max: number } | null = null;
   for (const pc of res.program.clauses) {
     if (pc.head !== rel || pc.clause.isFact) continue;
     const q = headQuery(res, pc, pc.clause.body, `e${pc.id}`);
@@ -169,7 +169,7 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
     });
   }
   if (!best) return;
-  const b: { pc: ProgramClause; q: HeadQuery; slots: Int32Array; rows: Int32Array } = best;
+  const b: { pc: ProgramClause; q: HeadQuery; slots: Float64Array; rows: Int32Array } = best;
   proof.rule = ruleRef(b.pc);
   proof.clauseId = b.pc.id;
   const kinds = b.pc.varKinds;
@@ -200,8 +200,8 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
 /** Why `tuple` is not in relation `info`: for each rule deriving it, the first failing literal. */
 export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly Value[]): WhyNot[] {
   const out: WhyNot[] = [];
-  const enc = new Int32Array(Math.max(1, tuple.length));
-  tuple.forEach((v, i) => (enc[i] = typeof v === 'string' ? res.symbols.intern(v) : v));
+  const enc = new Float64Array(Math.max(1, tuple.length));
+  tuple.forEach((v, i) => (enc[i] = typeof v === 'string' ? res.symbols.intern(v) : res.symbols.numbers.encode(v)));
   for (const pc of res.program.clauses) {
     if (pc.head !== info.id) continue;
     const head = pc.clause.head;
@@ -215,7 +215,7 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
         const p = firstPos.get(a.name);
         if (p === undefined) firstPos.set(a.name, i);
         else if (enc[p] !== enc[i]) headFail = `the head repeats \`${a.name}\` but the tuple has different values in columns ${p + 1} and ${i + 1}`;
-      } else if ((a.kind === 'num' || a.kind === 'str') && (a.kind === 'num' ? a.value : res.symbols.intern(a.value)) !== enc[i]) {
+      } else if ((a.kind === 'num' || a.kind === 'str') && (a.kind === 'num' ? res.symbols.numbers.fromBig(a.value) : res.symbols.intern(a.value)) !== enc[i]) {
         headFail = `the head has the constant ${oneLine(a.loc)} in column ${i + 1}`;
       }
     });

@@ -1,6 +1,7 @@
-// Compact tuple storage: row-major Int32Array rows, an open-addressing set for deduplication,
+// Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
+// Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not, an open-addressing set for deduplication,
 // a per-row height (derivation iteration) and lazily built hash indexes per bound-column set.
-import { hashFinish, hashStep } from './hash.js';
+import { hashFinish, hashValue } from './hash.js';
 import { RowLimit } from './limits.js';
 
 const EMPTY = new Int32Array(0);
@@ -42,7 +43,7 @@ export class Index {
       if ((this.keys + 1) * 2 > this.table.length) this.grow();
       const base = r * a;
       let h = 0;
-      for (let i = 0; i < nc; i++) h = hashStep(h, d[base + cols[i]!]!);
+      for (let i = 0; i < nc; i++) h = hashValue(h, d[base + cols[i]!]!);
       h = hashFinish(h);
       const table = this.table;
       const mask = this.mask;
@@ -89,7 +90,7 @@ export class Index {
       if (head === 0) continue;
       const base = (head - 1) * a;
       let h = 0;
-      for (let i = 0; i < cols.length; i++) h = hashStep(h, d[base + cols[i]!]!);
+      for (let i = 0; i < cols.length; i++) h = hashValue(h, d[base + cols[i]!]!);
       let slot = hashFinish(h) & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = head;
@@ -105,7 +106,7 @@ export class Index {
     const d = this.rel.data;
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
-    let slot = hashFinish(hashStep(0, k0)) & mask;
+    let slot = hashFinish(hashValue(0, k0)) & mask;
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -122,7 +123,7 @@ export class Index {
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
     const c1 = this.cols[1]!;
-    let slot = hashFinish(hashStep(hashStep(0, k0), k1)) & mask;
+    let slot = hashFinish(hashValue(hashValue(0, k0), k1)) & mask;
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -141,7 +142,7 @@ export class Index {
     const cols = this.cols;
     const nc = cols.length;
     let h = 0;
-    for (let i = 0; i < nc; i++) h = hashStep(h, key[i]!);
+    for (let i = 0; i < nc; i++) h = hashValue(h, key[i]!);
     let slot = hashFinish(h) & mask;
     for (;;) {
       const head = table[slot]!;
@@ -161,7 +162,10 @@ export class Index {
 }
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
-  data: Int32Array;
+  /** The rows: an Int32Array while every value fits 32 bits (most relations), else a Float64Array. */
+  data: Int32Array | Float64Array;
+  /** True once `data` is a Float64Array. */
+  private wide = false;
   height: Int32Array;
   count = 0;
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
@@ -187,7 +191,7 @@ export class Relation {
 
   private hashOf(t: ArrayLike<number>): number {
     let h = 0;
-    for (let i = 0; i < this.arity; i++) h = hashStep(h, t[i]!);
+    for (let i = 0; i < this.arity; i++) h = hashValue(h, t[i]!);
     return hashFinish(h);
   }
 
@@ -242,6 +246,16 @@ export class Relation {
       this.growRows();
       d = this.data;
     }
+    if (!this.wide) {
+      for (let i = 0; i < a; i++) {
+        const v = t[i]!;
+        if ((v | 0) !== v) {
+          this.widen();
+          d = this.data;
+          break;
+        }
+      }
+    }
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
     this.height[r] = height;
@@ -257,7 +271,7 @@ export class Relation {
     // collection of the JS heap when it is large (a million-statement program's IR).
     const cap = this.capacity * (this.capacity >= 1 << 16 ? 4 : 2);
     if (this.arity > 0) {
-      const d = new Int32Array(cap * this.arity);
+      const d = this.wide ? new Float64Array(cap * this.arity) : new Int32Array(cap * this.arity);
       d.set(this.data);
       this.data = d;
     }
@@ -286,6 +300,14 @@ export class Relation {
     this.mask = mask;
   }
 
+  /** Moves the rows to a Float64Array (a value beyond 32 bits is being added). */
+  private widen(): void {
+    const d = new Float64Array(this.capacity * this.arity);
+    d.set(this.data);
+    this.data = d;
+    this.wide = true;
+  }
+
   /** The index on `cols` (created empty on first use; call `ensure` before lookups). */
   index(cols: readonly number[]): Index {
     const key = cols.join(',');
@@ -307,7 +329,7 @@ export class Relation {
   /** A copy holding the same tuples and heights (indexes are not copied). */
   clone(): Relation {
     const c = new Relation(this.arity, Math.max(16, this.count));
-    const t = new Int32Array(Math.max(1, this.arity));
+    const t = new Float64Array(Math.max(1, this.arity));
     for (let r = 0; r < this.count; r++) {
       for (let i = 0; i < this.arity; i++) t[i] = this.data[r * this.arity + i]!;
       c.add(t, this.height[r]!);

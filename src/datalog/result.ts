@@ -6,6 +6,7 @@ import { explainTuple, whyNotTuple, type Proof, type WhyNot } from './provenance
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
 import { sortedRowOrder } from './order.js';
+import { isInt64 } from './int64.js';
 
 /** Orders tuples column by column: numbers numerically, symbols by code units. */
 export function compareTuples(a: readonly Value[], b: readonly Value[]): number {
@@ -13,6 +14,7 @@ export function compareTuples(a: readonly Value[], b: readonly Value[]): number 
     const x = a[i]!;
     const y = b[i]!;
     if (x === y) continue;
+    // Numbers (number or bigint, compared exactly) and strings; a column holds one kind.
     return x < y ? -1 : 1;
   }
   return 0;
@@ -50,7 +52,7 @@ export class EvalResult {
 
   /** The decoded value of column kind `k`. */
   decode(k: Kind, v: number): Value {
-    return k === 'symbol' ? this.symbols.text(v) : v;
+    return k === 'symbol' ? this.symbols.text(v) : this.symbols.numbers.decode(v);
   }
 
   /** The decoded tuple at `row` of relation `id`. */
@@ -76,13 +78,13 @@ export class EvalResult {
   }
 
   /** Encodes a tuple of `rel`; null when a symbol was never seen (so the tuple cannot be present). */
-  encode(info: RelationInfo, tuple: readonly Value[]): Int32Array | null {
+  encode(info: RelationInfo, tuple: readonly Value[]): Float64Array | null {
     if (tuple.length !== info.kinds.length) {
       throw new DiagnosticError([
         { severity: 'error', code: 'arity-mismatch', message: `${info.name} has ${info.kinds.length} columns but the tuple has ${tuple.length}`, fix: `give one value per column of ${info.name}.` },
       ]);
     }
-    const t = new Int32Array(Math.max(1, tuple.length));
+    const t = new Float64Array(Math.max(1, tuple.length));
     for (let i = 0; i < tuple.length; i++) {
       const v = tuple[i]!;
       const k = info.kinds[i]!;
@@ -92,8 +94,10 @@ export class EvalResult {
         if (id < 0) return null;
         t[i] = id;
       } else {
-        if (typeof v !== 'number' || !Number.isInteger(v)) throw new DiagnosticError([{ severity: 'error', code: 'type-mismatch', message: `column ${i + 1} of ${info.name} is a number but got ${JSON.stringify(v)}`, fix: 'write an integer.' }]);
-        t[i] = v | 0;
+        if (!isInt64(v)) throw new DiagnosticError([{ severity: 'error', code: 'type-mismatch', message: `column ${i + 1} of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`, fix: 'write a signed 64-bit integer.' }]);
+        const x = this.symbols.numbers.lookup(v);
+        if (x === null) return null;
+        t[i] = x;
       }
     }
     return t;

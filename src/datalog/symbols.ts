@@ -1,9 +1,13 @@
-// Interns symbols to dense integers so tuples are plain integer rows.
+// Interns symbols to dense integers so tuples are plain numeric rows; holds the database's
+// 64-bit number boxes too (int64.ts), so everything that decodes a tuple has both.
+import { Int64Table } from './int64.js';
 
 /** A two-way map between symbol strings and their integer ids (ids start at 0, never reused). */
 export class SymbolTable {
   private readonly ids = new Map<string, number>();
   private readonly strings: string[] = [];
+  /** The boxes of the numbers beyond ±(2^53 - 1) seen by this database. */
+  readonly numbers = new Int64Table();
 
   /** The id of `s`, adding it when new. */
   intern(s: string): number {

@@ -2,6 +2,7 @@
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Value } from './ast.js';
 import type { RuleProgram } from './program.js';
+import { parseInt64 } from './int64.js';
 
 function fail(message: string, fix: string): never {
   throw new DiagnosticError([{ severity: 'error', code: 'bad-tuple', message, fix }]);
@@ -54,8 +55,9 @@ export function parseTupleText(program: RuleProgram, text: string): { rel: strin
   }
   const values = args.map((a, i): Value => {
     if (info.kinds[i] === 'symbol') return a.raw;
-    if (a.quoted || !/^[-+]?\d+$/.test(a.raw)) fail(`column ${i + 1} (${info.attrs[i]}) of ${rel} is a number but got ${JSON.stringify(a.raw)}`, 'write an integer.');
-    return Number(a.raw) | 0;
+    const v = a.quoted ? null : parseInt64(a.raw);
+    if (v === null) fail(`column ${i + 1} (${info.attrs[i]}) of ${rel} is a number but got ${JSON.stringify(a.raw)}`, 'write a signed 64-bit integer.');
+    return v;
   });
   return { rel, values };
 }

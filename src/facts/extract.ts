@@ -502,7 +502,8 @@ class Extractor {
         }
       }
       const v = evalConst(e, this.constants);
-      if (v !== undefined && Number.isInteger(v) && Math.abs(v) < 2 ** 31) this.emit('const_value', id, v);
+      // Every constant the IR evaluates (a safe integer): the engine's numbers are 64-bit.
+      if (v !== undefined) this.emit('const_value', id, v);
       for (let k = kids.length - 1; k >= 0; k--) work.push(kids[k]!);
     }
     return rootId;

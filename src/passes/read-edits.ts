@@ -1,4 +1,4 @@
-import type { EvalResult } from '../datalog/index.js';
+import type { EvalResult, Value } from '../datalog/index.js';
 import { emptyEdits, type EditSet, type InsertCallEdit } from '../rewrite/edits.js';
 
 const num = (v: unknown): number => v as number;
@@ -7,7 +7,7 @@ const sym = (v: unknown): string => v as string;
 /** Reads the edit relations of rules/edits.dl out of an evaluation result. */
 export function readEdits(result: EvalResult): EditSet {
   const e = emptyEdits();
-  const rows = (rel: string): (string | number)[][] => (result.has(rel) ? result.tuples(rel) : []);
+  const rows = (rel: string): Value[][] => (result.has(rel) ? result.tuples(rel) : []);
   const calls = new Map<string, InsertCallEdit>();
   const key = (s: unknown, place: unknown, seq: unknown): string => `${num(s)}\0${sym(place)}\0${num(seq)}`;
   for (const [s, place, seq, op, bind] of rows('insert_call')) {

@@ -85,15 +85,54 @@ n(X, K) :- a(X, _), K = count : { a(X, Y), a(Y, _) }.`,
     expect(r.tuples('n')).toEqual([[1, 2], [2, 1], [3, 1]]);
   });
 
-  it('32-bit arithmetic, C division and remainder, division by zero derives nothing', () => {
+  it('64-bit arithmetic, C division and remainder, division by zero derives nothing', () => {
     const r = run(
       `.decl n(x: number)\n.input n\n.decl r(x: number, a: number, b: number, c: number)\n.output r\n.decl z(x: number)\n.output z
 r(X, X * 65536 * 65536 + 1, X / -2, X % 3) :- n(X).
 z(X) :- n(X), X / (X - X) = 1.`,
       { n: [[7], [-7], [2147483647]] },
     );
-    expect(r.tuples('r')).toEqual([[-7, 1, 3, -1], [7, 1, -3, 1], [2147483647, 1, -1073741823, 1]]);
+    expect(r.tuples('r')).toEqual([[-7, -30064771071, 3, -1], [7, 30064771073, -3, 1], [2147483647, 9223372032559808513n, -1073741823, 1]]);
     expect(r.tuples('z')).toEqual([]);
+  });
+
+  it('64-bit arithmetic wraps at ±2^63 and orders exactly beyond 2^53', () => {
+    const max = 9223372036854775807n;
+    const r = run(
+      `.decl n(x: number)\n.input n\n.decl w(x: number, a: number, b: number, c: number, d: number)\n.output w
+w(X, X + 1, X * 2, -X - 1, X / -1) :- n(X).
+.decl lt(x: number, y: number)\n.output lt
+lt(X, Y) :- n(X), n(Y), X < Y.
+.decl mx(x: number)\n.output mx
+mx(M) :- M = max X : n(X).
+.decl s(x: number)\n.output s
+s(S) :- S = sum X : n(X).`,
+      { n: [[max], [2n ** 53n], [2n ** 53n + 1n], [-(2n ** 63n)]] },
+    );
+    expect(r.tuples('w')).toEqual([
+      [-(2n ** 63n), -(2n ** 63n) + 1n, 0, max, -(2n ** 63n)],
+      [2n ** 53n, 2n ** 53n + 1n, 2n ** 54n, -(2n ** 53n) - 1n, -(2n ** 53n)],
+      [2n ** 53n + 1n, 2n ** 53n + 2n, 2n ** 54n + 2n, -(2n ** 53n) - 2n, -(2n ** 53n) - 1n],
+      [max, -(2n ** 63n), -2, -(2n ** 63n), -max],
+    ]);
+    expect(r.tuples('lt').length).toBe(6);
+    expect(r.has('lt') && r.contains('lt', [2n ** 53n, 2n ** 53n + 1n])).toBe(true);
+    expect(r.contains('lt', [2n ** 53n + 1n, 2n ** 53n])).toBe(false);
+    expect(r.tuples('mx')).toEqual([[max]]);
+    // max + 2^53 + 2^53 + 1 - 2^63 = 2^54, no wrap past the end.
+    expect(r.tuples('s')).toEqual([[2n ** 54n]]);
+  });
+
+  it('a recursive relation grows past 32 bits mid-evaluation (its storage widens) and stays exact', () => {
+    const r = run(`.decl p(x: number)\n.output p\np(1).\np(Y) :- p(X), X < 4611686018427387904, Y = X * 2.
+.decl q(x: number, y: number)\n.output q\nq(X, Y) :- p(X), p(Y), Y = X * 2, X > 1073741824.
+.decl big(x: number)\n.output big\nbig(X) :- p(X), X > 9007199254740992.`);
+    expect(r.tuples("p")).toEqual(Array.from({ length: 63 }, (_, i) => [i <= 52 ? 2 ** i : 2n ** BigInt(i)]));
+    expect(r.tuples('q').length).toBe(31);
+    expect(r.tuples('big')).toEqual(Array.from({ length: 9 }, (_, i) => [2n ** BigInt(i + 54)]));
+    expect(r.contains('p', [2n ** 62n])).toBe(true);
+    expect(r.contains('p', [2n ** 61n + 1n])).toBe(false);
+    expect(r.explain('p', [2n ** 62n])?.height).toBe(62);
   });
 
   it('facts in rule files, constants and repeated variables', () => {
@@ -133,7 +172,10 @@ z(X) :- n(X), X / (X - X) = 1.`,
     const db = prog(TC).newDatabase();
     expect(errorsOf(() => db.insert('edge', [1]))).toEqual([' bad-fact: edge has 2 columns but the tuple (1) has 1']);
     expect(errorsOf(() => db.insert('edge', [1, 'x']))).toEqual([' bad-fact: column 2 (y) of edge is a number but got "x"']);
-    expect(errorsOf(() => db.insert('edge', [1, 2 ** 31]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got 2147483648']);
+    expect(errorsOf(() => db.insert('edge', [1, 2 ** 63]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got 9223372036854776000']);
+    expect(errorsOf(() => db.insert('edge', [1, -(2n ** 63n) - 1n]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got -9223372036854775809']);
+    expect(errorsOf(() => db.insert('edge', [1, 1.5]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got 1.5']);
+    expect(errorsOf(() => db.insert('edge', [1, 2 ** 31]))).toEqual([]);
     expect(errorsOf(() => db.insert('nope', [1]))).toEqual([' bad-fact: the relation nope is not declared by the rule program']);
   });
 

@@ -22,7 +22,7 @@ const outS = '.decl o(x: symbol)\n.output o\n';
 const outN = '.decl o(x: number)\n.output o\n';
 
 /** The values of `o` after running one rule over n and s. */
-function o(decl: string, rule: string, n: number[] = [], s: string[] = []): Value[] {
+function o(decl: string, rule: string, n: (number | bigint)[] = [], s: string[] = []): Value[] {
   return both(`${NS}${decl}${rule}`, { n: n.map((x) => [x]), s: s.map((x) => [x]) })
     .tuples('o')
     .map((t) => t[0]!);
@@ -85,13 +85,14 @@ describe('functors: semantics', () => {
     expect(o(outS, 'o(cat(cat("a", "b"), cat("", "c"))) :- n(_).', [1])).toEqual(['abc']);
   });
 
-  it('to_string keeps 32-bit signed arithmetic', () => {
-    expect(o(outS, 'o(to_string(N + 1)) :- n(N).', [2147483647, -1, -2147483648])).toEqual(['-2147483647', '-2147483648', '0']);
+  it('to_string keeps 64-bit signed arithmetic', () => {
+    expect(o(outS, 'o(to_string(N + 1)) :- n(N).', [2147483647, -1, -2147483648])).toEqual(['-2147483647', '0', '2147483648']);
+    expect(o(outS, 'o(to_string(N + 1)) :- n(N).', [9223372036854775807n, 2n ** 53n])).toEqual(['-9223372036854775808', '9007199254740993']);
   });
 
   it('to_number: decimal integers with an optional sign; anything else derives nothing', () => {
-    expect(o(outN, 'o(to_number(S)) :- s(S).', [], ['12', '-7', '+5', '007', '2147483647', '-2147483648'])).toEqual([-2147483648, -7, 5, 7, 12, 2147483647]);
-    expect(o(outN, 'o(to_number(S)) :- s(S).', [], ['', 'x', '1x', ' 1', '1.5', '0x10', '2147483648', '-2147483649', '--1'])).toEqual([]);
+    expect(o(outN, 'o(to_number(S)) :- s(S).', [], ['12', '-7', '+5', '007', '2147483648', '-9223372036854775808', '9223372036854775807', '9007199254740993'])).toEqual([-(2n ** 63n), -7, 5, 7, 12, 2147483648, 9007199254740993n, 2n ** 63n - 1n]);
+    expect(o(outN, 'o(to_number(S)) :- s(S).', [], ['', 'x', '1x', ' 1', '1.5', '0x10', '9223372036854775808', '-9223372036854775809', '--1'])).toEqual([]);
     expect(o(outN, 'o(N) :- s(S), N = to_number(S).', [], ['3', 'three'])).toEqual([3]);
     expect(o(outN, 'o(1) :- s(S), to_number(S) > 0.', [], ['three'])).toEqual([]);
     // A fact whose functor has no value is not derived.

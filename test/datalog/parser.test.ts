@@ -24,7 +24,7 @@ describe('parser', () => {
     expect(f.io.map((d) => `${d.directive} ${d.rel}`)).toEqual(['input r', 'output a', 'output b', 'printsize a']);
     expect(f.clauses).toHaveLength(2);
     expect(f.clauses[0]!.isFact).toBe(true);
-    expect(f.clauses[0]!.head.args).toMatchObject([{ kind: 'num', value: 1 }, { kind: 'str', value: 'x"y' }]);
+    expect(f.clauses[0]!.head.args).toMatchObject([{ kind: 'num', value: 1n }, { kind: 'str', value: 'x"y' }]);
     const body = f.clauses[1]!.body;
     expect(body.map((l) => l.kind)).toEqual(['atom', 'neg', 'cmp', 'cmp', 'cmp']);
     expect(body[3]).toMatchObject({ kind: 'cmp', op: '=', right: { kind: 'agg', op: 'count', target: null } });
@@ -37,7 +37,7 @@ describe('parser', () => {
     expect(rhs).toMatchObject({
       kind: 'bin',
       op: '-',
-      left: { kind: 'bin', op: '+', left: { kind: 'num', value: -2 }, right: { kind: 'bin', op: '%', left: { kind: 'bin', op: '*' } } },
+      left: { kind: 'bin', op: '+', left: { kind: 'num', value: -2n }, right: { kind: 'bin', op: '%', left: { kind: 'bin', op: '*' } } },
       right: { kind: 'neg', arg: { kind: 'var', name: 'Y' } },
     });
   });
@@ -57,8 +57,10 @@ describe('parser', () => {
       't.dl:1:21 syntax-error: expected `.`, `;`, `,` or an arithmetic operator but found `2`',
     ]);
     expect(errorsOf(() => parse('r(1) :- a(X), N = count : { (a(X) ; b(X)) }.'))[0]).toMatch(/1:30 syntax-error: a disjunction `;` is not allowed inside an aggregate body/);
-    expect(errorsOf(() => parse('r(2147483648).'))).toEqual(['t.dl:1:3 number-out-of-range: the number 2147483648 does not fit in a 32-bit signed integer']);
-    expect(errorsOf(() => parse('r(-2147483648).'))).toEqual([]);
+    expect(errorsOf(() => parse('r(9223372036854775808).'))).toEqual(['t.dl:1:3 number-out-of-range: the number 9223372036854775808 does not fit in a 64-bit signed integer']);
+    expect(errorsOf(() => parse('r(-9223372036854775809).'))).toEqual(['t.dl:1:3 number-out-of-range: the number -9223372036854775809 does not fit in a 64-bit signed integer']);
+    expect(errorsOf(() => parse('r(-9223372036854775808).'))).toEqual([]);
+    expect(errorsOf(() => parse('r(2147483648).'))).toEqual([]);
   });
 
   it('syntax errors around functors', () => {

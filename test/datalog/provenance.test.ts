@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { test as fcTest } from '@fast-check/vitest';
 import { evaluate, formatProof, formatWhyNot, loadProgram, type EvalResult, type Proof, type RuleProgram, type Value } from '../../src/datalog/index.js';
 import { operands, type Term } from '../../src/datalog/ast.js';
-import { arith, compare } from '../../src/datalog/consts.js';
+import { compare } from '../../src/datalog/consts.js';
+import { arith64, normNum, type Num } from '../../src/datalog/int64.js';
 import { applyFunctor } from '../../src/datalog/functors.js';
 import { randomCase, seeds } from './gen.js';
 import { run } from './helpers.js';
@@ -13,17 +14,17 @@ function value(t: Term, s: Map<string, Value>): Value | undefined {
     case 'var':
       return s.get(t.name);
     case 'num':
-      return t.value;
+      return normNum(t.value);
     case 'str':
       return t.value;
     case 'neg': {
       const a = value(t.arg, s);
-      return a === undefined ? undefined : (-(a as number)) | 0;
+      return a === undefined ? undefined : (arith64('-', 0, a as Num) ?? undefined);
     }
     case 'bin': {
       const l = value(t.left, s);
       const r = value(t.right, s);
-      return l === undefined || r === undefined ? undefined : (arith(t.op, l as number, r as number) ?? undefined);
+      return l === undefined || r === undefined ? undefined : (arith64(t.op, l as Num, r as Num) ?? undefined);
     }
     case 'call': {
       const args = t.args.map((a) => value(a, s));

@@ -122,4 +122,37 @@ describe.skipIf(!hasSouffle)('Soufflé comparison', () => {
     expect(differing).toEqual([]);
     expect(pairs).toBeGreaterThan(0);
   });
+
+  it('every engine golden of specs/datalog/run that ptolog runs (exit 0) gives the same outputs in Soufflé (64-bit arithmetic included)', { timeout: 600_000 }, async () => {
+    const dir = join(root, 'specs', 'datalog', 'run');
+    // Documented differences (src/datalog/README.md): functors.dl applies to_number to non-numbers
+    // (Soufflé stops with a runtime error, ptolog derives nothing), so it is not run; arith.dl's
+    // z divides by zero (Soufflé drops the unused division and derives every X, and stops with a
+    // floating-point exception where it does divide; ptolog derives nothing), so z is not compared.
+    const notRun = new Set(['functors.dl']);
+    const notCompared: Record<string, string[]> = { 'arith.dl': ['z.csv'] };
+    const cases = walk(dir, '.dl').filter(
+      (f) => existsSync(f.replace(/\.dl$/, '.facts')) && readFileSync(f.replace(/\.dl$/, '.run.err'), 'utf8').startsWith('exit 0') && !notRun.has(relative(dir, f)),
+    );
+    expect(cases.map((f) => relative(dir, f))).toContain('arith64.dl');
+    const tmp = mkdtempSync(join(tmpdir(), 'ptolog-souffle-run-'));
+    const differing: string[] = [];
+    for (const [i, rule] of cases.entries()) {
+      const facts = rule.replace(/\.dl$/, '.facts');
+      const a = join(tmp, `s${i}`);
+      const b = join(tmp, `p${i}`);
+      mkdirSync(a);
+      const done = await runSouffle(rule, facts, a);
+      expect(done.code, `souffle on ${relative(root, rule)}: ${done.err}`).toBe(0);
+      expect(await cli(['run', rule, '-F', facts, '-D', b])).toBe(0);
+      const [sa, pb] = [outputs(a), outputs(b)];
+      for (const n of notCompared[relative(dir, rule)] ?? []) {
+        sa.delete(n);
+        pb.delete(n);
+      }
+      const d = differences(sa, pb);
+      if (d.length > 0) differing.push(`${relative(root, rule)}:\n  ${d.join('\n  ')}`);
+    }
+    expect(differing).toEqual([]);
+  });
 });
