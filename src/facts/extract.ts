@@ -108,7 +108,9 @@ class Extractor {
   constructor(
     private readonly module: Module,
     private readonly sink: FactSink,
-  ) {}
+  ) {
+    this.preorder = sink.wants?.('preorder') ?? true;
+  }
 
   /** Scratch tuples by arity, reused for every fact (sinks copy what they keep). */
   private readonly scratch: FactValue[][] = [[], [0], [0, 0], [0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0, 0]];
@@ -131,18 +133,21 @@ class Extractor {
     const src = this.module.source;
     const line = src.lineOf(span.start);
     this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
-    this.located.push(id, span.start, span.end);
+    if (this.preorder) this.located.push(id, span.start, span.end);
     return id;
   }
 
   /** (id, start, end) of every node with a span, for `preorder`. */
   private readonly located: number[] = [];
+  /** Whether the sink keeps `preorder` (computing it sorts every node of the module). */
+  private readonly preorder: boolean;
 
   /**
    * `preorder(n, k)`: k is node n's position in source pre-order (by start offset, an
    * enclosing node before the nodes inside it, then by id), so rules never order by id.
    */
   emitPreorder(): void {
+    if (!this.preorder) return;
     const l = this.located;
     const order = Array.from({ length: l.length / 3 }, (_, i) => i);
     order.sort((a, b) => l[a * 3 + 1]! - l[b * 3 + 1]! || l[b * 3 + 2]! - l[a * 3 + 2]! || l[a * 3]! - l[b * 3]!);
@@ -174,7 +179,7 @@ class Extractor {
     const exit = this.table.register({ kind: 'Exit', func: f });
     const [exitLine, exitCol] = this.lineCol(f.span.end);
     this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
-    this.located.push(exit, f.span.end, f.span.end);
+    if (this.preorder) this.located.push(exit, f.span.end, f.span.end);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;
     const entry = this.block(f.body, f, fid, 'body', exit, null);
