@@ -115,6 +115,7 @@ class Extractor {
     private readonly sink: FactSink,
   ) {
     this.preorder = sink.wants?.('preorder') ?? true;
+    this.spans = sink.wants?.('span') ?? true;
   }
 
   /** Scratch tuples by arity, reused for every fact (sinks copy what they keep). */
@@ -135,9 +136,11 @@ class Extractor {
 
   private node(n: Entity, span: Span): number {
     const id = this.table.register(n);
-    const src = this.module.source;
-    const line = src.lineOf(span.start);
-    this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
+    if (this.spans) {
+      const src = this.module.source;
+      const line = src.lineOf(span.start);
+      this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
+    }
     if (this.preorder) this.located.push(id, span.start, span.end);
     return id;
   }
@@ -146,6 +149,8 @@ class Extractor {
   private readonly located: number[] = [];
   /** Whether the sink keeps `preorder` (computing it sorts every node of the module). */
   private readonly preorder: boolean;
+  /** Whether the sink keeps `span` (a line lookup per node). */
+  private readonly spans: boolean;
 
   /**
    * `preorder(n, k)`: k is node n's position in source pre-order (by start offset, an
@@ -182,8 +187,10 @@ class Extractor {
       }
     }
     const exit = this.table.register({ kind: 'Exit', func: f });
-    const [exitLine, exitCol] = this.lineCol(f.span.end);
-    this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
+    if (this.spans) {
+      const [exitLine, exitCol] = this.lineCol(f.span.end);
+      this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
+    }
     if (this.preorder) this.located.push(exit, f.span.end, f.span.end);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;

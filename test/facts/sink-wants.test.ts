@@ -15,7 +15,7 @@ class P:
 `;
 
 describe('a fact sink that does not want a relation', () => {
-  it('gets no preorder facts (the extractor skips sorting), and the same other facts', () => {
+  it('gets no preorder or span facts (the extractor skips computing them), and the same other facts', () => {
     const all = new MemorySink();
     extractFacts(parseModule(TEXT, 't.py'), all);
     const rels = new Map<string, number>();
@@ -23,11 +23,13 @@ describe('a fact sink that does not want a relation', () => {
       add(rel: string, _t: readonly FactValue[]) {
         rels.set(rel, (rels.get(rel) ?? 0) + 1);
       },
-      wants: (rel) => rel !== 'preorder',
+      wants: (rel) => rel !== 'preorder' && rel !== 'span',
     };
     extractFacts(parseModule(TEXT, 't.py'), sink);
     expect(all.get('preorder').length).toBeGreaterThan(5);
+    expect(all.get('span').length).toBeGreaterThan(5);
     expect(rels.has('preorder')).toBe(false);
-    for (const [rel, rows] of all.relations) if (rel !== 'preorder') expect(rels.get(rel)).toBe(rows.length);
+    expect(rels.has('span')).toBe(false);
+    for (const [rel, rows] of all.relations) if (rel !== 'preorder' && rel !== 'span') expect(rels.get(rel)).toBe(rows.length);
   });
 });
