@@ -24,11 +24,13 @@ async function child(n, what, unique) {
   let text = commKernelText(n, 'flat', unique);
   if (what === 'audit-applied') text = applyPasses(text, 'bench.py', [pass]).text;
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let out;
   if (what === 'apply') out = applyPasses(text, 'bench.py', [pass]).text.length;
   else out = auditText(text, 'bench.py', [pass]).length;
   const ms = performance.now() - t0;
-  console.log(JSON.stringify({ n, what, ms, out, rssMB: process.resourceUsage().maxRSS / 1024 }));
+  const c = process.cpuUsage(c0);
+  console.log(JSON.stringify({ n, what, ms, cpuMs: (c.user + c.system) / 1000, out, rssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 
 if (process.argv[2] === '--child') {
@@ -52,15 +54,20 @@ if (process.argv[2] === '--child') {
   }
   const s = (ms) => (ms / 1000).toFixed(2);
   console.log(`InCore comm kernel (${unique ? 'unique' : 'repeating'} text), load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  console.log('| statements | apply s | audit s | audit / apply | audit of applied s | audit of applied / apply | findings | peak RSS MB (audit) |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) {
-    const a = r.apply.ms;
-    console.log(`| ${r.n.toLocaleString('en')} | ${s(a)} | ${s(r.audit.ms)} | ${(r.audit.ms / a).toFixed(2)} | ${s(r['audit-applied'].ms)} | ${(r['audit-applied'].ms / a).toFixed(2)} | ${r.audit.out} | ${r.audit.rssMB.toFixed(0)} |`);
-  }
-  for (let i = 1; i < rows.length; i++) {
-    const a = rows[i - 1], b = rows[i];
-    const g = (w) => (b[w].ms / a[w].ms).toFixed(1);
-    console.log(`growth ${a.n.toLocaleString('en')} -> ${b.n.toLocaleString('en')} (x${b.n / a.n}): apply x${g('apply')}, audit x${g('audit')}, audit of applied x${g('audit-applied')}`);
+  // Wall time, and CPU time (user + system, garbage collector threads included): on a shared
+  // machine the CPU time is the steadier measure.
+  for (const [label, k] of [['wall', 'ms'], ['CPU', 'cpuMs']]) {
+    console.log(`\n${label} time`);
+    console.log('| statements | apply s | audit s | audit / apply | audit of applied s | audit of applied / apply | findings | peak RSS MB (audit) |');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const a = r.apply[k];
+      console.log(`| ${r.n.toLocaleString('en')} | ${s(a)} | ${s(r.audit[k])} | ${(r.audit[k] / a).toFixed(2)} | ${s(r['audit-applied'][k])} | ${(r['audit-applied'][k] / a).toFixed(2)} | ${r.audit.out} | ${r.audit.rssMB.toFixed(0)} |`);
+    }
+    for (let i = 1; i < rows.length; i++) {
+      const a = rows[i - 1], b = rows[i];
+      const g = (w) => (b[w][k] / a[w][k]).toFixed(1);
+      console.log(`growth ${a.n.toLocaleString('en')} -> ${b.n.toLocaleString('en')} (x${b.n / a.n}): apply x${g('apply')}, audit x${g('audit')}, audit of applied x${g('audit-applied')}`);
+    }
   }
 }

@@ -1,8 +1,11 @@
 // A database of input facts for one program: tuples are interned and stored as integer rows.
+// Tuples streamed in are appended to a row buffer per relation; each relation is built at its
+// size when first read (no rehashing as it grows, no spare capacity in its table).
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import type { Value } from './ast.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { Relation } from './relation.js';
+import { RowBuffer } from './row-buffer.js';
 import { SymbolTable } from './symbols.js';
 import { INT64_MAX, INT64_MIN, isInt64 } from './int64.js';
 
@@ -15,11 +18,30 @@ function fail(message: string, fix: string): never {
 /** Input tuples of a program, keyed by relation; symbols interned into a shared table. */
 export class FactDatabase {
   readonly symbols = new SymbolTable();
-  readonly relations: (Relation | undefined)[];
+  private readonly stored: (Relation | undefined)[];
+  /** Rows inserted into a relation not built yet, in order (duplicates removed when it is built). */
+  private readonly pending: (RowBuffer | undefined)[];
   private scratch = new Float64Array(16);
 
   constructor(readonly program: RuleProgram) {
-    this.relations = program.relations.map(() => undefined);
+    this.stored = program.relations.map(() => undefined);
+    this.pending = program.relations.map(() => undefined);
+  }
+
+  /** The storage of every relation by id (undefined: nothing inserted); builds the buffered ones. */
+  get relations(): readonly (Relation | undefined)[] {
+    for (let id = 0; id < this.pending.length; id++) if (this.pending[id]) this.build(id);
+    return this.stored;
+  }
+
+  /** Builds relation `id` from its buffered rows, sized for them, and drops the buffer. */
+  private build(id: number): Relation {
+    const buf = this.pending[id]!;
+    this.pending[id] = undefined;
+    const r = new Relation(buf.arity, buf.count);
+    buf.forEach((row) => r.add(row, 0));
+    this.stored[id] = r;
+    return r;
   }
 
   /** The declared relation `name`; throws a diagnostic when it is not declared. */
@@ -31,10 +53,11 @@ export class FactDatabase {
 
   /** The storage of relation `id`, created on first use. */
   storage(id: number): Relation {
-    let r = this.relations[id];
+    if (this.pending[id]) return this.build(id);
+    let r = this.stored[id];
     if (!r) {
       r = new Relation(this.program.relations[id]!.kinds.length);
-      this.relations[id] = r;
+      this.stored[id] = r;
     }
     return r;
   }
@@ -77,11 +100,20 @@ export class FactDatabase {
         t[i] = this.symbols.numbers.encode(v);
       }
     }
-    this.storage(info.id).add(t, 0);
+    const built = this.stored[info.id];
+    if (built || kinds.length === 0) {
+      this.storage(info.id).add(t, 0);
+      return;
+    }
+    let buf = this.pending[info.id];
+    if (!buf) this.pending[info.id] = buf = new RowBuffer(kinds.length);
+    buf.push(t);
   }
 
-  /** Number of tuples inserted into relation `rel`. */
+  /** Number of distinct tuples inserted into relation `rel`. */
   size(rel: string): number {
-    return this.relations[this.info(rel).id]?.count ?? 0;
+    const id = this.info(rel).id;
+    if (this.pending[id]) this.build(id);
+    return this.stored[id]?.count ?? 0;
   }
 }

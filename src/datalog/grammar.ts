@@ -1,11 +1,16 @@
-// Loads the Ohm grammar of the rule language once (works from src/ under vitest and from dist/).
-import { readFileSync } from 'node:fs';
+// The Ohm grammar of the rule language, built once per process from its precompiled recipe
+// (datalog-recipe.ts, generated from datalog.ohm at build time): building it from the grammar
+// text would cost about as much as loading and evaluating a small rule program.
 import * as ohm from 'ohm-js';
+import { DATALOG_RECIPE } from './datalog-recipe.js';
+
+// ohm-js exports makeRecipe (what its own CLI's precompiled grammar bundles call) without a type.
+const { makeRecipe } = ohm as unknown as { makeRecipe(recipe: unknown): ohm.Grammar };
 
 let cached: ohm.Grammar | undefined;
 
 /** The compiled Ohm grammar of datalog.ohm. */
 export function datalogGrammar(): ohm.Grammar {
-  cached ??= ohm.grammar(readFileSync(new URL('./datalog.ohm', import.meta.url), 'utf8'));
+  cached ??= makeRecipe(JSON.parse(DATALOG_RECIPE));
   return cached;
 }

@@ -155,7 +155,9 @@ function getSemantics() {
       let a = arg.ast() as Term;
       for (let i = minus.children.length - 1; i >= 0; i--) {
         const l: Location = { source: src, start: minus.children[i]!.source.startIdx, end: this.source.endIdx };
-        a = a.kind === 'num' ? { kind: 'num', value: -a.value, loc: l } : { kind: 'neg', arg: a, loc: l };
+        // `-9223372036854775808` is a literal; `-(-9223372036854775808)` wraps at run time, as in Soufflé.
+        const wraps = a.kind === 'num' && a.value === INT64_MIN;
+        a = a.kind === 'num' && !wraps ? { kind: 'num', value: -a.value, loc: l } : { kind: 'neg', arg: a, loc: l };
       }
       return a;
     },

@@ -51,8 +51,8 @@ export type Entity =
 export class NodeTable {
   readonly entities: Entity[] = [];
   private readonly ids = new Map<object, number>();
-  /** For each statement id, the id of the block it is in (0 for other ids). */
-  private readonly blockOf: number[] = [];
+  /** For each statement id, the id of the block it is in (0 for other ids): typed, so a million-statement module's table is not a holey array of every id. */
+  private blockOf = new Int32Array(1024);
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
@@ -63,6 +63,11 @@ export class NodeTable {
   /** Remembers the id of a statement (the rewriter maps statements back to ids). */
   registerStmt(stmt: Stmt, id: number, block: number): void {
     this.ids.set(stmt, id);
+    if (id >= this.blockOf.length) {
+      const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
+      bigger.set(this.blockOf);
+      this.blockOf = bigger;
+    }
     this.blockOf[id] = block;
   }
 
@@ -73,8 +78,8 @@ export class NodeTable {
 
   /** The id of the block holding statement `id`, or undefined when `id` is not a statement. */
   blockOfStmt(id: number): number | undefined {
-    const b = this.blockOf[id];
-    return b === undefined || b === 0 ? undefined : b;
+    const b = id >= 0 && id < this.blockOf.length ? this.blockOf[id]! : 0;
+    return b === 0 ? undefined : b;
   }
 
   /** The entity with this id. */
@@ -109,7 +114,10 @@ class Extractor {
   constructor(
     private readonly module: Module,
     private readonly sink: FactSink,
-  ) {}
+  ) {
+    this.preorder = sink.wants?.('preorder') ?? true;
+    this.spans = sink.wants?.('span') ?? true;
+  }
 
   /** Scratch tuples by arity, reused for every fact (sinks copy what they keep). */
   private readonly scratch: FactValue[][] = [[], [0], [0, 0], [0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0, 0]];
@@ -129,21 +137,28 @@ class Extractor {
 
   private node(n: Entity, span: Span): number {
     const id = this.table.register(n);
-    const src = this.module.source;
-    const line = src.lineOf(span.start);
-    this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
-    this.located.push(id, span.start, span.end);
+    if (this.spans) {
+      const src = this.module.source;
+      const line = src.lineOf(span.start);
+      this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
+    }
+    if (this.preorder) this.located.push(id, span.start, span.end);
     return id;
   }
 
   /** (id, start, end) of every node with a span, for `preorder`. */
   private readonly located: number[] = [];
+  /** Whether the sink keeps `preorder` (computing it sorts every node of the module). */
+  private readonly preorder: boolean;
+  /** Whether the sink keeps `span` (a line lookup per node). */
+  private readonly spans: boolean;
 
   /**
    * `preorder(n, k)`: k is node n's position in source pre-order (by start offset, an
    * enclosing node before the nodes inside it, then by id), so rules never order by id.
    */
   emitPreorder(): void {
+    if (!this.preorder) return;
     const l = this.located;
     const order = Array.from({ length: l.length / 3 }, (_, i) => i);
     order.sort((a, b) => l[a * 3 + 1]! - l[b * 3 + 1]! || l[b * 3 + 2]! - l[a * 3 + 2]! || l[a * 3]! - l[b * 3]!);
@@ -173,9 +188,11 @@ class Extractor {
       }
     }
     const exit = this.table.register({ kind: 'Exit', func: f });
-    const [exitLine, exitCol] = this.lineCol(f.span.end);
-    this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
-    this.located.push(exit, f.span.end, f.span.end);
+    if (this.spans) {
+      const [exitLine, exitCol] = this.lineCol(f.span.end);
+      this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
+    }
+    if (this.preorder) this.located.push(exit, f.span.end, f.span.end);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;
     const entry = this.block(f.body, f, fid, 'body', exit, null);
@@ -396,32 +413,80 @@ class Extractor {
     }
   }
 
-  /** Emits an expression tree (iteratively over lists, recursively over nesting). */
+  // The pending expressions of `expr`, as parallel arrays reused for every tree (no object or
+  // closure per node): the expression, its parent's id, how it hangs off the parent (a Link),
+  // its position and, for a keyword argument, the keyword.
+  private readonly wExpr: Expr[] = [];
+  private readonly wParent: number[] = [];
+  private readonly wLink: Link[] = [];
+  private readonly wIndex: number[] = [];
+  private readonly wName: string[] = [];
+
+  /** Reverses the queued expressions from `from` on (so that they are taken in order). */
+  private reverseFrom(from: number): void {
+    reverseFrom(this.wExpr, from);
+    reverseFrom(this.wParent, from);
+    reverseFrom(this.wLink, from);
+    reverseFrom(this.wIndex, from);
+    reverseFrom(this.wName, from);
+  }
+
+  /** Queues `c` as a child of `parent` (pushed in reverse order by the caller's caller). */
+  private kid(c: Expr, parent: number, link: Link, index = 0, name = ''): void {
+    this.wExpr.push(c);
+    this.wParent.push(parent);
+    this.wLink.push(link);
+    this.wIndex.push(index);
+    this.wName.push(name);
+  }
+
   /**
    * The facts of an expression tree; returns its root's id. Iterative (an explicit stack, ids
    * in pre-order), so trees as deep as Python accepts (a chain of ~3,000 operators) cannot
    * exhaust the JavaScript stack.
    */
   private expr(root: Expr, stmtId: number, role: string): number {
-    type Link = (cid: number) => void;
-    const work: { e: Expr; link: Link | null }[] = [{ e: root, link: null }];
+    const { wExpr, wParent, wLink, wIndex, wName } = this;
+    const bottom = wExpr.length;
+    this.kid(root, 0, Link.Root);
     let rootId = -1;
-    while (work.length > 0) {
-      const { e, link } = work.pop()!;
+    while (wExpr.length > bottom) {
+      const e = wExpr.pop()!;
+      const parent = wParent.pop()!;
+      const link = wLink.pop()!;
+      const index = wIndex.pop()!;
+      const name = wName.pop()!;
       const id = this.node(e, e.span);
-      if (link) link(id);
-      else rootId = id;
+      if (link === Link.Root) rootId = id;
+      else {
+        this.emit('expr_child', parent, id);
+        switch (link) {
+          case Link.Elt:
+            this.emit('elt', parent, index, id);
+            break;
+          case Link.Arg:
+            this.emit('arg', parent, index, id);
+            break;
+          case Link.YieldArg:
+            this.emit('arg', parent, index, id);
+            this.emit('yield_value', stmtId, index, id);
+            break;
+          case Link.Kwarg:
+            this.emit('kwarg', parent, name, id);
+            break;
+          case Link.SubmitArg:
+            this.emit('submit_arg', parent, index, id);
+            break;
+          case Link.SubmitDep:
+            this.emit('submit_dep', parent, index, id);
+            break;
+          default:
+            break;
+        }
+      }
       this.emit('expr', id, e.kind, stmtId, role);
-      const kids: { e: Expr; link: Link }[] = [];
-      const child = (c: Expr, also?: Link): void => {
-        kids.push({
-          e: c,
-          link: (cid) => {
-            this.emit('expr_child', id, cid);
-            if (also) also(cid);
-          },
-        });
-      };
+      // Children are queued in order, then reversed so that they are taken in order.
+      const first = wExpr.length;
       switch (e.kind) {
         case 'Name': {
           this.emit('name_expr', id, e.id);
@@ -437,40 +502,40 @@ class Extractor {
           break;
         case 'List':
         case 'Tuple':
-          e.elts.forEach((el, i) => child(el, (cid) => this.emit('elt', id, i, cid)));
+          for (let i = 0; i < e.elts.length; i++) this.kid(e.elts[i]!, id, Link.Elt, i);
           this.emit('elt_count', id, e.elts.length);
           break;
         case 'Dict':
           for (const en of e.entries) {
-            child(en.key);
-            child(en.value);
+            this.kid(en.key, id, Link.Child);
+            this.kid(en.value, id, Link.Child);
           }
           break;
         case 'Attr':
-          child(e.value);
+          this.kid(e.value, id, Link.Child);
           break;
         case 'Enum':
           this.emit('enum_value', id, e.enum, e.member);
           break;
         case 'Subscript':
-          child(e.value);
-          child(e.index);
+          this.kid(e.value, id, Link.Child);
+          this.kid(e.index, id, Link.Child);
           break;
         case 'Slice':
-          if (e.lower) child(e.lower);
-          if (e.upper) child(e.upper);
+          if (e.lower) this.kid(e.lower, id, Link.Child);
+          if (e.upper) this.kid(e.upper, id, Link.Child);
           break;
         case 'Comp':
-          child(e.iter);
-          for (const c of e.conds) child(c);
-          child(e.elt);
+          this.kid(e.iter, id, Link.Child);
+          for (const c of e.conds) this.kid(c, id, Link.Child);
+          this.kid(e.elt, id, Link.Child);
           break;
         case 'Unary':
-          child(e.operand);
+          this.kid(e.operand, id, Link.Child);
           break;
         case 'Binary':
-          child(e.left);
-          child(e.right);
+          this.kid(e.left, id, Link.Child);
+          this.kid(e.right, id, Link.Child);
           break;
         case 'Call': {
           const c = e.callee;
@@ -478,25 +543,22 @@ class Extractor {
           else if (c.kind === 'self') this.emit('call', id, c.name, 'self');
           else {
             this.emit('call', id, '', 'other');
-            child(c.expr);
+            this.kid(c.expr, id, Link.Child);
           }
           const isYield = c.kind === 'op' && c.name === 'yield_' && role === 'value';
-          e.args.forEach((a, i) => child(a, (aid) => {
-            this.emit('arg', id, i, aid);
-            if (isYield) this.emit('yield_value', stmtId, i, aid);
-          }));
+          for (let i = 0; i < e.args.length; i++) this.kid(e.args[i]!, id, isYield ? Link.YieldArg : Link.Arg, i);
           this.emit('nargs', id, e.args.length);
-          for (const k of e.kwargs) child(k.value, (cid) => this.emit('kwarg', id, k.name, cid));
+          for (const k of e.kwargs) this.kid(k.value, id, Link.Kwarg, 0, k.name);
           break;
         }
         case 'Submit': {
           this.emit('submit', id, e.func);
-          e.args.forEach((a, i) => child(a, (cid) => this.emit('submit_arg', id, i, cid)));
-          for (const k of e.kwargs) child(k.value, (cid) => this.emit('kwarg', id, k.name, cid));
+          e.args.forEach((a, i) => this.kid(a, id, Link.SubmitArg, i));
+          for (const k of e.kwargs) this.kid(k.value, id, Link.Kwarg, 0, k.name);
           if (e.deps) {
             this.emit('submit_has_deps', id);
             // A comprehension of known length is its elements (PyPTO unrolls it at parse time).
-            unrollDeps(e.deps, this.constants).forEach((d, i) => child(d, (cid) => this.emit('submit_dep', id, i, cid)));
+            unrollDeps(e.deps, this.constants).forEach((d, i) => this.kid(d, id, Link.SubmitDep, i));
           }
           break;
         }
@@ -504,9 +566,30 @@ class Extractor {
       const v = evalConst(e, this.constants);
       // Every constant the IR evaluates (a safe integer): the engine's numbers are 64-bit.
       if (v !== undefined) this.emit('const_value', id, v);
-      for (let k = kids.length - 1; k >= 0; k--) work.push(kids[k]!);
+      this.reverseFrom(first);
     }
     return rootId;
+  }
+}
+
+/** How an expression hangs off its parent: the facts emitted when it gets its id. */
+enum Link {
+  Root,
+  Child,
+  Elt,
+  Arg,
+  YieldArg,
+  Kwarg,
+  SubmitArg,
+  SubmitDep,
+}
+
+/** Reverses, in place, the elements of `a` from index `from` to its end. */
+function reverseFrom<T>(a: T[], from: number): void {
+  for (let i = from, j = a.length - 1; i < j; i++, j--) {
+    const t = a[i]!;
+    a[i] = a[j]!;
+    a[j] = t;
   }
 }
 

@@ -4,6 +4,11 @@ export type FactValue = number | string;
 /** Where the extractor puts facts: one call per tuple, relation named as in rules/schema.dl. */
 export interface FactSink {
   add(relation: string, tuple: readonly FactValue[]): void;
+  /**
+   * False when the sink drops every tuple of `relation` (the extractor may then skip computing
+   * them); absent means every relation is kept.
+   */
+  wants?(relation: string): boolean;
 }
 
 /** A sink that keeps tuples in memory, grouped by relation (tests, `ptolog facts`). */

@@ -9,15 +9,20 @@ import { relationsRead, type FactDatabase, type RelationInfo, type RuleProgram }
 export function databaseSink(program: RuleProgram, db: FactDatabase): FactSink {
   const read = relationsRead(program);
   const infos = new Map<string, RelationInfo | null>();
+  const infoOf = (rel: string): RelationInfo | null => {
+    let info = infos.get(rel);
+    if (info === undefined) {
+      const r = program.relation(rel);
+      info = r?.input && (read.has(rel) || r.output) ? r : null;
+      infos.set(rel, info);
+    }
+    return info;
+  };
   return {
     add(rel, tuple) {
-      let info = infos.get(rel);
-      if (info === undefined) {
-        const r = program.relation(rel);
-        info = r?.input && (read.has(rel) || r.output) ? r : null;
-        infos.set(rel, info);
-      }
+      const info = infoOf(rel);
       if (info) db.insertInto(info, tuple);
     },
+    wants: (rel) => infoOf(rel) !== null,
   };
 }
