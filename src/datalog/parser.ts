@@ -7,6 +7,7 @@ import { datalogGrammar } from './grammar.js';
 import { syntaxError } from './syntax-error.js';
 import { flattenDeepGroups, treeDepth } from './nesting.js';
 import { INT64_MAX, INT64_MIN } from './int64.js';
+import { takeFastFacts, unescapeString } from './fast-facts.js';
 
 /** A conjunction whose elements may still be nested disjunctions (before DNF expansion). */
 type RawConj = Array<Literal | RawDisj>;
@@ -18,36 +19,25 @@ interface RawDisj {
 
 const MAX_EXPANSION = 1024;
 
-let src: SourceText;
-let problems: Diagnostic[] = [];
-/** Terms parsed ahead of the file (deep parentheses), by placeholder name. */
-let nested = new Map<string, Term>();
+/** The state of one parse: its source, the problems found so far, the terms parsed ahead. */
+interface ParseCtx {
+  readonly src: SourceText;
+  /** Where the text the grammar is matching starts in the source (it may read a piece of it). */
+  base: number;
+  readonly problems: Diagnostic[];
+  /** Terms parsed ahead of the file (deep parentheses), by placeholder name. */
+  readonly nested: Map<string, Term>;
+}
 /** How deep a term's tree may be: a 1,000-term sum is 999 deep; deeper trees would overflow later recursive passes. */
 export const MAX_TERM_DEPTH = 1200;
 
-function loc(n: Node): Location {
-  return { source: src, start: n.source.startIdx, end: n.source.endIdx };
+function loc(ctx: ParseCtx, n: Node): Location {
+  return { source: ctx.src, start: ctx.base + n.source.startIdx, end: ctx.base + n.source.endIdx };
 }
 
-function unescapeString(body: string): string {
-  return body.replace(/\\(.)/g, (_m, c: string) => {
-    switch (c) {
-      case 'n':
-        return '\n';
-      case 't':
-        return '\t';
-      case 'r':
-        return '\r';
-      default:
-        return c;
-    }
-  });
-}
 
-let semantics: ReturnType<ReturnType<typeof datalogGrammar>['createSemantics']> | undefined;
-
-function getSemantics() {
-  if (semantics) return semantics;
+/** The rule language's semantics for one parse (its actions report into ctx). */
+function semanticsFor(ctx: ParseCtx) {
   const s = datalogGrammar().createSemantics();
   s.addOperation<unknown>('ast', {
     Program(items: IterationNode, _end: Node) {
@@ -75,8 +65,8 @@ function getSemantics() {
       return out;
     },
     Include(_kw: Node, str: Node) {
-      if (str.sourceString.startsWith('<')) return { tag: 'include', value: { path: str.sourceString.slice(1, -1), system: true, loc: loc(this) } };
-      return { tag: 'include', value: { path: (str.ast() as { value: string }).value, system: false, loc: loc(this) } };
+      if (str.sourceString.startsWith('<')) return { tag: 'include', value: { path: str.sourceString.slice(1, -1), system: true, loc: loc(ctx, this) } };
+      return { tag: 'include', value: { path: (str.ast() as { value: string }).value, system: false, loc: loc(ctx, this) } };
     },
     Decl(_kw: Node, name: Node, _o: Node, attrs: Node, _c: Node) {
       return {
@@ -84,77 +74,77 @@ function getSemantics() {
         value: {
           name: name.sourceString,
           attrs: attrs.asIteration().children.map((a) => a.ast()),
-          loc: loc(this),
-          nameLoc: loc(name),
+          loc: loc(ctx, this),
+          nameLoc: loc(ctx, name),
         },
       };
     },
     Attr(name: Node, _c: Node, type: Node) {
-      return { name: name.sourceString, type: type.sourceString, loc: loc(this) };
+      return { name: name.sourceString, type: type.sourceString, loc: loc(ctx, this) };
     },
     TypeDecl(_kw: Node, name: Node, _op: Node, base: Node) {
-      return { tag: 'type', value: { name: name.sourceString, base: base.sourceString, loc: loc(this), nameLoc: loc(name) } };
+      return { tag: 'type', value: { name: name.sourceString, base: base.sourceString, loc: loc(ctx, this), nameLoc: loc(ctx, name) } };
     },
     IoDirective(kw: Node, names: Node) {
       const directive = kw.sourceString.slice(1) as 'input' | 'output' | 'printsize';
       return {
         tag: 'io',
-        value: names.asIteration().children.map((n) => ({ directive, rel: n.sourceString, loc: loc(n) })),
+        value: names.asIteration().children.map((n) => ({ directive, rel: n.sourceString, loc: loc(ctx, n) })),
       };
     },
     Clause_rule(head: Node, _arrow: Node, body: Node, _dot: Node) {
       const atom = head.ast() as Atom;
-      const l = loc(this);
-      const bodies = expand(body.ast() as RawDisj, l);
+      const l = loc(ctx, this);
+      const bodies = expand(ctx, body.ast() as RawDisj, l);
       return { tag: 'clauses', value: bodies.map((b) => ({ head: atom, body: b, loc: l, isFact: false })) };
     },
     Clause_fact(head: Node, _dot: Node) {
-      return { tag: 'clauses', value: [{ head: head.ast() as Atom, body: [], loc: loc(this), isFact: true }] };
+      return { tag: 'clauses', value: [{ head: head.ast() as Atom, body: [], loc: loc(ctx, this), isFact: true }] };
     },
     Disjunction(list: Node) {
-      return { kind: 'disj', alts: list.asIteration().children.map((c) => c.ast() as RawConj), loc: loc(this) } satisfies RawDisj;
+      return { kind: 'disj', alts: list.asIteration().children.map((c) => c.ast() as RawConj), loc: loc(ctx, this) } satisfies RawDisj;
     },
     Conjunction(list: Node) {
       return list.asIteration().children.map((c) => c.ast() as Literal | RawDisj);
     },
     Literal_negconstraint(_bang: Node, c: Node) {
       const l = c.ast() as Literal & { kind: 'cmp' };
-      return { ...l, op: l.op === 'match' ? '!match' : '!contains', loc: loc(this) };
+      return { ...l, op: l.op === 'match' ? '!match' : '!contains', loc: loc(ctx, this) };
     },
     Literal_constraint(c: Node) {
       return c.ast();
     },
     Constraint(kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
-      return { kind: 'cmp', op: kw.sourceString as 'contains' | 'match', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(this) };
+      return { kind: 'cmp', op: kw.sourceString as 'contains' | 'match', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(ctx, this) };
     },
     Literal_neg(_bang: Node, atom: Node) {
-      return { kind: 'neg', atom: atom.ast() as Atom, loc: loc(this) };
+      return { kind: 'neg', atom: atom.ast() as Atom, loc: loc(ctx, this) };
     },
     Literal_paren(_o: Node, d: Node, _c: Node) {
       return d.ast();
     },
     Literal_pos(atom: Node) {
-      return { kind: 'atom', atom: atom.ast() as Atom, loc: loc(this) };
+      return { kind: 'atom', atom: atom.ast() as Atom, loc: loc(ctx, this) };
     },
     Literal_cmp(l: Node, op: Node, r: Node) {
-      return { kind: 'cmp', op: op.sourceString as CmpOp, left: l.ast() as Term, right: r.ast() as Term, loc: loc(this) };
+      return { kind: 'cmp', op: op.sourceString as CmpOp, left: l.ast() as Term, right: r.ast() as Term, loc: loc(ctx, this) };
     },
     Atom(name: Node, _o: Node, args: Node, _c: Node) {
       return {
         rel: name.sourceString,
         args: args.asIteration().children.map((a) => a.ast() as Term),
-        loc: loc(this),
-        nameLoc: loc(name),
+        loc: loc(ctx, this),
+        nameLoc: loc(ctx, name),
       } satisfies Atom;
     },
     Term(first: Node, ops: IterationNode, rest: IterationNode) {
       const terms = [first.ast() as Term, ...rest.children.map((r) => r.ast() as Term)];
-      return chain(terms, ops.children.map((o) => o.sourceString as ArithOp));
+      return chain(ctx, terms, ops.children.map((o) => o.sourceString as ArithOp));
     },
     Unary_neg(minus: IterationNode, arg: Node) {
       let a = arg.ast() as Term;
       for (let i = minus.children.length - 1; i >= 0; i--) {
-        const l: Location = { source: src, start: minus.children[i]!.source.startIdx, end: this.source.endIdx };
+        const l: Location = { source: ctx.src, start: ctx.base + minus.children[i]!.source.startIdx, end: ctx.base + this.source.endIdx };
         // `-9223372036854775808` is a literal; `-(-9223372036854775808)` wraps at run time, as in Soufflé.
         const wraps = a.kind === 'num' && a.value === INT64_MIN;
         a = a.kind === 'num' && !wraps ? { kind: 'num', value: -a.value, loc: l } : { kind: 'neg', arg: a, loc: l };
@@ -169,35 +159,35 @@ function getSemantics() {
         kind: 'call',
         fn: name.sourceString as FunctorName,
         args: args.asIteration().children.map((a) => a.ast() as Term),
-        loc: loc(this),
-        nameLoc: loc(name),
+        loc: loc(ctx, this),
+        nameLoc: loc(ctx, name),
       };
     },
     Aggregate_count(_kw: Node, _c: Node, body: Node) {
-      return { kind: 'agg', op: 'count', target: null, body: aggBody(body), loc: loc(this) };
+      return { kind: 'agg', op: 'count', target: null, body: aggBody(ctx, body), loc: loc(ctx, this) };
     },
     Aggregate_other(kw: Node, target: Node, _c: Node, body: Node) {
-      return { kind: 'agg', op: kw.sourceString as AggOp, target: target.ast() as Term, body: aggBody(body), loc: loc(this) };
+      return { kind: 'agg', op: kw.sourceString as AggOp, target: target.ast() as Term, body: aggBody(ctx, body), loc: loc(ctx, this) };
     },
     AggBody_braces(_o: Node, conj: Node, _c: Node) {
       return conj.ast();
     },
     AggBody_atom(atom: Node) {
-      return [{ kind: 'atom', atom: atom.ast() as Atom, loc: loc(this) }];
+      return [{ kind: 'atom', atom: atom.ast() as Atom, loc: loc(ctx, this) }];
     },
     number(_digits: Node) {
-      return { kind: 'num', value: BigInt(this.sourceString), loc: loc(this) };
+      return { kind: 'num', value: BigInt(this.sourceString), loc: loc(ctx, this) };
     },
     string(_o: Node, _chars: Node, _c: Node) {
-      return { kind: 'str', value: unescapeString(this.sourceString.slice(1, -1)), loc: loc(this) };
+      return { kind: 'str', value: unescapeString(this.sourceString.slice(1, -1)), loc: loc(ctx, this) };
     },
     wildcard(_u: Node) {
-      return { kind: 'wildcard', loc: loc(this) };
+      return { kind: 'wildcard', loc: loc(ctx, this) };
     },
     variable(_id: Node) {
-      const sub = nested.get(this.sourceString);
+      const sub = ctx.nested.get(this.sourceString);
       if (sub !== undefined) return sub;
-      return { kind: 'var', name: this.sourceString, loc: loc(this) };
+      return { kind: 'var', name: this.sourceString, loc: loc(ctx, this) };
     },
     _terminal(this: TerminalNode) {
       return this.sourceString;
@@ -207,13 +197,12 @@ function getSemantics() {
       throw new Error(`no semantic action for ${this.ctorName}`);
     },
   });
-  semantics = s;
   return s;
 }
 
 /** Left-associative tree of an operator chain, `*` `/` `%` binding tighter than `+` `-` (no recursion). */
-function chain(terms: Term[], ops: ArithOp[]): Term {
-  const mk = (l: Term, op: ArithOp, r: Term): Term => ({ kind: 'bin', op, left: l, right: r, loc: { source: src, start: l.loc.start, end: r.loc.end } });
+function chain(ctx: ParseCtx, terms: Term[], ops: ArithOp[]): Term {
+  const mk = (l: Term, op: ArithOp, r: Term): Term => ({ kind: 'bin', op, left: l, right: r, loc: { source: ctx.src, start: l.loc.start, end: r.loc.end } });
   let sum: Term | undefined;
   let sumOp: ArithOp = '+';
   let prod = terms[0]!;
@@ -231,15 +220,15 @@ function chain(terms: Term[], ops: ArithOp[]): Term {
 }
 
 /** The literals of an aggregate body; a disjunction there is reported (Soufflé has none). */
-function aggBody(body: Node): Literal[] {
+function aggBody(ctx: ParseCtx, body: Node): Literal[] {
   const raw = body.ast() as RawConj;
   const out: Literal[] = [];
   const flatten = (items: RawConj): void => {
     for (const it of items) {
       if ('alts' in it) {
         if (it.alts.length > 1) {
-          problems.push(
-            errorAt(src, it.loc.start, it.loc.end, 'syntax-error', 'a disjunction `;` is not allowed inside an aggregate body', {
+          ctx.problems.push(
+            errorAt(ctx.src, it.loc.start, it.loc.end, 'syntax-error', 'a disjunction `;` is not allowed inside an aggregate body', {
               fix: 'write one aggregate per alternative, or derive the alternatives into a helper relation first.',
             }),
           );
@@ -253,16 +242,16 @@ function aggBody(body: Node): Literal[] {
 }
 
 /** Disjunctive normal form of a body: one literal list per alternative. */
-function expand(d: RawDisj, at: Location): Literal[][] {
+function expand(ctx: ParseCtx, d: RawDisj, at: Location): Literal[][] {
   const conjs = (c: RawConj): Literal[][] => {
     let acc: Literal[][] = [[]];
     for (const item of c) {
-      const alts = 'alts' in item ? expand(item, at) : [[item]];
+      const alts = 'alts' in item ? expand(ctx, item, at) : [[item]];
       const next: Literal[][] = [];
       for (const a of acc) for (const b of alts) next.push([...a, ...b]);
       acc = next;
       if (acc.length > MAX_EXPANSION) {
-        problems.push(errorAt(src, at.start, at.end, 'syntax-error', `this rule expands to more than ${MAX_EXPANSION} alternatives`, {
+        ctx.problems.push(errorAt(ctx.src, at.start, at.end, 'syntax-error', `this rule expands to more than ${MAX_EXPANSION} alternatives`, {
           fix: 'split the disjunctions into helper relations.',
         }));
         return acc.slice(0, 1);
@@ -286,11 +275,11 @@ function literalTerms(l: Literal): readonly Term[] {
 }
 
 /** Out-of-range numbers and too deep terms, found without recursion. */
-function checkTerms(roots: readonly Term[]): void {
+function checkTerms(ctx: ParseCtx, roots: readonly Term[]): void {
   for (const root of roots) {
     const { depth, deepest } = treeDepth(root, subTerms);
     if (depth > MAX_TERM_DEPTH) {
-      problems.push(
+      ctx.problems.push(
         errorAt(deepest.loc.source, deepest.loc.start, deepest.loc.end, 'nesting-too-deep', `this term is nested ${depth} levels deep; ptolog accepts ${MAX_TERM_DEPTH}`, {
           fix: 'split the expression: compute parts in helper relations or variables (`X = ...`).',
         }),
@@ -301,7 +290,7 @@ function checkTerms(roots: readonly Term[]): void {
     while (stack.length > 0) {
       const t = stack.pop()!;
       if (t.kind === 'num' && (t.value < INT64_MIN || t.value > INT64_MAX)) {
-        problems.push(
+        ctx.problems.push(
           errorAt(t.loc.source, t.loc.start, t.loc.end, 'number-out-of-range', `the number ${t.value} does not fit in a 64-bit signed integer`, {
             fix: `use a value between ${INT64_MIN} and ${INT64_MAX}.`,
           }),
@@ -312,31 +301,62 @@ function checkTerms(roots: readonly Term[]): void {
   }
 }
 
-/** Parses a term alone (the rest of the text blanked), for deep parentheses; undefined when it is none. */
-function parseNestedTerm(blanked: string): Term | undefined {
+/** Parses a term alone (the rest of the text blanked), for deep parentheses, with the file's semantics; undefined when it is none. */
+function parseNestedTerm(semantics: ReturnType<typeof semanticsFor>, blanked: string): Term | undefined {
   const m = datalogGrammar().match(blanked, 'Term');
   if (m.failed()) return undefined;
-  return getSemantics()(m).ast() as Term;
+  return semantics(m).ast() as Term;
+}
+
+/** The clauses of both lists in the order they are written (each list is in that order already). */
+function mergeByStart(a: readonly Clause[], b: readonly Clause[]): Clause[] {
+  const out: Clause[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]!.loc.start < b[j]!.loc.start)) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
 }
 
 /** Parses one source text; throws DiagnosticError with a located syntax error. */
-export function parseFile(source: SourceText): ParsedFile {
-  src = source;
-  problems = [];
-  nested = new Map();
+export function parseFile(source: SourceText, options: { grammarOnly?: boolean; minFactRun?: number } = {}): ParsedFile {
+  const ctx: ParseCtx = { src: source, base: 0, problems: [], nested: new Map() };
+  const semantics = semanticsFor(ctx);
+  // One-line ground facts (most of the op catalog) are read without the grammar, which reads the
+  // pieces between them; `grammarOnly` reads everything through it (the reference the fast path
+  // is tested against, and what gives a syntax error its message).
+  const fast = options.grammarOnly ? { clauses: [], rest: [[0, source.text.length] as [number, number]] } : takeFastFacts(source, options.minFactRun);
   try {
-    const flat = flattenDeepGroups(source.text, parseNestedTerm, nested);
+    const flat = flattenDeepGroups(source.text, (blanked) => {
+      ctx.base = 0;
+      return parseNestedTerm(semantics, blanked);
+    }, ctx.nested);
     if (flat.problem) {
       const p = flat.problem;
       throw new DiagnosticError([
         errorAt(source, p.start, p.end, 'nesting-too-deep', p.message, { fix: 'split the rule: derive the inner parts into helper relations.' }),
       ]);
     }
-    const m = datalogGrammar().match(flat.text);
-    if (m.failed()) throw new DiagnosticError([syntaxError(source, m)]);
-    const file = getSemantics()(m).ast() as ParsedFile;
-    for (const c of file.clauses) checkTerms([...c.head.args, ...c.body.flatMap(literalTerms)]);
-    if (problems.length > 0) throw new DiagnosticError(problems);
+    const file: ParsedFile = { decls: [], types: [], io: [], clauses: [], includes: [] };
+    for (const [from, to] of fast.rest) {
+      const m = datalogGrammar().match(flat.text.slice(from, to));
+      if (m.failed()) {
+        if (!options.grammarOnly) return parseFile(source, { grammarOnly: true });
+        throw new DiagnosticError([syntaxError(source, m)]);
+      }
+      ctx.base = from;
+      const piece = semantics(m).ast() as ParsedFile;
+      file.decls.push(...piece.decls);
+      file.types.push(...piece.types);
+      file.io.push(...piece.io);
+      file.clauses.push(...piece.clauses);
+      file.includes.push(...piece.includes);
+    }
+    if (fast.clauses.length > 0) file.clauses = mergeByStart(fast.clauses, file.clauses);
+    for (const c of file.clauses) checkTerms(ctx, [...c.head.args, ...c.body.flatMap(literalTerms)]);
+    if (ctx.problems.length > 0) throw new DiagnosticError(ctx.problems);
     return file;
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
@@ -346,8 +366,5 @@ export function parseFile(source: SourceText): ParsedFile {
         fix: 'split deeply nested rules into helper relations.',
       }),
     ]);
-  } finally {
-    problems = [];
-    nested = new Map();
   }
 }
