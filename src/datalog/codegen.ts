@@ -19,7 +19,6 @@ export type CompiledPlan = (
   F: FunctorRuntime,
 ) => void;
 
-const cache = new Map<string, CompiledPlan>();
 
 interface Gen {
   temps: number;
@@ -281,8 +280,8 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
   }
 }
 
-/** Generates (or reuses) the JavaScript function of a plan. */
-export function compilePlan(plan: Plan): CompiledPlan {
+/** Generates the JavaScript function of a plan, or reuses the one `cache` (the program's memo) holds for the same code. */
+export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): CompiledPlan {
   const g: Gen = { temps: 0, depth: 0, memos: [] };
   const arity = (k: number): number => plan.accesses[k]!.arity;
   const leaf = (): string => {
@@ -305,7 +304,6 @@ export function compilePlan(plan: Plan): CompiledPlan {
   let fn = cache.get(code);
   if (!fn) {
     if (cache.size > 5000) cache.clear();
-    if (process.env["PTOLOG_DUMP_PLANS"] === "1") process.stderr.write(`--- plan\n${code}\n`);
     fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', code) as CompiledPlan;
     cache.set(code, fn);
   }

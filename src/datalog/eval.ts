@@ -137,7 +137,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     const top = plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : []));
     return {
       plan,
-      fn: compilePlan(plan),
+      fn: compilePlan(plan, program.compiledPlans),
       R,
       X,
       B: new Int32Array(2 * plan.accesses.length),
@@ -228,15 +228,9 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
   };
 
-  const profile = process.env['PTOLOG_PROFILE'] === '1';
   for (const s of program.strata) {
     if (needed && !s.relations.some((r) => needed.has(r))) continue;
-    const t0 = profile ? performance.now() : 0;
     evalStratum(s);
-    if (profile) {
-      const ms = performance.now() - t0;
-      if (ms > 5) process.stderr.write(`ptolog profile: ${ms.toFixed(0)} ms  ${s.relations.map((r) => `${program.relations[r]!.name}(${rels[r]!.count})`).join(' ')}\n`);
-    }
   }
   return new EvalResult(program, rels, symbols, factRows, inputCounts);
 }

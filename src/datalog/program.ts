@@ -3,6 +3,7 @@ import type { Location } from '../report/diagnostic.js';
 import type { Clause, Kind } from './ast.js';
 import { FactDatabase } from './database.js';
 import type { SourceText } from '../report/source.js';
+import type { CompiledPlan } from './codegen.js';
 
 export interface RelationInfo {
   id: number;
@@ -37,6 +38,8 @@ export interface Stratum {
 /** A rule program that passed every static check; evaluate it with `evaluate`. */
 export class RuleProgram {
   readonly byName: Map<string, RelationInfo>;
+  /** The compiled join plans of this program's evaluations, by generated code (a memo: same code, same function). */
+  readonly compiledPlans = new Map<string, CompiledPlan>();
 
   constructor(
     readonly relations: RelationInfo[],
