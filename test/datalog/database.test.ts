@@ -7,8 +7,10 @@ const program = () =>
   loadProgram([{ path: 'db.dl', text: '.decl e(x: number, s: symbol)\n.input e\n.decl z()\n.input z\n.decl o(x: number, s: symbol)\n.output o\no(X, S) :- e(X, S).\n' }]).program;
 
 describe('RowBuffer', () => {
-  test.prop([fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 200 })])(
-    'gives back every appended row in order',
+  // Mostly 32-bit values, sometimes one beyond: the buffer widens to 64-bit numbers once, keeping the rows before it.
+  const value = fc.oneof({ arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), weight: 4 }, { arbitrary: fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), weight: 1 });
+  test.prop([fc.integer({ min: 1, max: 5 }), fc.array(value, { maxLength: 200 })])(
+    'gives back every appended row in order (widening to 64-bit numbers when a value needs it)',
     (arity, values) => {
       const rows: number[][] = [];
       for (let i = 0; i + arity <= values.length; i += arity) rows.push(values.slice(i, i + arity));
@@ -20,19 +22,6 @@ describe('RowBuffer', () => {
       expect(out).toEqual(rows);
     },
   );
-
-  test.prop([
-    fc.integer({ min: 1, max: 4 }),
-    fc.array(fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 })), { maxLength: 200 }),
-  ])('widens to 64-bit numbers the first time a value does not fit 32 bits, keeping the rows before it', (arity, values) => {
-    const rows: number[][] = [];
-    for (let i = 0; i + arity <= values.length; i += arity) rows.push(values.slice(i, i + arity));
-    const b = new RowBuffer(arity);
-    for (const r of rows) b.push(r);
-    const out: number[][] = [];
-    b.forEach((r) => out.push([...r]));
-    expect(out).toEqual(rows);
-  });
 
   it('widens across chunk boundaries (a big value after the first chunk is full)', () => {
     const b = new RowBuffer(2);
