@@ -99,7 +99,11 @@ export function parseDefines(specs: readonly string[]): Map<string, ConstValue> 
     }
     if (max > MAX_NESTING) badDefine(spec, `too many nested parentheses: Python allows ${MAX_NESTING} levels`);
     const v = parseConstText(value, out);
-    if (v === undefined) badDefine(spec, 'the value must be an integer expression or a list of integers');
+    if (v === undefined) {
+      badDefine(spec, /^\s*-?\d{16,}\s*$/.test(value) && !Number.isSafeInteger(Number(value))
+        ? 'the value is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly'
+        : 'the value must be an integer expression or a list of integers');
+    }
     out.set(m[1]!, v);
   }
   return out;

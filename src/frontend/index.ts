@@ -24,6 +24,7 @@ import { indentationError } from './indentation.js';
 import { enclosingConstants } from './enclosing.js';
 import { attachComments } from './comments.js';
 import { moduleDynamics } from './dynamics.js';
+import { walkProgram } from '../ir/visit.js';
 
 export { parseDefines };
 export { unknownDefines } from './constants.js';
@@ -167,6 +168,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
+  problems.push(...inexactNumbers(source, programs));
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
   const headerComments = attachComments(text, table, programs);
   const dynamics = moduleDynamics(text, table, imports, constants);
@@ -247,4 +249,27 @@ function readModuleText(path: string): string {
     ]);
   }
   return text;
+}
+
+/**
+ * A note at each integer literal beyond ±(2⁵³ − 1) in the programs: the frontend holds numbers
+ * as JavaScript doubles, so such a value is not exact and is read as an unknown value (a trip
+ * count of `pl.range(10**19)` is then unknown) — said, not left in silence.
+ */
+function inexactNumbers(source: SourceText, programs: readonly Program[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const p of programs) {
+    walkProgram(p, {
+      expr: (e) => {
+        if (e.kind !== 'Int' || Number.isSafeInteger(e.value)) return;
+        out.push({
+          severity: 'note',
+          code: 'inexact-number',
+          message: 'this integer is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: it is read as an unknown value (a trip count or size it sets is not decided)',
+          location: { source, start: e.span.start, end: e.span.end },
+        });
+      },
+    });
+  }
+  return out;
 }

@@ -5,7 +5,7 @@ import { ruleFilesUnder, rulesDir } from './registry.js';
 export const BUILTIN_CODES: readonly string[] = [
   'syntax-error', 'unsupported-construct', 'tab-indent', 'inconsistent-dedent', 'nesting-too-deep',
   'no-program', 'not-python', 'unfollowed-import', 'patch-conflict', 'unreadable-file', 'write-failed',
-  'bad-edit', 'bad-define', 'unknown-define', 'config', 'unknown-pass', 'unknown-suppression-code', 'unused-suppression',
+  'bad-edit', 'bad-define', 'unknown-define', 'inexact-number', 'config', 'unknown-pass', 'unknown-suppression-code', 'unused-suppression',
 ];
 
 /**
