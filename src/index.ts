@@ -18,6 +18,7 @@ export { rewrite, type RewriteResult } from './rewrite/rewrite.js';
 export type { EditSet } from './rewrite/edits.js';
 export { PASSES, passByName, rulesDir, type PassSpec } from './passes/registry.js';
 export { analyze, loadRules, type Analysis } from './passes/analyze.js';
+export { RuleSession, type LoadedRules } from './passes/rule-session.js';
 export { readEdits } from './passes/read-edits.js';
 export { readFindings } from './passes/findings.js';
 export { applyPasses, auditText, type RunOptions, type PassOutcome } from './passes/pipeline.js';

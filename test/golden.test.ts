@@ -19,6 +19,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync, statSync } from '
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli/main.js';
+import { RuleSession } from '../src/passes/rule-session.js';
+
+// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
+const ruleSession = new RuleSession();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const specsDir = join(root, 'specs');
@@ -37,7 +41,7 @@ async function runCli(args: string[]): Promise<{ code: number; stdout: string; s
   const cwd = process.cwd();
   process.chdir(root);
   try {
-    const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), ruleSession });
     return { code, stdout, stderr };
   } finally {
     process.chdir(cwd);

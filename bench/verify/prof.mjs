@@ -5,12 +5,14 @@ import fc from 'fast-check';
 import { arbModule } from '../../dist/verify/programs.js';
 import { checkProgram } from '../../dist/verify/checks.js';
 import { PASSES } from '../../dist/passes/registry.js';
+import { RuleSession } from '../../dist/passes/rule-session.js';
 
 for (const name of ['insert-comm-fence', 'expand-manual-phase-fence', 'cache-policy']) {
   const ps = PASSES.filter((p) => p.name === name);
   const mods = fc.sample(arbModule(ps), { numRuns: 20, seed: 4 });
   const t0 = performance.now();
-  for (const m of mods) checkProgram(m.text, PASSES, { sound: m.family === 'comm' });
+  const session = new RuleSession();
+  for (const m of mods) checkProgram(m.text, PASSES, { sound: m.family === 'comm', run: { session } });
   const ms = (performance.now() - t0) / mods.length;
   const chars = mods.reduce((a, m) => a + m.text.length, 0) / mods.length;
   console.log(`${mods[0].family.padEnd(13)} ${ms.toFixed(0).padStart(6)} ms/program  (${chars.toFixed(0)} chars on average)`);

@@ -4,7 +4,8 @@
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parseModule } from '../../src/frontend/index.js';
-import { analyze, forgetLoadedRules, loadRules, type Analysis } from '../../src/passes/analyze.js';
+import { analyze, loadRules, type Analysis } from '../../src/passes/analyze.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
 import { readFindings } from '../../src/passes/findings.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { explainLine } from '../../src/passes/explain.js';
@@ -43,6 +44,8 @@ function toFinding(d: Diagnostic): Finding {
 export class PlaygroundAnalyzer {
   private analyses: Analysis[] = [];
   private rules: string | undefined;
+  /** The rule programs loaded in this page (rule paths shown from the virtual root). */
+  private readonly session = new RuleSession('/');
 
   /**
    * Audits (as PyPTO's Default pipeline compiles the kernel, or as written), applies, graphs and
@@ -52,7 +55,7 @@ export class PlaygroundAnalyzer {
     const t0 = performance.now();
     if (rules !== this.rules) {
       setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
-      forgetLoadedRules();
+      this.session.forget();
       this.rules = rules;
     }
     this.analyses = [];
@@ -61,7 +64,7 @@ export class PlaygroundAnalyzer {
       const module = parseModule(kernel, KERNEL_PATH);
       const findings: Finding[] = [];
       for (const pass of PASSES) {
-        const a = analyze(module, pass.audit, extrasFor(pass, extras), asWritten ? { stage: 'as-written' } : {});
+        const a = analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
         this.analyses.push(a);
         for (const d of readFindings(a.result, a.table, module.source)) findings.push(toFinding(d));
       }
@@ -69,7 +72,7 @@ export class PlaygroundAnalyzer {
       let diff: string | undefined;
       let applyError: string | undefined;
       try {
-        const applied = applyPasses(kernel, KERNEL_PATH, PASSES, { extras }).text;
+        const applied = applyPasses(kernel, KERNEL_PATH, PASSES, { extras, session: this.session }).text;
         diff = applied === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, applied, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
       } catch (e) {
         if (!(e instanceof DiagnosticError)) throw e;
@@ -80,7 +83,7 @@ export class PlaygroundAnalyzer {
       const dot = g < 0 ? '' : fanoutDot(this.analyses[g]!, false, PASSES[g]!.name);
       return {
         kind: 'analyzed', id, findings, diff, ...(applyError !== undefined ? { applyError } : {}),
-        dot, facts: factTables(kernel), ms: performance.now() - t0,
+        dot, facts: factTables(kernel, this.session), ms: performance.now() - t0,
       };
     } catch (e) {
       if (e instanceof DiagnosticError) {
@@ -101,11 +104,11 @@ export class PlaygroundAnalyzer {
 }
 
 /** The input facts of the kernel (relations of rules/schema.dl) with their column names. */
-function factTables(kernel: string): FactTable[] {
+function factTables(kernel: string, session: RuleSession): FactTable[] {
   const module = parseModule(kernel, KERNEL_PATH);
   const sink = new MemorySink();
   extractFacts(module, sink);
-  const schema = loadRules('schema.dl').program;
+  const schema = loadRules('schema.dl', [], undefined, [], session).program;
   return schema.relations
     .filter((r) => r.input)
     .map((r) => ({ name: r.name, columns: r.attrs, rows: sink.get(r.name) }));

@@ -16,6 +16,7 @@ import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { SeverityOverride } from '../config/config.js';
 import type { AuditStage } from '../passes/analyze.js';
+import type { RuleSession } from '../passes/rule-session.js';
 import { toWire, type WireBundle } from '../report/wire.js';
 import { interruptedWrites, readSource, writeAtomic, type SourceFile } from './files.js';
 
@@ -75,7 +76,7 @@ function diffOf(file: string, before: string, after: string): string {
 }
 
 /** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
-export function runFileTask(t: FileTask): FileResult {
+export function runFileTask(t: FileTask, session: RuleSession): FileResult {
   try {
     const passes = t.passes.map((n) => passByName(n, t.rules)).filter((p): p is PassSpec => p !== undefined);
     const root = t.rulesRoot === undefined ? undefined : checkRulesRoot(t.rulesRoot, passes);
@@ -86,6 +87,7 @@ export function runFileTask(t: FileTask): FileResult {
       ...evaluationBounds(t),
       ...(root !== undefined ? { rulesRoot: root } : {}),
       ...(t.stage !== undefined ? { stage: t.stage } : {}),
+      session,
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
     const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);

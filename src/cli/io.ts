@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
+import { RuleSession } from '../passes/rule-session.js';
 
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {
@@ -15,6 +16,11 @@ export interface CliIO {
   readStdin?: () => Promise<string>;
   /** The default of --jobs. Default: 1. */
   cpus?: number;
+  /**
+   * Rule programs loaded by earlier runs, reused by this one (a test harness or an embedding
+   * calling `main` many times). Default: each run loads the rules it needs.
+   */
+  ruleSession?: RuleSession;
 }
 
 async function readAllStdin(): Promise<string> {
@@ -89,4 +95,9 @@ export async function guarded(io: CliIO, body: () => Promise<number> | number): 
     if ((io.env ?? process.env)['PTOLOG_DEBUG'] && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return EXIT_FAILURE;
   }
+}
+
+/** The rule session of one CLI run: the caller's (`io.ruleSession`) or a new one, seen from the working directory. */
+export function ruleSessionOf(io: CliIO): RuleSession {
+  return (io.ruleSession ?? new RuleSession()).at(process.cwd());
 }

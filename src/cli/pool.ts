@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { runFileTask, type FileResult, type FileTask } from './file-task.js';
+import type { RuleSession } from '../passes/rule-session.js';
 
 /** A FileResult for an unexpected exception: one `internal-error` line, no stack trace. */
 export function internalFailure(file: string, e: unknown): FileResult {
@@ -26,14 +27,19 @@ function workerScript(): string | undefined {
  * task, or no compiled worker exists) and returns the results in task order, whatever order
  * they finish in. `onDone` is called after each finished task.
  */
-export async function runTasks(tasks: readonly FileTask[], jobs: number, onDone: (done: number) => void = () => {}): Promise<FileResult[]> {
+export async function runTasks(
+  tasks: readonly FileTask[],
+  jobs: number,
+  session: RuleSession,
+  onDone: (done: number) => void = () => {},
+): Promise<FileResult[]> {
   const results: FileResult[] = new Array<FileResult>(tasks.length);
   const script = workerScript();
   const n = Math.min(jobs, tasks.length);
   if (n <= 1 || !script) {
     tasks.forEach((t, i) => {
       try {
-        results[i] = runFileTask(t);
+        results[i] = runFileTask(t, session);
       } catch (e) {
         results[i] = internalFailure(t.file, e);
       }
@@ -73,7 +79,7 @@ export async function runTasks(tasks: readonly FileTask[], jobs: number, onDone:
   );
   // Tasks never handed out because workers crashed run here.
   tasks.forEach((t, i) => {
-    if (!results[i]) results[i] = runFileTask(t);
+    if (!results[i]) results[i] = runFileTask(t, session);
   });
   return results;
 }

@@ -15,6 +15,7 @@ import { rewrite } from '../rewrite/rewrite.js';
 import { emptyEdits, editCount, type EditSet } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import type { LspSettings } from './settings.js';
+import type { RuleSession } from '../passes/rule-session.js';
 
 /** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
 export interface PassFinding {
@@ -28,9 +29,9 @@ function extras(settings: LspSettings): ExtraRuleFile[] {
 }
 
 /** The text `apply` produces (every pass of the settings), or undefined when apply refuses (errors). */
-export function fixAllText(text: string, path: string, settings: LspSettings): string | undefined {
+export function fixAllText(text: string, path: string, settings: LspSettings, session: RuleSession): string | undefined {
   try {
-    return applyPasses(text, path, settings.passes, { defines: settings.defines, extras: extras(settings) }).text;
+    return applyPasses(text, path, settings.passes, { defines: settings.defines, extras: extras(settings), session }).text;
   } catch (e) {
     if (e instanceof DiagnosticError) return undefined;
     throw e;
@@ -42,12 +43,12 @@ export function fixAllText(text: string, path: string, settings: LspSettings): s
  * (the markers after that statement; a barrier before that loop with the deps it rewrites):
  * undefined when there are none or the text has errors.
  */
-export function fixOneText(text: string, path: string, settings: LspSettings, passName: string, start: number): string | undefined {
+export function fixOneText(text: string, path: string, settings: LspSettings, session: RuleSession, passName: string, start: number): string | undefined {
   const pass = settings.passes.find((p) => p.name === passName);
   if (!pass) return undefined;
   try {
     const module = parseModule(text, path, { defines: settings.defines });
-    const a = analyze(module, pass.entry, extrasFor(pass, extras(settings)));
+    const a = analyze(module, pass.entry, extrasFor(pass, extras(settings), settings.passes, undefined, session), { session });
     if (readFindings(a.result, a.table, module.source).some((d) => d.severity === 'error')) return undefined;
     const edits = editsAt(a, readEdits(a.result), start);
     if (editCount(edits) === 0) return undefined;

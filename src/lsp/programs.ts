@@ -15,6 +15,7 @@ import type { SourceText } from '../report/source.js';
 import type { Program } from '../ir/nodes.js';
 import type { PassFinding } from './analysis.js';
 import type { LspSettings } from './settings.js';
+import type { RuleSession } from '../passes/rule-session.js';
 
 /** One program's analysis, as computed on `source` (where the program started at `start`). */
 export interface ProgramAudit {
@@ -74,9 +75,10 @@ export function* auditProgramsSteps(
   settings: LspSettings,
   salt: string,
   previous: ProgramCache,
+  session: RuleSession,
 ): Generator<void, ProgramsAudit, void> {
   try {
-    return yield* programsSteps(text, path, settings, salt, previous);
+    return yield* programsSteps(text, path, settings, salt, previous, session);
   } catch (e) {
     // A document that does not read, a rule file that does not load: its errors are the findings.
     if (e instanceof DiagnosticError) {
@@ -92,6 +94,7 @@ function* programsSteps(
   settings: LspSettings,
   salt: string,
   previous: ProgramCache,
+  session: RuleSession,
 ): Generator<void, ProgramsAudit, void> {
   const cache = new Map<string, ProgramAudit>();
   const module = parseModule(text, path, { defines: settings.defines });
@@ -112,7 +115,7 @@ function* programsSteps(
       const analyses = new Map<string, Analysis>();
       for (const pass of settings.passes) {
         yield;
-        const a = analyze(one, pass.audit, extrasFor(pass, extras), settings.stage !== undefined ? { stage: settings.stage } : {});
+        const a = analyze(one, pass.audit, extrasFor(pass, extras, settings.passes, undefined, session), { session, ...(settings.stage !== undefined ? { stage: settings.stage } : {}) });
         analyses.set(pass.name, a);
         for (const d of readFindings(a.result, a.table, source, { related: true })) mine.push({ pass: pass.name, diagnostic: d });
       }

@@ -12,7 +12,7 @@ import {
   type Hover, type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { forgetLoadedRules } from '../passes/analyze.js';
+import { RuleSession } from '../passes/rule-session.js';
 import { explainLine } from '../passes/explain.js';
 import { passByName } from '../passes/registry.js';
 import type { Analysis } from '../passes/analyze.js';
@@ -55,6 +55,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
   /** Per document: its programs' analyses from the last analysis (reused for unchanged programs). */
   const caches = new Map<string, ReadonlyMap<string, ProgramAudit>>();
   let rulesGeneration = 0;
+  /** The rule programs this server has loaded (paths shown relative to the workspace base). */
+  const session = new RuleSession(base);
   let stopWatching: (() => void) | undefined;
 
   const logError = (what: string, e: unknown): void => {
@@ -79,7 +81,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const path = documentPath(uri);
     try {
       const settings = options.settingsFor(path);
-      const steps = auditProgramsSteps(text, path, settings, settingsSalt(settings, generation), caches.get(uri) ?? new Map());
+      const steps = auditProgramsSteps(text, path, settings, settingsSalt(settings, generation), caches.get(uri) ?? new Map(), session);
       let step = steps.next();
       while (!step.done) {
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -110,7 +112,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
   };
 
   const rulesChanged = (): void => {
-    forgetLoadedRules();
+    session.forget();
     rulesGeneration++;
     for (const doc of documents.all()) schedule(doc.uri);
   };
@@ -162,7 +164,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
         for (const d of ours) {
           const data = d.data as FindingData | undefined;
           if (data && data.pass !== '' && data.start >= 0 && doc.offsetAt(d.range.start) === data.start) {
-            const next = fixOneText(text, path, settings, data.pass, data.start);
+            const next = fixOneText(text, path, settings, session, data.pass, data.start);
             if (next !== undefined && next !== text) {
               actions.push({
                 title: `ptolog: insert the markers for this ${String(d.code)}`,
@@ -184,7 +186,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
         }
       }
       if (wants(CodeActionKind.SourceFixAll) || (wants(CodeActionKind.QuickFix) && ours.length > 0)) {
-        const next = fixAllText(text, path, settings);
+        const next = fixAllText(text, path, settings, session);
         if (next !== undefined && next !== text) {
           actions.push({
             title: 'Fix all ptolog findings',
@@ -210,7 +212,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     else {
       const path = documentPath(uri);
       const settings = options.settingsFor(path);
-      const steps = auditProgramsSteps(doc.getText(), path, settings, settingsSalt(settings, rulesGeneration), caches.get(uri) ?? new Map());
+      const steps = auditProgramsSteps(doc.getText(), path, settings, settingsSalt(settings, rulesGeneration), caches.get(uri) ?? new Map(), session);
       let step = steps.next();
       while (!step.done) step = steps.next();
       programs = step.value.programs;

@@ -1,16 +1,14 @@
-import { join, relative, isAbsolute } from 'node:path';
+import { join, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
-import { parseFile } from '../datalog/parser.js';
-import type { ParsedFile } from '../datalog/ast.js';
-import type { SourceText } from '../report/source.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { checkFindingCodes, checkFindingSeverities } from './findings.js';
 import { badOpEffects } from './op-effects.js';
 import { loadCatalog } from './catalog.js';
 import { rulesDir } from './registry.js';
+import { RuleSession, type LoadedRules } from './rule-session.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
 export interface Analysis {
@@ -20,21 +18,6 @@ export interface Analysis {
   result: EvalResult;
   /** Warnings from checking the rule files. */
   ruleWarnings: Diagnostic[];
-}
-
-const programCache = new Map<string, { program: RuleProgram; warnings: Diagnostic[] }>();
-// Parsed rule files by path and text: the passes share rules/lib.dl, rules/ops.dl and the op
-// catalog, parsed once per process.
-const parseCache = new Map<string, ParsedFile>();
-
-function parseOnce(source: SourceText): ParsedFile {
-  const key = `${source.path}\0${source.text}`;
-  let parsed = parseCache.get(key);
-  if (!parsed) {
-    parsed = parseFile(source);
-    parseCache.set(key, parsed);
-  }
-  return parsed;
 }
 
 /**
@@ -61,10 +44,12 @@ export interface AnalyzeOptions {
   timeoutSeconds?: number;
   /** A relation may hold at most this many tuples (TupleLimitExceeded past it). */
   maxTuples?: number;
+  /** Where loaded rule programs are kept for reuse (default: a fresh session for this call alone). */
+  session?: RuleSession;
 }
 
 /**
- * Loads (once per process) the rule program made of a pass's entry file (under `root`) plus
+ * Loads (once per `session`) the rule program made of a pass's entry file (under `root`) plus
  * extra files; an extra file's `#include` not found beside it is looked up in `includeDirs`,
  * then in `root`. Throws DiagnosticError on rule errors.
  */
@@ -73,26 +58,20 @@ export function loadRules(
   extra: readonly string[] = [],
   root: string = rulesDir(),
   includeDirs: readonly string[] = [],
-): { program: RuleProgram; warnings: Diagnostic[] } {
-  // Rule paths as the user reads them in proofs and diagnostics: relative to the working directory.
-  const files = [isAbsolute(entry) ? entry : join(root, entry), ...extra].map((f) => (isAbsolute(f) ? relative(process.cwd(), f) || f : f));
-  const dirs = [...includeDirs, root].map((d) => (isAbsolute(d) ? relative(process.cwd(), d) || '.' : d));
+  session: RuleSession = new RuleSession(),
+): LoadedRules {
+  // Rule paths as the user reads them in proofs and diagnostics: relative to the session's directory.
+  const files = [isAbsolute(entry) ? entry : join(root, entry), ...extra].map((f) => (isAbsolute(f) ? session.shown(f, f) : f));
+  const dirs = [...includeDirs, root].map((d) => (isAbsolute(d) ? session.shown(d, '.') : d));
   const key = [...files, '\u0001', ...dirs].join('\0');
-  const hit = programCache.get(key);
-  if (hit) return hit;
-  // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
-  const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, parseOnce);
-  const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
-  const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, loadCatalog(root, [...extra, ...sources]))];
-  if (bad.length > 0) throw new DiagnosticError(bad);
-  programCache.set(key, loaded);
-  return loaded;
-}
-
-/** Drops every loaded rule program, so the next loadRules re-reads the files (a rule file changed on disk). */
-export function forgetLoadedRules(): void {
-  programCache.clear();
-  parseCache.clear();
+  return session.program(key, () => {
+    // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
+    const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
+    const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
+    const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, loadCatalog(root, [...extra, ...sources]))];
+    if (bad.length > 0) throw new DiagnosticError(bad);
+    return loaded;
+  });
 }
 
 /**
@@ -100,7 +79,7 @@ export function forgetLoadedRules(): void {
  * when the rules declare an op effect the catalog cannot use (located at its declaration).
  */
 export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
-  const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs);
+  const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs, opts.session);
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { PASSES, isContractFolder, type PassSpec } from './registry.js';
 import { loadRules } from './analyze.js';
+import { RuleSession } from './rule-session.js';
 import { relationsUsedUndeclared } from '../datalog/index.js';
 
 /** A user rule file given with `--rules DIR` and the passes it belongs to. */
@@ -55,10 +56,10 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
  * The shipped passes whose rules declare every relation a file without includes uses (empty
  * for a file with includes, or one that needs nothing or something no pass declares).
  */
-export function passesDeclaring(x: ExtraRuleFile, passes: readonly PassSpec[] = PASSES): PassSpec[] {
+export function passesDeclaring(x: ExtraRuleFile, passes: readonly PassSpec[] = PASSES, session: RuleSession = new RuleSession()): PassSpec[] {
   if (x.includesEntries.length > 0 || (x.includes?.length ?? 0) > 0 || x.needs.size === 0) return [];
   return passes.filter((p) => {
-    const program = loadRules(p.audit).program;
+    const program = loadRules(p.audit, [], undefined, [], session).program;
     return [...x.needs].every((n) => program.relation(n) !== undefined);
   });
 }
@@ -74,9 +75,10 @@ export function extrasFor(
   extras: readonly ExtraRuleFile[],
   passes: readonly PassSpec[] = PASSES,
   rulesRoot?: string,
+  session: RuleSession = new RuleSession(),
 ): string[] {
   const declares = (p: PassSpec, names: Set<string>): boolean => {
-    const program = loadRules(p.audit, [], rulesRoot).program;
+    const program = loadRules(p.audit, [], rulesRoot, [], session).program;
     return [...names].every((n) => program.relation(n) !== undefined);
   };
   return extras

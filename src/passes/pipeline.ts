@@ -9,6 +9,7 @@ import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
 import { PASSES, type PassSpec } from './registry.js';
+import { RuleSession } from './rule-session.js';
 
 /** What a run reads besides the text: constants, extra rule files and where their includes are. */
 export interface RunOptions {
@@ -26,6 +27,8 @@ export interface RunOptions {
   maxTuples?: number;
   /** The stage `audit` judges the file at (default `pipeline`); `apply` ignores it. */
   stage?: AuditStage;
+  /** Where loaded rule programs are kept for reuse across calls (default: one session per call). */
+  session?: RuleSession;
 }
 
 /** The rule files and evaluation options of `pass` under `opts`. */
@@ -37,7 +40,8 @@ export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; 
   if (opts.maxTuples !== undefined) a.maxTuples = opts.maxTuples;
   if (opts.includeDirs !== undefined) a.includeDirs = opts.includeDirs;
   if (opts.stage !== undefined) a.stage = opts.stage;
-  return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot), analyze: a };
+  a.session = opts.session ?? new RuleSession();
+  return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot, a.session), analyze: a };
 }
 
 export interface PassOutcome {
@@ -57,8 +61,9 @@ export function applyPasses(
   text: string,
   path: string,
   passes: readonly PassSpec[],
-  opts: RunOptions = {},
+  options: RunOptions = {},
 ): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[]; errors: Diagnostic[] } {
+  const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
   let current = text;
   const outcomes: PassOutcome[] = [];
   const warnings: Diagnostic[] = [];
@@ -103,8 +108,9 @@ export function auditReport(
   text: string,
   path: string,
   passes: readonly PassSpec[],
-  opts: RunOptions = {},
+  options: RunOptions = {},
 ): { findings: Diagnostic[]; readErrors: Diagnostic[] } {
+  const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
   const module = parseModuleIsolated(text, path, { defines: opts.defines });
   const readErrors = moduleErrors(module);
   const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');

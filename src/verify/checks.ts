@@ -13,6 +13,7 @@ import { removeLines } from '../rewrite/patch.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { EvaluationStopped } from '../datalog/index.js';
 import { analyze } from '../passes/analyze.js';
+import { RuleSession } from '../passes/rule-session.js';
 import { readEdits } from '../passes/read-edits.js';
 import { readFindings } from '../passes/findings.js';
 import { passRules, type RunOptions } from '../passes/pipeline.js';
@@ -149,7 +150,8 @@ export function checkRewrite(
   o: CheckOptions = {},
   parses: Parses = new Parses(o.run?.defines),
 ): CheckFailure | 'refused' | PassRun[] {
-  const run = o.run ?? {};
+  // Every pipeline run of the check shares one rule session (the caller's, or one for this call).
+  const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
   const timeoutMs = o.timeoutMs ?? 10_000;
   let first: PassRun[] | CheckFailure;
   try {
@@ -234,7 +236,8 @@ export function checkAuditSound(before: string, commPass: PassSpec, run: RunOpti
 
 /** Every check on one program; null when it passes, 'refused' when the rules reject it with errors. */
 export function checkProgram(text: string, passes: readonly PassSpec[], o: CheckOptions = {}): CheckFailure | 'refused' | null {
-  const run = o.run ?? {};
+  // One rule session for the program's checks (the caller's, or one for this call).
+  const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
   const parses = new Parses(run.defines);
   const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
   // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
@@ -242,7 +245,7 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
   const timeoutMs = o.timeoutMs ?? 10_000;
   const auditFailure = comm ? timed(() => checkAuditSound(text, comm, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs) : null;
   if (auditFailure?.property === 'terminates') return auditFailure;
-  const r = checkRewrite(text, passes, o, parses);
+  const r = checkRewrite(text, passes, { ...o, run }, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
   if (!comm) return null;

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { PassSpec } from '../passes/registry.js';
 import { passRules, type RunOptions } from '../passes/pipeline.js';
 import { loadRules } from '../passes/analyze.js';
+import { RuleSession } from '../passes/rule-session.js';
 import { checkProgram, type CheckFailure, type PropertyName } from './checks.js';
 import { arbModule } from './programs.js';
 
@@ -52,7 +53,9 @@ export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
 export function verify(o: VerifyOptions): VerifyReport {
   const total = o.runs ?? 100;
   const seed = o.seed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
-  const checks = { ...(o.run ? { run: o.run } : {}), ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
+  // Every program of the run reuses the rule programs loaded once (the caller's session, or one for this run).
+  const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
+  const checks = { run, ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
   let done = 0;
   let refused = 0;
   let failing = false;
@@ -70,9 +73,9 @@ export function verify(o: VerifyOptions): VerifyReport {
   });
   // Rule-file errors (a bad include, an undeclared relation) surface here, before any program.
   for (const pass of o.passes) {
-    const rules = passRules(pass, o.run ?? {});
-    loadRules(pass.entry, rules.extra, rules.analyze.rulesRoot);
-    loadRules(pass.audit, rules.extra, rules.analyze.rulesRoot);
+    const rules = passRules(pass, run);
+    loadRules(pass.entry, rules.extra, rules.analyze.rulesRoot, [], run.session);
+    loadRules(pass.audit, rules.extra, rules.analyze.rulesRoot, [], run.session);
   }
   const details = fc.check(prop, { numRuns: total, seed, endOnFailure: false });
   if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(o.passes) };

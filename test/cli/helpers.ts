@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/io.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
+const ruleSession = new RuleSession();
 
 /** Runs the CLI in-process, capturing stdout and stderr. */
 export async function run(args: string[], io: Partial<CliIO> = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ...io });
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ruleSession, ...io });
   return { code, out, err };
 }
 

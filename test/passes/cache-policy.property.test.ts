@@ -25,10 +25,14 @@ import { passByName } from '../../src/passes/registry.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { childBodies, isCachePolicyDecl } from '../../src/ir/visit.js';
 import type { Program, Stmt } from '../../src/ir/nodes.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs, loaded once for every generated program of this file.
+const session = new RuleSession();
 
 const pass = passByName('cache-policy')!;
 const runs = { numRuns: 80 };
-const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass]).text;
+const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;
 const fmt = (text: string): string => printModule(parseModule(text, 'gen.py'));
 
 // ---------------------------------------------------------------------------------------
@@ -206,7 +210,7 @@ describe('cache-policy properties', () => {
   });
 
   test.prop([arbKernels], runs)('the generated kernels are valid: no error finding', (g) => {
-    const errors = auditText(kernelsText(g), 'gen.py', [pass]).filter((d) => d.severity === 'error');
+    const errors = auditText(kernelsText(g), 'gen.py', [pass], { session }).filter((d) => d.severity === 'error');
     expect(errors.map((d) => d.message)).toEqual([]);
   });
 

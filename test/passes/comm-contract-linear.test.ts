@@ -17,6 +17,10 @@ import { evaluate, loadProgram } from '../../src/datalog/index.js';
 import { databaseSink } from '../../src/passes/database-sink.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs, loaded once for every generated program of this file.
+const session = new RuleSession();
 
 const { program } = loadProgram([join(__dirname, 'fixtures', 'comm_contract_reference.dl')]);
 const pass = passByName('insert-comm-fence')!;
@@ -36,7 +40,7 @@ function dropMarkers(text: string, keep: readonly boolean[]): string {
 test.prop([arbCommProgram(), fc.array(fc.boolean(), { minLength: 1, maxLength: 16 })], { numRuns: 80 })(
   'linear audit = reference path audit (reported writes, reads, and their witnesses)',
   (p, keep) => {
-    const applied = applyPasses(commModuleText(p, printProgram), 'gen.py', [pass]).text;
+    const applied = applyPasses(commModuleText(p, printProgram), 'gen.py', [pass], { session }).text;
     const text = dropMarkers(applied, keep);
     const module = parseModule(text, 'gen.py');
     const db = program.newDatabase();

@@ -20,9 +20,13 @@ import { childBodies } from '../../src/ir/visit.js';
 import type { Stmt } from '../../src/ir/nodes.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
 import { joinWithSemicolons } from '../../src/gen/respell.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs, loaded once for every generated program of this file.
+const session = new RuleSession();
 
 const pass = passByName('insert-comm-fence')!;
-const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass]).text;
+const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;
 const runs = { numRuns: 60 };
 
 /** A kernel PyPTO outlines from an orchestration body: a CORE_GROUP pl.at, a pl.spmd body. */
@@ -52,7 +56,7 @@ describe('InsertCommFence properties', () => {
   test.prop([arbCommProgram()], runs)(
     "verify's checks: apply terminates, re-parses, is conservative, idempotent (text and IR) and sound against the abstract machine (its output is not racy; audit reports every racy line)",
     (p) => {
-      const r = checkProgram(commModuleText(p, printProgram), [pass]);
+      const r = checkProgram(commModuleText(p, printProgram), [pass], { run: { session } });
       expect(r ?? 'ok').toBe('ok');
     },
   );
@@ -65,16 +69,16 @@ describe('InsertCommFence properties', () => {
 
   test.prop([arbCommProgram()], runs)('the contract audit agrees with apply: it is clean after apply', (p) => {
     const after = applyOnce(commModuleText(p, printProgram));
-    const findings = auditText(after, 'gen.py', [pass], { stage: 'as-written' });
+    const findings = auditText(after, 'gen.py', [pass], { stage: 'as-written', session });
     expect(findings.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
   });
 
   test.prop([arbCommProgram()], runs)('the default stage (as PyPTO compiles it) reports no error: InsertCommFence repairs every violation', (p) => {
     const text = commModuleText(p, printProgram);
-    const findings = auditText(text, 'gen.py', [pass]);
+    const findings = auditText(text, 'gen.py', [pass], { session });
     expect(findings.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual([]);
     // Each missing marker is a note there, and a warning as written.
-    const asWritten = auditText(text, 'gen.py', [pass], { stage: 'as-written' });
+    const asWritten = auditText(text, 'gen.py', [pass], { stage: 'as-written', session });
     const notes = findings.filter((d) => d.code === 'missing-marker');
     expect(notes.every((d) => d.severity === 'note')).toBe(true);
     expect(notes.length).toBe(asWritten.filter((d) => d.code === 'missing-marker' && d.severity === 'warning').length);
@@ -86,7 +90,7 @@ describe('InsertCommFence properties', () => {
     expect(structurallyEqual(parseModule(text, 'gen.py').programs, parseModule(canonical, 'gen.py').programs)).toBe(true);
     const once = applyOnce(text);
     expect(applyOnce(once)).toBe(once);
-    expect(auditText(once, 'gen.py', [pass], { stage: 'as-written' }).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+    expect(auditText(once, 'gen.py', [pass], { stage: 'as-written', session }).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
     // The markers are the ones the canonical text gets: same program after apply.
     expect(structurallyEqual(parseModule(once, 'gen.py').programs, parseModule(applyOnce(canonical), 'gen.py').programs)).toBe(true);
   }, 180_000);
@@ -99,7 +103,7 @@ describe('InsertCommFence properties', () => {
 
   it('is not vacuous: before apply, the audit finds something in most generated programs', () => {
     const sample = fc.sample(arbCommProgram(), { numRuns: 40, seed: 11 });
-    const flagged = sample.filter((p) => auditText(commModuleText(p, printProgram), 'gen.py', [pass]).length > 0).length;
+    const flagged = sample.filter((p) => auditText(commModuleText(p, printProgram), 'gen.py', [pass], { session }).length > 0).length;
     expect(flagged).toBeGreaterThan(20);
   });
 

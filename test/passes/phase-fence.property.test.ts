@@ -19,12 +19,16 @@ import { passByName } from '../../src/passes/registry.js';
 import { walkStmts } from '../../src/ir/visit.js';
 import { checkRewrite } from '../../src/verify/checks.js';
 import type { Expr } from '../../src/ir/nodes.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs, loaded once for every generated program of this file.
+const session = new RuleSession();
 
 const pass = passByName('expand-manual-phase-fence')!;
 const runs = { numRuns: 60 };
 const gen = arbOrchestrationProgram();
 const textOf = (p: Parameters<typeof printProgram>[0]): string => orchestrationModuleText(p, printProgram);
-const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass]).text;
+const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;
 
 /** For each Submit / launch scope in order, the producer names its deps resolve to (through barriers). */
 function dependencySets(text: string): string[][] {
@@ -52,7 +56,7 @@ function dependencySets(text: string): string[][] {
 
 describe('ExpandManualPhaseFence properties', () => {
   test.prop([gen], runs)('apply terminates, re-parses, is conservative and idempotent (text and IR) — the checks of ptolog verify', (p) => {
-    const r = checkRewrite(textOf(p), [pass]);
+    const r = checkRewrite(textOf(p), [pass], { run: { session } });
     expect(r === 'refused' || !Array.isArray(r) ? r : 'ok').toBe('ok');
   });
 
@@ -64,7 +68,7 @@ describe('ExpandManualPhaseFence properties', () => {
   test.prop([gen], runs)('only deps lists and inserted barrier lines change; the text re-parses to the rewritten tree', (p) => {
     const text = textOf(p);
     const m = parseModule(text, 'gen.py');
-    const a = analyze(m, pass.entry);
+    const a = analyze(m, pass.entry, [], { session });
     const r = rewrite(m, a.table, readEdits(a.result));
     const strip = (t: string): string => t.replace(/deps=\[[^\]]*\]/g, 'deps=[]');
     expect(strip(removeLines(r.text, r.insertedLines))).toBe(strip(text));

@@ -11,6 +11,10 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { evaluate, loadProgram, readFactsDir, relationsRead, writeOutputs } from '../../src/datalog/index.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
+const ruleSession = new RuleSession();
 
 const root = join(import.meta.dirname, '..', '..');
 const souffle = spawnSync('souffle', ['--version'], { encoding: 'utf8' });
@@ -33,7 +37,7 @@ function walk(dir: string, ext: string): string[] {
 }
 
 async function cli(args: string[]): Promise<number> {
-  return main(args, { stdout: () => {}, stderr: () => {} });
+  return main(args, { stdout: () => {}, stderr: () => {}, ruleSession });
 }
 
 function runSouffle(rule: string, facts: string, out: string): Promise<{ code: number; err: string }> {

@@ -11,6 +11,10 @@ import { parseModule } from '../../src/frontend/index.js';
 import { moduleRaces, formatRace } from '../../src/verify/machine/index.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs, loaded once for every generated program of this file.
+const session = new RuleSession();
 
 const ring = readFileSync('examples/ring_allreduce.py', 'utf8');
 const races = (text: string): string[] => moduleRaces(parseModule(text, 'k.py')).map((r) => `${r.kind}@${r.line}`);
@@ -48,13 +52,13 @@ describe('ring all-reduce (seed: verified on ptoas 0.50)', () => {
   });
 
   it('with the markers InsertCommFence inserts it is not racy (the notify-side markers are absent: ptoas 0.50 accepted that)', () => {
-    const after = applyPasses(ring, 'ring.py', [passByName('insert-comm-fence')!]).text;
+    const after = applyPasses(ring, 'ring.py', [passByName('insert-comm-fence')!], { session }).text;
     expect(after).toContain('pl.system.fence()');
     expect(races(after)).toEqual([]);
   });
 
   it('with notify-side markers as well it is not racy', () => {
-    const after = applyPasses(ring, 'ring.py', [passByName('insert-comm-fence')!]).text;
+    const after = applyPasses(ring, 'ring.py', [passByName('insert-comm-fence')!], { session }).text;
     const both = after.replace(
       '            pld.system.notify(',
       '            pl.system.cacheinvalid()\n            pl.system.fence()\n            pld.system.notify(',
@@ -64,7 +68,7 @@ describe('ring all-reduce (seed: verified on ptoas 0.50)', () => {
   });
 
   it('with the wait-side cacheinvalid removed it is racy (ptoas 0.50 rejected that): the read of the window is stale', () => {
-    const after = applyPasses(ring, 'ring.py', [passByName('insert-comm-fence')!]).text;
+    const after = applyPasses(ring, 'ring.py', [passByName('insert-comm-fence')!], { session }).text;
     const lines = after.split('\n');
     const w = lines.findIndex((l) => l.includes('pld.system.wait('));
     expect(lines[w + 1]!.trim()).toBe('pl.system.cacheinvalid()');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
-import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
+import { guarded, ruleSessionOf, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
 import { readText } from '../files.js';
 import { selectPasses } from '../passes.js';
 import { parseDefines } from '../../frontend/index.js';
@@ -13,6 +13,7 @@ import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
 import { fanoutDot } from '../../passes/graph.js';
+import type { RuleSession } from '../../passes/rule-session.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -25,11 +26,12 @@ interface CommonOpts {
   asWritten?: boolean;
 }
 
-function runOptions(o: CommonOpts, passes: readonly PassSpec[]): RunOptions {
+function runOptions(o: CommonOpts, passes: readonly PassSpec[], session: RuleSession): RunOptions {
   const root = o.rulesRoot === undefined ? undefined : checkRulesRoot(o.rulesRoot, passes);
   return {
     defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes),
     ...(root !== undefined ? { rulesRoot: root } : {}), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
+    session,
   };
 }
 
@@ -68,7 +70,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         }
         const [, file, lineText] = m;
         const passes = selectPasses(o.pass, o.rules);
-        const opts = runOptions(o, passes);
+        const opts = runOptions(o, passes, ruleSessionOf(ctx.io));
         const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
         const readErrors = moduleErrors(module);
         reportDiagnostics(ctx.io, readErrors);
@@ -98,7 +100,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
       ctx.setExit(
         await guarded(ctx.io, () => {
           const pass = viewPass('graph', selectPasses(o.pass, o.rules), o.pass.length > 0);
-          const opts = runOptions(o, [pass]);
+          const opts = runOptions(o, [pass], ruleSessionOf(ctx.io));
           const module = parseModuleIsolated(readText(file), file, { defines: opts.defines });
           const readErrors = moduleErrors(module);
           reportDiagnostics(ctx.io, readErrors);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { relative } from 'node:path';
 import type { CommandContext } from '../main.js';
-import { guarded, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { guarded, ruleSessionOf, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { ensureOutputDir } from '../files.js';
 import { evaluationBounds, limitOptions, type LimitOpts } from '../limits.js';
 import {
@@ -119,10 +119,11 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
           // A file written as an extension (no #include, using relations a shipped pass
           // declares, e.g. `wait_op("x").`) is checked with that pass's rules, as --rules loads it.
           const extras = readExtraRules(files, PASSES);
-          const hosts = extras.map((x) => passesDeclaring(x));
+          const session = ruleSessionOf(ctx.io);
+          const hosts = extras.map((x) => passesDeclaring(x, PASSES, session));
           if (extras.length > 0 && hosts.every((h) => h.length > 0)) {
             const pass = hosts[0]!.find((p) => hosts.every((h) => h.includes(p))) ?? hosts[0]![0]!;
-            const { program: p, warnings } = loadRules(pass.audit, files, undefined, o.includePath);
+            const { program: p, warnings } = loadRules(pass.audit, files, undefined, o.includePath, session);
             reportDiagnostics(ctx.io, warnings);
             const rules = p.clauses.filter((c) => !c.clause.isFact).length;
             ctx.io.stdout(`ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);

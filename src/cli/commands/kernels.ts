@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
-import { guarded, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
+import { guarded, ruleSessionOf, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
 import { PASSES, rulesDir } from '../../passes/registry.js';
 import { AUDIT_STAGES } from '../../passes/analyze.js';
 import { catalogForRules } from '../../passes/catalog.js';
@@ -122,7 +122,8 @@ interface Outcome {
 async function runAll(ctx: CommandContext, c: Collected, o: KernelOpts): Promise<Outcome> {
   const progress = new Progress(ctx.io, c.tasks.length, ctx.io.stderrIsTTY === true && o.quiet !== true);
   const jobs = o.jobs === undefined || o.jobs === 0 ? (ctx.io.cpus ?? 1) : o.jobs;
-  const results = await runTasks(c.tasks, jobs, (d) => progress.tick(d));
+  // The tasks run in this thread share the run's rule session (worker threads load their own).
+  const results = await runTasks(c.tasks, jobs, ruleSessionOf(ctx.io), (d) => progress.tick(d));
   progress.end();
   let findings = oneUnknownDefine(results.map((r) => fromWire(r.report)));
   if (o.quiet) findings = findings.filter((d) => d.severity === 'error');

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
-import { guarded, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { guarded, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { readText } from '../files.js';
 import { PASSES } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
@@ -77,12 +77,14 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
           if (errors.length > 0) throw new DiagnosticError(errors);
           let passed = 0;
           let failed = 0;
+          const session = ruleSessionOf(ctx.io);
           for (const t of tests) {
             const rules = [...o.rules, ...t.annotations.rules.map((r) => (isAbsolute(r) ? r : join(dirname(t.path), r)))];
             const passes = selectPasses(o.pass.length > 0 ? o.pass : t.annotations.passes, rules);
             const run = {
               extras: readExtraRules(rules, passes),
               ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
+              session,
             };
             const r = runRuleTest(t, passes, run);
             passed += r.passed;

@@ -1,7 +1,7 @@
 import { seconds, tupleCount } from '../limits.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CommandContext } from '../main.js';
-import { guarded, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { guarded, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { PASSES } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
@@ -69,6 +69,7 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
             extras: readExtraRules(o.rules, passes),
             ...(o.maxTuples !== undefined ? { maxTuples: o.maxTuples } : {}),
             ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
+            session: ruleSessionOf(ctx.io),
           };
           const tty = process.stderr.isTTY === true;
           let last = 0;

@@ -1,0 +1,66 @@
+import { relative } from 'node:path';
+import type { ParsedFile } from '../datalog/ast.js';
+import { parseFile } from '../datalog/parser.js';
+import type { RuleProgram } from '../datalog/index.js';
+import type { SourceText } from '../report/source.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+
+/** A loaded rule program and the warnings its static checks gave. */
+export interface LoadedRules {
+  program: RuleProgram;
+  warnings: Diagnostic[];
+}
+
+/**
+ * The rule programs one caller (a CLI run, a worker thread, a language server) loads: each
+ * parsed and checked once, then reused (the passes share rules/lib.dl, rules/ops.dl and the op
+ * catalog). Owned by that caller — the library keeps no rule cache of its own. `cwd`, when
+ * given, is the directory rule paths are shown relative to in proofs and diagnostics.
+ */
+export class RuleSession {
+  constructor(
+    readonly cwd?: string,
+    private readonly programs = new Map<string, LoadedRules>(),
+    private readonly parsed = new Map<string, ParsedFile>(),
+  ) {}
+
+  /**
+   * The same loaded programs seen from directory `cwd` (a program is keyed by its rule paths as
+   * shown, so one loaded from another directory is not mistaken for it).
+   */
+  at(cwd: string): RuleSession {
+    return cwd === this.cwd ? this : new RuleSession(cwd, this.programs, this.parsed);
+  }
+
+  /** A rule path as the user reads it: relative to `cwd` when one is known, else as given. */
+  shown(path: string, emptyAs: string): string {
+    return this.cwd === undefined ? path : relative(this.cwd, path) || emptyAs;
+  }
+
+  /** The parse of a rule file's text, parsed once per path and text. */
+  parse(source: SourceText): ParsedFile {
+    const key = `${source.path}\0${source.text}`;
+    let hit = this.parsed.get(key);
+    if (!hit) {
+      hit = parseFile(source);
+      this.parsed.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** The program loaded under `key`, loading it with `load` the first time. */
+  program(key: string, load: () => LoadedRules): LoadedRules {
+    let hit = this.programs.get(key);
+    if (!hit) {
+      hit = load();
+      this.programs.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Drops every loaded program and parse, so the next load re-reads the files (a rule file changed on disk). */
+  forget(): void {
+    this.programs.clear();
+    this.parsed.clear();
+  }
+}
