@@ -9,7 +9,7 @@
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { closestName } from '../report/suggest.js';
 import type { ConstValue, Expr } from '../ir/nodes.js';
-import { evalConstValue } from '../ir/consts.js';
+import { beyondExactRange, evalConstValue } from '../ir/consts.js';
 import { MAX_NESTING, type LineTable } from './scan.js';
 import { cleanLine, OffsetMap } from './layout.js';
 import { matchNested } from './nesting.js';
@@ -32,6 +32,12 @@ const silent: Reporter = {
 
 /** Parses an integer / list constant expression text; undefined when it is not one. */
 export function parseConstText(text: string, constants: ReadonlyMap<string, ConstValue>): ConstValue | undefined {
+  const e = parseConstExpr(text, constants);
+  return e === undefined ? undefined : evalConstValue(e, constants);
+}
+
+/** The expression of a constant's text (integer arithmetic, names, lists); undefined when it is not one. */
+function parseConstExpr(text: string, constants: ReadonlyMap<string, ConstValue>): Expr | undefined {
   if (!PLAUSIBLE.test(text) || text.length > 100_000) return undefined;
   const map = new OffsetMap();
   map.add(0, 0, text.length);
@@ -44,14 +50,25 @@ export function parseConstText(text: string, constants: ReadonlyMap<string, Cons
     if (err instanceof NotConstant || err instanceof DiagnosticError || err instanceof RangeError) return undefined;
     throw err;
   }
-  return evalConstValue(e, constants);
+  return e;
 }
 
-/** The module's constants: top-level integer/list assignments, with `defines` overriding. */
+/** Whether `e` (a constant's value) is an integer beyond ±(2⁵³ − 1): a literal, its negation, or arithmetic. */
+function inexact(e: Expr, constants: ReadonlyMap<string, ConstValue>): boolean {
+  const x = e.kind === 'Unary' ? e.operand : e;
+  return (x.kind === 'Int' && !Number.isSafeInteger(x.value)) || beyondExactRange(x, constants);
+}
+
+/**
+ * The module's constants: top-level integer/list assignments, with `defines` overriding. The
+ * value of an assignment whose integer is beyond ±(2⁵³ − 1) is unknown; its span is pushed to
+ * `inexactAt`.
+ */
 export function moduleConstants(
   text: string,
   table: LineTable,
   defines: ReadonlyMap<string, ConstValue>,
+  inexactAt: { start: number; end: number }[] = [],
 ): Map<string, ConstValue> {
   const env = new Map<string, ConstValue>(defines);
   for (let l = 0; l < table.count; l++) {
@@ -65,9 +82,16 @@ export function moduleConstants(
     const name = m[1]!;
     if (defines.has(name)) continue;
     const rhs = cleanLine(text, s + m[0].length, e, true).trim();
-    const v = parseConstText(rhs, env);
-    if (v === undefined) env.delete(name);
-    else env.set(name, v);
+    const x = parseConstExpr(rhs, env);
+    const v = x === undefined ? undefined : evalConstValue(x, env);
+    if (v !== undefined) env.set(name, v);
+    else {
+      env.delete(name);
+      if (x !== undefined && inexact(x, env)) {
+        const start = text.indexOf(rhs, s + m[0].length);
+        if (start >= 0) inexactAt.push({ start, end: start + rhs.length });
+      }
+    }
   }
   return env;
 }

@@ -25,6 +25,7 @@ import { enclosingConstants } from './enclosing.js';
 import { attachComments } from './comments.js';
 import { moduleDynamics } from './dynamics.js';
 import { walkProgram } from '../ir/visit.js';
+import { beyondExactRange } from '../ir/consts.js';
 
 export { parseDefines };
 export { unknownDefines } from './constants.js';
@@ -66,7 +67,8 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   // Python refuses the whole file on an IndentationError: then nothing of it is read (the
   // errors the program parser finds before it are reported with it, as Python reports the first).
   const bad = indentationError(source, table);
-  const constants = moduleConstants(text, table, opts.defines ?? new Map());
+  const inexactConstants: { start: number; end: number }[] = [];
+  const constants = moduleConstants(text, table, opts.defines ?? new Map(), inexactConstants);
   const imports = readImports(source, table);
   const probe = new ProgramParser(source, table, constants, imports, new Set(), !opts.grammarOnly);
   const jitFuncs = new Set<string>();
@@ -168,7 +170,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
-  problems.push(...inexactNumbers(source, programs));
+  problems.push(...inexactNumbers(source, programs, constants, inexactConstants));
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
   const headerComments = attachComments(text, table, programs);
   const dynamics = moduleDynamics(text, table, imports, constants);
@@ -252,20 +254,32 @@ function readModuleText(path: string): string {
 }
 
 /**
- * A note at each integer literal beyond ±(2⁵³ − 1) in the programs: the frontend holds numbers
- * as JavaScript doubles, so such a value is not exact and is read as an unknown value (a trip
- * count of `pl.range(10**19)` is then unknown) — said, not left in silence.
+ * A note at each integer literal beyond ±(2⁵³ − 1) in the programs, and at each constant
+ * arithmetic whose value is (`10**19`, `N * N`): the frontend holds numbers as JavaScript
+ * doubles, so such a value is not exact and is read as an unknown value (a trip count of
+ * `pl.range(10**19)` is then unknown) — said, not left in silence.
  */
-function inexactNumbers(source: SourceText, programs: readonly Program[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
+function inexactNumbers(
+  source: SourceText,
+  programs: readonly Program[],
+  constants: ReadonlyMap<string, ConstValue>,
+  inexactConstants: readonly { start: number; end: number }[],
+): Diagnostic[] {
+  const out: Diagnostic[] = inexactConstants.map((at) => ({
+    severity: 'note',
+    code: 'inexact-number',
+    message: 'this module constant is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: the constant is read as unknown (a trip count or size it sets is not decided)',
+    location: { source, start: at.start, end: at.end },
+  }));
   for (const p of programs) {
     walkProgram(p, {
       expr: (e) => {
-        if (e.kind !== 'Int' || Number.isSafeInteger(e.value)) return;
+        const literal = e.kind === 'Int' && !Number.isSafeInteger(e.value);
+        if (!literal && !beyondExactRange(e, constants)) return;
         out.push({
           severity: 'note',
           code: 'inexact-number',
-          message: 'this integer is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: it is read as an unknown value (a trip count or size it sets is not decided)',
+          message: `this ${literal ? 'integer' : 'constant expression'} is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: it is read as an unknown value (a trip count or size it sets is not decided)`,
           location: { source, start: e.span.start, end: e.span.end },
         });
       },

@@ -61,6 +61,35 @@ export function evalConst(e: Expr, constants: ReadonlyMap<string, ConstValue>): 
 }
 
 /**
+ * Whether `e` is integer arithmetic (`- + * // % **`) on operands that evaluate whose exact result
+ * is beyond ±(2⁵³ − 1) (`10**19`, `N * N` with a large `N`): evalConst reads it as unknown.
+ */
+export function beyondExactRange(e: Expr, constants: ReadonlyMap<string, ConstValue>): boolean {
+  if (e.kind !== 'Binary') return false;
+  if (!['+', '-', '*', '//', '%', '**'].includes(e.op) || evalConst(e, constants) !== undefined) return false;
+  const a = evalConst(e.left, constants);
+  const b = evalConst(e.right, constants);
+  if (a === undefined || b === undefined) return false;
+  const x = BigInt(a);
+  const y = BigInt(b);
+  let r: bigint;
+  switch (e.op) {
+    case '+': r = x + y; break;
+    case '-': r = x - y; break;
+    case '*': r = x * y; break;
+    // Floor division and modulo of exact operands stay exact; only a zero divisor is unknown.
+    case '//': case '%': return false;
+    default:
+      // `**` with a negative exponent is a float; a huge exponent is bounded before computing.
+      if (y < 0n) return false;
+      if (x === 0n || x === 1n || x === -1n) return false;
+      return true;
+  }
+  const max = BigInt(Number.MAX_SAFE_INTEGER);
+  return r > max || r < -max;
+}
+
+/**
  * The constant value of `e`: an integer, or a (nested) list/tuple of integers; undefined when
  * any part is symbolic.
  */
