@@ -1,5 +1,5 @@
 // Soufflé-compatible fact files: `<rel>.facts` (tab-separated) in, `<rel>.csv` (tab-separated) out.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -8,6 +8,7 @@ import type { FactDatabase } from './database.js';
 import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
 import { INT64_MAX, INT64_MIN, parseInt64 } from './int64.js';
+import { writeRows } from './write-rows.js';
 
 const CHUNK = 1 << 20;
 
@@ -97,58 +98,6 @@ export function readFactsDir(db: FactDatabase, dir: string, only?: ReadonlySet<s
 
 function fieldText(v: Value): string {
   return typeof v === 'string' ? v : String(v);
-}
-
-/** Writes the rows of one relation, sorted, as tab-separated lines straight into a byte buffer. */
-function writeRows(fd: number, result: EvalResult, info: RelationInfo): void {
-  const rel = result.storage[info.id]!;
-  const a = rel.arity;
-  const d = rel.data;
-  const sym = info.kinds.map((k) => k === 'symbol');
-  const buf = Buffer.allocUnsafe(CHUNK + 64);
-  const digits = new Uint8Array(12);
-  let pos = 0;
-  const flush = (): void => {
-    writeSync(fd, buf, 0, pos);
-    pos = 0;
-  };
-  for (const row of result.sortedRows(info.id)) {
-    for (let c = 0; c < a; c++) {
-      if (c > 0) buf[pos++] = 9;
-      const v = d[row * a + c]!;
-      if (sym[c]) {
-        const text = result.symbols.text(v);
-        const need = Buffer.byteLength(text);
-        if (pos + need + 2 > buf.length) flush();
-        if (need + 2 > buf.length) writeSync(fd, text);
-        else pos += buf.write(text, pos);
-        continue;
-      }
-      if (v !== (v | 0)) {
-        // Beyond 32 bits (a wide safe integer or a box): its decimal text.
-        pos += buf.write(result.symbols.numbers.str(v), pos);
-        continue;
-      }
-      let x = v;
-      if (x < 0) {
-        buf[pos++] = 45;
-        if (x === -2147483648) {
-          pos += buf.write('2147483648', pos);
-          continue;
-        }
-        x = -x;
-      }
-      let n = 0;
-      do {
-        digits[n++] = 48 + (x % 10);
-        x = (x / 10) | 0;
-      } while (x > 0);
-      while (n > 0) buf[pos++] = digits[--n]!;
-    }
-    buf[pos++] = 10;
-    if (pos >= CHUNK) flush();
-  }
-  if (pos > 0) flush();
 }
 
 /** Writes `<dir>/<rel>.csv` (tab-separated, sorted) for every `.output` relation. */
