@@ -18,7 +18,7 @@ const PAIRS = ((): Uint8Array => {
   return p;
 })();
 
-const MIN_INT32_TEXT = Buffer.from('-2147483648');
+const MIN_INT32_TEXT = Uint8Array.from('-2147483648', (c) => c.charCodeAt(0));
 
 /** Writes the decimal text of the 32-bit integer `v` into `buf` at `pos`; returns the new position. */
 function putInt(buf: Uint8Array, pos: number, v: number): number {
