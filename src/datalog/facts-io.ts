@@ -1,13 +1,13 @@
 // Soufflé-compatible fact files: `<rel>.facts` (tab-separated) in, `<rel>.csv` (tab-separated) out.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import type { Value } from './ast.js';
 import type { FactDatabase } from './database.js';
 import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
 import { INT64_MAX, INT64_MIN, parseInt64 } from './int64.js';
+import { writeRows } from './write-rows.js';
 
 const CHUNK = 1 << 20;
 
@@ -16,63 +16,105 @@ function factError(path: string, line: number, message: string, fix: string): ne
   throw new DiagnosticError([d]);
 }
 
-/** Calls `onLine` for each line of a file, streaming it in 1 MiB chunks. */
-function forEachLine(path: string, onLine: (line: string, n: number) => void): void {
+/**
+ * Calls `onLine(buf, start, end, n)` for each line of a file (bytes `start` to `end` of `buf`,
+ * without the newline or a carriage return before it; `n` counts from 1), reading it in 1 MiB
+ * chunks into one reused buffer (grown only for a longer line).
+ */
+function forEachLine(path: string, onLine: (buf: Buffer, start: number, end: number, n: number) => void): void {
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    const dec = new StringDecoder('utf8');
-    let rest = '';
+    let buf = Buffer.allocUnsafe(CHUNK);
+    let have = 0; // bytes of buf holding unread text (an unfinished line at its start)
     let n = 0;
+    const line = (start: number, nl: number): void => {
+      const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+      onLine(buf, start, end, ++n);
+    };
     for (;;) {
-      const got = readSync(fd, buf, 0, CHUNK, null);
-      const text = rest + (got > 0 ? dec.write(buf.subarray(0, got)) : dec.end());
+      if (have === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, have);
+        buf = bigger;
+      }
+      const got = readSync(fd, buf, have, buf.length - have, null);
+      if (got === 0) break;
+      const stop = have + got;
+      const view = buf.subarray(0, stop);
       let start = 0;
-      for (;;) {
-        const nl = text.indexOf('\n', start);
-        if (nl < 0) break;
-        onLine(text.slice(start, nl), ++n);
+      for (let nl = view.indexOf(10, have); nl >= 0; nl = view.indexOf(10, start)) {
+        line(start, nl);
         start = nl + 1;
       }
-      rest = text.slice(start);
-      if (got === 0) break;
+      have = stop - start;
+      if (have > 0 && start > 0) buf.copy(buf, 0, start, stop);
     }
-    if (rest.length > 0) onLine(rest, ++n);
+    if (have > 0) line(0, have);
   } finally {
     closeSync(fd);
   }
 }
 
-/** True when `c` is a decimal integer with an optional sign (what `Number` then reads exactly). */
-function isInteger(c: string): boolean {
-  let i = c.charCodeAt(0) === 43 || c.charCodeAt(0) === 45 ? 1 : 0;
-  if (i >= c.length) return false;
-  for (; i < c.length; i++) {
-    const d = c.charCodeAt(i);
-    if (d < 48 || d > 57) return false;
+/**
+ * The integer written in bytes `s` to `e` of `buf` (decimal, an optional sign) when it has at
+ * most 15 characters (exact in a double), NaN when it is not an integer, undefined when longer.
+ */
+function smallInteger(buf: Buffer, s: number, e: number): number | undefined {
+  if (e - s > 15) return undefined;
+  let i = s;
+  const sign = buf[i];
+  if (sign === 45 || sign === 43) i++;
+  if (i >= e) return NaN;
+  let v = 0;
+  for (; i < e; i++) {
+    const d = buf[i]! - 48;
+    if (d < 0 || d > 9) return NaN;
+    v = v * 10 + d;
   }
-  return true;
+  return sign === 45 ? 0 - v : v;
 }
 
 /** Loads `<dir>/<rel>.facts` for one relation into `db`; throws a diagnostic for a bad line. */
 export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string): void {
   const arity = info.kinds.length;
+  const num = info.kinds.map((k) => k === 'number');
   const row: Value[] = new Array<Value>(arity);
-  forEachLine(path, (raw, n) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.length === 0 && arity > 0) return;
-    const cols = arity === 0 ? [] : line.split('\t');
-    if (cols.length !== arity) {
-      factError(path, n, `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${cols.length}`, `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`);
+  /** The first tab in bytes `from` to `e` of `buf`, or -1. */
+  const tab = (buf: Buffer, from: number, e: number): number => {
+    for (let i = from; i < e; i++) if (buf[i] === 9) return i;
+    return -1;
+  };
+  const columns = (buf: Buffer, s: number, e: number): number => {
+    let c = 1;
+    for (let i = s; i < e; i++) if (buf[i] === 9) c++;
+    return c;
+  };
+  forEachLine(path, (buf, s, e, n) => {
+    if (arity === 0) {
+      db.insertInto(info, row);
+      return;
     }
+    if (e === s) return;
+    let at = s;
     for (let i = 0; i < arity; i++) {
-      const c = cols[i]!;
-      if (info.kinds[i] === 'number') {
-        if (!isInteger(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
-        const v = parseInt64(c);
-        if (v === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
+      const t = tab(buf, at, e);
+      const last = i + 1 === arity;
+      const end = last ? e : t;
+      if ((t >= 0) === last) {
+        const found = columns(buf, s, e);
+        factError(path, n, `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${found}`, `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`);
+      }
+      if (num[i]) {
+        let v: Value | null | undefined = smallInteger(buf, at, end);
+        if (v === undefined || Number.isNaN(v)) {
+          const c = buf.toString('utf8', at, end);
+          if (Number.isNaN(v) || !/^[+-]?[0-9]+$/.test(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
+          v = parseInt64(c);
+          if (v === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
+        }
         row[i] = v;
-      } else row[i] = c;
+      } else row[i] = buf.toString('utf8', at, end);
+      at = end + 1;
     }
     db.insertInto(info, row);
   });
@@ -97,58 +139,6 @@ export function readFactsDir(db: FactDatabase, dir: string, only?: ReadonlySet<s
 
 function fieldText(v: Value): string {
   return typeof v === 'string' ? v : String(v);
-}
-
-/** Writes the rows of one relation, sorted, as tab-separated lines straight into a byte buffer. */
-function writeRows(fd: number, result: EvalResult, info: RelationInfo): void {
-  const rel = result.storage[info.id]!;
-  const a = rel.arity;
-  const d = rel.data;
-  const sym = info.kinds.map((k) => k === 'symbol');
-  const buf = Buffer.allocUnsafe(CHUNK + 64);
-  const digits = new Uint8Array(12);
-  let pos = 0;
-  const flush = (): void => {
-    writeSync(fd, buf, 0, pos);
-    pos = 0;
-  };
-  for (const row of result.sortedRows(info.id)) {
-    for (let c = 0; c < a; c++) {
-      if (c > 0) buf[pos++] = 9;
-      const v = d[row * a + c]!;
-      if (sym[c]) {
-        const text = result.symbols.text(v);
-        const need = Buffer.byteLength(text);
-        if (pos + need + 2 > buf.length) flush();
-        if (need + 2 > buf.length) writeSync(fd, text);
-        else pos += buf.write(text, pos);
-        continue;
-      }
-      if (v !== (v | 0)) {
-        // Beyond 32 bits (a wide safe integer or a box): its decimal text.
-        pos += buf.write(result.symbols.numbers.str(v), pos);
-        continue;
-      }
-      let x = v;
-      if (x < 0) {
-        buf[pos++] = 45;
-        if (x === -2147483648) {
-          pos += buf.write('2147483648', pos);
-          continue;
-        }
-        x = -x;
-      }
-      let n = 0;
-      do {
-        digits[n++] = 48 + (x % 10);
-        x = (x / 10) | 0;
-      } while (x > 0);
-      while (n > 0) buf[pos++] = digits[--n]!;
-    }
-    buf[pos++] = 10;
-    if (pos >= CHUNK) flush();
-  }
-  if (pos > 0) flush();
 }
 
 /** Writes `<dir>/<rel>.csv` (tab-separated, sorted) for every `.output` relation. */

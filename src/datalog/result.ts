@@ -5,7 +5,7 @@ import type { RelationInfo, RuleProgram } from './program.js';
 import { explainTuple, whyNotTuple, type Proof, type WhyNot } from './provenance.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
-import { sortedRowOrder } from './order.js';
+import { packedRows, sortedRowOrder, symbolOrder, type PackedRows, type SymbolOrder } from './order.js';
 import { isInt64 } from './int64.js';
 
 /** Orders tuples column by column: numbers numerically, symbols by code units. */
@@ -22,6 +22,9 @@ export function compareTuples(a: readonly Value[], b: readonly Value[]): number 
 
 /** Relations computed by `evaluate`, with provenance. */
 export class EvalResult {
+  /** The text order of the symbols (`symbolOrder`), computed on first use (again when symbols were added since). */
+  private ranks: SymbolOrder | null = null;
+
   constructor(
     readonly program: RuleProgram,
     /** Storage per relation id (read-only for callers). */
@@ -66,7 +69,20 @@ export class EvalResult {
 
   /** Row numbers of relation `id` in the deterministic output order (column by column). */
   sortedRows(id: number): Int32Array {
-    return sortedRowOrder(this.storage[id]!, this.program.relations[id]!.kinds, this.symbols);
+    const kinds = this.program.relations[id]!.kinds;
+    return sortedRowOrder(this.storage[id]!, kinds, this.symbols, kinds.includes('symbol') ? this.symbolOrder() : undefined);
+  }
+
+  /** The rows of relation `id` as sorted keys (see PackedRows), or null when they do not fit one key. */
+  packedRows(id: number): PackedRows | null {
+    const kinds = this.program.relations[id]!.kinds;
+    return packedRows(this.storage[id]!, kinds, kinds.includes('symbol') ? this.symbolOrder() : null);
+  }
+
+  /** The text order of the symbols. */
+  symbolOrder(): SymbolOrder {
+    if (!this.ranks || this.ranks.rank.length !== this.symbols.size) this.ranks = symbolOrder(this.symbols);
+    return this.ranks;
   }
 
   /** Every tuple of `rel`, decoded and sorted deterministically. */
