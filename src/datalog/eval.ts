@@ -13,6 +13,7 @@ export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limi
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
+import { lastReaders } from './lifetime.js';
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -228,10 +229,15 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
   };
 
-  for (const s of program.strata) {
-    if (needed && !s.relations.some((r) => needed.has(r))) continue;
+  const skip = (s: Stratum): boolean => needed !== null && !s.relations.some((r) => needed.has(r));
+  const done = lastReaders(program, (i) => !skip(program.strata[i]!));
+  program.strata.forEach((s, i) => {
+    if (skip(s)) return;
     evalStratum(s);
-  }
+    // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
+    for (const r of s.relations) rels[r]!.compact();
+    for (const r of done[i]!) rels[r]!.releaseIndexes();
+  });
   return new EvalResult(program, rels, symbols, factRows, inputCounts);
 }
 
