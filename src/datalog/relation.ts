@@ -5,6 +5,7 @@
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
+import type { BufferPool } from './buffer-pool.js';
 import { RowLimit } from './limits.js';
 
 const EMPTY = new Int32Array(0);
@@ -45,8 +46,10 @@ export class Index {
     if (this.next.length < upto) {
       // The first build is sized exactly (a complete relation); later ones double (a growing one).
       const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-      const bigger = new Int32Array(n);
+      const pool = this.rel.pool;
+      const bigger = pool ? pool.int32(n) : new Int32Array(n);
       bigger.set(this.next);
+      pool?.retire(this.next);
       this.next = bigger;
     }
     const rel = this.rel;
@@ -100,7 +103,8 @@ export class Index {
     const old = this.table;
     let size = old.length * 2;
     if (r >= 1024) size = Math.max(size, pow2(Math.ceil((this.keys * upto) / r) * 2 + 2));
-    const table = new Int32Array(size);
+    const pool = this.rel.pool;
+    const table = pool ? pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
     const d = this.rel.data;
     const a = this.rel.arity;
@@ -115,8 +119,17 @@ export class Index {
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = head;
     }
+    pool?.retire(old);
     this.table = table;
     this.mask = mask;
+  }
+
+  /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
+  retire(): void {
+    const pool = this.rel.pool;
+    if (!pool) return;
+    pool.retire(this.table);
+    pool.retire(this.next);
   }
 
   /** Newest row whose single key column equals `k0`, or -1. */
@@ -200,6 +213,11 @@ export class Relation {
   private stepHeight: Int32Array = EMPTY;
   private steps = 0;
   private lastHeight = 0;
+  /**
+   * Where an evaluation's arrays come from and go back to while it runs (see buffer-pool.ts);
+   * null outside evaluation.
+   */
+  pool: BufferPool | null = null;
 
   constructor(
     readonly arity: number,
@@ -333,10 +351,13 @@ export class Relation {
   }
 
   /** Moves the rows to arrays of `cap` rows (at least `count`). */
-  private resize(cap: number): void {
+  private resize(cap: number, exact = false): void {
     if (this.arity > 0) {
-      const d = this.wide ? new Float64Array(cap * this.arity) : new Int32Array(cap * this.arity);
+      const n = cap * this.arity;
+      const pool = exact ? null : this.pool;
+      const d = this.wide ? (pool ? pool.float64(n) : new Float64Array(n)) : pool ? pool.int32(n) : new Int32Array(n);
       d.set(this.count * this.arity === this.data.length ? this.data : this.data.subarray(0, this.count * this.arity));
+      this.pool?.retire(this.data);
       this.data = d;
     }
     this.capacity = cap;
@@ -344,10 +365,11 @@ export class Relation {
 
   /** Rebuilds the set with `size` slots (a power of two) from the rows. */
   private rehash(size: number): void {
-    const set = new Int32Array(size);
+    const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
     const d = this.data;
     const a = this.arity;
+    if (this.set) this.pool?.retire(this.set);
     for (let r = 0; r < this.count; r++) {
       let slot = this.hashOfRow(d, r * a) & mask;
       while (set[slot] !== 0) slot = (slot + 1) & mask;
@@ -359,8 +381,9 @@ export class Relation {
 
   /** Moves the rows to a Float64Array (a value beyond 32 bits is being added). */
   private widen(): void {
-    const d = new Float64Array(this.capacity * this.arity);
+    const d = this.pool ? this.pool.float64(this.capacity * this.arity) : new Float64Array(this.capacity * this.arity);
     d.set(this.data);
+    this.pool?.retire(this.data);
     this.data = d;
     this.wide = true;
   }
@@ -381,13 +404,17 @@ export class Relation {
    * is complete; both come back (built from the rows) if a row is added or looked up later.
    */
   compact(): void {
+    if (this.set) this.pool?.retire(this.set);
     this.set = null;
-    if (this.capacity - this.count > this.capacity / 16) this.resize(Math.max(4, this.count));
+    // Kept after the evaluation: sized exactly, not from the pool's powers of two.
+    if (this.capacity - this.count > this.capacity / 16) this.resize(Math.max(4, this.count), true);
   }
 
   /** Frees the indexes and the dedup set (rebuilt from the rows when next used). */
   releaseIndexes(): void {
+    for (const ix of this.indexes.values()) ix.retire();
     this.indexes.clear();
+    if (this.set) this.pool?.retire(this.set);
     this.set = null;
   }
 
