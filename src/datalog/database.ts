@@ -34,12 +34,14 @@ export class FactDatabase {
     return this.stored;
   }
 
-  /** Builds relation `id` from its buffered rows, sized for them, and drops the buffer. */
+  /** Builds relation `id` from its buffered rows, sized for them, and drops the buffer chunk by chunk. */
   private build(id: number): Relation {
     const buf = this.pending[id]!;
     this.pending[id] = undefined;
     const r = new Relation(buf.arity, buf.count);
-    buf.forEach((row) => r.add(row, 0));
+    buf.drain((row) => r.add(row, 0));
+    // Complete until more facts are inserted: its dedup set is rebuilt only if a lookup needs it.
+    r.compact();
     this.stored[id] = r;
     return r;
   }

@@ -13,6 +13,11 @@ export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limi
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
+import { lastReaders } from './lifetime.js';
+import { BufferPool } from './buffer-pool.js';
+
+/** At most this many bytes of arrays an evaluation let go of are kept for its own reuse. */
+const POOL_BYTES = 256 * 2 ** 20;
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -228,9 +233,21 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
   };
 
-  for (const s of program.strata) {
-    if (needed && !s.relations.some((r) => needed.has(r))) continue;
-    evalStratum(s);
+  const skip = (s: Stratum): boolean => needed !== null && !s.relations.some((r) => needed.has(r));
+  const done = lastReaders(program, (i) => !skip(program.strata[i]!));
+  const pool = new BufferPool(POOL_BYTES);
+  for (const r of rels) r.pool = pool;
+  try {
+    program.strata.forEach((s, i) => {
+      if (skip(s)) return;
+      evalStratum(s);
+      // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
+      for (const r of s.relations) rels[r]!.compact();
+      for (const r of done[i]!) rels[r]!.releaseIndexes();
+      pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
+    });
+  } finally {
+    for (const r of rels) r.pool = null;
   }
   return new EvalResult(program, rels, symbols, factRows, inputCounts);
 }

@@ -125,7 +125,7 @@ export function explainTuple(res: EvalResult, relId: number, row: number): Proof
     if (hit) return hit;
     const info = res.program.relations[rel]!;
     const storage = res.storage[rel]!;
-    const proof: Proof = { relation: info.name, tuple: res.rowValues(rel, r), height: storage.height[r]!, kind: 'rule', premises: [] };
+    const proof: Proof = { relation: info.name, tuple: res.rowValues(rel, r), height: storage.heightOf(r), kind: 'rule', premises: [] };
     const factClause = res.factRows.get(rel)?.get(r);
     if (r < res.inputCounts[rel]!) proof.kind = 'input';
     else if (factClause !== undefined) {
@@ -146,7 +146,7 @@ export function explainTuple(res: EvalResult, relId: number, row: number): Proof
 
 function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (rel: number, row: number) => Proof): void {
   const storage = res.storage[rel]!;
-  const h = storage.height[row]!;
+  const h = storage.heightOf(row);
   const tuple = storage.data.subarray(row * storage.arity, row * storage.arity + storage.arity);
   let best: { pc: ProgramClause; q: HeadQuery; slots: Float64Array; rows: Int32Array; max: number } | null = null;
   for (const pc of res.program.clauses) {
@@ -159,10 +159,10 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
       rels,
       fns: functorRuntime(res.symbols),
       slots: initialSlots(q, tuple),
-      rowOk: (k, r) => rels[k]!.height[r]! < h,
+      rowOk: (k, r) => rels[k]!.heightOf(r) < h,
       onMatch: (slots, rows) => {
         let max = 0;
-        for (const k of topScans) max = Math.max(max, rels[k]!.height[rows[k]!]!);
+        for (const k of topScans) max = Math.max(max, rels[k]!.heightOf(rows[k]!));
         if (!best || max < best.max) best = { pc, q, slots: slots.slice(), rows: rows.slice(), max };
         return ++n < MAX_INSTANCES && max > 0;
       },

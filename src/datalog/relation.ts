@@ -1,17 +1,28 @@
 // Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
-// Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not, an open-addressing set for deduplication,
-// a per-row height (derivation iteration) and lazily built hash indexes per bound-column set.
+// Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not; an
+// open-addressing set of row numbers for deduplication (built when first needed, dropped by
+// `compact` once the relation is complete); the derivation height of the rows as a step function
+// (rows are appended in order of height, so a relation has one step per iteration that added to
+// it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
+import type { BufferPool } from './buffer-pool.js';
 import { RowLimit } from './limits.js';
 
 const EMPTY = new Int32Array(0);
+
+/** The smallest power of two (at least 16) that is at least `n`. */
+function pow2(n: number): number {
+  let size = 16;
+  while (size < n) size *= 2;
+  return size;
+}
 
 /** A hash index of a relation on a list of columns: key → chain of rows (newest first). */
 export class Index {
   private table: Int32Array;
   private mask: number;
   private keys = 0;
-  /** next[row] = the previous row with the same key, or -1. */
+  /** next[row] = the previous row with the same key, or -1 (sized when rows are indexed). */
   next: Int32Array;
   private indexed = 0;
 
@@ -21,17 +32,24 @@ export class Index {
   ) {
     this.table = new Int32Array(16);
     this.mask = 15;
-    this.next = new Int32Array(Math.max(16, rel.count));
+    this.next = EMPTY;
+  }
+
+  /** Bytes held by this index's arrays. */
+  get bytes(): number {
+    return this.table.byteLength + this.next.byteLength;
   }
 
   /** Indexes every row below `upto` that is not indexed yet. */
   ensure(upto: number): void {
     if (upto <= this.indexed) return;
     if (this.next.length < upto) {
-      let n = this.next.length;
-      while (n < upto) n *= 2;
-      const bigger = new Int32Array(n);
+      // The first build is sized exactly (a complete relation); later ones double (a growing one).
+      const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+      const pool = this.rel.pool;
+      const bigger = pool ? pool.int32(n) : new Int32Array(n);
       bigger.set(this.next);
+      pool?.retire(this.next);
       this.next = bigger;
     }
     const rel = this.rel;
@@ -39,8 +57,9 @@ export class Index {
     const a = rel.arity;
     const cols = this.cols;
     const nc = cols.length;
+    const next = this.next;
     for (let r = this.indexed; r < upto; r++) {
-      if ((this.keys + 1) * 2 > this.table.length) this.grow();
+      if ((this.keys + 1) * 2 > this.table.length) this.grow(r, upto);
       const base = r * a;
       let h = 0;
       for (let i = 0; i < nc; i++) h = hashValue(h, d[base + cols[i]!]!);
@@ -52,7 +71,7 @@ export class Index {
         const head = table[slot]!;
         if (head === 0) {
           table[slot] = r + 1;
-          this.next[r] = -1;
+          next[r] = -1;
           this.keys++;
           break;
         }
@@ -66,7 +85,7 @@ export class Index {
           }
         }
         if (same) {
-          this.next[r] = head - 1;
+          next[r] = head - 1;
           table[slot] = r + 1;
           break;
         }
@@ -76,11 +95,16 @@ export class Index {
     this.indexed = upto;
   }
 
-  private grow(): void {
+  /**
+   * Doubles the table — or, once a thousand rows have been seen, sizes it for the number of keys
+   * the rows up to `upto` are projected to have (one copy instead of a doubling per power of two).
+   */
+  private grow(r: number, upto: number): void {
     const old = this.table;
-    const size = old.length * (old.length >= 1 << 16 ? 4 : 2); // 4x once large, as Relation does
-    
-    const table = new Int32Array(size);
+    let size = old.length * 2;
+    if (r >= 1024) size = Math.max(size, pow2(Math.ceil((this.keys * upto) / r) * 2 + 2));
+    const pool = this.rel.pool;
+    const table = pool ? pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
     const d = this.rel.data;
     const a = this.rel.arity;
@@ -95,8 +119,17 @@ export class Index {
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = head;
     }
+    pool?.retire(old);
     this.table = table;
     this.mask = mask;
+  }
+
+  /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
+  retire(): void {
+    const pool = this.rel.pool;
+    if (!pool) return;
+    pool.retire(this.table);
+    pool.retire(this.next);
   }
 
   /** Newest row whose single key column equals `k0`, or -1. */
@@ -160,21 +193,31 @@ export class Index {
     }
   }
 }
+
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
   /** The rows: an Int32Array while every value fits 32 bits (most relations), else a Float64Array. */
   data: Int32Array | Float64Array;
   /** True once `data` is a Float64Array. */
   private wide = false;
-  height: Int32Array;
   count = 0;
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
-  /** Open-addressing table of (row + 1, hash) pairs; row + 1 = 0 marks an empty slot. */
-  private set: Int32Array;
+  /** Open-addressing table of row + 1 (0 marks an empty slot), or null until a lookup needs it. */
+  private set: Int32Array | null;
   private mask: number;
   private capacity: number;
   private readonly indexes = new Map<string, Index>();
+  /** Heights as steps: from row stepRow[i] on (up to the next step) the height is stepHeight[i]; 0 before the first. */
+  private stepRow: Int32Array = EMPTY;
+  private stepHeight: Int32Array = EMPTY;
+  private steps = 0;
+  private lastHeight = 0;
+  /**
+   * Where an evaluation's arrays come from and go back to while it runs (see buffer-pool.ts);
+   * null outside evaluation.
+   */
+  pool: BufferPool | null = null;
 
   constructor(
     readonly arity: number,
@@ -182,10 +225,8 @@ export class Relation {
   ) {
     this.capacity = Math.max(4, initialCapacity);
     this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
-    this.height = new Int32Array(this.capacity);
-    let size = 16;
-    while (size < this.capacity * 2) size *= 2;
-    this.set = new Int32Array(size * 2);
+    const size = pow2(this.capacity * 2);
+    this.set = new Int32Array(size);
     this.mask = size - 1;
   }
 
@@ -195,23 +236,33 @@ export class Relation {
     return hashFinish(h);
   }
 
+  private hashOfRow(d: Int32Array | Float64Array, base: number): number {
+    let h = 0;
+    for (let i = 0; i < this.arity; i++) h = hashValue(h, d[base + i]!);
+    return hashFinish(h);
+  }
+
+  /** The dedup set, built from the rows when it was dropped (or never needed). */
+  private ensureSet(): Int32Array {
+    if (this.set) return this.set;
+    this.rehash(pow2(2 * (this.count + 1)));
+    return this.set!;
+  }
+
   /** Row index of tuple `t`, or -1 when absent. */
   find(t: ArrayLike<number>): number {
     const a = this.arity;
     const d = this.data;
-    const set = this.set;
+    const set = this.ensureSet();
     const mask = this.mask;
-    const h = this.hashOf(t);
-    let slot = h & mask;
+    let slot = this.hashOf(t) & mask;
     for (;;) {
-      const e = set[2 * slot]!;
+      const e = set[slot]!;
       if (e === 0) return -1;
-      if (set[2 * slot + 1] === h) {
-        const b = (e - 1) * a;
-        let i = 0;
-        while (i < a && d[b + i] === t[i]) i++;
-        if (i === a) return e - 1;
-      }
+      const b = (e - 1) * a;
+      let i = 0;
+      while (i < a && d[b + i] === t[i]) i++;
+      if (i === a) return e - 1;
       slot = (slot + 1) & mask;
     }
   }
@@ -225,25 +276,22 @@ export class Relation {
   add(t: ArrayLike<number>, height: number): boolean {
     const a = this.arity;
     let d = this.data;
-    const set = this.set;
+    const set = this.ensureSet();
     const mask = this.mask;
-    const h = this.hashOf(t);
-    let slot = h & mask;
+    let slot = this.hashOf(t) & mask;
     for (;;) {
-      const e = set[2 * slot]!;
+      const e = set[slot]!;
       if (e === 0) break;
-      if (set[2 * slot + 1] === h) {
-        const b = (e - 1) * a;
-        let i = 0;
-        while (i < a && d[b + i] === t[i]) i++;
-        if (i === a) return false;
-      }
+      const b = (e - 1) * a;
+      let i = 0;
+      while (i < a && d[b + i] === t[i]) i++;
+      if (i === a) return false;
       slot = (slot + 1) & mask;
     }
     const r = this.count;
     if (r >= this.limit) throw new RowLimit();
     if (r === this.capacity) {
-      this.growRows();
+      this.resize(Math.max(4, this.capacity * 2));
       d = this.data;
     }
     if (!this.wide) {
@@ -258,43 +306,74 @@ export class Relation {
     }
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
-    this.height[r] = height;
-    set[2 * slot] = r + 1;
-    set[2 * slot + 1] = h;
+    if (height !== this.lastHeight) this.step(r, height);
+    set[slot] = r + 1;
     this.count = r + 1;
-    if (this.count * 4 > set.length) this.growSet();
+    if (this.count * 2 > set.length) this.rehash(set.length * 2);
     return true;
   }
 
-  private growRows(): void {
-    // Grow by 4x once large: fewer big reallocations, each of which can trigger a full garbage
-    // collection of the JS heap when it is large (a million-statement program's IR).
-    const cap = this.capacity * (this.capacity >= 1 << 16 ? 4 : 2);
+  /** Starts a new height step at row `r`. */
+  private step(r: number, height: number): void {
+    if (this.steps === this.stepRow.length) {
+      const n = Math.max(4, this.steps * 2);
+      const rows = new Int32Array(n);
+      const hs = new Int32Array(n);
+      rows.set(this.stepRow);
+      hs.set(this.stepHeight);
+      this.stepRow = rows;
+      this.stepHeight = hs;
+    }
+    this.stepRow[this.steps] = r;
+    this.stepHeight[this.steps] = height;
+    this.steps++;
+    this.lastHeight = height;
+  }
+
+  /** Derivation height of row `r` (0 for facts). */
+  heightOf(r: number): number {
+    // The last step starting at or before r.
+    let lo = 0;
+    let hi = this.steps;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.stepRow[mid]! <= r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : this.stepHeight[lo - 1]!;
+  }
+
+  /** The height of every row, one per row (a new array each call; `heightOf` reads one). */
+  get height(): Int32Array {
+    const out = new Int32Array(this.count);
+    for (let i = 0; i < this.steps; i++) out.fill(this.stepHeight[i]!, this.stepRow[i]!, i + 1 < this.steps ? this.stepRow[i + 1]! : this.count);
+    return out;
+  }
+
+  /** Moves the rows to arrays of `cap` rows (at least `count`). */
+  private resize(cap: number, exact = false): void {
     if (this.arity > 0) {
-      const d = this.wide ? new Float64Array(cap * this.arity) : new Int32Array(cap * this.arity);
-      d.set(this.data);
+      const n = cap * this.arity;
+      const pool = exact ? null : this.pool;
+      const d = this.wide ? (pool ? pool.float64(n) : new Float64Array(n)) : pool ? pool.int32(n) : new Int32Array(n);
+      d.set(this.count * this.arity === this.data.length ? this.data : this.data.subarray(0, this.count * this.arity));
+      this.pool?.retire(this.data);
       this.data = d;
     }
-    const h = new Int32Array(cap);
-    h.set(this.height);
-    this.height = h;
     this.capacity = cap;
   }
 
-  private growSet(): void {
-    const old = this.set;
-    const grow = old.length >= 1 << 17 ? 4 : 2;
-    const size = (old.length / 2) * grow; // new slot count
-    const set = new Int32Array(size * 2);
+  /** Rebuilds the set with `size` slots (a power of two) from the rows. */
+  private rehash(size: number): void {
+    const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
-    for (let s = 0; s < old.length; s += 2) {
-      const e = old[s]!;
-      if (e === 0) continue;
-      const h = old[s + 1]!;
-      let slot = h & mask;
-      while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
-      set[2 * slot] = e;
-      set[2 * slot + 1] = h;
+    const d = this.data;
+    const a = this.arity;
+    if (this.set) this.pool?.retire(this.set);
+    for (let r = 0; r < this.count; r++) {
+      let slot = this.hashOfRow(d, r * a) & mask;
+      while (set[slot] !== 0) slot = (slot + 1) & mask;
+      set[slot] = r + 1;
     }
     this.set = set;
     this.mask = mask;
@@ -302,8 +381,9 @@ export class Relation {
 
   /** Moves the rows to a Float64Array (a value beyond 32 bits is being added). */
   private widen(): void {
-    const d = new Float64Array(this.capacity * this.arity);
+    const d = this.pool ? this.pool.float64(this.capacity * this.arity) : new Float64Array(this.capacity * this.arity);
     d.set(this.data);
+    this.pool?.retire(this.data);
     this.data = d;
     this.wide = true;
   }
@@ -319,6 +399,32 @@ export class Relation {
     return ix;
   }
 
+  /**
+   * Frees what only adding rows needs — the dedup set and spare row capacity — for a relation that
+   * is complete; both come back (built from the rows) if a row is added or looked up later.
+   */
+  compact(): void {
+    if (this.set) this.pool?.retire(this.set);
+    this.set = null;
+    // Kept after the evaluation: sized exactly, not from the pool's powers of two.
+    if (this.capacity - this.count > this.capacity / 16) this.resize(Math.max(4, this.count), true);
+  }
+
+  /** Frees the indexes and the dedup set (rebuilt from the rows when next used). */
+  releaseIndexes(): void {
+    for (const ix of this.indexes.values()) ix.retire();
+    this.indexes.clear();
+    if (this.set) this.pool?.retire(this.set);
+    this.set = null;
+  }
+
+  /** Bytes held by the rows, the set, the height steps and the indexes. */
+  get bytes(): number {
+    let n = this.data.byteLength + (this.set?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;
+    for (const ix of this.indexes.values()) n += ix.bytes;
+    return n;
+  }
+
   /** The values of row `r`. */
   row(r: number): number[] {
     const out: number[] = [];
@@ -328,12 +434,17 @@ export class Relation {
 
   /** A copy holding the same tuples and heights (indexes are not copied). */
   clone(): Relation {
-    const c = new Relation(this.arity, Math.max(16, this.count));
-    const t = new Float64Array(Math.max(1, this.arity));
-    for (let r = 0; r < this.count; r++) {
-      for (let i = 0; i < this.arity; i++) t[i] = this.data[r * this.arity + i]!;
-      c.add(t, this.height[r]!);
-    }
+    const c = new Relation(this.arity, 4);
+    c.capacity = Math.max(4, this.count);
+    c.data = this.arity === 0 ? EMPTY : this.wide ? new Float64Array(c.capacity * this.arity) : new Int32Array(c.capacity * this.arity);
+    c.data.set(this.data.subarray(0, this.count * this.arity));
+    c.wide = this.wide;
+    c.count = this.count;
+    c.set = null;
+    c.stepRow = this.stepRow.slice(0, this.steps);
+    c.stepHeight = this.stepHeight.slice(0, this.steps);
+    c.steps = this.steps;
+    c.lastHeight = this.lastHeight;
     return c;
   }
 }

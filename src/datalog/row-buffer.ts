@@ -4,6 +4,7 @@
 // widened once to Float64Arrays (encoded 64-bit numbers) when one does not.
 
 const CHUNK_VALUES = 1 << 16;
+const EMPTY = new Int32Array(0);
 
 /** Rows of one arity (at least 1), appended in order; duplicates are kept. */
 export class RowBuffer {
@@ -67,5 +68,31 @@ export class RowBuffer {
         f(row);
       }
     });
+  }
+
+  /**
+   * Calls `f` with every row in order, like `forEach`, dropping each chunk once read: the buffer
+   * is empty afterwards (its memory is released while a relation is built from it).
+   */
+  drain(f: (row: Int32Array | Float64Array) => void): void {
+    const a = this.arity;
+    const row = this.wide ? new Float64Array(a) : new Int32Array(a);
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    for (let k = 0; k <= last; k++) {
+      const c = chunks[k]!;
+      chunks[k] = EMPTY;
+      const rows = k === last ? this.used : this.rowsPerChunk;
+      for (let r = 0; r < rows; r++) {
+        const base = r * a;
+        for (let i = 0; i < a; i++) row[i] = c[base + i]!;
+        f(row);
+      }
+    }
+    // No chunk is kept: the next push starts one.
+    this.chunks = [];
+    this.current = EMPTY;
+    this.used = this.rowsPerChunk;
+    this.count = 0;
   }
 }

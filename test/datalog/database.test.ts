@@ -23,6 +23,37 @@ describe('RowBuffer', () => {
     },
   );
 
+  test.prop([fc.integer({ min: 1, max: 4 }), fc.array(value, { maxLength: 300_000 / 50 }), fc.array(value, { maxLength: 40 })])(
+    'drain gives the rows forEach gives, leaves the buffer empty, and it takes rows again',
+    (arity, values, more) => {
+      const b = new RowBuffer(arity);
+      for (let i = 0; i + arity <= values.length; i += arity) b.push(values.slice(i, i + arity));
+      const seen: number[][] = [];
+      b.forEach((r) => seen.push([...r]));
+      const drained: number[][] = [];
+      b.drain((r) => drained.push([...r]));
+      expect(drained).toEqual(seen);
+      expect(b.count).toBe(0);
+      const rest: number[][] = [];
+      for (let i = 0; i + arity <= more.length; i += arity) rest.push(more.slice(i, i + arity));
+      for (const r of rest) b.push(r);
+      const after: number[][] = [];
+      b.forEach((r) => after.push([...r]));
+      expect(after).toEqual(rest);
+    },
+  );
+
+  it('drains rows across chunks', () => {
+    const b = new RowBuffer(3);
+    for (let i = 0; i < 70_000; i++) b.push([i, 5 - i, i * 2]);
+    let k = 0;
+    b.drain((r) => {
+      expect([r[0], r[1], r[2]]).toEqual([k, 5 - k, k * 2]);
+      k++;
+    });
+    expect(k).toBe(70_000);
+  });
+
   it('widens across chunk boundaries (a big value after the first chunk is full)', () => {
     const b = new RowBuffer(2);
     for (let i = 0; i < 40_000; i++) b.push([i, -i]);

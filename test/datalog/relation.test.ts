@@ -1,0 +1,88 @@
+import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { Relation } from '../../src/datalog/relation.js';
+
+// Operations on a relation, checked against a plain model (a map from tuple text to its first row).
+type Op =
+  | { op: 'add'; t: number[]; h: number }
+  | { op: 'find'; t: number[] }
+  | { op: 'lookup'; cols: number[]; t: number[] }
+  | { op: 'compact' }
+  | { op: 'release' };
+
+const small = fc.integer({ min: -3, max: 3 });
+const value = fc.oneof({ arbitrary: small, weight: 6 }, { arbitrary: fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), weight: 1 });
+
+function opArb(arity: number): fc.Arbitrary<Op> {
+  const tuple = fc.array(value, { minLength: arity, maxLength: arity });
+  return fc.oneof(
+    { arbitrary: fc.record({ op: fc.constant('add' as const), t: tuple, h: fc.integer({ min: 0, max: 5 }) }), weight: 8 },
+    { arbitrary: fc.record({ op: fc.constant('find' as const), t: tuple }), weight: 3 },
+    { arbitrary: fc.record({ op: fc.constant('lookup' as const), cols: fc.subarray([...Array(arity).keys()], { minLength: 1 }), t: tuple }), weight: 3 },
+    { arbitrary: fc.constant({ op: 'compact' as const }), weight: 1 },
+    { arbitrary: fc.constant({ op: 'release' as const }), weight: 1 },
+  );
+}
+
+describe('Relation', () => {
+  test.prop([fc.integer({ min: 1, max: 3 }).chain((a) => fc.tuple(fc.constant(a), fc.array(opArb(a), { maxLength: 400 })))])(
+    'is a set with rows in insertion order and their heights, whatever is compacted or released in between',
+    ([arity, ops]) => {
+      const rel = new Relation(arity, 4);
+      const rows: number[][] = [];
+      const heights: number[] = [];
+      const at = new Map<string, number>();
+      for (const o of ops) {
+        if (o.op === 'add') {
+          const k = o.t.join(',');
+          const fresh = !at.has(k);
+          expect(rel.add(o.t, o.h)).toBe(fresh);
+          if (fresh) {
+            at.set(k, rows.length);
+            rows.push(o.t);
+            heights.push(o.h);
+          }
+        } else if (o.op === 'find') expect(rel.find(o.t)).toBe(at.get(o.t.join(',')) ?? -1);
+        else if (o.op === 'lookup') {
+          const ix = rel.index(o.cols);
+          ix.ensure(rel.count);
+          const got: number[] = [];
+          for (let r = ix.findN(o.cols.map((c) => o.t[c]!)); r !== -1; r = ix.next[r]!) got.push(r);
+          const want = rows.flatMap((row, r) => (o.cols.every((c) => row[c] === o.t[c]) ? [r] : [])).reverse();
+          expect(got).toEqual(want);
+        } else if (o.op === 'compact') rel.compact();
+        else rel.releaseIndexes();
+      }
+      expect(rel.count).toBe(rows.length);
+      rows.forEach((row, r) => {
+        expect(rel.row(r)).toEqual(row);
+        expect(rel.heightOf(r)).toBe(heights[r]);
+      });
+      expect([...rel.height]).toEqual(heights);
+      const c = rel.clone();
+      expect(c.count).toBe(rows.length);
+      rows.forEach((row, r) => {
+        expect(c.find(row)).toBe(r);
+        expect(c.heightOf(r)).toBe(heights[r]);
+      });
+      expect(c.add(rows[0] ?? new Array<number>(arity).fill(99), 7)).toBe(rows.length === 0);
+    },
+  );
+
+  test.prop([fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 3000 })])(
+    'an index built on a complete relation finds every row of a key, the newest first, however many keys there are',
+    (keys) => {
+      const rel = new Relation(2, keys.length);
+      keys.forEach((k, i) => rel.add([k, i], 0));
+      rel.compact();
+      const ix = rel.index([0]);
+      ix.ensure(rel.count);
+      for (const k of new Set(keys)) {
+        const got: number[] = [];
+        for (let r = ix.find1(k); r !== -1; r = ix.next[r]!) got.push(r);
+        expect(got).toEqual(keys.flatMap((x, i) => (x === k ? [i] : [])).reverse());
+      }
+      expect(ix.find1(31)).toBe(-1);
+    },
+  );
+});
