@@ -11,6 +11,7 @@
  */
 import type { DictExpr, Expr, NameExpr, Span } from '../ir/nodes.js';
 import type { OffsetMap } from './layout.js';
+import { exact, type InternPool } from '../ir/compact.js';
 import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
 import { precedence, type OperandTok, type OpTok } from './precedence.js';
 import { decodeString, parseNumber } from './literals.js';
@@ -27,6 +28,8 @@ export interface HandState {
   names?: ReadonlyMap<string, string> | undefined;
   jitFuncs?: ReadonlySet<string> | undefined;
   ellipsisOk?: boolean | undefined;
+  /** Shared strings and op callees of the parse (see ir/compact.ts). */
+  pool?: InternPool | undefined;
 }
 
 /** Python's keywords: never a name. */
@@ -56,7 +59,7 @@ export class ExprParser {
     protected readonly t: Tokens,
     protected readonly st: HandState,
   ) {
-    this.bctx = { report: st.report, constants: st.constants, jitFuncs: st.jitFuncs };
+    this.bctx = { report: st.report, constants: st.constants, jitFuncs: st.jitFuncs, pool: st.pool };
   }
 
   protected fail(): never {
@@ -119,7 +122,7 @@ export class ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { e: { kind: 'Tuple', elts: items, span: this.span(first.start, end) }, start: first.start, end };
+    return { e: { kind: 'Tuple', elts: exact(items), span: this.span(first.start, end) }, start: first.start, end };
   }
 
   /** Grammar `Expr`: a binary chain; a conditional or `:=` tail is left to the grammar. */
@@ -255,7 +258,7 @@ export class ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { kind: 'Tuple', elts: items, span: this.span(first.start, end) };
+    return { kind: 'Tuple', elts: exact(items), span: this.span(first.start, end) };
   }
 
   private subItem(): Ext {
@@ -341,7 +344,7 @@ export class ExprParser {
       elts.push(this.expr().e);
     }
     if (!this.isOp(close)) this.fail();
-    return elts;
+    return exact(elts);
   }
 
   private bracketAtom(a: number): Ext {
@@ -373,7 +376,7 @@ export class ExprParser {
     }
     const end = this.expectOp(']');
     const t: NameExpr = { kind: 'Name', id: target, span: this.span(this.t.start[tp]!, this.t.end[tp]!) };
-    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds, span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), span: this.span(a, end) }, start: a, end };
   }
 
   private braceAtom(a: number): Ext {
@@ -388,7 +391,7 @@ export class ExprParser {
       this.p++;
     }
     const end = this.expectOp('}');
-    return { e: { kind: 'Dict', entries, span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'Dict', entries: exact(entries), span: this.span(a, end) }, start: a, end };
   }
 
   /** The pre-tokenized text between chunk offsets [a, b). */

@@ -7,6 +7,7 @@
  * unterminated string, a name glued to a quote that is not a string prefix) gives null: the
  * caller then lets the grammar read the text and report the error as it always did.
  */
+import type { InternPool } from '../ir/compact.js';
 
 export const T_NAME = 1;
 export const T_NUMBER = 2;
@@ -98,8 +99,11 @@ function numberEnd(s: string, i: number): number {
   return j;
 }
 
-/** The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should judge. */
-export function tokenize(s: string): Tokens | null {
+/**
+ * The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should
+ * judge. Names and operators are spelled with `pool`'s shared strings when one is given.
+ */
+export function tokenize(s: string, pool?: InternPool): Tokens | null {
   const kind: number[] = [];
   const start: number[] = [];
   const end: number[] = [];
@@ -132,7 +136,7 @@ export function tokenize(s: string): Tokens | null {
         continue;
       }
       if (j < n && s.charCodeAt(j) > 127) return null;
-      push(T_NAME, i, j, s.slice(i, j));
+      push(T_NAME, i, j, pool ? pool.str(s.slice(i, j)) : s.slice(i, j));
       i = j;
       continue;
     }
@@ -161,7 +165,7 @@ export function tokenize(s: string): Tokens | null {
     }
     const len = opLength(c, s.charCodeAt(i + 1), s.charCodeAt(i + 2));
     if (len > 1) {
-      push(T_OP, i, i + len, s.slice(i, i + len));
+      push(T_OP, i, i + len, pool ? pool.str(s.slice(i, i + len)) : s.slice(i, i + len));
       i += len;
       continue;
     }
