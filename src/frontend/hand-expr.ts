@@ -11,7 +11,7 @@
  */
 import type { DictExpr, Expr, NameExpr, Span } from '../ir/nodes.js';
 import type { OffsetMap } from './layout.js';
-import { exact, type InternPool } from '../ir/compact.js';
+import { empty, exact, type InternPool } from '../ir/compact.js';
 import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
 import { precedence, type OperandTok, type OpTok } from './precedence.js';
 import { decodeString, parseNumber } from './literals.js';
@@ -135,22 +135,22 @@ export class ExprParser {
   /** Grammar `Disjunction`: a binary chain without a tail. */
   protected chain(): Ext {
     const first = this.operand();
+    const start = this.opStart;
+    let end = this.opEnd;
     let op = this.binOp();
     if (op === null) {
-      if (first.tok.prefixes.length === 0) return { e: first.tok.primary, start: first.start, end: first.end };
-      return { e: precedence([first.tok], [], this.st.report), start: first.start, end: first.end };
+      if (first.prefixes.length === 0) return { e: first.primary, start, end };
+      return { e: precedence([first], [], this.st.report), start, end };
     }
-    const operands: OperandTok[] = [first.tok];
+    const operands: OperandTok[] = [first];
     const ops: OpTok[] = [];
-    let end = first.end;
     while (op !== null) {
       ops.push(op);
-      const o = this.operand();
-      operands.push(o.tok);
-      end = o.end;
+      operands.push(this.operand());
+      end = this.opEnd;
       op = this.binOp();
     }
-    return { e: precedence(operands, ops, this.st.report), start: first.start, end };
+    return { e: precedence(operands, ops, this.st.report), start, end };
   }
 
   /** A binary operator at the cursor (consumed), or null. */
@@ -181,47 +181,53 @@ export class ExprParser {
     return null;
   }
 
-  /** Grammar `Operand`: prefix operators, a primary, trailers; `start`/`end`: its extent (prefixes included). */
-  private operand(): { tok: OperandTok; start: number; end: number } {
+  /** Chunk extent (prefixes included) of the operand `operand()` read last: no wrapper object per operand. */
+  private opStart = 0;
+  private opEnd = 0;
+
+  /** Grammar `Operand`: prefix operators, a primary, trailers; its extent is left in `opStart`/`opEnd`. */
+  private operand(): OperandTok {
     const t = this.t;
-    const prefixes: { op: string; span: Span }[] = [];
+    let prefixes: { op: string; span: Span }[] | null = null;
     const first = this.p;
     for (;;) {
       const p = this.p;
       const k = t.kind[p];
       const w = t.text[p];
       if ((k === T_OP && (w === '-' || w === '+' || w === '~')) || (k === T_NAME && (w === 'not' || w === 'await'))) {
-        prefixes.push({ op: w!, span: this.span(t.start[p]!, t.end[p]!) });
+        (prefixes ??= []).push({ op: w!, span: this.span(t.start[p]!, t.end[p]!) });
         this.p++;
       } else break;
     }
     const head = this.primary();
     let e = head.e;
     let end = head.end;
-    let hs: Span | null = null;
+    // The original offset the trailers' spans start at (that of the primary, parentheses included).
+    let hs = -1;
     for (;;) {
       if (this.isOp('.')) {
         this.p++;
         const name = this.ident();
         end = t.end[this.p - 1]!;
-        hs ??= this.span(head.start, head.end);
-        e = makeAttr(e, name, { start: hs.start, end: this.st.map.end(end) });
+        if (hs < 0) hs = this.st.map.start(head.start);
+        e = makeAttr(e, name, { start: hs, end: this.st.map.end(end) });
       } else if (this.isOp('(')) {
         this.p++;
         const args = this.argList();
         end = this.expectOp(')');
-        hs ??= this.span(head.start, head.end);
-        e = makeCall(this.bctx, e, args, { start: hs.start, end: this.st.map.end(end) });
+        if (hs < 0) hs = this.st.map.start(head.start);
+        e = makeCall(this.bctx, e, args, { start: hs, end: this.st.map.end(end) });
       } else if (this.isOp('[')) {
         this.p++;
         const index = this.subscriptList();
         end = this.expectOp(']');
-        hs ??= this.span(head.start, head.end);
-        e = { kind: 'Subscript', value: e, index, span: { start: hs.start, end: this.st.map.end(end) } };
+        if (hs < 0) hs = this.st.map.start(head.start);
+        e = { kind: 'Subscript', value: e, index, span: { start: hs, end: this.st.map.end(end) } };
       } else break;
     }
-    const tok: OperandTok = { prefixes, primary: e, start: this.st.map.start(head.start), end: this.st.map.end(end) };
-    return { tok, start: t.start[first]!, end };
+    this.opStart = t.start[first]!;
+    this.opEnd = end;
+    return { prefixes: prefixes ?? empty(), primary: e, start: this.st.map.start(head.start), end: this.st.map.end(end) };
   }
 
   /** Grammar `ArgList?` up to (not including) the closing parenthesis. */

@@ -380,7 +380,12 @@ export function handMatch<T>(chunk: Chunk, rule: string, state: Omit<HandState, 
   if (!RULES.has(rule)) return undefined;
   const toks = tokenize(chunk.out, state.pool);
   if (toks === null) return undefined;
-  const parser = new StmtParser(chunk.out, toks, { ...state, map: chunk.map, report: bail });
+  // One object shape for every chunk's state (a spread of differently built states would not be).
+  const st: HandState = {
+    map: chunk.map, report: bail, constants: state.constants, names: state.names, jitFuncs: state.jitFuncs,
+    ellipsisOk: state.ellipsisOk, pool: state.pool,
+  };
+  const parser = new StmtParser(chunk.out, toks, st);
   try {
     let r: unknown;
     switch (rule) {
