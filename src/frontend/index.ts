@@ -168,7 +168,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
-  problems.push(...inexactNumbers(source, programs));
+  if (mayHoldInexact(text, constants, programs)) problems.push(...inexactNumbers(source, programs));
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
   const headerComments = attachComments(text, table, programs);
   const dynamics = moduleDynamics(text, table, imports, constants);
@@ -249,6 +249,18 @@ function readModuleText(path: string): string {
     ]);
   }
   return text;
+}
+
+/**
+ * Whether an Int of the programs can be beyond ±(2⁵³ − 1): such an Int is a literal of at
+ * least 16 characters (2⁵³ is 16 decimal digits, `0x` and 14 hex digits, ...) or a constant's
+ * value. When neither is there, the IR is not walked (a walk of every node of a large kernel).
+ */
+function mayHoldInexact(text: string, constants: ReadonlyMap<string, ConstValue>, programs: readonly Program[]): boolean {
+  if (/[0-9][0-9a-zA-Z_]{15}/.test(text)) return true;
+  const unsafe = (v: ConstValue): boolean => (typeof v === 'number' ? !Number.isSafeInteger(v) : v.some(unsafe));
+  if ([...constants.values()].some(unsafe)) return true;
+  return programs.some((p) => p.constants !== undefined && [...p.constants.values()].some(unsafe));
 }
 
 /**

@@ -345,3 +345,29 @@ describe('JIT kernels nested in a function or class', () => {
     expect(printModule(again)).toBe(once);
   });
 });
+
+describe('inexact-number notes', () => {
+  const kernel = (lit: string): string => [
+    'import pypto.language as pl',
+    '@pl.program',
+    'class P:',
+    '    @pl.function(type=pl.FunctionType.InCore)',
+    '    def f(self, t: pl.Tensor[[1, 1], pl.FP32]):',
+    `        for i in pl.range(${lit}):`,
+    '            pass',
+    '',
+  ].join('\n');
+  const notes = (text: string): string[] =>
+    (parseModule(text, 'n.py').problems ?? []).filter((d) => d.code === 'inexact-number').map((d) => text.slice(d.location!.start, d.location!.end));
+
+  it('are given for the shortest spellings of 2^53 (the text check before the walk lets them through)', () => {
+    expect(notes(kernel('9007199254740992'))).toEqual(['9007199254740992']);
+    expect(notes(kernel('0x20000000000000'))).toEqual(['0x20000000000000']);
+    expect(notes(kernel('0o400000000000000000'))).toEqual(['0o400000000000000000']);
+  });
+
+  it('are not given below it', () => {
+    expect(notes(kernel('9007199254740991'))).toEqual([]);
+    expect(notes(kernel('0x1fffffffffffff'))).toEqual([]);
+  });
+});
