@@ -40,6 +40,8 @@ export interface BlockEntity {
   owner: FunctionDef | Stmt;
   role: string;
   stmts: Stmt[];
+  /** The id of `stmts[0]`: the block's statements (as extracted) have the ids first, first + 1, ... */
+  first: number;
 }
 
 /** What an id stands for. */
@@ -50,7 +52,6 @@ export type Entity =
 /** Id ↔ node maps produced by extraction. */
 export class NodeTable {
   readonly entities: Entity[] = [];
-  private readonly ids = new Map<object, number>();
   /** For each statement id, the id of the block it is in (0 for other ids): typed, so a million-statement module's table is not a holey array of every id. */
   private blockOf = new Int32Array(1024);
 
@@ -60,20 +61,14 @@ export class NodeTable {
     return this.entities.length;
   }
 
-  /** Remembers the id of a statement (the rewriter maps statements back to ids). */
-  registerStmt(stmt: Stmt, id: number, block: number): void {
-    this.ids.set(stmt, id);
+  /** Remembers the block of statement `id` (a statement's own id is its block's `first` + its index). */
+  registerStmt(id: number, block: number): void {
     if (id >= this.blockOf.length) {
       const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
       bigger.set(this.blockOf);
       this.blockOf = bigger;
     }
     this.blockOf[id] = block;
-  }
-
-  /** The id of a registered statement, or undefined. */
-  idOf(stmt: Stmt): number | undefined {
-    return this.ids.get(stmt);
   }
 
   /** The id of the block holding statement `id`, or undefined when `id` is not a statement. */
@@ -259,21 +254,25 @@ class Extractor {
    * reaches after the block; returns the first node of the block (or `next` when empty).
    */
   private block(stmts: Stmt[], owner: FunctionDef | Stmt, ownerId: number, role: string, next: number, loop: LoopCtx | null): number {
-    const bk = this.table.register({ kind: 'Block', owner, role, stmts });
+    const entity: BlockEntity = { kind: 'Block', owner, role, stmts, first: 0 };
+    const bk = this.table.register(entity);
     this.emit('block', bk, ownerId, role);
     this.emit('block_size', bk, stmts.length);
-    const ids = stmts.map((s, i) => this.stmtHead(s, bk, i, owner));
+    // The statements' ids are consecutive (each head registers one id), so none is stored per statement.
+    const first = bk + 1;
+    entity.first = first;
+    for (let i = 0; i < stmts.length; i++) this.stmtHead(stmts[i]!, bk, i, owner);
     // Expressions and bodies in textual order (so names resolve to the latest binding).
     for (let i = 0; i < stmts.length; i++) {
-      const succ = i + 1 < stmts.length ? ids[i + 1]! : next;
-      this.stmtBody(stmts[i]!, ids[i]!, succ, loop);
+      const succ = i + 1 < stmts.length ? first + i + 1 : next;
+      this.stmtBody(stmts[i]!, first + i, succ, loop);
     }
-    return ids.length > 0 ? ids[0]! : next;
+    return stmts.length > 0 ? first : next;
   }
 
   private stmtHead(s: Stmt, bk: number, index: number, owner: FunctionDef | Stmt): number {
     const id = this.node(s, s.span);
-    this.table.registerStmt(s, id, bk);
+    this.table.registerStmt(id, bk);
     this.emit('stmt', id, s.kind, bk, index);
     this.emit('stmt_func', id, this.funcId);
     if (owner.kind !== 'Function') {
@@ -332,7 +331,7 @@ class Extractor {
         const elseFirst = this.block(s.orelse, s, id, 'else', succ, loop);
         this.edge(id, thenFirst);
         this.edge(id, elseFirst);
-        this.yields(id, [s.then, s.orelse]);
+        this.yields(id, [[s.then, thenFirst], [s.orelse, elseFirst]]);
         return;
       }
       case 'While': {
@@ -341,7 +340,7 @@ class Extractor {
         const first = this.block(s.body, s, id, 'body', id, { header: id, exit: succ });
         this.edge(id, first);
         this.edge(id, succ);
-        this.yields(id, [s.body]);
+        this.yields(id, [[s.body, first]]);
         return;
       }
       case 'For':
@@ -390,16 +389,20 @@ class Extractor {
     const first = this.block(s.body, s, id, 'body', id, { header: id, exit: succ });
     this.edge(id, first);
     this.edge(id, succ);
-    this.yields(id, [s.body]);
+    this.yields(id, [[s.body, first]]);
   }
 
-  /** Emits yield_stmt / return_var for `v = pl.yield_(e)` assignments at the top of `bodies`. */
-  private yields(ownerId: number, bodies: Stmt[][]): void {
+  /**
+   * Emits yield_stmt / return_var for `v = pl.yield_(e)` assignments at the top of `bodies`
+   * (each with the id of its first statement, as `block` returns it for a non-empty body).
+   */
+  private yields(ownerId: number, bodies: [Stmt[], number][]): void {
     const seen = new Set<string>();
-    for (const body of bodies) {
-      for (const st of body) {
+    for (const [body, first] of bodies) {
+      for (let k = 0; k < body.length; k++) {
+        const st = body[k]!;
         if (st.kind !== 'Assign' || st.value.kind !== 'Call' || st.value.callee.kind !== 'op' || st.value.callee.name !== 'yield_') continue;
-        const yid = this.table.idOf(st)!;
+        const yid = first + k;
         this.emit('yield_stmt', yid, ownerId);
         st.targets.forEach((t, i) => {
           const key = `${i}:${t.id}`;

@@ -15,6 +15,7 @@ import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
 import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 import { printExpr } from '../ir/print.js';
 import { dotted } from '../ir/dotted.js';
+import { empty, exact, type InternPool } from '../ir/compact.js';
 
 export interface Reporter {
   unsupported(span: Span, message: string): never;
@@ -26,6 +27,8 @@ export interface BuildCtx {
   constants: ReadonlyMap<string, ConstValue>;
   /** Names of the module's JIT kernels (a bare call of one is a program-function call). */
   jitFuncs?: ReadonlySet<string> | undefined;
+  /** Shared strings and op callees of this parse (absent: every call gets its own). */
+  pool?: InternPool | undefined;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -130,14 +133,14 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
       args.push(a.value);
     } else {
       if (kwargs.some((k) => k.name === a.name)) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
-      kwargs.push({ name: a.name, value: a.value, span: a.span });
+      kwargs.push(a as Keyword); // an ArgDesc with a name has a Keyword's shape
     }
   }
   if (calleeExpr.kind === 'Attr' && calleeExpr.value.kind === 'Name' && calleeExpr.value.id === 'self') {
-    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args, kwargs, span };
+    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args: exact(args), kwargs: exact(kwargs), span };
   }
   if (calleeExpr.kind === 'Name' && ctx.jitFuncs?.has(calleeExpr.id)) {
-    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args, kwargs, span };
+    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args: exact(args), kwargs: exact(kwargs), span };
   }
   const spelled = dotted(calleeExpr);
   if (spelled === 'pl.submit') return makeSubmit(ctx, args, kwargs, span);
@@ -145,11 +148,13 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
     const spec = opBySpelling(spelled);
     if (spec) {
       normaliseKnown(ctx, spec, args, kwargs);
-      return { kind: 'Call', callee: { kind: 'op', name: spec.canonical, known: true }, args, kwargs, span };
+      const callee: Callee = ctx.pool ? ctx.pool.op(spec.canonical, true) : { kind: 'op', name: spec.canonical, known: true };
+      return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), span };
     }
-    return { kind: 'Call', callee: { kind: 'op', name: spelled, known: false }, args, kwargs, span };
+    const callee: Callee = ctx.pool ? ctx.pool.op(spelled, false) : { kind: 'op', name: spelled, known: false };
+    return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), span };
   }
-  return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args, kwargs, span };
+  return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args: exact(args), kwargs: exact(kwargs), span };
 }
 
 function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span): SubmitExpr {
@@ -166,7 +171,7 @@ function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span):
       depsSpan = { ...kw.value.span };
     } else rest.push(kw);
   }
-  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: rest, deps, depsSpan, span };
+  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: exact(rest), deps: deps && exact(deps), depsSpan, span };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -272,7 +277,7 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     };
     flatten(target.elts);
     if (names.length === 0) ctx.report.unsupported(target.span, 'an empty assignment target is not supported');
-    const a: AssignStmt = { kind: 'Assign', targets: names, tupleTarget: true, annotation: null, value, span };
+    const a: AssignStmt = { kind: 'Assign', targets: exact(names), tupleTarget: true, annotation: null, value, span };
     if (nested) a.targetPattern = asTuple(target);
     return a;
   }
@@ -336,7 +341,7 @@ export interface Clause {
 export function makeIf(ctx: BuildCtx, clauses: Clause[]): IfStmt {
   const first = clauses[0]!;
   if (first.head.kind !== 'if') ctx.report.syntax(first.head.span, `'${first.head.kind}' without a matching 'if'`);
-  let elseBody: Stmt[] = [];
+  let elseBody: Stmt[] = empty();
   let n = clauses.length;
   const last = clauses[n - 1]!;
   const end = lastEnd(last.body, last.head.span.end);
@@ -446,7 +451,7 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
     if (h.target.kind !== 'Name') ctx.report.unsupported(h.target.span, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
   }
   let target: NameExpr | null = null;
-  let iterArgs: NameExpr[] = [];
+  let iterArgs: NameExpr[] = empty();
   const t = h.target;
   if (loopKind === 'while') {
     iterArgs = names(ctx, t);
@@ -458,7 +463,7 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
   } else {
     ctx.report.unsupported(t.span, 'a loop target must be a name, or `i, (a, b)` with loop-carried names');
   }
-  let initValues: Expr[] = [];
+  let initValues: Expr[] = empty();
   const kwargs: Keyword[] = [];
   for (const kw of call.kwargs) {
     if (kw.name === 'init_values') {
@@ -487,7 +492,7 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
     target,
     iterArgs,
     args,
-    kwargs,
+    kwargs: exact(kwargs),
     initValues,
     cond,
     body,
@@ -532,7 +537,7 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
     kind: 'Scope',
     scope,
     args: call.args,
-    kwargs,
+    kwargs: exact(kwargs),
     deps,
     depsSpan,
     asName: item.asName,

@@ -11,6 +11,7 @@
  */
 import type { DictExpr, Expr, NameExpr, Span } from '../ir/nodes.js';
 import type { OffsetMap } from './layout.js';
+import { empty, exact, type InternPool } from '../ir/compact.js';
 import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
 import { precedence, type OperandTok, type OpTok } from './precedence.js';
 import { decodeString, parseNumber } from './literals.js';
@@ -27,6 +28,8 @@ export interface HandState {
   names?: ReadonlyMap<string, string> | undefined;
   jitFuncs?: ReadonlySet<string> | undefined;
   ellipsisOk?: boolean | undefined;
+  /** Shared strings and op callees of the parse (see ir/compact.ts). */
+  pool?: InternPool | undefined;
 }
 
 /** Python's keywords: never a name. */
@@ -56,7 +59,7 @@ export class ExprParser {
     protected readonly t: Tokens,
     protected readonly st: HandState,
   ) {
-    this.bctx = { report: st.report, constants: st.constants, jitFuncs: st.jitFuncs };
+    this.bctx = { report: st.report, constants: st.constants, jitFuncs: st.jitFuncs, pool: st.pool };
   }
 
   protected fail(): never {
@@ -119,7 +122,7 @@ export class ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { e: { kind: 'Tuple', elts: items, span: this.span(first.start, end) }, start: first.start, end };
+    return { e: { kind: 'Tuple', elts: exact(items), span: this.span(first.start, end) }, start: first.start, end };
   }
 
   /** Grammar `Expr`: a binary chain; a conditional or `:=` tail is left to the grammar. */
@@ -132,22 +135,22 @@ export class ExprParser {
   /** Grammar `Disjunction`: a binary chain without a tail. */
   protected chain(): Ext {
     const first = this.operand();
+    const start = this.opStart;
+    let end = this.opEnd;
     let op = this.binOp();
     if (op === null) {
-      if (first.tok.prefixes.length === 0) return { e: first.tok.primary, start: first.start, end: first.end };
-      return { e: precedence([first.tok], [], this.st.report), start: first.start, end: first.end };
+      if (first.prefixes.length === 0) return { e: first.primary, start, end };
+      return { e: precedence([first], [], this.st.report), start, end };
     }
-    const operands: OperandTok[] = [first.tok];
+    const operands: OperandTok[] = [first];
     const ops: OpTok[] = [];
-    let end = first.end;
     while (op !== null) {
       ops.push(op);
-      const o = this.operand();
-      operands.push(o.tok);
-      end = o.end;
+      operands.push(this.operand());
+      end = this.opEnd;
       op = this.binOp();
     }
-    return { e: precedence(operands, ops, this.st.report), start: first.start, end };
+    return { e: precedence(operands, ops, this.st.report), start, end };
   }
 
   /** A binary operator at the cursor (consumed), or null. */
@@ -178,47 +181,53 @@ export class ExprParser {
     return null;
   }
 
-  /** Grammar `Operand`: prefix operators, a primary, trailers; `start`/`end`: its extent (prefixes included). */
-  private operand(): { tok: OperandTok; start: number; end: number } {
+  /** Chunk extent (prefixes included) of the operand `operand()` read last: no wrapper object per operand. */
+  private opStart = 0;
+  private opEnd = 0;
+
+  /** Grammar `Operand`: prefix operators, a primary, trailers; its extent is left in `opStart`/`opEnd`. */
+  private operand(): OperandTok {
     const t = this.t;
-    const prefixes: { op: string; span: Span }[] = [];
+    let prefixes: { op: string; span: Span }[] | null = null;
     const first = this.p;
     for (;;) {
       const p = this.p;
       const k = t.kind[p];
       const w = t.text[p];
       if ((k === T_OP && (w === '-' || w === '+' || w === '~')) || (k === T_NAME && (w === 'not' || w === 'await'))) {
-        prefixes.push({ op: w!, span: this.span(t.start[p]!, t.end[p]!) });
+        (prefixes ??= []).push({ op: w!, span: this.span(t.start[p]!, t.end[p]!) });
         this.p++;
       } else break;
     }
     const head = this.primary();
     let e = head.e;
     let end = head.end;
-    let hs: Span | null = null;
+    // The original offset the trailers' spans start at (that of the primary, parentheses included).
+    let hs = -1;
     for (;;) {
       if (this.isOp('.')) {
         this.p++;
         const name = this.ident();
         end = t.end[this.p - 1]!;
-        hs ??= this.span(head.start, head.end);
-        e = makeAttr(e, name, { start: hs.start, end: this.st.map.end(end) });
+        if (hs < 0) hs = this.st.map.start(head.start);
+        e = makeAttr(e, name, { start: hs, end: this.st.map.end(end) });
       } else if (this.isOp('(')) {
         this.p++;
         const args = this.argList();
         end = this.expectOp(')');
-        hs ??= this.span(head.start, head.end);
-        e = makeCall(this.bctx, e, args, { start: hs.start, end: this.st.map.end(end) });
+        if (hs < 0) hs = this.st.map.start(head.start);
+        e = makeCall(this.bctx, e, args, { start: hs, end: this.st.map.end(end) });
       } else if (this.isOp('[')) {
         this.p++;
         const index = this.subscriptList();
         end = this.expectOp(']');
-        hs ??= this.span(head.start, head.end);
-        e = { kind: 'Subscript', value: e, index, span: { start: hs.start, end: this.st.map.end(end) } };
+        if (hs < 0) hs = this.st.map.start(head.start);
+        e = { kind: 'Subscript', value: e, index, span: { start: hs, end: this.st.map.end(end) } };
       } else break;
     }
-    const tok: OperandTok = { prefixes, primary: e, start: this.st.map.start(head.start), end: this.st.map.end(end) };
-    return { tok, start: t.start[first]!, end };
+    this.opStart = t.start[first]!;
+    this.opEnd = end;
+    return { prefixes: prefixes ?? empty(), primary: e, start: this.st.map.start(head.start), end: this.st.map.end(end) };
   }
 
   /** Grammar `ArgList?` up to (not including) the closing parenthesis. */
@@ -255,7 +264,7 @@ export class ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { kind: 'Tuple', elts: items, span: this.span(first.start, end) };
+    return { kind: 'Tuple', elts: exact(items), span: this.span(first.start, end) };
   }
 
   private subItem(): Ext {
@@ -341,7 +350,7 @@ export class ExprParser {
       elts.push(this.expr().e);
     }
     if (!this.isOp(close)) this.fail();
-    return elts;
+    return exact(elts);
   }
 
   private bracketAtom(a: number): Ext {
@@ -373,7 +382,7 @@ export class ExprParser {
     }
     const end = this.expectOp(']');
     const t: NameExpr = { kind: 'Name', id: target, span: this.span(this.t.start[tp]!, this.t.end[tp]!) };
-    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds, span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), span: this.span(a, end) }, start: a, end };
   }
 
   private braceAtom(a: number): Ext {
@@ -388,7 +397,7 @@ export class ExprParser {
       this.p++;
     }
     const end = this.expectOp('}');
-    return { e: { kind: 'Dict', entries, span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'Dict', entries: exact(entries), span: this.span(a, end) }, start: a, end };
   }
 
   /** The pre-tokenized text between chunk offsets [a, b). */

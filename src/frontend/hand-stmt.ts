@@ -8,6 +8,7 @@
  */
 import type { NameExpr, Stmt } from '../ir/nodes.js';
 import type { Chunk } from './layout.js';
+import { exact } from '../ir/compact.js';
 import {
   makeAssign, makeFor, makeIf, makeWhile, makeWith,
   type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
@@ -103,7 +104,10 @@ class StmtParser extends ExprParser {
       const value = this.exprList();
       return makeAssign(this.bctx, target.e, value.e, ann.e, this.span(a, value.end));
     }
-    return { kind: 'ExprStmt', value: target.e, span: this.span(a, target.end) };
+    // The statement is its expression: one span object for both when they cover the same text.
+    const span = this.span(a, target.end);
+    const es = target.e.span;
+    return { kind: 'ExprStmt', value: target.e, span: es.start === span.start && es.end === span.end ? es : span };
   }
 
   /** Grammar `Suite`: an indented block, or simple statements on the header's line. */
@@ -120,7 +124,7 @@ class StmtParser extends ExprParser {
     while (this.t.kind[this.p] !== T_DEDENT && this.t.kind[this.p] !== T_END);
     if (this.t.kind[this.p] !== T_DEDENT) this.fail();
     this.p++;
-    return out;
+    return exact(out);
   }
 
   /** `<kw> ... :` — the colon that ends a clause header: its end offset. */
@@ -374,9 +378,14 @@ const RULES = new Set(['Chunk', 'ExprItem', 'ConstRhs', 'FuncHeader', 'ProgramHe
  */
 export function handMatch<T>(chunk: Chunk, rule: string, state: Omit<HandState, 'map'>): T | undefined {
   if (!RULES.has(rule)) return undefined;
-  const toks = tokenize(chunk.out);
+  const toks = tokenize(chunk.out, state.pool);
   if (toks === null) return undefined;
-  const parser = new StmtParser(chunk.out, toks, { ...state, map: chunk.map, report: bail });
+  // One object shape for every chunk's state (a spread of differently built states would not be).
+  const st: HandState = {
+    map: chunk.map, report: bail, constants: state.constants, names: state.names, jitFuncs: state.jitFuncs,
+    ellipsisOk: state.ellipsisOk, pool: state.pool,
+  };
+  const parser = new StmtParser(chunk.out, toks, st);
   try {
     let r: unknown;
     switch (rule) {

@@ -7,6 +7,7 @@
  * unterminated string, a name glued to a quote that is not a string prefix) gives null: the
  * caller then lets the grammar read the text and report the error as it always did.
  */
+import type { InternPool } from '../ir/compact.js';
 
 export const T_NAME = 1;
 export const T_NUMBER = 2;
@@ -98,19 +99,18 @@ function numberEnd(s: string, i: number): number {
   return j;
 }
 
-/** The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should judge. */
-export function tokenize(s: string): Tokens | null {
+/**
+ * The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should
+ * judge. Names and operators are spelled with `pool`'s shared strings when one is given.
+ */
+export function tokenize(s: string, pool?: InternPool): Tokens | null {
   const kind: number[] = [];
   const start: number[] = [];
   const end: number[] = [];
   const text: string[] = [];
-  const push = (k: number, a: number, b: number, t: string): void => {
-    kind.push(k);
-    start.push(a);
-    end.push(b);
-    text.push(t);
-  };
+  // Pushes inline, and no read past the end of `s` (an out-of-bounds read deoptimizes this function).
   const n = s.length;
+  const at = (k: number): number => (k < n ? s.charCodeAt(k) : -1);
   let i = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
@@ -121,57 +121,84 @@ export function tokenize(s: string): Tokens | null {
     if (isIdStart(c)) {
       let j = i + 1;
       while (j < n && isIdChar(s.charCodeAt(j))) j++;
-      const q = s.charCodeAt(j);
+      const q = at(j);
       if (q === 34 || q === 39) {
         const w = s.slice(i, j);
         if (!isStrPrefix(w)) return null;
         const e = stringEnd(s, j);
         if (e < 0) return null;
-        push(T_STRING, i, e, '');
+        kind.push(T_STRING);
+        start.push(i);
+        end.push(e);
+        text.push('');
         i = e;
         continue;
       }
-      if (j < n && s.charCodeAt(j) > 127) return null;
-      push(T_NAME, i, j, s.slice(i, j));
+      if (q > 127) return null;
+      kind.push(T_NAME);
+      start.push(i);
+      end.push(j);
+      text.push(pool ? pool.str(s.slice(i, j)) : s.slice(i, j));
       i = j;
       continue;
     }
-    if (isDigit(c) || (c === 46 && isDigit(s.charCodeAt(i + 1)))) {
+    if (isDigit(c) || (c === 46 && isDigit(at(i + 1)))) {
       const j = numberEnd(s, i);
-      push(T_NUMBER, i, j, '');
+      kind.push(T_NUMBER);
+      start.push(i);
+      end.push(j);
+      text.push('');
       i = j;
       continue;
     }
     if (c === 34 || c === 39) {
       const e = stringEnd(s, i);
       if (e < 0) return null;
-      push(T_STRING, i, e, '');
+      kind.push(T_STRING);
+      start.push(i);
+      end.push(e);
+      text.push('');
       i = e;
       continue;
     }
     if (c === 10) {
-      push(T_NEWLINE, i, i + 1, '');
+      kind.push(T_NEWLINE);
+      start.push(i);
+      end.push(i + 1);
+      text.push('');
       i++;
       continue;
     }
     if (c === 0xe001 || c === 0xe002) {
-      push(c === 0xe001 ? T_INDENT : T_DEDENT, i, i + 1, '');
+      kind.push(c === 0xe001 ? T_INDENT : T_DEDENT);
+      start.push(i);
+      end.push(i + 1);
+      text.push('');
       i++;
       continue;
     }
-    const len = opLength(c, s.charCodeAt(i + 1), s.charCodeAt(i + 2));
+    const len = opLength(c, at(i + 1), at(i + 2));
     if (len > 1) {
-      push(T_OP, i, i + len, s.slice(i, i + len));
+      kind.push(T_OP);
+      start.push(i);
+      end.push(i + len);
+      text.push(pool ? pool.str(s.slice(i, i + len)) : s.slice(i, i + len));
       i += len;
       continue;
     }
     if (ONE.includes(s[i]!)) {
-      push(T_OP, i, i + 1, s[i]!);
+      kind.push(T_OP);
+      start.push(i);
+      end.push(i + 1);
+      text.push(s[i]!);
       i++;
       continue;
     }
     return null;
   }
-  push(T_END, n, n, '');
+  kind.push(T_END);
+  start.push(n);
+  end.push(n);
+  text.push('');
   return { kind, start, end, text };
 }

@@ -170,7 +170,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
-  problems.push(...inexactNumbers(source, programs, constants, inexactConstants));
+  if (inexactConstants.length > 0 || mayHoldInexact(text, constants, programs)) problems.push(...inexactNumbers(source, programs, constants, inexactConstants));
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
   const headerComments = attachComments(text, table, programs);
   const dynamics = moduleDynamics(text, table, imports, constants);
@@ -251,6 +251,21 @@ function readModuleText(path: string): string {
     ]);
   }
   return text;
+}
+
+/**
+ * Whether an integer of the programs can be beyond ±(2⁵³ − 1): a literal of at least 16
+ * characters (2⁵³ is 16 decimal digits, `0x` and 14 hex digits, ...), a constant's value, or
+ * constant arithmetic — which passes 2⁵³ only through a product or a power (`*` in the text) or
+ * a sum with a large operand (a literal of 12 or more characters: below that, a sum would need
+ * some 90,000 terms). When none is there, the IR is not walked (a walk of every node of a large
+ * kernel).
+ */
+function mayHoldInexact(text: string, constants: ReadonlyMap<string, ConstValue>, programs: readonly Program[]): boolean {
+  if (text.includes('*') || /[0-9][0-9a-zA-Z_]{11}/.test(text)) return true;
+  const unsafe = (v: ConstValue): boolean => (typeof v === 'number' ? !Number.isSafeInteger(v) : v.some(unsafe));
+  if ([...constants.values()].some(unsafe)) return true;
+  return programs.some((p) => p.constants !== undefined && [...p.constants.values()].some(unsafe));
 }
 
 /**

@@ -17,6 +17,8 @@ import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.j
 import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
 import { emitRanges } from './layout.js';
 import { matchNested } from './nesting.js';
+import { InternPool, exact } from '../ir/compact.js';
+import { shiftStmts } from '../ir/shift.js';
 import { syntaxDiagnostic } from './errors.js';
 import { languageNames, memberNames, type Imports } from './imports.js';
 import {
@@ -69,6 +71,8 @@ export class ProgramParser {
   private readonly names: ReadonlyMap<string, string>;
   /** Set while a lone `...` body is being matched. */
   private ellipsisOk = false;
+  /** Shared strings and op callees of everything this parser reads. */
+  private readonly pool = new InternPool();
 
   constructor(
     private readonly source: SourceText,
@@ -84,7 +88,7 @@ export class ProgramParser {
         failAt(source, span.start, span.end, 'unsupported-construct', message),
       syntax: (span: Span, message: string): never => failAt(source, span.start, span.end, 'syntax-error', message),
     };
-    this.bctx = { report: this.report, constants, jitFuncs };
+    this.bctx = { report: this.report, constants, jitFuncs, pool: this.pool };
     this.names = imports?.names ?? new Map();
     const alt = (xs: string[]): string => xs.map((x) => x.replace(/[^\w]/g, '')).filter((x) => x !== '').join('|') || '(?!)';
     const lang = imports ? languageNames(imports) : ['pl'];
@@ -154,7 +158,7 @@ export class ProgramParser {
     const from = ranges[0]!;
     const chunk = emitRanges(this.source, this.table, ranges, base);
     try {
-      const state = { report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs, ellipsisOk: this.ellipsisOk };
+      const state = { report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs, ellipsisOk: this.ellipsisOk, pool: this.pool };
       return matchNested<T>(chunk, rule, state, (piece, m) => {
         throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
       }, this.hand);
@@ -435,7 +439,7 @@ export class ProgramParser {
           m.stmts = mine;
           if (m.key !== null && m.store) {
             if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
-            this.cache.set(m.key, shiftSpans(mine, -t.start[m.g]!));
+            this.cache.set(m.key, shiftStmts(mine, -t.start[m.g]!));
           }
         }
       }
@@ -462,7 +466,7 @@ export class ProgramParser {
         const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
         const hit = key !== null ? this.cache.get(key) : undefined;
         if (hit) {
-          pending.push({ g, e, key, stmts: shiftSpans(hit, start), store: false });
+          pending.push({ g, e, key, stmts: shiftStmts(hit, start), store: false });
         } else {
           // Seen once before (null): keep this one; first sighting: only remember the text.
           const store = hit === null;
@@ -479,7 +483,7 @@ export class ProgramParser {
     }
     flush();
     if (errors.length > 0) throw new DiagnosticError(errors);
-    return out;
+    return exact(out);
   }
 
   /**
@@ -552,20 +556,4 @@ export class ProgramParser {
         return this.report.syntax(first.head.span, `'${first.head.kind}' without a matching 'if'`);
     }
   }
-}
-
-/** A deep copy of IR nodes with every span (and deps span) moved by `delta`. */
-export function shiftSpans<T>(x: T, delta: number): T {
-  if (Array.isArray(x)) return x.map((v) => shiftSpans(v, delta)) as T;
-  if (x !== null && typeof x === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
-      if ((k === 'span' || k === 'depsSpan') && v !== null && typeof v === 'object') {
-        const sp = v as Span;
-        o[k] = { start: sp.start + delta, end: sp.end + delta };
-      } else o[k] = shiftSpans(v, delta);
-    }
-    return o as T;
-  }
-  return x;
 }

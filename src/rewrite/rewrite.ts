@@ -272,7 +272,7 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
 
   // set_kwarg: add `key=value` to a call.
   for (const { call, key, value, text } of plan.addKw) {
-    call.kwargs.push({ name: key, value, span: { start: call.span.end, end: call.span.end } });
+    call.kwargs = [...call.kwargs, { name: key, value, span: { start: call.span.end, end: call.span.end } }]; // (IR arrays may be the shared frozen empty one)
     textEdits.push({ kind: 'addKeyword', call: call.span, name: key, value: respell(text, spell) });
   }
 
@@ -335,10 +335,10 @@ function spliceBlocks(table: NodeTable, after: Map<number, Stmt[]>, before: Map<
     const block = table.get(bk);
     if (block?.kind !== 'Block') continue;
     const out: Stmt[] = [];
-    for (const s of block.stmts) {
-      const id = table.idOf(s)!;
+    block.stmts.forEach((s, i) => {
+      const id = block.first + i; // the block's statements have consecutive ids
       out.push(...(before.get(id) ?? []), s, ...(after.get(id) ?? []));
-    }
+    });
     // (no spread: blocks may hold a million statements)
     block.stmts.length = 0;
     for (const s of out) block.stmts.push(s);

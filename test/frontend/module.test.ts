@@ -1,11 +1,14 @@
 /** Module-level behaviour: finding programs, skipping other Python, constants and -D, layout. */
 import { describe, expect, it } from 'vitest';
-import { parseModule, parseDefines, readModule } from '../../src/frontend/index.js';
+import { parseModule, parseModuleIsolated, parseDefines, readModule } from '../../src/frontend/index.js';
 import { setChunkChars, setGroupCache, CHUNK_CHARS } from '../../src/frontend/program.js';
 import { evalConst } from '../../src/ir/consts.js';
 import type { Expr, Module, Stmt } from '../../src/ir/nodes.js';
 import { st, diagOf } from './helpers.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shiftStmts } from '../../src/ir/shift.js';
 import { printModule } from '../../src/ir/print.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
 
@@ -283,6 +286,43 @@ describe('statement-group cache', () => {
 });
 
 
+/** The generic deep copy the cache used before `shiftStmts` (the reference: same keys, same order, spans moved). */
+function genericShift<T>(x: T, delta: number): T {
+  if (Array.isArray(x)) return x.map((v) => genericShift(v, delta)) as T;
+  if (x !== null && typeof x === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
+      if ((k === 'span' || k === 'depsSpan') && v !== null && typeof v === 'object') {
+        const sp = v as { start: number; end: number };
+        o[k] = { start: sp.start + delta, end: sp.end + delta };
+      } else o[k] = genericShift(v, delta);
+    }
+    return o as T;
+  }
+  return x;
+}
+
+describe('shiftStmts (the statement-group cache copy)', () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.py') ? [join(dir, d.name)] : []));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  it('copies every statement of the specs and examples as a generic deep copy does (keys, order, spans moved), sharing no span', () => {
+    let stmts = 0;
+    for (const f of [...files(join(root, 'specs')), ...files(join(root, 'examples'))]) {
+      const m = parseModuleIsolated(readFileSync(f, 'utf8'), f);
+      for (const p of m.programs) {
+        for (const fn of p.functions) {
+          const copy = shiftStmts(fn.body, 17);
+          expect(JSON.stringify(copy), f).toBe(JSON.stringify(genericShift(fn.body, 17)));
+          if (fn.body.length > 0) expect(copy[0]!.span).not.toBe(fn.body[0]!.span);
+          stmts += fn.body.length;
+        }
+      }
+    }
+    expect(stmts).toBeGreaterThan(500);
+  });
+});
+
 describe('JIT kernels nested in a function or class', () => {
   const text = readFileSync(new URL('../../specs/frontend/jit_nested.py', import.meta.url), 'utf8');
 
@@ -303,5 +343,31 @@ describe('JIT kernels nested in a function or class', () => {
     const again = parseModule(once, 'once.py');
     expect(structurallyEqual(again.programs, m.programs)).toBe(true);
     expect(printModule(again)).toBe(once);
+  });
+});
+
+describe('inexact-number notes', () => {
+  const kernel = (lit: string): string => [
+    'import pypto.language as pl',
+    '@pl.program',
+    'class P:',
+    '    @pl.function(type=pl.FunctionType.InCore)',
+    '    def f(self, t: pl.Tensor[[1, 1], pl.FP32]):',
+    `        for i in pl.range(${lit}):`,
+    '            pass',
+    '',
+  ].join('\n');
+  const notes = (text: string): string[] =>
+    (parseModule(text, 'n.py').problems ?? []).filter((d) => d.code === 'inexact-number').map((d) => text.slice(d.location!.start, d.location!.end));
+
+  it('are given for the shortest spellings of 2^53 (the text check before the walk lets them through)', () => {
+    expect(notes(kernel('9007199254740992'))).toEqual(['9007199254740992']);
+    expect(notes(kernel('0x20000000000000'))).toEqual(['0x20000000000000']);
+    expect(notes(kernel('0o400000000000000000'))).toEqual(['0o400000000000000000']);
+  });
+
+  it('are not given below it', () => {
+    expect(notes(kernel('9007199254740991'))).toEqual([]);
+    expect(notes(kernel('0x1fffffffffffff'))).toEqual([]);
   });
 });
