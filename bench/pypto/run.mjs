@@ -47,6 +47,15 @@ with passes.PassContext([]):
         sys.stdout.write(ir.python_print(passes.insert_comm_fence()(p)))
 `;
 
+// PyPTO checks every load / store / notify against its tensor's shape, and the generated kernel's
+// offsets grow with the statement index: the parameters are made wide enough for them (the same
+// file for both tools; ptolog's findings and edits do not depend on the widths).
+function validForPypto(text, n) {
+  return text
+    .replace(/^N = (\d+)$/m, (_, v) => `N = ${v}\nW = ${Number(v) + n + 64}`)
+    .replace(/(Tensor\[\[1, )(N|1)\]/g, '$1W]');
+}
+
 const havePypto = spawnSync('python3', ['-c', 'import pypto'], { encoding: 'utf8' }).status === 0;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -67,7 +76,7 @@ console.log('| statements | ptolog apply (s) | PyPTO parse + pass + print (s) | 
 console.log('|---:|---:|---:|---:|');
 for (const n of sizes) {
   const file = join(out, `kernel_${n}.py`);
-  writeFileSync(file, commKernelText(n, 'flat', true));
+  writeFileSync(file, validForPypto(commKernelText(n, 'flat', true), n));
   const ptolog = median(Array.from({ length: runs }, () => timed(process.execPath, [join(root, 'bin', 'ptolog.js'), 'apply', '--pass', 'insert-comm-fence', file])));
   const pypto = havePypto ? median(Array.from({ length: runs }, () => timed('python3', ['-c', PYPTO_DRIVER, file]))) : undefined;
   const s = (ms) => (ms / 1000).toFixed(2);
