@@ -370,4 +370,18 @@ describe('inexact-number notes', () => {
     expect(notes(kernel('9007199254740991'))).toEqual([]);
     expect(notes(kernel('0x1fffffffffffff'))).toEqual([]);
   });
+
+  it('are given for constant arithmetic beyond 2^53 written with short numbers (a product is enough)', () => {
+    expect(notes(kernel('100000000 * 100000000'))).toEqual(['100000000 * 100000000']);
+    expect(notes(`A = 100000000\n${kernel('A * A')}`)).toEqual(['A * A']);
+    expect(notes(kernel('2**53'))).toEqual(['2**53']);
+    expect(notes(kernel('2**52 + 2**52 - 1'))).toEqual(['2**52 + 2**52']);
+    expect(notes(kernel('94906265 * 94906265'))).toEqual([]);
+  });
+
+  it('are given at a module constant whose value is beyond 2^53, not at its uses', () => {
+    expect(notes(`N = 10**19\n${kernel('N')}`)).toEqual(['10**19']);
+    expect(notes(`N = -9007199254740992\n${kernel('N')}`)).toEqual(['-9007199254740992']);
+    expect(notes(`N = 2**52\n${kernel('N')}`)).toEqual([]);
+  });
 });
