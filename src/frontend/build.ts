@@ -728,6 +728,7 @@ function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: read
  * Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`).
  * `jit`: a module-level JIT kernel (no `self`; its decorator is a `@pl.jit...` form).
  * A method's `self` is optional (PyPTO strips it when present) and forbidden on a HOST SubWorker.
+ * `mayHoldComprehension` false: the body's text holds no comprehension (its checks are skipped).
  */
 export function makeFunction(
   ctx: BuildCtx,
@@ -736,6 +737,7 @@ export function makeFunction(
   rawBody: Stmt[],
   jit = false,
   hostSource: string[] | null = null,
+  mayHoldComprehension = true,
 ): FunctionDef {
   let funcKind: FunctionKind = 'Opaque';
   let decoratorKwargs: Keyword[] = [];
@@ -816,7 +818,8 @@ export function makeFunction(
     body = body.slice(1);
   }
   checkFurtherFuncAttrs(ctx, attrs, body);
-  checkComprehensions(ctx, body, head.params.map((p) => p.name));
+  // A walk of every expression of the body: skipped when its text cannot hold a comprehension.
+  if (mayHoldComprehension) checkComprehensions(ctx, body, head.params.map((p) => p.name));
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];

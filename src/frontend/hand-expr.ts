@@ -30,6 +30,8 @@ export interface HandState {
   ellipsisOk?: boolean | undefined;
   /** Shared strings and op callees of the parse (see ir/compact.ts). */
   pool?: InternPool | undefined;
+  /** Token arrays refilled for each chunk of the parse (see `tokenize`). */
+  tokens?: Tokens | undefined;
 }
 
 /** Python's keywords: never a name. */
@@ -40,6 +42,9 @@ export const KEYWORDS = new Set([
 ]);
 
 const BIN_SYMS = new Set(['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '@']);
+
+/** The initial value of the operand field (never read before an operand is parsed). */
+const NO_EXPR: Expr = { kind: 'None', span: { start: 0, end: 0 } };
 
 /** An expression and the extent (chunk offsets) of the text it was read from, parentheses included. */
 export interface Ext {
@@ -134,23 +139,35 @@ export class ExprParser {
 
   /** Grammar `Disjunction`: a binary chain without a tail. */
   protected chain(): Ext {
-    const first = this.operand();
+    this.operand();
     const start = this.opStart;
     let end = this.opEnd;
     let op = this.binOp();
     if (op === null) {
-      if (first.prefixes.length === 0) return { e: first.primary, start, end };
-      return { e: precedence([first], [], this.st.report), start, end };
+      // A lone operand without prefixes (most expressions): no operand record is built.
+      if (this.opPrefixes === null) return { e: this.opExpr, start, end };
+      return { e: precedence([this.operandTok()], [], this.st.report), start, end };
     }
-    const operands: OperandTok[] = [first];
+    const operands: OperandTok[] = [this.operandTok()];
     const ops: OpTok[] = [];
     while (op !== null) {
       ops.push(op);
-      operands.push(this.operand());
+      this.operand();
+      operands.push(this.operandTok());
       end = this.opEnd;
       op = this.binOp();
     }
     return { e: precedence(operands, ops, this.st.report), start, end };
+  }
+
+  /** The operand `operand()` read last, as the record `precedence` takes. */
+  private operandTok(): OperandTok {
+    return {
+      prefixes: this.opPrefixes ?? empty(),
+      primary: this.opExpr,
+      start: this.st.map.start(this.opHeadStart),
+      end: this.st.map.end(this.opEnd),
+    };
   }
 
   /** A binary operator at the cursor (consumed), or null. */
@@ -181,12 +198,18 @@ export class ExprParser {
     return null;
   }
 
-  /** Chunk extent (prefixes included) of the operand `operand()` read last: no wrapper object per operand. */
+  /**
+   * The operand `operand()` read last, in fields (no record per operand): its expression, its
+   * prefix operators (null: none), its chunk extent with prefixes and that of its primary.
+   */
+  private opExpr: Expr = NO_EXPR;
+  private opPrefixes: { op: string; span: Span }[] | null = null;
   private opStart = 0;
   private opEnd = 0;
+  private opHeadStart = 0;
 
-  /** Grammar `Operand`: prefix operators, a primary, trailers; its extent is left in `opStart`/`opEnd`. */
-  private operand(): OperandTok {
+  /** Grammar `Operand`: prefix operators, a primary, trailers; the result is left in the `op*` fields. */
+  private operand(): void {
     const t = this.t;
     let prefixes: { op: string; span: Span }[] | null = null;
     const first = this.p;
@@ -225,9 +248,11 @@ export class ExprParser {
         e = { kind: 'Subscript', value: e, index, span: { start: hs, end: this.st.map.end(end) } };
       } else break;
     }
+    this.opExpr = e;
+    this.opPrefixes = prefixes;
     this.opStart = t.start[first]!;
     this.opEnd = end;
-    return { prefixes: prefixes ?? empty(), primary: e, start: this.st.map.start(head.start), end: this.st.map.end(end) };
+    this.opHeadStart = head.start;
   }
 
   /** Grammar `ArgList?` up to (not including) the closing parenthesis. */
