@@ -92,27 +92,39 @@ export interface ArgDesc {
   span: Span;
 }
 
+// Plain loops, no callbacks: this runs for every call of a known op, mostly before the JIT has compiled it.
 function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
-  const k = spec.params.findIndex((q) => q.kwOnly);
-  if (k >= 0 && args.length > k) {
-    const name = spec.params[k]!.name;
+  const params = spec.params;
+  let k = 0;
+  while (k < params.length && !params[k]!.kwOnly) k++;
+  if (k < params.length && args.length > k) {
+    const name = params[k]!.name;
     ctx.report.unsupported(args[k]!.span, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
   }
   if (spec.keywordsToPositions !== false) {
-    for (let k = args.length; k < spec.params.length; k++) {
-      const pname = spec.params[k]!.name;
-      const idx = kwargs.findIndex((kw) => kw.name === pname);
-      if (idx < 0) break;
+    for (let k = args.length; k < params.length; k++) {
+      const pname = params[k]!.name;
+      let idx = 0;
+      while (idx < kwargs.length && kwargs[idx]!.name !== pname) idx++;
+      if (idx === kwargs.length) break;
       args.push(kwargs[idx]!.value);
       kwargs.splice(idx, 1);
     }
   }
-  for (let i = 0; i < args.length && i < spec.params.length; i++) {
-    const en = spec.params[i]!.enum;
+  for (let i = 0; i < args.length && i < params.length; i++) {
+    const en = params[i]!.enum;
     if (en) args[i] = intToEnum(args[i]!, en);
   }
   for (const kw of kwargs) {
-    const en = spec.kwEnums?.[kw.name] ?? spec.params.find((p) => p.name === kw.name)?.enum;
+    let en = spec.kwEnums?.[kw.name];
+    if (en === undefined) {
+      for (const p of params) {
+        if (p.name === kw.name) {
+          en = p.enum;
+          break;
+        }
+      }
+    }
     if (en) kw.value = intToEnum(kw.value, en);
   }
 }
@@ -132,7 +144,7 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
       if (kwargs.length > 0) ctx.report.syntax(a.span, 'a positional argument cannot follow a keyword argument');
       args.push(a.value);
     } else {
-      if (kwargs.some((k) => k.name === a.name)) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
+      for (const k of kwargs) if (k.name === a.name) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
       kwargs.push(a as Keyword); // an ArgDesc with a name has a Keyword's shape
     }
   }

@@ -406,7 +406,10 @@ export class ProgramParser {
   }
 
   private startsWithAny(l: number, words: readonly string[]): boolean {
-    for (const w of words) if (lineStartsWithWord(this.source.text, this.table, l, w)) return true;
+    // Asked of every line of a block: most lines fail at their first character.
+    const text = this.source.text;
+    const c = text.charCodeAt(this.table.start[l]!);
+    for (const w of words) if (w.charCodeAt(0) === c && lineStartsWithWord(text, this.table, l, w)) return true;
     return false;
   }
 
