@@ -43,10 +43,6 @@ function opLength(c: number, c1: number, c2: number): number {
 }
 const ONE = '()[]{},:;.=+-*/%&|^~<>@';
 
-function isIdStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
-}
-
 function isIdChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
@@ -124,10 +120,15 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       i++;
       continue;
     }
-    if (isIdStart(c)) {
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) {
+      // A name: [A-Za-z_][A-Za-z0-9_]* (isIdChar written inline: no call per character).
       let j = i + 1;
-      while (j < n && isIdChar(s.charCodeAt(j))) j++;
-      const q = at(j);
+      let d = j < n ? s.charCodeAt(j) : -1;
+      while ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95) {
+        j++;
+        d = j < n ? s.charCodeAt(j) : -1;
+      }
+      const q = d;
       if (q === 34 || q === 39) {
         const w = s.slice(i, j);
         if (!isStrPrefix(w)) return null;
