@@ -108,19 +108,22 @@ function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keywo
       while (idx < kwargs.length && kwargs[idx]!.name !== pname) idx++;
       if (idx === kwargs.length) break;
       args.push(kwargs[idx]!.value);
-      kwargs.splice(idx, 1);
+      // Removed in place (a splice allocates the array of removed items).
+      for (let j = idx; j + 1 < kwargs.length; j++) kwargs[j] = kwargs[j + 1]!;
+      kwargs.pop();
     }
   }
   for (let i = 0; i < args.length && i < params.length; i++) {
     const en = params[i]!.enum;
     if (en) args[i] = intToEnum(args[i]!, en);
   }
-  for (const kw of kwargs) {
+  for (let i = 0; i < kwargs.length; i++) {
+    const kw = kwargs[i]!;
     let en = spec.kwEnums?.[kw.name];
     if (en === undefined) {
-      for (const p of params) {
-        if (p.name === kw.name) {
-          en = p.enum;
+      for (let j = 0; j < params.length; j++) {
+        if (params[j]!.name === kw.name) {
+          en = params[j]!.enum;
           break;
         }
       }
@@ -139,12 +142,14 @@ function listElts(ctx: BuildCtx, e: Expr, what: string): Expr[] {
 export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], span: Span): Expr {
   const args: Expr[] = [];
   const kwargs: Keyword[] = [];
-  for (const a of argDescs) {
+  // Indexed loops: an iterator per loop costs much before the JIT has compiled this.
+  for (let i = 0; i < argDescs.length; i++) {
+    const a = argDescs[i]!;
     if (a.name === null) {
       if (kwargs.length > 0) ctx.report.syntax(a.span, 'a positional argument cannot follow a keyword argument');
       args.push(a.value);
     } else {
-      for (const k of kwargs) if (k.name === a.name) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
+      for (let j = 0; j < kwargs.length; j++) if (kwargs[j]!.name === a.name) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
       kwargs.push(a as Keyword); // an ArgDesc with a name has a Keyword's shape
     }
   }
@@ -715,7 +720,8 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
 function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: readonly Stmt[]): void {
   const keys = new Set((attrs?.entries ?? []).flatMap((e) => (e.key.kind === 'Str' ? [e.key.value] : [])));
   let prologue = attrs !== null;
-  for (const s of body) {
+  for (let i = 0; i < body.length; i++) {
+    const s = body[i]!;
     const isAttr = s.kind === 'ExprStmt' && s.value.kind === 'Call' && calleeSpelling(s.value.callee) === 'pl.func_attr';
     if (!isAttr) {
       prologue = false;

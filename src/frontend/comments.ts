@@ -77,7 +77,8 @@ export function attachComments(text: string, table: LineTable, programs: readonl
   };
 
   const stmtAnchors = (body: readonly Stmt[], out: Anchor[]): void => {
-    for (const s of body) {
+    for (let i = 0; i < body.length; i++) {
+      const s = body[i]!;
       switch (s.kind) {
         case 'If':
           out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });

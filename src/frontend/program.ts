@@ -409,7 +409,10 @@ export class ProgramParser {
     // Asked of every line of a block: most lines fail at their first character.
     const text = this.source.text;
     const c = text.charCodeAt(this.table.start[l]!);
-    for (const w of words) if (w.charCodeAt(0) === c && lineStartsWithWord(text, this.table, l, w)) return true;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (w.charCodeAt(0) === c && lineStartsWithWord(text, this.table, l, w)) return true;
+    }
     return false;
   }
 
@@ -431,10 +434,12 @@ export class ProgramParser {
     let missChars = 0;
     const errors: Diagnostic[] = [];
     const flush = (): void => {
-      const misses = pending.filter((p) => p.stmts === null);
+      // Indexed loops, no callbacks: this runs per chunk, mostly before the JIT has compiled it.
+      const misses: Group[] = [];
+      for (let i = 0; i < pending.length; i++) if (pending[i]!.stmts === null) misses.push(pending[i]!);
       if (misses.length > 0) {
         const ranges: number[] = [];
-        for (const m of misses) ranges.push(m.g, m.e);
+        for (let i = 0; i < misses.length; i++) ranges.push(misses[i]!.g, misses[i]!.e);
         let stmts: Stmt[];
         try {
           stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
@@ -470,7 +475,10 @@ export class ProgramParser {
           }
         }
       }
-      for (const p of pending) for (const s of p.stmts!) out.push(s);
+      for (let i = 0; i < pending.length; i++) {
+        const stmts = pending[i]!.stmts!;
+        for (let j = 0; j < stmts.length; j++) out.push(stmts[j]!);
+      }
       pending = [];
       missChars = 0;
     };
