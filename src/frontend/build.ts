@@ -92,27 +92,42 @@ export interface ArgDesc {
   span: Span;
 }
 
+// Plain loops, no callbacks: this runs for every call of a known op, mostly before the JIT has compiled it.
 function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keyword[]): void {
-  const k = spec.params.findIndex((q) => q.kwOnly);
-  if (k >= 0 && args.length > k) {
-    const name = spec.params[k]!.name;
+  const params = spec.params;
+  let k = 0;
+  while (k < params.length && !params[k]!.kwOnly) k++;
+  if (k < params.length && args.length > k) {
+    const name = params[k]!.name;
     ctx.report.unsupported(args[k]!.span, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
   }
   if (spec.keywordsToPositions !== false) {
-    for (let k = args.length; k < spec.params.length; k++) {
-      const pname = spec.params[k]!.name;
-      const idx = kwargs.findIndex((kw) => kw.name === pname);
-      if (idx < 0) break;
+    for (let k = args.length; k < params.length; k++) {
+      const pname = params[k]!.name;
+      let idx = 0;
+      while (idx < kwargs.length && kwargs[idx]!.name !== pname) idx++;
+      if (idx === kwargs.length) break;
       args.push(kwargs[idx]!.value);
-      kwargs.splice(idx, 1);
+      // Removed in place (a splice allocates the array of removed items).
+      for (let j = idx; j + 1 < kwargs.length; j++) kwargs[j] = kwargs[j + 1]!;
+      kwargs.pop();
     }
   }
-  for (let i = 0; i < args.length && i < spec.params.length; i++) {
-    const en = spec.params[i]!.enum;
+  for (let i = 0; i < args.length && i < params.length; i++) {
+    const en = params[i]!.enum;
     if (en) args[i] = intToEnum(args[i]!, en);
   }
-  for (const kw of kwargs) {
-    const en = spec.kwEnums?.[kw.name] ?? spec.params.find((p) => p.name === kw.name)?.enum;
+  for (let i = 0; i < kwargs.length; i++) {
+    const kw = kwargs[i]!;
+    let en = spec.kwEnums?.[kw.name];
+    if (en === undefined) {
+      for (let j = 0; j < params.length; j++) {
+        if (params[j]!.name === kw.name) {
+          en = params[j]!.enum;
+          break;
+        }
+      }
+    }
     if (en) kw.value = intToEnum(kw.value, en);
   }
 }
@@ -127,12 +142,14 @@ function listElts(ctx: BuildCtx, e: Expr, what: string): Expr[] {
 export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], span: Span): Expr {
   const args: Expr[] = [];
   const kwargs: Keyword[] = [];
-  for (const a of argDescs) {
+  // Indexed loops: an iterator per loop costs much before the JIT has compiled this.
+  for (let i = 0; i < argDescs.length; i++) {
+    const a = argDescs[i]!;
     if (a.name === null) {
       if (kwargs.length > 0) ctx.report.syntax(a.span, 'a positional argument cannot follow a keyword argument');
       args.push(a.value);
     } else {
-      if (kwargs.some((k) => k.name === a.name)) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
+      for (let j = 0; j < kwargs.length; j++) if (kwargs[j]!.name === a.name) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
       kwargs.push(a as Keyword); // an ArgDesc with a name has a Keyword's shape
     }
   }
@@ -703,7 +720,8 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
 function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: readonly Stmt[]): void {
   const keys = new Set((attrs?.entries ?? []).flatMap((e) => (e.key.kind === 'Str' ? [e.key.value] : [])));
   let prologue = attrs !== null;
-  for (const s of body) {
+  for (let i = 0; i < body.length; i++) {
+    const s = body[i]!;
     const isAttr = s.kind === 'ExprStmt' && s.value.kind === 'Call' && calleeSpelling(s.value.callee) === 'pl.func_attr';
     if (!isAttr) {
       prologue = false;
@@ -728,6 +746,7 @@ function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: read
  * Builds a function from its decorators, signature and body (kind, directions, `pl.func_attr`).
  * `jit`: a module-level JIT kernel (no `self`; its decorator is a `@pl.jit...` form).
  * A method's `self` is optional (PyPTO strips it when present) and forbidden on a HOST SubWorker.
+ * `mayHoldComprehension` false: the body's text holds no comprehension (its checks are skipped).
  */
 export function makeFunction(
   ctx: BuildCtx,
@@ -736,6 +755,7 @@ export function makeFunction(
   rawBody: Stmt[],
   jit = false,
   hostSource: string[] | null = null,
+  mayHoldComprehension = true,
 ): FunctionDef {
   let funcKind: FunctionKind = 'Opaque';
   let decoratorKwargs: Keyword[] = [];
@@ -816,7 +836,8 @@ export function makeFunction(
     body = body.slice(1);
   }
   checkFurtherFuncAttrs(ctx, attrs, body);
-  checkComprehensions(ctx, body, head.params.map((p) => p.name));
+  // A walk of every expression of the body: skipped when its text cannot hold a comprehension.
+  if (mayHoldComprehension) checkComprehensions(ctx, body, head.params.map((p) => p.name));
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];

@@ -26,7 +26,13 @@ interface Anchor {
 export function attachComments(text: string, table: LineTable, programs: readonly Program[]): string[] {
   const comments = table.comments;
   if (comments.length === 0) return [];
+  // Asked once per statement: a native search for LF when the text has no CR.
+  const lfOnly = !text.includes('\r');
   const lineEnd = (offset: number): number => {
+    if (lfOnly) {
+      const j = text.indexOf('\n', offset);
+      return j < 0 ? text.length : j;
+    }
     let i = offset;
     while (i < text.length && newlineAt(text, i) === 0) i++;
     return i;
@@ -71,7 +77,8 @@ export function attachComments(text: string, table: LineTable, programs: readonl
   };
 
   const stmtAnchors = (body: readonly Stmt[], out: Anchor[]): void => {
-    for (const s of body) {
+    for (let i = 0; i < body.length; i++) {
+      const s = body[i]!;
       switch (s.kind) {
         case 'If':
           out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });

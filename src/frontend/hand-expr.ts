@@ -15,7 +15,7 @@ import { empty, exact, type InternPool } from '../ir/compact.js';
 import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
 import { precedence, type OperandTok, type OpTok } from './precedence.js';
 import { decodeString, parseNumber } from './literals.js';
-import { T_END, T_NAME, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
+import { T_END, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
 
 /** Thrown when the hand-written parser does not accept a piece (the grammar reads it instead). */
 export const NO_PARSE: unique symbol = Symbol('no-parse');
@@ -30,6 +30,8 @@ export interface HandState {
   ellipsisOk?: boolean | undefined;
   /** Shared strings and op callees of the parse (see ir/compact.ts). */
   pool?: InternPool | undefined;
+  /** Token arrays refilled for each chunk of the parse (see `tokenize`). */
+  tokens?: Tokens | undefined;
 }
 
 /** Python's keywords: never a name. */
@@ -40,6 +42,9 @@ export const KEYWORDS = new Set([
 ]);
 
 const BIN_SYMS = new Set(['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '@']);
+
+/** The initial value of the operand field (never read before an operand is parsed). */
+const NO_EXPR: Expr = { kind: 'None', span: { start: 0, end: 0 } };
 
 /** An expression and the extent (chunk offsets) of the text it was read from, parentheses included. */
 export interface Ext {
@@ -127,30 +132,70 @@ export class ExprParser {
 
   /** Grammar `Expr`: a binary chain; a conditional or `:=` tail is left to the grammar. */
   expr(): Ext {
+    // A lone name or number (most arguments and list items): read without the operand
+    // machinery, to the same node (fewer calls and no records before the JIT has compiled them).
+    const t = this.t;
+    const p = this.p;
+    const k = t.kind[p];
+    if ((k === T_NAME || k === T_NUMBER) && this.endsLeaf(p + 1)) {
+      const a = t.start[p]!;
+      const b = t.end[p]!;
+      if (k === T_NUMBER) {
+        this.p++;
+        return { e: parseNumber(this.chunkText(a, b), this.span(a, b), this.st.report), start: a, end: b };
+      }
+      const w = t.text[p]!;
+      if (!KEYWORDS.has(w)) {
+        this.p++;
+        return { e: resolveImported(this.st.names, w, this.span(a, b)), start: a, end: b };
+      }
+    }
     const x = this.chain();
     if (this.isWord('if') || this.isOp(':=')) this.fail();
     return x;
   }
 
+  /** True when the token at `at` ends an expression that is one primary: `,` `)` `]` `}` `=` `:`, a newline or the end. */
+  private endsLeaf(at: number): boolean {
+    const k = this.t.kind[at];
+    if (k === T_OP) {
+      const o = this.t.text[at];
+      return o === ',' || o === ')' || o === ']' || o === '}' || o === '=' || o === ':';
+    }
+    return k === T_NEWLINE || k === T_END;
+  }
+
   /** Grammar `Disjunction`: a binary chain without a tail. */
   protected chain(): Ext {
-    const first = this.operand();
+    this.operand();
     const start = this.opStart;
     let end = this.opEnd;
     let op = this.binOp();
     if (op === null) {
-      if (first.prefixes.length === 0) return { e: first.primary, start, end };
-      return { e: precedence([first], [], this.st.report), start, end };
+      // A lone operand without prefixes (most expressions): no operand record is built.
+      if (this.opPrefixes === null) return { e: this.opExpr, start, end };
+      return { e: precedence([this.operandTok()], [], this.st.report), start, end };
     }
-    const operands: OperandTok[] = [first];
+    const operands: OperandTok[] = [this.operandTok()];
     const ops: OpTok[] = [];
     while (op !== null) {
       ops.push(op);
-      operands.push(this.operand());
+      this.operand();
+      operands.push(this.operandTok());
       end = this.opEnd;
       op = this.binOp();
     }
     return { e: precedence(operands, ops, this.st.report), start, end };
+  }
+
+  /** The operand `operand()` read last, as the record `precedence` takes. */
+  private operandTok(): OperandTok {
+    return {
+      prefixes: this.opPrefixes ?? empty(),
+      primary: this.opExpr,
+      start: this.st.map.start(this.opHeadStart),
+      end: this.st.map.end(this.opEnd),
+    };
   }
 
   /** A binary operator at the cursor (consumed), or null. */
@@ -181,12 +226,18 @@ export class ExprParser {
     return null;
   }
 
-  /** Chunk extent (prefixes included) of the operand `operand()` read last: no wrapper object per operand. */
+  /**
+   * The operand `operand()` read last, in fields (no record per operand): its expression, its
+   * prefix operators (null: none), its chunk extent with prefixes and that of its primary.
+   */
+  private opExpr: Expr = NO_EXPR;
+  private opPrefixes: { op: string; span: Span }[] | null = null;
   private opStart = 0;
   private opEnd = 0;
+  private opHeadStart = 0;
 
-  /** Grammar `Operand`: prefix operators, a primary, trailers; its extent is left in `opStart`/`opEnd`. */
-  private operand(): OperandTok {
+  /** Grammar `Operand`: prefix operators, a primary, trailers; the result is left in the `op*` fields. */
+  private operand(): void {
     const t = this.t;
     let prefixes: { op: string; span: Span }[] | null = null;
     const first = this.p;
@@ -225,9 +276,11 @@ export class ExprParser {
         e = { kind: 'Subscript', value: e, index, span: { start: hs, end: this.st.map.end(end) } };
       } else break;
     }
+    this.opExpr = e;
+    this.opPrefixes = prefixes;
     this.opStart = t.start[first]!;
     this.opEnd = end;
-    return { prefixes: prefixes ?? empty(), primary: e, start: this.st.map.start(head.start), end: this.st.map.end(end) };
+    this.opHeadStart = head.start;
   }
 
   /** Grammar `ArgList?` up to (not including) the closing parenthesis. */

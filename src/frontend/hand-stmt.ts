@@ -378,12 +378,12 @@ const RULES = new Set(['Chunk', 'ExprItem', 'ConstRhs', 'FuncHeader', 'ProgramHe
  */
 export function handMatch<T>(chunk: Chunk, rule: string, state: Omit<HandState, 'map'>): T | undefined {
   if (!RULES.has(rule)) return undefined;
-  const toks = tokenize(chunk.out, state.pool);
+  const toks = tokenize(chunk.out, state.pool, state.tokens);
   if (toks === null) return undefined;
   // One object shape for every chunk's state (a spread of differently built states would not be).
   const st: HandState = {
     map: chunk.map, report: bail, constants: state.constants, names: state.names, jitFuncs: state.jitFuncs,
-    ellipsisOk: state.ellipsisOk, pool: state.pool,
+    ellipsisOk: state.ellipsisOk, pool: state.pool, tokens: state.tokens,
   };
   const parser = new StmtParser(chunk.out, toks, st);
   try {

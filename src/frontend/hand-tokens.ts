@@ -43,10 +43,6 @@ function opLength(c: number, c1: number, c2: number): number {
 }
 const ONE = '()[]{},:;.=+-*/%&|^~<>@';
 
-function isIdStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
-}
-
 function isIdChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
@@ -99,16 +95,22 @@ function numberEnd(s: string, i: number): number {
   return j;
 }
 
+/** Empty token arrays, for `tokenize` to fill (and refill: one set serves every chunk of a parse). */
+export function tokenBuffer(): Tokens {
+  return { kind: [], start: [], end: [], text: [] };
+}
+
 /**
  * The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should
  * judge. Names and operators are spelled with `pool`'s shared strings when one is given.
+ * `into`: arrays to overwrite (returned filled): a chunk's tokens then allocate nothing; the
+ * entries after the T_END token are left from an earlier text and never read.
  */
-export function tokenize(s: string, pool?: InternPool): Tokens | null {
-  const kind: number[] = [];
-  const start: number[] = [];
-  const end: number[] = [];
-  const text: string[] = [];
-  // Pushes inline, and no read past the end of `s` (an out-of-bounds read deoptimizes this function).
+export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffer()): Tokens | null {
+  const { kind, start, end, text } = into;
+  // Tokens are written at index t (never past an array's length: the arrays stay packed), and
+  // no read past the end of `s` (an out-of-bounds read deoptimizes this function).
+  let t = 0;
   const n = s.length;
   const at = (k: number): number => (k < n ? s.charCodeAt(k) : -1);
   let i = 0;
@@ -118,87 +120,101 @@ export function tokenize(s: string, pool?: InternPool): Tokens | null {
       i++;
       continue;
     }
-    if (isIdStart(c)) {
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) {
+      // A name: [A-Za-z_][A-Za-z0-9_]* (isIdChar written inline: no call per character).
       let j = i + 1;
-      while (j < n && isIdChar(s.charCodeAt(j))) j++;
-      const q = at(j);
+      let d = j < n ? s.charCodeAt(j) : -1;
+      while ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95) {
+        j++;
+        d = j < n ? s.charCodeAt(j) : -1;
+      }
+      const q = d;
       if (q === 34 || q === 39) {
         const w = s.slice(i, j);
         if (!isStrPrefix(w)) return null;
         const e = stringEnd(s, j);
         if (e < 0) return null;
-        kind.push(T_STRING);
-        start.push(i);
-        end.push(e);
-        text.push('');
+        kind[t] = T_STRING;
+        start[t] = i;
+        end[t] = e;
+        text[t] = '';
+        t++;
         i = e;
         continue;
       }
       if (q > 127) return null;
-      kind.push(T_NAME);
-      start.push(i);
-      end.push(j);
-      text.push(pool ? pool.str(s.slice(i, j)) : s.slice(i, j));
+      kind[t] = T_NAME;
+      start[t] = i;
+      end[t] = j;
+      text[t] = pool ? pool.str(s.slice(i, j)) : s.slice(i, j);
+      t++;
       i = j;
       continue;
     }
     if (isDigit(c) || (c === 46 && isDigit(at(i + 1)))) {
       const j = numberEnd(s, i);
-      kind.push(T_NUMBER);
-      start.push(i);
-      end.push(j);
-      text.push('');
+      kind[t] = T_NUMBER;
+      start[t] = i;
+      end[t] = j;
+      text[t] = '';
+      t++;
       i = j;
       continue;
     }
     if (c === 34 || c === 39) {
       const e = stringEnd(s, i);
       if (e < 0) return null;
-      kind.push(T_STRING);
-      start.push(i);
-      end.push(e);
-      text.push('');
+      kind[t] = T_STRING;
+      start[t] = i;
+      end[t] = e;
+      text[t] = '';
+      t++;
       i = e;
       continue;
     }
     if (c === 10) {
-      kind.push(T_NEWLINE);
-      start.push(i);
-      end.push(i + 1);
-      text.push('');
+      kind[t] = T_NEWLINE;
+      start[t] = i;
+      end[t] = i + 1;
+      text[t] = '';
+      t++;
       i++;
       continue;
     }
     if (c === 0xe001 || c === 0xe002) {
-      kind.push(c === 0xe001 ? T_INDENT : T_DEDENT);
-      start.push(i);
-      end.push(i + 1);
-      text.push('');
+      kind[t] = c === 0xe001 ? T_INDENT : T_DEDENT;
+      start[t] = i;
+      end[t] = i + 1;
+      text[t] = '';
+      t++;
       i++;
       continue;
     }
     const len = opLength(c, at(i + 1), at(i + 2));
     if (len > 1) {
-      kind.push(T_OP);
-      start.push(i);
-      end.push(i + len);
-      text.push(pool ? pool.str(s.slice(i, i + len)) : s.slice(i, i + len));
+      kind[t] = T_OP;
+      start[t] = i;
+      end[t] = i + len;
+      text[t] = pool ? pool.str(s.slice(i, i + len)) : s.slice(i, i + len);
+      t++;
       i += len;
       continue;
     }
     if (ONE.includes(s[i]!)) {
-      kind.push(T_OP);
-      start.push(i);
-      end.push(i + 1);
-      text.push(s[i]!);
+      kind[t] = T_OP;
+      start[t] = i;
+      end[t] = i + 1;
+      text[t] = s[i]!;
+      t++;
       i++;
       continue;
     }
     return null;
   }
-  kind.push(T_END);
-  start.push(n);
-  end.push(n);
-  text.push('');
-  return { kind, start, end, text };
+  kind[t] = T_END;
+  start[t] = n;
+  end[t] = n;
+  text[t] = '';
+  t++;
+  return into;
 }

@@ -60,6 +60,9 @@ export function readImports(source: SourceText, table: LineTable): Imports {
     });
   };
   for (let l = 0; l < table.count; l++) {
+    // Most lines start with neither word: decided by their first character.
+    const c = text.charCodeAt(table.start[l]!);
+    if (c !== 105 && c !== 102) continue;
     const isImport = lineStartsWithWord(text, table, l, 'import');
     const isFrom = !isImport && lineStartsWithWord(text, table, l, 'from');
     if (!isImport && !isFrom) continue;

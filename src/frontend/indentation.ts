@@ -20,12 +20,11 @@ export function indentationError(source: SourceText, table: LineTable): Diagnost
   const stack: number[] = [0];
   let opener = -1;
   for (let l = 0; l < table.count; l++) {
-    const nested = table.errors.get(l);
+    const nested = (table.flags[l]! & FLAG_ERROR) !== 0 ? table.errors.get(l) : undefined;
     if (nested?.code === 'nesting-too-deep') return errorAt(source, nested.start, nested.end, nested.code, nested.message);
     const w = table.indent[l]!;
     const s = table.start[l]!;
     const top = stack[stack.length - 1]!;
-    const lineStart = source.lineStart(source.position(s).line);
     if (opener >= 0) {
       if (w <= top) {
         const at = source.position(table.start[opener]!).line;
@@ -39,7 +38,7 @@ export function indentationError(source: SourceText, table: LineTable): Diagnost
     } else if (w < top) {
       while (stack.length > 1 && w < stack[stack.length - 1]!) stack.pop();
       if (w !== stack[stack.length - 1]) {
-        return errorAt(source, lineStart, s, 'inconsistent-dedent',
+        return errorAt(source, source.lineStart(source.position(s).line), s, 'inconsistent-dedent',
           'this line is dedented to a level that does not match any enclosing block');
       }
     }

@@ -15,6 +15,7 @@ import { skipString } from './scan.js';
 import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
 import { pyptoGrammar, convert, type SemState } from './semantics.js';
 import { handMatch } from './hand-stmt.js';
+import type { HandState } from './hand-expr.js';
 
 /** Items of groups at depths GROUP_DEPTH, 2·GROUP_DEPTH, ... are parsed first. */
 export const GROUP_DEPTH = 24;
@@ -118,7 +119,7 @@ function plainItems(text: string, g: Group): [number, number][] {
 export function matchNested<T>(
   chunk: Chunk,
   rule: string,
-  state: Omit<SemState, 'map' | 'holes' | 'holeBase'>,
+  state: Omit<SemState, 'map' | 'holes' | 'holeBase'> & Pick<HandState, 'pool' | 'tokens'>,
   fail: (piece: Chunk, m: ohm.MatchResult) => never,
   hand = true,
 ): T {

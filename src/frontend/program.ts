@@ -16,6 +16,7 @@ import type { SourceText } from '../report/source.js';
 import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
 import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
 import { emitRanges } from './layout.js';
+import { tokenBuffer } from './hand-tokens.js';
 import { matchNested } from './nesting.js';
 import { InternPool, exact } from '../ir/compact.js';
 import { shiftStmts } from '../ir/shift.js';
@@ -73,6 +74,8 @@ export class ProgramParser {
   private ellipsisOk = false;
   /** Shared strings and op callees of everything this parser reads. */
   private readonly pool = new InternPool();
+  /** Token arrays of the hand-written parser, refilled chunk after chunk (no arrays per chunk). */
+  private readonly tokens = tokenBuffer();
 
   constructor(
     private readonly source: SourceText,
@@ -158,7 +161,10 @@ export class ProgramParser {
     const from = ranges[0]!;
     const chunk = emitRanges(this.source, this.table, ranges, base);
     try {
-      const state = { report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs, ellipsisOk: this.ellipsisOk, pool: this.pool };
+      const state = {
+        report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs,
+        ellipsisOk: this.ellipsisOk, pool: this.pool, tokens: this.tokens,
+      };
       return matchNested<T>(chunk, rule, state, (piece, m) => {
         throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
       }, this.hand);
@@ -367,9 +373,27 @@ export class ProgramParser {
         body = this.withEllipsis(this.isEllipsisBody(h + 1, e), () => this.parseBlock(h + 1, e));
       }
     }
-    const f = makeFunction(this.bctx, r.decorators, r.head, body, jit, hostSource);
+    const f = makeFunction(this.bctx, r.decorators, r.head, body, jit, hostSource, !this.forOnlyAsStatement(h, e));
     if (hostSource) f.span = { start: f.span.start, end: t.end[e - 1]! };
     return f;
+  }
+
+  /**
+   * True when every `for` in the text of logical lines [a, b) starts one of them (a `for`
+   * statement): then they hold no comprehension (whose `for` is inside brackets), and the body
+   * need not be walked for one. A `for` in a string or comment only makes this false.
+   */
+  private forOnlyAsStatement(a: number, b: number): boolean {
+    if (a >= b) return true;
+    const t = this.table;
+    const text = this.source.text;
+    const to = t.end[b - 1]!;
+    let occurrences = 0;
+    for (let i = text.indexOf('for', t.start[a]!); i >= 0 && i + 3 <= to; i = text.indexOf('for', i + 3)) occurrences++;
+    if (occurrences === 0) return true;
+    let statements = 0;
+    for (let l = a; l < b; l++) if (lineStartsWithWord(text, t, l, 'for')) statements++;
+    return occurrences === statements;
   }
 
   /** The source lines of logical lines [a, b), dedented by the first line's indentation. */
@@ -382,7 +406,13 @@ export class ProgramParser {
   }
 
   private startsWithAny(l: number, words: readonly string[]): boolean {
-    for (const w of words) if (lineStartsWithWord(this.source.text, this.table, l, w)) return true;
+    // Asked of every line of a block: most lines fail at their first character.
+    const text = this.source.text;
+    const c = text.charCodeAt(this.table.start[l]!);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (w.charCodeAt(0) === c && lineStartsWithWord(text, this.table, l, w)) return true;
+    }
     return false;
   }
 
@@ -404,10 +434,12 @@ export class ProgramParser {
     let missChars = 0;
     const errors: Diagnostic[] = [];
     const flush = (): void => {
-      const misses = pending.filter((p) => p.stmts === null);
+      // Indexed loops, no callbacks: this runs per chunk, mostly before the JIT has compiled it.
+      const misses: Group[] = [];
+      for (let i = 0; i < pending.length; i++) if (pending[i]!.stmts === null) misses.push(pending[i]!);
       if (misses.length > 0) {
         const ranges: number[] = [];
-        for (const m of misses) ranges.push(m.g, m.e);
+        for (let i = 0; i < misses.length; i++) ranges.push(misses[i]!.g, misses[i]!.e);
         let stmts: Stmt[];
         try {
           stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
@@ -443,7 +475,10 @@ export class ProgramParser {
           }
         }
       }
-      for (const p of pending) for (const s of p.stmts!) out.push(s);
+      for (let i = 0; i < pending.length; i++) {
+        const stmts = pending[i]!.stmts!;
+        for (let j = 0; j < stmts.length; j++) out.push(stmts[j]!);
+      }
       pending = [];
       missChars = 0;
     };

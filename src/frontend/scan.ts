@@ -81,6 +81,20 @@ export function skipString(text: string, i: number): number {
   return -n - 1;
 }
 
+/**
+ * Offset of the newline ending the physical line at `i` (the text's length when none does).
+ * `lf`: the text has no CR, so a native search for LF finds it.
+ */
+function lineRest(text: string, i: number, lf: boolean): number {
+  if (lf) {
+    const j = text.indexOf('\n', i);
+    return j < 0 ? text.length : j;
+  }
+  const n = text.length;
+  while (i < n && newlineAt(text, i) === 0) i++;
+  return i;
+}
+
 class Grow {
   a: Int32Array;
   n = 0;
@@ -112,16 +126,18 @@ export function scanLines(text: string): LineTable {
   const comments = new Grow(16);
   let count = 0;
 
+  const lfOnly = !text.includes('\r');
+  /** A run of characters the line scan needs not look at one by one. */
+  const plain = /[^\r\n \t\f#\\"'()[\]{}]+/y;
   let i = 0;
   if (text.charCodeAt(0) === 0xfeff) i = 1;
-  const brackets: number[] = [];
 
   while (i < n) {
     // At the start of a physical line: measure the indentation.
     let w = 0;
     let tabAt = -1;
     for (;;) {
-      const c = text.charCodeAt(i);
+      const c = i < n ? text.charCodeAt(i) : -1;
       if (c === SP) w++;
       else if (c === TAB) {
         if (tabAt < 0) tabAt = i;
@@ -132,14 +148,14 @@ export function scanLines(text: string): LineTable {
     }
     if (i >= n) break;
     let c = text.charCodeAt(i);
-    const blank = newlineAt(text, i);
+    const blank = c === LF || c === CR ? newlineAt(text, i) : 0;
     if (blank > 0) {
       i += blank;
       continue;
     }
     if (c === HASH) {
       comments.push(i);
-      while (i < n && newlineAt(text, i) === 0) i++;
+      i = lineRest(text, i, lfOnly);
       i += newlineAt(text, i);
       continue;
     }
@@ -157,12 +173,40 @@ export function scanLines(text: string): LineTable {
     let error: LineError | null = tabAt >= 0
       ? { code: 'tab-indent', start: tabAt, end: tabAt + 1, message: 'indentation uses a tab; ptolog needs spaces' }
       : null;
-    brackets.length = 0;
+    // Open brackets of the line: how deep, and where the outermost open one is (an array
+    // emptied per line and grown by push costs a reallocation per line).
+    let depth = 0;
+    let outermost = -1;
+    // Runs of characters that need no decision (all but newlines, spaces, `#`, `\\`, quotes and
+    // brackets) are skipped by a native search: this loop runs over the whole module once,
+    // mostly before the JIT has compiled it.
     while (i < n) {
       c = text.charCodeAt(i);
-      const eol = newlineAt(text, i);
-      if (eol > 0) {
-        if (brackets.length > 0) {
+      if ((c >= 42 && c <= 90) || (c >= 94 && c <= 122) || c === 124 || c > 125 || c === 33 || (c >= 36 && c <= 38)) {
+        const from = i;
+        plain.lastIndex = i;
+        plain.test(text);
+        i = plain.lastIndex;
+        lastEnd = i;
+        const q = i < n ? text.charCodeAt(i) : -1;
+        if (q === DQ || q === SQ) {
+          // A string prefix: the word right before the quote.
+          let ws = i;
+          while (ws > from && isWordChar(text.charCodeAt(ws - 1))) ws--;
+          if (isStringPrefix(text, ws, i)) {
+            const r = skipString(text, i);
+            if (r < 0) {
+              if (!error) error = { code: 'syntax-error', start: ws, end: ws + 1, message: 'this string literal is never closed' };
+              i = -r - 1;
+            } else i = r;
+            lastEnd = i;
+          }
+        }
+        continue;
+      }
+      if (c === LF || c === CR) {
+        const eol = newlineAt(text, i);
+        if (depth > 0) {
           dirty = true;
           i += eol;
           continue;
@@ -176,8 +220,8 @@ export function scanLines(text: string): LineTable {
       }
       if (c === HASH) {
         comments.push(i);
-        if (brackets.length > 0) dirty = true;
-        while (i < n && newlineAt(text, i) === 0) i++;
+        if (depth > 0) dirty = true;
+        i = lineRest(text, i, lfOnly);
         continue;
       }
       if (c === BSLASH) {
@@ -201,32 +245,19 @@ export function scanLines(text: string): LineTable {
         lastEnd = i;
         continue;
       }
-      if (isWordChar(c)) {
-        const ws = i;
-        while (i < n && isWordChar(text.charCodeAt(i))) i++;
-        const q = text.charCodeAt(i);
-        if ((q === DQ || q === SQ) && isStringPrefix(text, ws, i)) {
-          const r = skipString(text, i);
-          if (r < 0) {
-            if (!error) error = { code: 'syntax-error', start: ws, end: ws + 1, message: 'this string literal is never closed' };
-            i = -r - 1;
-          } else i = r;
-        }
-        lastEnd = i;
-        continue;
-      }
       if (c === 40 || c === 91 || c === 123) {
-        brackets.push(i);
-        if (brackets.length > MAX_NESTING && (!error || error.code === 'tab-indent')) {
+        if (depth === 0) outermost = i;
+        depth++;
+        if (depth > MAX_NESTING && (!error || error.code === 'tab-indent')) {
           error = { code: 'nesting-too-deep', start: i, end: i + 1, message: `too many nested parentheses: Python allows ${MAX_NESTING} levels` };
         }
       }
-      else if (c === 41 || c === 93 || c === 125) brackets.pop();
+      else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
       i++;
       lastEnd = i;
     }
-    if (brackets.length > 0 && !error) {
-      const b = brackets[0]!;
+    if (depth > 0 && !error) {
+      const b = outermost;
       error = { code: 'syntax-error', start: b, end: b + 1, message: `'${text[b]}' is never closed` };
     }
     starts.push(start);

@@ -10,15 +10,18 @@ export class SourceText {
     readonly text: string,
   ) {
     const starts = [0];
-    let ascii = true;
-    // Python's line ends: \n, \r\n and a lone \r.
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-      else if (c > 127) ascii = false;
+    // Python's line ends: \n, \r\n and a lone \r. Without a CR, a native search finds them
+    // (this runs once over the whole module, before the JIT has compiled anything).
+    if (!text.includes('\r')) {
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+      }
     }
     this.lineStarts = starts;
-    this.ascii = ascii;
+    this.ascii = !/[^\0-\x7f]/.test(text);
   }
 
   /** UTF-8 byte offset of a character offset (clamped into the text); O(line length), not O(offset). */

@@ -101,6 +101,9 @@ describe('unsupported constructs', () => {
   it.each([
     ['        f = lambda a: a\n', 'lambda a: a', 'lambda is not supported inside a @pl.program'],
     ['        x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
+    // A comprehension's `for` at the start of a physical line, and one next to a for statement.
+    ['        x = [\n            i\n            for i in y\n        ]\n', '[\n            i\n            for i in y\n        ]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
+    ['        for k in pl.range(4):\n            x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
     ['        x = y if c else z\n', 'y if c else z', 'conditional expressions (x if c else y) are not supported inside a @pl.program'],
     ['        x = a[1:2:3]\n', ':3', "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step"],
     ['        x += 1\n', 'x += 1', "augmented assignment '+=' is not supported; write x = x + ..."],
