@@ -93,6 +93,23 @@ export class EvalResult {
     return out;
   }
 
+  /**
+   * Calls `f` with every tuple of `rel`, decoded, in the order of `tuples`, without building them
+   * all: `f` gets one array reused for every tuple (copy what it keeps).
+   */
+  forEachTuple(rel: string, f: (tuple: readonly Value[]) => void): void {
+    const info = this.info(rel);
+    const r = this.storage[info.id]!;
+    const kinds = info.kinds;
+    const a = r.arity;
+    const t: Value[] = new Array<Value>(a).fill(0);
+    for (const row of this.sortedRows(info.id)) {
+      const d = r.data;
+      for (let c = 0; c < a; c++) t[c] = this.decode(kinds[c]!, d[row * a + c]!);
+      f(t);
+    }
+  }
+
   /** Encodes a tuple of `rel`; null when a symbol was never seen (so the tuple cannot be present). */
   encode(info: RelationInfo, tuple: readonly Value[]): Float64Array | null {
     if (tuple.length !== info.kinds.length) {

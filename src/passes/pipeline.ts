@@ -1,7 +1,7 @@
 import type { ConstValue } from '../ir/nodes.js';
 import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
-import { rewrite, insertedStmt, planEdits } from '../rewrite/rewrite.js';
+import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyze, type Analysis, type AnalyzeOptions, type AuditStage } from './analyze.js';
@@ -86,7 +86,8 @@ export function applyPasses(
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
     }
-    const r = rewrite(module, a.table, edits);
+    // Only the text is used: the next pass parses it again.
+    const r = rewriteText(module, a.table, edits);
     current = r.text;
     outcomes.push({ pass: pass.name, applied: r.applied });
   }

@@ -136,7 +136,14 @@ export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): S
 
 /** A deep copy of an expression with every span set to `span`. */
 function withSpan<T>(x: T, span: Span): T {
-  return JSON.parse(JSON.stringify(x), (k, v: unknown) => (k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : v)) as T;
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) return x.map((v: unknown) => withSpan(v, span)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x)) {
+    if (v === undefined) continue;
+    out[k] = k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : withSpan(v, span);
+  }
+  return out as T;
 }
 
 /** Edits checked and built, ready to apply (nothing of the module changed yet). */
@@ -232,6 +239,20 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet):
 
 /** Applies `edits` to the module's tree and text (all of them checked first, see planEdits). */
 export function rewrite(module: Module, table: NodeTable, edits: EditSet): RewriteResult {
+  return { module, ...applyEdits(module, table, edits, true) };
+}
+
+/**
+ * As `rewrite`, for a caller that uses only the patched text: the same checks and the same text,
+ * without splicing the inserted statements into the tree (none is kept once printed). The
+ * module's tree is not to be used afterwards (it may be left partly edited).
+ */
+export function rewriteText(module: Module, table: NodeTable, edits: EditSet): Omit<RewriteResult, 'module'> {
+  return applyEdits(module, table, edits, false);
+}
+
+/** The work of `rewrite`; the tree is edited only when `tree` is true. */
+function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: boolean): Omit<RewriteResult, 'module'> {
   const source = module.source;
   const plan = planEdits(table, source, edits);
   const textEdits: SourceEdit[] = [];
@@ -247,9 +268,11 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   });
   const insertsAt = new Map<number, Stmt[]>();
   for (const i of after) {
-    let list = insertsAt.get(i.edit.stmt);
-    if (!list) insertsAt.set(i.edit.stmt, (list = []));
-    list.push(i.stmt);
+    if (tree) {
+      let list = insertsAt.get(i.edit.stmt);
+      if (!list) insertsAt.set(i.edit.stmt, (list = []));
+      list.push(i.stmt);
+    }
     textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [printed(i.stmt)] });
   }
 
@@ -257,29 +280,31 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   const before = plan.inserts.filter((i) => i.edit.place === 'before').sort((a, b) => a.anchor.span.start - b.anchor.span.start || a.edit.seq - b.edit.seq);
   const insertsBefore = new Map<number, Stmt[]>();
   for (const i of before) {
-    let list = insertsBefore.get(i.edit.stmt);
-    if (!list) insertsBefore.set(i.edit.stmt, (list = []));
-    list.push(i.stmt);
+    if (tree) {
+      let list = insertsBefore.get(i.edit.stmt);
+      if (!list) insertsBefore.set(i.edit.stmt, (list = []));
+      list.push(i.stmt);
+    }
     textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [printed(i.stmt)] });
   }
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
   for (const { node, name } of plan.deps) {
     const span = node.depsSpan!;
-    node.deps = [{ kind: 'Name', id: name, span }];
+    if (tree) node.deps = [{ kind: 'Name', id: name, span }];
     textEdits.push({ kind: 'replace', span, text: `[${name}]` });
   }
 
   // set_kwarg: add `key=value` to a call.
   for (const { call, key, value, text } of plan.addKw) {
-    call.kwargs = [...call.kwargs, { name: key, value, span: { start: call.span.end, end: call.span.end } }]; // (IR arrays may be the shared frozen empty one)
+    if (tree) call.kwargs = [...call.kwargs, { name: key, value, span: { start: call.span.end, end: call.span.end } }]; // (IR arrays may be the shared frozen empty one)
     textEdits.push({ kind: 'addKeyword', call: call.span, name: key, value: respell(text, spell) });
   }
 
   // replace_kwarg: a keyword's value becomes the rule's text.
   for (const { kw, value, text } of plan.replaceKw) {
     textEdits.push({ kind: 'replace', span: kw.value.span, text: respell(text, spell) });
-    kw.value = value;
+    if (tree) kw.value = value;
   }
 
   // remove_func_attr: drop an entry of pl.func_attr({...}).
@@ -287,12 +312,13 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
     if (func.attrs) textEdits.push(...removeAttrEntry(func, func.attrs, key, source.text));
   }
 
+  const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
   // Tree: splice inserted statements into their blocks.
-  spliceBlocks(table, insertsAt, insertsBefore);
+  if (tree) spliceBlocks(table, insertsAt, insertsBefore);
+  else plan.inserts.length = 0; // printed: the statements are not needed any more
 
   const patched = applySourceEdits(source, textEdits);
-  const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
-  return { module, text: patched.text, insertedLines: patched.insertedLines, applied };
+  return { text: patched.text, insertedLines: patched.insertedLines, applied };
 }
 
 function isExpr(n: { kind: string }): boolean {
