@@ -139,18 +139,25 @@ function dedupe(ds: Diagnostic[]): Diagnostic[] {
  * at a statement where the rules derive insertions, the inserted text as the fix.
  */
 function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
-  const fixedCodes = new Set(a.result.has('fixed_by_insertion') ? a.result.tuples('fixed_by_insertion').map((t) => String(t[0])) : []);
+  const fixedCodes = new Set<string>();
+  if (a.result.has('fixed_by_insertion')) a.result.forEachTuple('fixed_by_insertion', (t) => fixedCodes.add(String(t[0])));
   const edits = readEdits(a.result);
   const src = a.module.source;
   // Every edit is checked as `apply` would (a bad edit is the same located error here).
-  planEdits(a.table, src, edits);
+  planEdits(a.table, src, edits, 'check');
+  // The inserted lines are printed only at statements where such a finding is (identical lines kept once).
+  const wanted = new Set<number>();
+  for (const d of findings) if (!d.fix && d.location && fixedCodes.has(d.code)) wanted.add(d.location.start);
+  const lines = new Map<string, string>();
   const byStart = new Map<number, { lines: string[]; end: number }>();
   for (const e of edits.insertCall.filter((x) => x.place === 'after').sort((x, y) => x.seq - y.seq)) {
     const anchor = a.table.get(e.stmt);
-    if (!anchor || !('span' in anchor)) continue;
+    if (!anchor || !('span' in anchor) || !wanted.has(anchor.span.start)) continue;
     const built = insertedStmt(e, a.table, anchor.span.end);
     if (Array.isArray(built)) continue;
-    const line = printStmt(built).trim();
+    const text = printStmt(built).trim();
+    const line = lines.get(text) ?? text;
+    lines.set(line, line);
     const entry = byStart.get(anchor.span.start) ?? { lines: [], end: anchor.span.end };
     entry.lines.push(line);
     byStart.set(anchor.span.start, entry);

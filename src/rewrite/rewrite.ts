@@ -43,6 +43,12 @@ export interface RewriteResult {
   applied: number;
 }
 
+/** How a module spells pypto.language and pypto.language.distributed (`pl`, `pld` by default). */
+interface Spell {
+  pl: string;
+  pld: string;
+}
+
 const opCallee = (name: string): CallExpr['callee'] => ({ kind: 'op', name, known: true });
 
 /** The located `bad-edit` diagnostic for an edit at node `id` (the file when the id has no span). */
@@ -146,9 +152,23 @@ function withSpan<T>(x: T, span: Span): T {
   return out as T;
 }
 
+/** An insert_call edit checked and built: the statement (kept only for a tree rewrite) and its printed line. */
+interface PlannedInsert {
+  edit: InsertCallEdit;
+  anchor: Stmt;
+  stmt: Stmt | null;
+  line: string;
+}
+
+/**
+ * What planning keeps of each inserted statement: `tree` the statement and its line, `text` its
+ * line alone, `check` nothing (the edits are only checked).
+ */
+export type PlanMode = 'tree' | 'text' | 'check';
+
 /** Edits checked and built, ready to apply (nothing of the module changed yet). */
 interface Plan {
-  inserts: Array<{ edit: InsertCallEdit; anchor: Stmt; stmt: Stmt }>;
+  inserts: PlannedInsert[];
   deps: Array<{ node: SubmitExpr | ScopeStmt; name: string }>;
   addKw: Array<{ call: CallExpr; key: string; value: Expr; text: string }>;
   replaceKw: Array<{ kw: Keyword; value: Expr; text: string }>;
@@ -161,8 +181,18 @@ interface Plan {
  * expression or name it claims to be. All problems are reported together (located `bad-edit`
  * / `patch-conflict` errors, DiagnosticError); the module is untouched then.
  */
-export function planEdits(table: NodeTable, source: SourceText, edits: EditSet): Plan {
+export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, mode: PlanMode = 'tree', spell: Spell = { pl: 'pl', pld: 'pld' }): Plan {
   const problems: Diagnostic[] = [];
+  // Inserted text is written with the module's own names for pypto.language / .distributed;
+  // identical lines (the same template at many places) are kept once.
+  const lines = new Map<string, string>();
+  const printed = (st: Stmt): string => {
+    const l = respell(printStmt(st).trimEnd(), spell);
+    const had = lines.get(l);
+    if (had !== undefined) return had;
+    lines.set(l, l);
+    return l;
+  };
   const bad = (id: number, message: string): void => {
     problems.push(badEditDiagnostic(table, source, id, message));
   };
@@ -178,7 +208,8 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet):
     const s = anchor as Stmt;
     const built = insertedStmt(e, table, e.place === 'before' ? s.span.start : s.span.end);
     if (Array.isArray(built)) for (const m of built) bad(e.stmt, m);
-    else plan.inserts.push({ edit: e, anchor: s, stmt: built });
+    else if (mode === 'check') plan.inserts.push({ edit: e, anchor: s, stmt: null, line: '' });
+    else plan.inserts.push({ edit: e, anchor: s, stmt: mode === 'tree' ? built : null, line: printed(built) });
   }
   for (const e of edits.replaceDeps) {
     const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
@@ -254,11 +285,10 @@ export function rewriteText(module: Module, table: NodeTable, edits: EditSet): O
 /** The work of `rewrite`; the tree is edited only when `tree` is true. */
 function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: boolean): Omit<RewriteResult, 'module'> {
   const source = module.source;
-  const plan = planEdits(table, source, edits);
-  const textEdits: SourceEdit[] = [];
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
-  const printed = (s: Stmt): string => respell(printStmt(s).trimEnd(), spell);
+  const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
+  const textEdits: SourceEdit[] = [];
 
   // After a statement: group per anchor, inner anchors before outer ones ending at the same place.
   const after = plan.inserts.filter((i) => i.edit.place === 'after').sort((a, b) => {
@@ -271,9 +301,9 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
     if (tree) {
       let list = insertsAt.get(i.edit.stmt);
       if (!list) insertsAt.set(i.edit.stmt, (list = []));
-      list.push(i.stmt);
+      list.push(i.stmt!);
     }
-    textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [printed(i.stmt)] });
+    textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [i.line] });
   }
 
   // Before a statement, in seq order.
@@ -283,9 +313,9 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
     if (tree) {
       let list = insertsBefore.get(i.edit.stmt);
       if (!list) insertsBefore.set(i.edit.stmt, (list = []));
-      list.push(i.stmt);
+      list.push(i.stmt!);
     }
-    textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [printed(i.stmt)] });
+    textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [i.line] });
   }
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
@@ -315,7 +345,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
   // Tree: splice inserted statements into their blocks.
   if (tree) spliceBlocks(table, insertsAt, insertsBefore);
-  else plan.inserts.length = 0; // printed: the statements are not needed any more
+  plan.inserts.length = 0; // printed: the plan is not needed any more
 
   const patched = applySourceEdits(source, textEdits);
   return { text: patched.text, insertedLines: patched.insertedLines, applied };
