@@ -34,6 +34,8 @@ export class EvalResult {
     readonly factRows: ReadonlyMap<number, ReadonlyMap<number, number>>,
     /** Number of leading rows of each relation that are input facts from the database. */
     readonly inputCounts: readonly number[],
+    /** Relations freed after evaluation (EvaluateOptions.keep): reading one throws. */
+    readonly released: ReadonlySet<number> = new Set(),
   ) {}
 
   /** True when the program declares relation `rel`. */
@@ -45,6 +47,8 @@ export class EvalResult {
   info(rel: string): RelationInfo {
     const r = this.program.relation(rel);
     if (!r) throw new DiagnosticError([{ severity: 'error', code: 'undeclared-relation', message: `the relation ${rel} is not declared`, fix: 'check the relation name.' }]);
+    // A caller error, not the user's: the evaluation was asked to keep other relations only.
+    if (this.released.has(r.id)) throw new Error(`the relation ${rel} was freed after evaluation (not in EvaluateOptions.keep)`);
     return r;
   }
 

@@ -31,6 +31,15 @@ export interface RunOptions {
   session?: RuleSession;
 }
 
+/**
+ * The relations `applyPasses` and `audit` read from an evaluation besides the outputs (findings,
+ * edits, bad op effects): every other relation is freed as soon as evaluation is done with it.
+ */
+const PIPELINE_READS: ReadonlySet<string> = new Set([
+  'finding', 'finding_fix', 'finding_note', 'finding_related', 'fixed_by_insertion', 'bad_op_effect',
+  'insert_call', 'call_arg', 'call_kwarg', 'replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'bad_edit',
+]);
+
 /** The rule files and evaluation options of `pass` under `opts`. */
 export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; analyze: AnalyzeOptions } {
   const a: AnalyzeOptions = {};
@@ -76,7 +85,7 @@ export function applyPasses(
       for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
     }
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
-    const a = analyze(module, pass.entry, rules.extra, rules.analyze);
+    const a = analyze(module, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS });
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
@@ -117,7 +126,7 @@ export function auditReport(
   const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');
   for (const pass of passes) {
     const rules = passRules(pass, opts);
-    const a = analyze(module, pass.audit, rules.extra, rules.analyze);
+    const a = analyze(module, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS });
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
   return { findings: sortDiagnostics(dedupe(out)), readErrors };

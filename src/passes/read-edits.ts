@@ -4,6 +4,12 @@ import { emptyEdits, type EditSet, type InsertCallEdit } from '../rewrite/edits.
 const num = (v: unknown): number => v as number;
 const sym = (v: unknown): string => v as string;
 
+/** True when every element of `xs` is `le` its successor. */
+function inOrder<T>(xs: readonly T[], le: (a: T, b: T) => boolean): boolean {
+  for (let i = 1; i < xs.length; i++) if (!le(xs[i - 1]!, xs[i]!)) return false;
+  return true;
+}
+
 /** Reads the edit relations of rules/edits.dl out of an evaluation result. */
 export function readEdits(result: EvalResult): EditSet {
   const e = emptyEdits();
@@ -38,8 +44,9 @@ export function readEdits(result: EvalResult): EditSet {
     else e.orphanArgs.push({ stmt: num(s), place: sym(place), seq: num(seq), what: `call_kwarg ${sym(k)}=` });
   });
   for (const c of e.insertCall) {
-    c.args.sort((a, b) => a.pos - b.pos);
-    c.kwargs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    // (Rows come sorted, so these are mostly in order already: sorted only when not.)
+    if (!inOrder(c.args, (a, b) => a.pos <= b.pos)) c.args.sort((a, b) => a.pos - b.pos);
+    if (!inOrder(c.kwargs, (a, b) => a.key <= b.key)) c.kwargs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
   each('replace_deps', ([node, name]) => e.replaceDeps.push({ node: num(node), name: sym(name) }));
   each('set_kwarg', ([call, k, value]) => e.setKwarg.push({ call: num(call), key: sym(k), value: sym(value) }));

@@ -112,26 +112,27 @@ function editValue(v: EditValue, table: NodeTable, span: Span): Expr | string {
 export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): Stmt | string[] {
   const span: Span = { start: at, end: at };
   const problems: string[] = [];
-  const where = callTuple(e);
-  if (e.place !== 'after' && e.place !== 'before') problems.push(`${where}: the place must be "after" or "before"`);
-  if (!isOpName(e.op)) problems.push(`${where}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
-  if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where}: the bound name "${e.bind}" is not a Python name`);
+  // The tuple text is built only for a message (most edits have none).
+  const where = (): string => callTuple(e);
+  if (e.place !== 'after' && e.place !== 'before') problems.push(`${where()}: the place must be "after" or "before"`);
+  if (!isOpName(e.op)) problems.push(`${where()}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
+  if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where()}: the bound name "${e.bind}" is not a Python name`);
   const args: Expr[] = [];
   e.args.forEach((a, i) => {
     if (a.pos !== i) {
-      problems.push(`${where}: call_arg positions must run 0, 1, ...; found ${e.args.map((x) => x.pos).join(', ')}`);
+      problems.push(`${where()}: call_arg positions must run 0, 1, ...; found ${e.args.map((x) => x.pos).join(', ')}`);
       return;
     }
     const v = editValue(a.value, table, span);
-    if (typeof v === 'string') problems.push(`${where} argument ${a.pos}: ${v}`);
+    if (typeof v === 'string') problems.push(`${where()} argument ${a.pos}: ${v}`);
     else args.push(v);
   });
   const kwargs: Keyword[] = [];
   for (const [i, k] of e.kwargs.entries()) {
-    if (!isIdentifier(k.key)) problems.push(`${where}: the keyword "${k.key}" is not a Python name`);
-    else if (i > 0 && e.kwargs[i - 1]!.key === k.key) problems.push(`${where}: the keyword ${k.key}= is given twice`);
+    if (!isIdentifier(k.key)) problems.push(`${where()}: the keyword "${k.key}" is not a Python name`);
+    else if (i > 0 && e.kwargs[i - 1]!.key === k.key) problems.push(`${where()}: the keyword ${k.key}= is given twice`);
     const v = editValue(k.value, table, span);
-    if (typeof v === 'string') problems.push(`${where} keyword ${k.key}=: ${v}`);
+    if (typeof v === 'string') problems.push(`${where()} keyword ${k.key}=: ${v}`);
     else kwargs.push({ name: k.key, value: v, span });
   }
   if (problems.length > 0) return problems;
@@ -145,8 +146,10 @@ function withSpan<T>(x: T, span: Span): T {
   if (x === null || typeof x !== 'object') return x;
   if (Array.isArray(x)) return x.map((v: unknown) => withSpan(v, span)) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(x)) {
-    if (v === undefined) continue;
+  const from = x as Record<string, unknown>;
+  for (const k in from) {
+    const v = from[k];
+    if (v === undefined || !Object.hasOwn(from, k)) continue;
     out[k] = k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : withSpan(v, span);
   }
   return out as T;
