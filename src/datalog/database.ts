@@ -22,6 +22,8 @@ export class FactDatabase {
   /** Rows inserted into a relation not built yet, in order (duplicates removed when it is built). */
   private readonly pending: (RowBuffer | undefined)[];
   private scratch = new Float64Array(16);
+  /** True once an evaluation freed some of its relations (see EvaluateOptions.keep). */
+  private gaveUp = false;
 
   constructor(readonly program: RuleProgram) {
     this.stored = program.relations.map(() => undefined);
@@ -44,6 +46,18 @@ export class FactDatabase {
     r.compact();
     this.stored[id] = r;
     return r;
+  }
+
+  /** Forgets relation `id`'s facts: an evaluation that keeps only some relations frees the others. */
+  release(id: number): void {
+    this.pending[id] = undefined;
+    this.stored[id] = undefined;
+    this.gaveUp = true;
+  }
+
+  /** Throws when an evaluation freed relations of this database (it cannot be evaluated again). */
+  checkComplete(): void {
+    if (this.gaveUp) throw new Error('this fact database gave up relations to an evaluation that kept only some: build a new one to evaluate again');
   }
 
   /** The declared relation `name`; throws a diagnostic when it is not declared. */

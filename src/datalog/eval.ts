@@ -80,10 +80,18 @@ export interface EvaluateOptions {
   timeoutSeconds?: number;
   /** A relation may hold at most this many tuples; past it, evaluation stops with TupleLimitExceeded. */
   maxTuples?: number;
+  /**
+   * Keep only these relations and the `.output` / `.printsize` ones for the result (default: every
+   * relation, for explain, why-not and queries). Every other relation, input relations included,
+   * is freed as soon as no later stratum reads it: the database gives up its input relations then
+   * (evaluate it once), and reading a freed relation from the result throws.
+   */
+  keep?: ReadonlySet<string>;
 }
 
 /** Evaluates `program` on the facts of `db`; the database itself is not modified. */
 export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
+  db.checkComplete();
   const needed = options.prune === false ? null : neededRelations(program);
   // --timeout S: S seconds from the start of this evaluation (an explicit deadline wins).
   const deadline = options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
@@ -234,7 +242,18 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   };
 
   const skip = (s: Stratum): boolean => needed !== null && !s.relations.some((r) => needed.has(r));
-  const done = lastReaders(program, (i) => !skip(program.strata[i]!));
+  const evaluated = (i: number): boolean => !skip(program.strata[i]!);
+  const done = lastReaders(program, evaluated);
+  // With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter.
+  const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
+  const released = new Set<number>();
+  const release = (r: number): void => {
+    rels[r]!.releaseIndexes();
+    rels[r] = new Relation(rels[r]!.arity);
+    db.release(r);
+    released.add(r);
+  };
+  for (const r of free?.get(-1) ?? []) release(r);
   const pool = new BufferPool(POOL_BYTES);
   for (const r of rels) r.pool = pool;
   try {
@@ -244,12 +263,35 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
       for (const r of s.relations) rels[r]!.compact();
       for (const r of done[i]!) rels[r]!.releaseIndexes();
+      for (const r of free?.get(i) ?? []) release(r);
       pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
     });
   } finally {
     for (const r of rels) r.pool = null;
   }
-  return new EvalResult(program, rels, symbols, factRows, inputCounts);
+  return new EvalResult(program, rels, symbols, factRows, inputCounts, released);
+}
+
+/**
+ * For `keep`: the relations to free after each stratum (key -1: before the first) — every
+ * relation neither kept nor an output, after the last evaluated stratum that reads or derives it.
+ */
+function freeAfter(program: RuleProgram, keep: ReadonlySet<string>, evaluated: (i: number) => boolean, done: readonly number[][]): Map<number, number[]> {
+  const last = new Int32Array(program.relations.length).fill(-1);
+  program.strata.forEach((s, i) => {
+    if (!evaluated(i)) return;
+    for (const r of s.relations) last[r] = Math.max(last[r]!, i);
+    for (const r of done[i]!) last[r] = Math.max(last[r]!, i);
+  });
+  const out = new Map<number, number[]>();
+  program.relations.forEach((info, r) => {
+    if (info.output || info.printsize || keep.has(info.name)) return;
+    const at = last[r]!;
+    let list = out.get(at);
+    if (!list) out.set(at, (list = []));
+    list.push(r);
+  });
+  return out;
 }
 
 const neededCache = new WeakMap<RuleProgram, Set<number>>();

@@ -34,6 +34,8 @@ export class EvalResult {
     readonly factRows: ReadonlyMap<number, ReadonlyMap<number, number>>,
     /** Number of leading rows of each relation that are input facts from the database. */
     readonly inputCounts: readonly number[],
+    /** Relations freed after evaluation (EvaluateOptions.keep): reading one throws. */
+    readonly released: ReadonlySet<number> = new Set(),
   ) {}
 
   /** True when the program declares relation `rel`. */
@@ -45,6 +47,8 @@ export class EvalResult {
   info(rel: string): RelationInfo {
     const r = this.program.relation(rel);
     if (!r) throw new DiagnosticError([{ severity: 'error', code: 'undeclared-relation', message: `the relation ${rel} is not declared`, fix: 'check the relation name.' }]);
+    // A caller error, not the user's: the evaluation was asked to keep other relations only.
+    if (this.released.has(r.id)) throw new Error(`the relation ${rel} was freed after evaluation (not in EvaluateOptions.keep)`);
     return r;
   }
 
@@ -91,6 +95,23 @@ export class EvalResult {
     const out: Value[][] = [];
     for (const row of this.sortedRows(info.id)) out.push(this.rowValues(info.id, row));
     return out;
+  }
+
+  /**
+   * Calls `f` with every tuple of `rel`, decoded, in the order of `tuples`, without building them
+   * all: `f` gets one array reused for every tuple (copy what it keeps).
+   */
+  forEachTuple(rel: string, f: (tuple: readonly Value[]) => void): void {
+    const info = this.info(rel);
+    const r = this.storage[info.id]!;
+    const kinds = info.kinds;
+    const a = r.arity;
+    const t: Value[] = new Array<Value>(a).fill(0);
+    for (const row of this.sortedRows(info.id)) {
+      const d = r.data;
+      for (let c = 0; c < a; c++) t[c] = this.decode(kinds[c]!, d[row * a + c]!);
+      f(t);
+    }
   }
 
   /** Encodes a tuple of `rel`; null when a symbol was never seen (so the tuple cannot be present). */

@@ -46,6 +46,11 @@ export interface AnalyzeOptions {
   maxTuples?: number;
   /** Where loaded rule programs are kept for reuse (default: a fresh session for this call alone). */
   session?: RuleSession;
+  /**
+   * Only these relations and the outputs are read from the result (no explain, no query): the
+   * others are freed during evaluation (EvaluateOptions.keep). Default: every relation is kept.
+   */
+  keep?: ReadonlySet<string>;
 }
 
 /**
@@ -88,6 +93,7 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
     ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}),
     ...(opts.maxTuples !== undefined ? { maxTuples: opts.maxTuples } : {}),
+    ...(opts.keep !== undefined ? { keep: opts.keep } : {}),
   });
   const bad = badOpEffects(result);
   if (bad.length > 0) throw new DiagnosticError(bad);

@@ -27,21 +27,21 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
   if (!result.has('finding')) return [];
   const fixes = new Map<string, string[]>();
   if (result.has('finding_fix')) {
-    for (const [code, n, fix] of result.tuples('finding_fix')) {
+    result.forEachTuple('finding_fix', ([code, n, fix]) => {
       const k = `${String(code)}\0${String(n)}`;
       fixes.set(k, [...(fixes.get(k) ?? []), String(fix)]);
-    }
+    });
   }
   const notes = new Map<string, [number, string][]>();
   if (result.has('finding_note')) {
-    for (const [code, n, ord, note] of result.tuples('finding_note')) {
+    result.forEachTuple('finding_note', ([code, n, ord, note]) => {
       const k = `${String(code)}\0${String(n)}`;
       notes.set(k, [...(notes.get(k) ?? []), [ord as number, String(note)]]);
-    }
+    });
   }
   const related = opts.related ? readRelated(result, table, source) : new Map<string, RelatedLocation[]>();
   const out: Diagnostic[] = [];
-  for (const [code, severity, n, message] of result.tuples('finding')) {
+  result.forEachTuple('finding', ([code, severity, n, message]) => {
     const k = `${String(code)}\0${String(n)}`;
     const location = locationOf(table, source, n as number);
     const d: Diagnostic = {
@@ -58,7 +58,7 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
     const rs = related.get(k);
     if (rs) d.related = rs;
     out.push(d);
-  }
+  });
   return sortDiagnostics(out);
 }
 
@@ -66,12 +66,12 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
 export function readRelated(result: EvalResult, table: NodeTable, source: SourceText): Map<string, RelatedLocation[]> {
   const out = new Map<string, RelatedLocation[]>();
   if (!result.has('finding_related')) return out;
-  for (const [code, n, m, message] of result.tuples('finding_related')) {
+  result.forEachTuple('finding_related', ([code, n, m, message]) => {
     const location = locationOf(table, source, m as number);
-    if (!location) continue;
+    if (!location) return;
     const k = `${String(code)}\0${String(n)}`;
     out.set(k, [...(out.get(k) ?? []), { location, message: String(message) }].sort((a, b) => a.location.start - b.location.start));
-  }
+  });
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { ConstValue } from '../ir/nodes.js';
 import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
-import { rewrite, insertedStmt, planEdits } from '../rewrite/rewrite.js';
+import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyze, type Analysis, type AnalyzeOptions, type AuditStage } from './analyze.js';
@@ -30,6 +30,15 @@ export interface RunOptions {
   /** Where loaded rule programs are kept for reuse across calls (default: one session per call). */
   session?: RuleSession;
 }
+
+/**
+ * The relations `applyPasses` and `audit` read from an evaluation besides the outputs (findings,
+ * edits, bad op effects): every other relation is freed as soon as evaluation is done with it.
+ */
+const PIPELINE_READS: ReadonlySet<string> = new Set([
+  'finding', 'finding_fix', 'finding_note', 'finding_related', 'fixed_by_insertion', 'bad_op_effect',
+  'insert_call', 'call_arg', 'call_kwarg', 'replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'bad_edit',
+]);
 
 /** The rule files and evaluation options of `pass` under `opts`. */
 export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; analyze: AnalyzeOptions } {
@@ -76,7 +85,7 @@ export function applyPasses(
       for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
     }
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
-    const a = analyze(module, pass.entry, rules.extra, rules.analyze);
+    const a = analyze(module, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS });
     const findings = readFindings(a.result, a.table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
@@ -86,7 +95,8 @@ export function applyPasses(
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
     }
-    const r = rewrite(module, a.table, edits);
+    // Only the text is used: the next pass parses it again.
+    const r = rewriteText(module, a.table, edits);
     current = r.text;
     outcomes.push({ pass: pass.name, applied: r.applied });
   }
@@ -116,7 +126,7 @@ export function auditReport(
   const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');
   for (const pass of passes) {
     const rules = passRules(pass, opts);
-    const a = analyze(module, pass.audit, rules.extra, rules.analyze);
+    const a = analyze(module, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS });
     for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
   }
   return { findings: sortDiagnostics(dedupe(out)), readErrors };
@@ -138,18 +148,25 @@ function dedupe(ds: Diagnostic[]): Diagnostic[] {
  * at a statement where the rules derive insertions, the inserted text as the fix.
  */
 function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
-  const fixedCodes = new Set(a.result.has('fixed_by_insertion') ? a.result.tuples('fixed_by_insertion').map((t) => String(t[0])) : []);
+  const fixedCodes = new Set<string>();
+  if (a.result.has('fixed_by_insertion')) a.result.forEachTuple('fixed_by_insertion', (t) => fixedCodes.add(String(t[0])));
   const edits = readEdits(a.result);
   const src = a.module.source;
   // Every edit is checked as `apply` would (a bad edit is the same located error here).
-  planEdits(a.table, src, edits);
+  planEdits(a.table, src, edits, 'check');
+  // The inserted lines are printed only at statements where such a finding is (identical lines kept once).
+  const wanted = new Set<number>();
+  for (const d of findings) if (!d.fix && d.location && fixedCodes.has(d.code)) wanted.add(d.location.start);
+  const lines = new Map<string, string>();
   const byStart = new Map<number, { lines: string[]; end: number }>();
   for (const e of edits.insertCall.filter((x) => x.place === 'after').sort((x, y) => x.seq - y.seq)) {
     const anchor = a.table.get(e.stmt);
-    if (!anchor || !('span' in anchor)) continue;
+    if (!anchor || !('span' in anchor) || !wanted.has(anchor.span.start)) continue;
     const built = insertedStmt(e, a.table, anchor.span.end);
     if (Array.isArray(built)) continue;
-    const line = printStmt(built).trim();
+    const text = printStmt(built).trim();
+    const line = lines.get(text) ?? text;
+    lines.set(line, line);
     const entry = byStart.get(anchor.span.start) ?? { lines: [], end: anchor.span.end };
     entry.lines.push(line);
     byStart.set(anchor.span.start, entry);

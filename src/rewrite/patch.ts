@@ -281,16 +281,28 @@ export function newlineStyle(text: string): string {
 export function indentUnit(text: string): string {
   let best = 0;
   let prev = 0;
-  for (const m of text.replace(/\r\n?/g, '\n').matchAll(/^( *)\S/gm)) {
-    const n = m[1]!.length;
-    if (n > prev) {
-      const d = n - prev;
-      if (best === 0 || d < best) best = d;
+  // Line by line (\n, \r\n or a lone \r ends a line), without copying the text: the leading
+  // spaces of each line whose first other character is not white space.
+  const len = text.length;
+  let i = 0;
+  while (i < len) {
+    let n = 0;
+    while (text.charCodeAt(i + n) === 32) n++;
+    if (i + n < len && NOT_SPACE.test(text[i + n]!)) {
+      if (n > prev) {
+        const d = n - prev;
+        if (best === 0 || d < best) best = d;
+      }
+      prev = n;
     }
-    prev = n;
+    let j = i + n;
+    while (j < len && text.charCodeAt(j) !== 10 && text.charCodeAt(j) !== 13) j++;
+    i = text.charCodeAt(j) === 13 && text.charCodeAt(j + 1) === 10 ? j + 2 : j + 1;
   }
   return ' '.repeat(best || 4);
 }
+
+const NOT_SPACE = /\S/;
 
 /** Removes the given 1-based lines (with their newlines) — the inverse of pure insertions. */
 export function removeLines(text: string, lines: readonly number[]): string {

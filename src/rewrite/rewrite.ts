@@ -43,6 +43,12 @@ export interface RewriteResult {
   applied: number;
 }
 
+/** How a module spells pypto.language and pypto.language.distributed (`pl`, `pld` by default). */
+interface Spell {
+  pl: string;
+  pld: string;
+}
+
 const opCallee = (name: string): CallExpr['callee'] => ({ kind: 'op', name, known: true });
 
 /** The located `bad-edit` diagnostic for an edit at node `id` (the file when the id has no span). */
@@ -106,26 +112,27 @@ function editValue(v: EditValue, table: NodeTable, span: Span): Expr | string {
 export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): Stmt | string[] {
   const span: Span = { start: at, end: at };
   const problems: string[] = [];
-  const where = callTuple(e);
-  if (e.place !== 'after' && e.place !== 'before') problems.push(`${where}: the place must be "after" or "before"`);
-  if (!isOpName(e.op)) problems.push(`${where}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
-  if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where}: the bound name "${e.bind}" is not a Python name`);
+  // The tuple text is built only for a message (most edits have none).
+  const where = (): string => callTuple(e);
+  if (e.place !== 'after' && e.place !== 'before') problems.push(`${where()}: the place must be "after" or "before"`);
+  if (!isOpName(e.op)) problems.push(`${where()}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
+  if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where()}: the bound name "${e.bind}" is not a Python name`);
   const args: Expr[] = [];
   e.args.forEach((a, i) => {
     if (a.pos !== i) {
-      problems.push(`${where}: call_arg positions must run 0, 1, ...; found ${e.args.map((x) => x.pos).join(', ')}`);
+      problems.push(`${where()}: call_arg positions must run 0, 1, ...; found ${e.args.map((x) => x.pos).join(', ')}`);
       return;
     }
     const v = editValue(a.value, table, span);
-    if (typeof v === 'string') problems.push(`${where} argument ${a.pos}: ${v}`);
+    if (typeof v === 'string') problems.push(`${where()} argument ${a.pos}: ${v}`);
     else args.push(v);
   });
   const kwargs: Keyword[] = [];
   for (const [i, k] of e.kwargs.entries()) {
-    if (!isIdentifier(k.key)) problems.push(`${where}: the keyword "${k.key}" is not a Python name`);
-    else if (i > 0 && e.kwargs[i - 1]!.key === k.key) problems.push(`${where}: the keyword ${k.key}= is given twice`);
+    if (!isIdentifier(k.key)) problems.push(`${where()}: the keyword "${k.key}" is not a Python name`);
+    else if (i > 0 && e.kwargs[i - 1]!.key === k.key) problems.push(`${where()}: the keyword ${k.key}= is given twice`);
     const v = editValue(k.value, table, span);
-    if (typeof v === 'string') problems.push(`${where} keyword ${k.key}=: ${v}`);
+    if (typeof v === 'string') problems.push(`${where()} keyword ${k.key}=: ${v}`);
     else kwargs.push({ name: k.key, value: v, span });
   }
   if (problems.length > 0) return problems;
@@ -136,12 +143,35 @@ export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): S
 
 /** A deep copy of an expression with every span set to `span`. */
 function withSpan<T>(x: T, span: Span): T {
-  return JSON.parse(JSON.stringify(x), (k, v: unknown) => (k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : v)) as T;
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) return x.map((v: unknown) => withSpan(v, span)) as T;
+  const out: Record<string, unknown> = {};
+  const from = x as Record<string, unknown>;
+  for (const k in from) {
+    const v = from[k];
+    if (v === undefined || !Object.hasOwn(from, k)) continue;
+    out[k] = k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : withSpan(v, span);
+  }
+  return out as T;
 }
+
+/** An insert_call edit checked and built: the statement (kept only for a tree rewrite) and its printed line. */
+interface PlannedInsert {
+  edit: InsertCallEdit;
+  anchor: Stmt;
+  stmt: Stmt | null;
+  line: string;
+}
+
+/**
+ * What planning keeps of each inserted statement: `tree` the statement and its line, `text` its
+ * line alone, `check` nothing (the edits are only checked).
+ */
+export type PlanMode = 'tree' | 'text' | 'check';
 
 /** Edits checked and built, ready to apply (nothing of the module changed yet). */
 interface Plan {
-  inserts: Array<{ edit: InsertCallEdit; anchor: Stmt; stmt: Stmt }>;
+  inserts: PlannedInsert[];
   deps: Array<{ node: SubmitExpr | ScopeStmt; name: string }>;
   addKw: Array<{ call: CallExpr; key: string; value: Expr; text: string }>;
   replaceKw: Array<{ kw: Keyword; value: Expr; text: string }>;
@@ -154,8 +184,18 @@ interface Plan {
  * expression or name it claims to be. All problems are reported together (located `bad-edit`
  * / `patch-conflict` errors, DiagnosticError); the module is untouched then.
  */
-export function planEdits(table: NodeTable, source: SourceText, edits: EditSet): Plan {
+export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, mode: PlanMode = 'tree', spell: Spell = { pl: 'pl', pld: 'pld' }): Plan {
   const problems: Diagnostic[] = [];
+  // Inserted text is written with the module's own names for pypto.language / .distributed;
+  // identical lines (the same template at many places) are kept once.
+  const lines = new Map<string, string>();
+  const printed = (st: Stmt): string => {
+    const l = respell(printStmt(st).trimEnd(), spell);
+    const had = lines.get(l);
+    if (had !== undefined) return had;
+    lines.set(l, l);
+    return l;
+  };
   const bad = (id: number, message: string): void => {
     problems.push(badEditDiagnostic(table, source, id, message));
   };
@@ -171,7 +211,8 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet):
     const s = anchor as Stmt;
     const built = insertedStmt(e, table, e.place === 'before' ? s.span.start : s.span.end);
     if (Array.isArray(built)) for (const m of built) bad(e.stmt, m);
-    else plan.inserts.push({ edit: e, anchor: s, stmt: built });
+    else if (mode === 'check') plan.inserts.push({ edit: e, anchor: s, stmt: null, line: '' });
+    else plan.inserts.push({ edit: e, anchor: s, stmt: mode === 'tree' ? built : null, line: printed(built) });
   }
   for (const e of edits.replaceDeps) {
     const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
@@ -232,12 +273,25 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet):
 
 /** Applies `edits` to the module's tree and text (all of them checked first, see planEdits). */
 export function rewrite(module: Module, table: NodeTable, edits: EditSet): RewriteResult {
+  return { module, ...applyEdits(module, table, edits, true) };
+}
+
+/**
+ * As `rewrite`, for a caller that uses only the patched text: the same checks and the same text,
+ * without splicing the inserted statements into the tree (none is kept once printed). The
+ * module's tree is not to be used afterwards (it may be left partly edited).
+ */
+export function rewriteText(module: Module, table: NodeTable, edits: EditSet): Omit<RewriteResult, 'module'> {
+  return applyEdits(module, table, edits, false);
+}
+
+/** The work of `rewrite`; the tree is edited only when `tree` is true. */
+function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: boolean): Omit<RewriteResult, 'module'> {
   const source = module.source;
-  const plan = planEdits(table, source, edits);
-  const textEdits: SourceEdit[] = [];
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
-  const printed = (s: Stmt): string => respell(printStmt(s).trimEnd(), spell);
+  const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
+  const textEdits: SourceEdit[] = [];
 
   // After a statement: group per anchor, inner anchors before outer ones ending at the same place.
   const after = plan.inserts.filter((i) => i.edit.place === 'after').sort((a, b) => {
@@ -247,39 +301,43 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
   });
   const insertsAt = new Map<number, Stmt[]>();
   for (const i of after) {
-    let list = insertsAt.get(i.edit.stmt);
-    if (!list) insertsAt.set(i.edit.stmt, (list = []));
-    list.push(i.stmt);
-    textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [printed(i.stmt)] });
+    if (tree) {
+      let list = insertsAt.get(i.edit.stmt);
+      if (!list) insertsAt.set(i.edit.stmt, (list = []));
+      list.push(i.stmt!);
+    }
+    textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [i.line] });
   }
 
   // Before a statement, in seq order.
   const before = plan.inserts.filter((i) => i.edit.place === 'before').sort((a, b) => a.anchor.span.start - b.anchor.span.start || a.edit.seq - b.edit.seq);
   const insertsBefore = new Map<number, Stmt[]>();
   for (const i of before) {
-    let list = insertsBefore.get(i.edit.stmt);
-    if (!list) insertsBefore.set(i.edit.stmt, (list = []));
-    list.push(i.stmt);
-    textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [printed(i.stmt)] });
+    if (tree) {
+      let list = insertsBefore.get(i.edit.stmt);
+      if (!list) insertsBefore.set(i.edit.stmt, (list = []));
+      list.push(i.stmt!);
+    }
+    textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [i.line] });
   }
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
   for (const { node, name } of plan.deps) {
     const span = node.depsSpan!;
-    node.deps = [{ kind: 'Name', id: name, span }];
+    if (tree) node.deps = [{ kind: 'Name', id: name, span }];
     textEdits.push({ kind: 'replace', span, text: `[${name}]` });
   }
 
   // set_kwarg: add `key=value` to a call.
   for (const { call, key, value, text } of plan.addKw) {
-    call.kwargs = [...call.kwargs, { name: key, value, span: { start: call.span.end, end: call.span.end } }]; // (IR arrays may be the shared frozen empty one)
+    if (tree) call.kwargs = [...call.kwargs, { name: key, value, span: { start: call.span.end, end: call.span.end } }]; // (IR arrays may be the shared frozen empty one)
     textEdits.push({ kind: 'addKeyword', call: call.span, name: key, value: respell(text, spell) });
   }
 
   // replace_kwarg: a keyword's value becomes the rule's text.
   for (const { kw, value, text } of plan.replaceKw) {
     textEdits.push({ kind: 'replace', span: kw.value.span, text: respell(text, spell) });
-    kw.value = value;
+    if (tree) kw.value = value;
   }
 
   // remove_func_attr: drop an entry of pl.func_attr({...}).
@@ -287,12 +345,13 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
     if (func.attrs) textEdits.push(...removeAttrEntry(func, func.attrs, key, source.text));
   }
 
+  const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
   // Tree: splice inserted statements into their blocks.
-  spliceBlocks(table, insertsAt, insertsBefore);
+  if (tree) spliceBlocks(table, insertsAt, insertsBefore);
+  plan.inserts.length = 0; // printed: the plan is not needed any more
 
   const patched = applySourceEdits(source, textEdits);
-  const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
-  return { module, text: patched.text, insertedLines: patched.insertedLines, applied };
+  return { text: patched.text, insertedLines: patched.insertedLines, applied };
 }
 
 function isExpr(n: { kind: string }): boolean {

@@ -53,3 +53,32 @@ describe('lastReaders', () => {
     expect(res.explain('p', [2, 12])!.height - res.explain('p', [2, 3])!.height).toBe(9);
   });
 });
+
+describe('evaluate with keep', () => {
+  const facts = (program: ReturnType<typeof loadProgram>['program']) => {
+    const db = program.newDatabase();
+    for (let i = 0; i < 50; i++) db.insert('e', [i, i + 1]);
+    db.insert('e', [7, 7]);
+    return db;
+  };
+
+  it('gives the outputs and the kept relations as a full evaluation does, and frees the others', () => {
+    const { program } = loadProgram([{ path: 'l.dl', text }]);
+    const full = evaluate(program, facts(program));
+    const db = facts(program);
+    const kept = evaluate(program, db, { keep: new Set(['q']) });
+    expect(kept.tuples('r')).toEqual(full.tuples('r'));
+    expect(kept.tuples('q')).toEqual(full.tuples('q'));
+    const each: unknown[][] = [];
+    kept.forEachTuple('r', (t) => each.push([...t]));
+    expect(each).toEqual(full.tuples('r'));
+    // Freed: the input and the intermediate relation; reading one is the caller's error.
+    expect(() => kept.tuples('p')).toThrow(/the relation p was freed after evaluation/);
+    expect(() => kept.size('e')).toThrow(/the relation e was freed/);
+    expect(kept.storage[program.relation('e')!.id]!.count).toBe(0);
+    // The database gave its input relations up: it cannot be evaluated again.
+    expect(() => evaluate(program, db)).toThrow(/gave up relations/);
+    // Without keep every relation stays.
+    expect(full.size('p')).toBeGreaterThan(0);
+  });
+});

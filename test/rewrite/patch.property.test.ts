@@ -9,7 +9,7 @@ import { arbProgram, programText } from '../../src/gen/arb.js';
 import { arbRespelling, respell } from '../../src/gen/respell.js';
 import { parseModule } from '../../src/frontend/index.js';
 import { walkStmts } from '../../src/ir/visit.js';
-import { applySourceEdits, removeLines, type SourceEdit } from '../../src/rewrite/patch.js';
+import { applySourceEdits, indentUnit, removeLines, type SourceEdit } from '../../src/rewrite/patch.js';
 import type { Stmt } from '../../src/ir/nodes.js';
 
 function statements(text: string): Stmt[] {
@@ -50,4 +50,24 @@ describe('patcher conservation', () => {
       expect(markers - before).toBe(edits.length);
     },
   );
+});
+
+describe('indentation unit', () => {
+  // The unit as first written (a regular expression over a copy of the text with \n line ends).
+  const byRegExp = (text: string): string => {
+    let best = 0;
+    let prev = 0;
+    for (const m of text.replace(/\r\n?/g, '\n').matchAll(/^( *)\S/gm)) {
+      const n = m[1]!.length;
+      if (n > prev && (best === 0 || n - prev < best)) best = n - prev;
+      prev = n;
+    }
+    return ' '.repeat(best || 4);
+  };
+  const line = fc.tuple(fc.nat({ max: 9 }), fc.constantFrom('', 'x', '\tx', '#c', ' ', '\u00a0y', 'pl.f()'), fc.constantFrom('\n', '\r\n', '\r'));
+  test.prop([fc.array(line, { maxLength: 30 })], { numRuns: 300 })('is the smallest step of indentation, as the regular expression finds it, for any line ends', (lines) => {
+    const text = lines.map(([n, body, nl]) => ' '.repeat(n) + body + nl).join('');
+    expect(indentUnit(text)).toBe(byRegExp(text));
+    expect(indentUnit(text.trimEnd())).toBe(byRegExp(text.trimEnd()));
+  });
 });

@@ -1,0 +1,36 @@
+/**
+ * `rewriteText` (apply's text-only rewrite) against `rewrite` (the tree rewrite the re-parse
+ * properties check): the same patched text, the same count, and the tree left without the
+ * inserted statements; on generated communication kernels through InsertCommFence.
+ */
+import { describe, expect } from 'vitest';
+import { test } from '@fast-check/vitest';
+import { arbCommProgram, commModuleText } from '../../src/gen/comm.js';
+import { printProgram } from '../../src/ir/print.js';
+import { parseModule } from '../../src/frontend/index.js';
+import { analyze } from '../../src/passes/analyze.js';
+import { readEdits } from '../../src/passes/read-edits.js';
+import { passByName } from '../../src/passes/registry.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+import { rewrite, rewriteText } from '../../src/rewrite/rewrite.js';
+import { structurallyEqual } from '../../src/ir/equal.js';
+
+const session = new RuleSession();
+const pass = passByName('insert-comm-fence')!;
+
+describe('rewriteText', () => {
+  test.prop([arbCommProgram()], { numRuns: 40 })('patches the text exactly as rewrite does', (p) => {
+    const text = commModuleText(p, printProgram);
+    const tree = parseModule(text, 'gen.py');
+    const a = analyze(tree, pass.entry, [], { session });
+    const byTree = rewrite(tree, a.table, readEdits(a.result));
+    const plain = parseModule(text, 'gen.py');
+    const b = analyze(plain, pass.entry, [], { session });
+    const byText = rewriteText(plain, b.table, readEdits(b.result));
+    expect(byText.text).toBe(byTree.text);
+    expect(byText.applied).toBe(byTree.applied);
+    expect(byText.insertedLines).toEqual(byTree.insertedLines);
+    // The text-only rewrite splices nothing into the tree.
+    if (byTree.applied > 0) expect(structurallyEqual(plain, parseModule(text, 'gen.py'))).toBe(true);
+  });
+});
