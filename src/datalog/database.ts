@@ -39,7 +39,7 @@ export class FactDatabase {
     const buf = this.pending[id]!;
     this.pending[id] = undefined;
     const r = new Relation(buf.arity, buf.count);
-    buf.drain((row) => r.add(row, 0));
+    buf.drainChunks((chunk, rows) => r.addRows(chunk, rows));
     // Complete until more facts are inserted: its dedup set is rebuilt only if a lookup needs it.
     r.compact();
     this.stored[id] = r;
@@ -109,6 +109,21 @@ export class FactDatabase {
     }
     let buf = this.pending[info.id];
     if (!buf) this.pending[info.id] = buf = new RowBuffer(kinds.length);
+    buf.push(t);
+  }
+
+  /**
+   * Adds one tuple already encoded (symbol ids of this database's table, int64.ts encodings),
+   * its first `info.kinds.length` values: the fact files' reader, which checked them.
+   */
+  insertEncoded(info: RelationInfo, t: Float64Array): void {
+    const built = this.stored[info.id];
+    if (built || info.kinds.length === 0) {
+      this.storage(info.id).add(t, 0);
+      return;
+    }
+    let buf = this.pending[info.id];
+    if (!buf) this.pending[info.id] = buf = new RowBuffer(info.kinds.length);
     buf.push(t);
   }
 

@@ -78,12 +78,10 @@ function smallInteger(buf: Buffer, s: number, e: number): number | undefined {
 export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string): void {
   const arity = info.kinds.length;
   const num = info.kinds.map((k) => k === 'number');
-  const row: Value[] = new Array<Value>(arity);
-  /** The first tab in bytes `from` to `e` of `buf`, or -1. */
-  const tab = (buf: Buffer, from: number, e: number): number => {
-    for (let i = from; i < e; i++) if (buf[i] === 9) return i;
-    return -1;
-  };
+  const symbols = db.symbols;
+  const numbers = symbols.numbers;
+  // Each row encoded as the database stores it (symbol ids, int64.ts numbers): no value objects.
+  const t = new Float64Array(Math.max(1, arity));
   const columns = (buf: Buffer, s: number, e: number): number => {
     let c = 1;
     for (let i = s; i < e; i++) if (buf[i] === 9) c++;
@@ -91,32 +89,33 @@ export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string
   };
   forEachLine(path, (buf, s, e, n) => {
     if (arity === 0) {
-      db.insertInto(info, row);
+      db.insertEncoded(info, t);
       return;
     }
     if (e === s) return;
     let at = s;
     for (let i = 0; i < arity; i++) {
-      const t = tab(buf, at, e);
+      let tab = at;
+      while (tab < e && buf[tab] !== 9) tab++;
       const last = i + 1 === arity;
-      const end = last ? e : t;
-      if ((t >= 0) === last) {
+      if ((tab < e) === last) {
         const found = columns(buf, s, e);
         factError(path, n, `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${found}`, `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`);
       }
+      const end = tab;
       if (num[i]) {
-        let v: Value | null | undefined = smallInteger(buf, at, end);
+        const v = smallInteger(buf, at, end);
         if (v === undefined || Number.isNaN(v)) {
           const c = buf.toString('utf8', at, end);
           if (Number.isNaN(v) || !/^[+-]?[0-9]+$/.test(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
-          v = parseInt64(c);
-          if (v === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
-        }
-        row[i] = v;
-      } else row[i] = buf.toString('utf8', at, end);
+          const big = parseInt64(c);
+          if (big === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
+          t[i] = numbers.encode(big);
+        } else t[i] = v + 0; // -0 is 0
+      } else t[i] = symbols.intern(buf.toString('utf8', at, end));
       at = end + 1;
     }
-    db.insertInto(info, row);
+    db.insertEncoded(info, t);
   });
 }
 

@@ -17,7 +17,21 @@ function pow2(n: number): number {
   return size;
 }
 
-/** A hash index of a relation on a list of columns: key → chain of rows (newest first). */
+/** An index is first built dense when it has at least this many rows (see `Index.tryDense`). */
+const DENSE_MIN_ROWS = 256;
+
+/** A dense key table may have at most this many slots per indexed row (plus DENSE_SLACK). */
+const DENSE_SLOTS_PER_ROW = 2;
+const DENSE_SLACK = 1024;
+
+/**
+ * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
+ * dense: when one of the columns holds distinct 32-bit integers over a range at most about twice
+ * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
+ * with value v there, every chain has one row, and the other key columns are compared on lookup.
+ * One pass over the column builds it, a lookup reads one slot; rows added later that break either
+ * condition turn it into the hashed index.
+ */
 export class Index {
   private table: Int32Array;
   private mask: number;
@@ -25,6 +39,11 @@ export class Index {
   /** next[row] = the previous row with the same key, or -1 (sized when rows are indexed). */
   next: Int32Array;
   private indexed = 0;
+  /** Dense mode: the position in `cols` of the column whose value - `base` is the table slot; -1 when hashed. */
+  private dense = -1;
+  private base = 0;
+  /** True once the dense build was considered (it is tried once, on the first build). */
+  private triedDense = false;
 
   constructor(
     private readonly rel: Relation,
@@ -43,6 +62,14 @@ export class Index {
   /** Indexes every row below `upto` that is not indexed yet. */
   ensure(upto: number): void {
     if (upto <= this.indexed) return;
+    if (!this.triedDense && this.indexed === 0) {
+      this.triedDense = true;
+      if (upto >= DENSE_MIN_ROWS && this.tryDense(upto)) return;
+    }
+    if (this.dense >= 0) {
+      if (this.extendDense(upto)) return;
+      this.toHashed();
+    }
     if (this.next.length < upto) {
       // The first build is sized exactly (a complete relation); later ones double (a growing one).
       const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
@@ -95,6 +122,130 @@ export class Index {
     this.indexed = upto;
   }
 
+  /** Chains of one row each for rows below `upto` (the dense mode's `next`). */
+  private singleChains(upto: number): void {
+    if (this.next.length >= upto) {
+      this.next.fill(-1, this.indexed, upto);
+      return;
+    }
+    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+    const pool = this.rel.pool;
+    const bigger = pool ? pool.int32(n) : new Int32Array(n);
+    bigger.fill(-1);
+    pool?.retire(this.next);
+    this.next = bigger;
+  }
+
+  /**
+   * Builds the dense table on the first of the key columns whose values on rows below `upto` are
+   * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row; false (and
+   * nothing built) when none is.
+   */
+  private tryDense(upto: number): boolean {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const limit = DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK;
+    for (let j = 0; j < this.cols.length; j++) {
+      const c = this.cols[j]!;
+      let lo = 2147483647;
+      let hi = -2147483648;
+      let ints = true;
+      for (let r = 0, b = c; r < upto; r++, b += a) {
+        const v = d[b]!;
+        if ((v | 0) !== v) {
+          ints = false;
+          break;
+        }
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      if (!ints || hi - lo + 1 > limit) continue;
+      const size = hi - lo + 1;
+      const pool = rel.pool;
+      const table = pool ? pool.int32(size) : new Int32Array(size);
+      let unique = true;
+      for (let r = 0, b = c; r < upto; r++, b += a) {
+        const slot = d[b]! - lo;
+        if (table[slot] !== 0) {
+          unique = false;
+          break;
+        }
+        table[slot] = r + 1;
+      }
+      if (!unique) {
+        pool?.retire(table);
+        continue;
+      }
+      pool?.retire(this.table);
+      this.table = table;
+      this.mask = 0;
+      this.base = lo;
+      this.dense = j;
+      this.singleChains(upto);
+      this.keys = upto;
+      this.indexed = upto;
+      return true;
+    }
+    return false;
+  }
+
+  /** Adds rows `indexed` to `upto` to the dense table; false when one breaks it (the table is then stale). */
+  private extendDense(upto: number): boolean {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const c = this.cols[this.dense]!;
+    let table = this.table;
+    for (let r = this.indexed; r < upto; r++) {
+      const v = d[r * a + c]!;
+      if ((v | 0) !== v || v < this.base) return false;
+      const slot = v - this.base;
+      if (slot >= table.length) {
+        const size = Math.max(slot + 1, table.length * 2);
+        if (size > DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
+        const pool = rel.pool;
+        const bigger = pool ? pool.int32(size) : new Int32Array(size);
+        bigger.set(table);
+        pool?.retire(table);
+        this.table = table = bigger;
+      }
+      if (table[slot] !== 0) return false;
+      table[slot] = r + 1;
+    }
+    this.singleChains(upto);
+    this.keys = upto;
+    this.indexed = upto;
+    return true;
+  }
+
+  /** Leaves dense mode: the index is rebuilt hashed from row 0 by `ensure`. */
+  private toHashed(): void {
+    this.rel.pool?.retire(this.table);
+    this.table = new Int32Array(16);
+    this.mask = 15;
+    this.keys = 0;
+    this.indexed = 0;
+    this.dense = -1;
+  }
+
+  /** Dense mode: the row whose dense column is `v` and whose other key columns equal `key`'s (`k0`, `k1` for up to two columns), or -1. */
+  private denseFind(v: number, k0: number, k1: number, key: ArrayLike<number> | null): number {
+    const slot = v - this.base;
+    if (!(slot >= 0 && slot < this.table.length)) return -1;
+    const r = this.table[slot]! - 1;
+    if (r < 0) return -1;
+    const d = this.rel.data;
+    const b = r * this.rel.arity;
+    const cols = this.cols;
+    for (let i = 0; i < cols.length; i++) {
+      if (i === this.dense) continue;
+      const want = key ? key[i]! : i === 0 ? k0 : k1;
+      if (d[b + cols[i]!] !== want) return -1;
+    }
+    return r;
+  }
+
   /**
    * Doubles the table — or, once a thousand rows have been seen, sizes it for the number of keys
    * the rows up to `upto` are projected to have (one copy instead of a doubling per power of two).
@@ -134,6 +285,7 @@ export class Index {
 
   /** Newest row whose single key column equals `k0`, or -1. */
   find1(k0: number): number {
+    if (this.dense >= 0) return this.denseFind(k0, k0, 0, null);
     const table = this.table;
     const mask = this.mask;
     const d = this.rel.data;
@@ -150,6 +302,7 @@ export class Index {
 
   /** Newest row whose two key columns equal `k0, k1`, or -1. */
   find2(k0: number, k1: number): number {
+    if (this.dense >= 0) return this.denseFind(this.dense === 0 ? k0 : k1, k0, k1, null);
     const table = this.table;
     const mask = this.mask;
     const d = this.rel.data;
@@ -168,6 +321,7 @@ export class Index {
 
   /** Newest row whose key columns equal `key` (one value per key column), or -1. */
   findN(key: ArrayLike<number>): number {
+    if (this.dense >= 0) return this.denseFind(key[this.dense]!, 0, 0, key);
     const table = this.table;
     const mask = this.mask;
     const d = this.rel.data;
@@ -311,6 +465,70 @@ export class Relation {
     this.count = r + 1;
     if (this.count * 2 > set.length) this.rehash(set.length * 2);
     return true;
+  }
+
+  /**
+   * Adds the first `n` rows of `src` (row-major, this relation's arity) at height 0, skipping
+   * those already present: what `add` does row by row, in one loop (a fact file's rows).
+   */
+  addRows(src: Int32Array | Float64Array, n: number): void {
+    const a = this.arity;
+    if (a === 0 || n === 0) {
+      if (n > 0 && this.count === 0) this.add(src, 0);
+      return;
+    }
+    if (!this.wide && !(src instanceof Int32Array)) {
+      for (let i = 0; i < n * a; i++) {
+        const v = src[i]!;
+        if ((v | 0) !== v) {
+          this.widen();
+          break;
+        }
+      }
+    }
+    if (this.lastHeight !== 0) {
+      // Rows of height 0 after derived ones: one by one, each keeping its step.
+      for (let r = 0; r < n; r++) this.add(src.subarray(r * a, r * a + a), 0);
+      return;
+    }
+    if (this.count + n > this.capacity) this.resize(Math.max(this.count + n, this.capacity * 2));
+    let set = this.ensureSet();
+    if ((this.count + n) * 2 > set.length) {
+      this.rehash(pow2(2 * (this.count + n)));
+      set = this.set!;
+    }
+    const mask = this.mask;
+    const d = this.data;
+    let c = this.count;
+    for (let r = 0; r < n; r++) {
+      const sb = r * a;
+      let h = 0;
+      for (let i = 0; i < a; i++) h = hashValue(h, src[sb + i]!);
+      let slot = hashFinish(h) & mask;
+      let found = false;
+      for (;;) {
+        const e = set[slot]!;
+        if (e === 0) break;
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === src[sb + i]) i++;
+        if (i === a) {
+          found = true;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (found) continue;
+      if (c >= this.limit) {
+        this.count = c;
+        throw new RowLimit();
+      }
+      const base = c * a;
+      for (let i = 0; i < a; i++) d[base + i] = src[sb + i]!;
+      set[slot] = c + 1;
+      c++;
+    }
+    this.count = c;
   }
 
   /** Starts a new height step at row `r`. */

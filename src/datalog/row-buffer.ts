@@ -71,6 +71,24 @@ export class RowBuffer {
   }
 
   /**
+   * Calls `f` with each chunk in order and the number of rows it holds (row-major values), dropping
+   * each once read: the buffer is empty afterwards.
+   */
+  drainChunks(f: (chunk: Int32Array | Float64Array, rows: number) => void): void {
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    for (let k = 0; k <= last; k++) {
+      const c = chunks[k]!;
+      chunks[k] = EMPTY;
+      f(c, k === last ? this.used : this.rowsPerChunk);
+    }
+    this.chunks = [];
+    this.current = EMPTY;
+    this.used = this.rowsPerChunk;
+    this.count = 0;
+  }
+
+  /**
    * Calls `f` with every row in order, like `forEach`, dropping each chunk once read: the buffer
    * is empty afterwards (its memory is released while a relation is built from it).
    */
