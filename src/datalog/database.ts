@@ -38,8 +38,7 @@ export class FactDatabase {
   private build(id: number): Relation {
     const buf = this.pending[id]!;
     this.pending[id] = undefined;
-    const r = new Relation(buf.arity, buf.count);
-    buf.drainChunks((chunk, rows) => r.addRows(chunk, rows));
+    const r = Relation.fromChunks(buf.arity, buf.count, buf.isWide, (put) => buf.drainChunks(put));
     // Complete until more facts are inserted: its dedup set is rebuilt only if a lookup needs it.
     r.compact();
     this.stored[id] = r;

@@ -348,6 +348,53 @@ export class Index {
   }
 }
 
+/**
+ * True when some column of the first `n` rows of `d` holds distinct values (so the rows are
+ * distinct): strictly increasing down the rows, or distinct 32-bit integers over a range of at
+ * most about twice `n` (checked with a table of that range).
+ */
+function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boolean {
+  for (let c = 0; c < a; c++) {
+    let i = c + a;
+    const end = n * a;
+    let prev = d[c]!;
+    for (; i < end; i += a) {
+      const v = d[i]!;
+      if (!(v > prev)) break;
+      prev = v;
+    }
+    if (i >= end) return true;
+  }
+  const limit = DENSE_SLOTS_PER_ROW * n + DENSE_SLACK;
+  for (let c = 0; c < a; c++) {
+    let lo = 2147483647;
+    let hi = -2147483648;
+    let ints = true;
+    for (let i = c; i < n * a; i += a) {
+      const v = d[i]!;
+      if ((v | 0) !== v) {
+        ints = false;
+        break;
+      }
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (!ints || hi - lo + 1 > limit) continue;
+    const seen = new Uint8Array(hi - lo + 1);
+    let distinct = true;
+    for (let i = c; i < n * a; i += a) {
+      const slot = d[i]! - lo;
+      if (seen[slot] !== 0) {
+        distinct = false;
+        break;
+      }
+      seen[slot] = 1;
+    }
+    if (distinct) return true;
+  }
+  return false;
+}
+
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
   /** The rows: an Int32Array while every value fits 32 bits (most relations), else a Float64Array. */
@@ -467,70 +514,6 @@ export class Relation {
     return true;
   }
 
-  /**
-   * Adds the first `n` rows of `src` (row-major, this relation's arity) at height 0, skipping
-   * those already present: what `add` does row by row, in one loop (a fact file's rows).
-   */
-  addRows(src: Int32Array | Float64Array, n: number): void {
-    const a = this.arity;
-    if (a === 0 || n === 0) {
-      if (n > 0 && this.count === 0) this.add(src, 0);
-      return;
-    }
-    if (!this.wide && !(src instanceof Int32Array)) {
-      for (let i = 0; i < n * a; i++) {
-        const v = src[i]!;
-        if ((v | 0) !== v) {
-          this.widen();
-          break;
-        }
-      }
-    }
-    if (this.lastHeight !== 0) {
-      // Rows of height 0 after derived ones: one by one, each keeping its step.
-      for (let r = 0; r < n; r++) this.add(src.subarray(r * a, r * a + a), 0);
-      return;
-    }
-    if (this.count + n > this.capacity) this.resize(Math.max(this.count + n, this.capacity * 2));
-    let set = this.ensureSet();
-    if ((this.count + n) * 2 > set.length) {
-      this.rehash(pow2(2 * (this.count + n)));
-      set = this.set!;
-    }
-    const mask = this.mask;
-    const d = this.data;
-    let c = this.count;
-    for (let r = 0; r < n; r++) {
-      const sb = r * a;
-      let h = 0;
-      for (let i = 0; i < a; i++) h = hashValue(h, src[sb + i]!);
-      let slot = hashFinish(h) & mask;
-      let found = false;
-      for (;;) {
-        const e = set[slot]!;
-        if (e === 0) break;
-        const b = (e - 1) * a;
-        let i = 0;
-        while (i < a && d[b + i] === src[sb + i]) i++;
-        if (i === a) {
-          found = true;
-          break;
-        }
-        slot = (slot + 1) & mask;
-      }
-      if (found) continue;
-      if (c >= this.limit) {
-        this.count = c;
-        throw new RowLimit();
-      }
-      const base = c * a;
-      for (let i = 0; i < a; i++) d[base + i] = src[sb + i]!;
-      set[slot] = c + 1;
-      c++;
-    }
-    this.count = c;
-  }
-
   /** Starts a new height step at row `r`. */
   private step(r: number, height: number): void {
     if (this.steps === this.stepRow.length) {
@@ -648,6 +631,71 @@ export class Relation {
     const out: number[] = [];
     for (let i = 0; i < this.arity; i++) out.push(this.data[r * this.arity + i]!);
     return out;
+  }
+
+  /**
+   * A complete relation of `n` rows given chunk by chunk (`fill` calls `put` with each chunk of
+   * row-major values and its number of rows, in order), duplicates dropped, all at height 0, with
+   * no dedup set: the rows are copied in as they are, and a dedup pass runs only when no column
+   * has distinct values (checked in one pass over it: strictly increasing, or distinct ids over a
+   * dense range) — a relation with an id column, most fact files, needs none.
+   */
+  static fromChunks(arity: number, n: number, wide: boolean, fill: (put: (chunk: Int32Array | Float64Array, rows: number) => void) => void): Relation {
+    const r = new Relation(arity, 4);
+    r.set = null;
+    if (arity === 0) {
+      fill((_c, rows) => {
+        if (rows > 0) r.count = 1;
+      });
+      return r;
+    }
+    const d = wide ? new Float64Array(Math.max(4, n) * arity) : new Int32Array(Math.max(4, n) * arity);
+    let at = 0;
+    fill((chunk, rows) => {
+      const m = rows * arity;
+      d.set(m === chunk.length ? chunk : chunk.subarray(0, m), at);
+      at += m;
+    });
+    r.data = d;
+    r.wide = wide;
+    r.capacity = Math.max(4, n);
+    r.count = n;
+    if (n > 1 && !distinctColumn(d, n, arity)) r.dedupInPlace();
+    return r;
+  }
+
+  /** Drops the rows equal to an earlier row (keeping the order of the others); leaves no set. */
+  private dedupInPlace(): void {
+    const a = this.arity;
+    const d = this.data;
+    const n = this.count;
+    const size = pow2(2 * n);
+    const set = new Int32Array(size);
+    const mask = size - 1;
+    let w = 0;
+    for (let r = 0; r < n; r++) {
+      const sb = r * a;
+      let slot = this.hashOfRow(d, sb) & mask;
+      let dup = false;
+      for (;;) {
+        const e = set[slot]!;
+        if (e === 0) break;
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === d[sb + i]) i++;
+        if (i === a) {
+          dup = true;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (dup) continue;
+      if (w !== r) d.copyWithin(w * a, sb, sb + a);
+      set[slot] = w + 1;
+      w++;
+    }
+    this.count = w;
+    this.set = null;
   }
 
   /** A copy holding the same tuples and heights (indexes are not copied). */

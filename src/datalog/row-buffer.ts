@@ -24,6 +24,11 @@ export class RowBuffer {
     this.chunks.push(this.current);
   }
 
+  /** True once the chunks are Float64Arrays (a value beyond 32 bits was appended). */
+  get isWide(): boolean {
+    return this.wide;
+  }
+
   /** Appends the first `arity` values of `row` (encoded numbers: any double). */
   push(row: ArrayLike<number>): void {
     const a = this.arity;
