@@ -404,7 +404,11 @@ export class Relation {
   count = 0;
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
-  /** Open-addressing table of row + 1 (0 marks an empty slot), or null until a lookup needs it. */
+  /**
+   * Open-addressing table of (row + 1, hash of the row) pairs (row 0 marks an empty slot), or null
+   * until a lookup needs it. With the hash beside the row, a probe reads the row only when the
+   * hashes agree (a new tuple reads no row), and growing it reads no row.
+   */
   private set: Int32Array | null;
   private mask: number;
   private capacity: number;
@@ -427,7 +431,7 @@ export class Relation {
     this.capacity = Math.max(4, initialCapacity);
     this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
     const size = pow2(this.capacity * 2);
-    this.set = new Int32Array(size);
+    this.set = new Int32Array(2 * size);
     this.mask = size - 1;
   }
 
@@ -456,14 +460,17 @@ export class Relation {
     const d = this.data;
     const set = this.ensureSet();
     const mask = this.mask;
-    let slot = this.hashOf(t) & mask;
+    const h = this.hashOf(t);
+    let slot = h & mask;
     for (;;) {
-      const e = set[slot]!;
+      const e = set[2 * slot]!;
       if (e === 0) return -1;
-      const b = (e - 1) * a;
-      let i = 0;
-      while (i < a && d[b + i] === t[i]) i++;
-      if (i === a) return e - 1;
+      if (set[2 * slot + 1] === h) {
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === t[i]) i++;
+        if (i === a) return e - 1;
+      }
       slot = (slot + 1) & mask;
     }
   }
@@ -479,14 +486,17 @@ export class Relation {
     let d = this.data;
     const set = this.ensureSet();
     const mask = this.mask;
-    let slot = this.hashOf(t) & mask;
+    const h = this.hashOf(t);
+    let slot = h & mask;
     for (;;) {
-      const e = set[slot]!;
+      const e = set[2 * slot]!;
       if (e === 0) break;
-      const b = (e - 1) * a;
-      let i = 0;
-      while (i < a && d[b + i] === t[i]) i++;
-      if (i === a) return false;
+      if (set[2 * slot + 1] === h) {
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === t[i]) i++;
+        if (i === a) return false;
+      }
       slot = (slot + 1) & mask;
     }
     const r = this.count;
@@ -508,9 +518,10 @@ export class Relation {
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
     if (height !== this.lastHeight) this.step(r, height);
-    set[slot] = r + 1;
+    set[2 * slot] = r + 1;
+    set[2 * slot + 1] = h;
     this.count = r + 1;
-    if (this.count * 2 > set.length) this.rehash(set.length * 2);
+    if (this.count * 4 > set.length) this.rehash(set.length);
     return true;
   }
 
@@ -564,17 +575,35 @@ export class Relation {
     this.capacity = cap;
   }
 
-  /** Rebuilds the set with `size` slots (a power of two) from the rows. */
+  /**
+   * Rebuilds the set with `size` slots (a power of two): from the old set's pairs in slot order
+   * when there is one (its hashes; the new slots then follow nearly in order), else from the rows.
+   */
   private rehash(size: number): void {
-    const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
+    const set = this.pool ? this.pool.int32(2 * size) : new Int32Array(2 * size);
     const mask = size - 1;
-    const d = this.data;
-    const a = this.arity;
-    if (this.set) this.pool?.retire(this.set);
-    for (let r = 0; r < this.count; r++) {
-      let slot = this.hashOfRow(d, r * a) & mask;
-      while (set[slot] !== 0) slot = (slot + 1) & mask;
-      set[slot] = r + 1;
+    const old = this.set;
+    if (old) {
+      for (let s = 0; s < old.length; s += 2) {
+        const e = old[s]!;
+        if (e === 0) continue;
+        const h = old[s + 1]!;
+        let slot = h & mask;
+        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
+        set[2 * slot] = e;
+        set[2 * slot + 1] = h;
+      }
+      this.pool?.retire(old);
+    } else {
+      const d = this.data;
+      const a = this.arity;
+      for (let r = 0; r < this.count; r++) {
+        const h = this.hashOfRow(d, r * a);
+        let slot = h & mask;
+        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
+        set[2 * slot] = r + 1;
+        set[2 * slot + 1] = h;
+      }
     }
     this.set = set;
     this.mask = mask;
