@@ -21,12 +21,12 @@ function pow2(n: number): number {
 const DENSE_MIN_ROWS = 256;
 
 /** A dense key table may have at most this many slots per indexed row (plus DENSE_SLACK). */
-const DENSE_SLOTS_PER_ROW = 2;
+const DENSE_SLOTS_PER_ROW = 4;
 const DENSE_SLACK = 1024;
 
 /**
  * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
- * dense: when one of the columns holds distinct 32-bit integers over a range at most about twice
+ * dense: when one of the columns holds distinct 32-bit integers over a range at most about four times
  * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
  * with value v there, every chain has one row, and the other key columns are compared on lookup.
  * One pass over the column builds it, a lookup reads one slot; rows added later that break either
@@ -74,7 +74,7 @@ export class Index {
       // The first build is sized exactly (a complete relation); later ones double (a growing one).
       const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
       const pool = this.rel.pool;
-      const bigger = pool ? pool.int32(n) : new Int32Array(n);
+      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
       bigger.set(this.next);
       pool?.retire(this.next);
       this.next = bigger;
@@ -130,7 +130,7 @@ export class Index {
     }
     const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
     const pool = this.rel.pool;
-    const bigger = pool ? pool.int32(n) : new Int32Array(n);
+    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
     bigger.fill(-1);
     pool?.retire(this.next);
     this.next = bigger;
@@ -351,7 +351,7 @@ export class Index {
 /**
  * True when some column of the first `n` rows of `d` holds distinct values (so the rows are
  * distinct): strictly increasing down the rows, or distinct 32-bit integers over a range of at
- * most about twice `n` (checked with a table of that range).
+ * most about four times `n` (checked with a table of that range).
  */
 function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boolean {
   for (let c = 0; c < a; c++) {
@@ -567,7 +567,7 @@ export class Relation {
     if (this.arity > 0) {
       const n = cap * this.arity;
       const pool = exact ? null : this.pool;
-      const d = this.wide ? (pool ? pool.float64(n) : new Float64Array(n)) : pool ? pool.int32(n) : new Int32Array(n);
+      const d = this.wide ? (pool ? pool.float64(n, false) : new Float64Array(n)) : pool ? pool.int32(n, false) : new Int32Array(n);
       d.set(this.count * this.arity === this.data.length ? this.data : this.data.subarray(0, this.count * this.arity));
       this.pool?.retire(this.data);
       this.data = d;
@@ -611,7 +611,7 @@ export class Relation {
 
   /** Moves the rows to a Float64Array (a value beyond 32 bits is being added). */
   private widen(): void {
-    const d = this.pool ? this.pool.float64(this.capacity * this.arity) : new Float64Array(this.capacity * this.arity);
+    const d = this.pool ? this.pool.float64(this.capacity * this.arity, false) : new Float64Array(this.capacity * this.arity);
     d.set(this.data);
     this.pool?.retire(this.data);
     this.data = d;
