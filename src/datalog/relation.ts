@@ -159,6 +159,7 @@ export class Index {
         }
         if (v < lo) lo = v;
         if (v > hi) hi = v;
+        if (hi - lo >= limit) break; // too sparse already
       }
       if (!ints || hi - lo + 1 > limit) continue;
       const size = hi - lo + 1;
@@ -378,6 +379,7 @@ function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boo
       }
       if (v < lo) lo = v;
       if (v > hi) hi = v;
+      if (hi - lo >= limit) break; // too sparse already
     }
     if (!ints || hi - lo + 1 > limit) continue;
     const seen = new Uint8Array(hi - lo + 1);
