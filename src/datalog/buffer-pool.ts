@@ -30,27 +30,27 @@ export class BufferPool {
     return b;
   }
 
-  /** A zero-filled Int32Array of `length` values. */
-  int32(length: number): Int32Array {
+  /** An Int32Array of `length` values, zero-filled unless `zero` is false (the caller writes every value it reads). */
+  int32(length: number, zero = true): Int32Array {
     const bytes = length * 4;
     if (bytes < MIN_BYTES) return new Int32Array(length);
     const size = pow2Bytes(bytes);
     const b = this.take(size);
     if (!b) return new Int32Array(new ArrayBuffer(size), 0, length);
     const a = new Int32Array(b, 0, length);
-    a.fill(0);
+    if (zero) a.fill(0);
     return a;
   }
 
-  /** A zero-filled Float64Array of `length` values. */
-  float64(length: number): Float64Array {
+  /** A Float64Array of `length` values, zero-filled unless `zero` is false. */
+  float64(length: number, zero = true): Float64Array {
     const bytes = length * 8;
     if (bytes < MIN_BYTES) return new Float64Array(length);
     const size = pow2Bytes(bytes);
     const b = this.take(size);
     if (!b) return new Float64Array(new ArrayBuffer(size), 0, length);
     const a = new Float64Array(b, 0, length);
-    a.fill(0);
+    if (zero) a.fill(0);
     return a;
   }
 

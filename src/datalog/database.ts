@@ -40,8 +40,7 @@ export class FactDatabase {
   private build(id: number): Relation {
     const buf = this.pending[id]!;
     this.pending[id] = undefined;
-    const r = new Relation(buf.arity, buf.count);
-    buf.drain((row) => r.add(row, 0));
+    const r = Relation.fromChunks(buf.arity, buf.count, buf.isWide, (put) => buf.drainChunks(put));
     // Complete until more facts are inserted: its dedup set is rebuilt only if a lookup needs it.
     r.compact();
     this.stored[id] = r;
@@ -123,6 +122,21 @@ export class FactDatabase {
     }
     let buf = this.pending[info.id];
     if (!buf) this.pending[info.id] = buf = new RowBuffer(kinds.length);
+    buf.push(t);
+  }
+
+  /**
+   * Adds one tuple already encoded (symbol ids of this database's table, int64.ts encodings),
+   * its first `info.kinds.length` values: the fact files' reader, which checked them.
+   */
+  insertEncoded(info: RelationInfo, t: Float64Array): void {
+    const built = this.stored[info.id];
+    if (built || info.kinds.length === 0) {
+      this.storage(info.id).add(t, 0);
+      return;
+    }
+    let buf = this.pending[info.id];
+    if (!buf) this.pending[info.id] = buf = new RowBuffer(info.kinds.length);
     buf.push(t);
   }
 

@@ -17,20 +17,17 @@ function factError(path: string, line: number, message: string, fix: string): ne
 }
 
 /**
- * Calls `onLine(buf, start, end, n)` for each line of a file (bytes `start` to `end` of `buf`,
- * without the newline or a carriage return before it; `n` counts from 1), reading it in 1 MiB
- * chunks into one reused buffer (grown only for a longer line).
+ * Calls `onBlock(buf, start, stop, n)` with runs of whole lines: bytes `start` to `stop` of `buf`,
+ * each line ending with a newline (a last line without one is given one), `n` the number of the
+ * first (from 1). Reads the file in 1 MiB chunks into one reused buffer (grown only for a longer
+ * line). `onBlock` returns how many lines it read.
  */
-function forEachLine(path: string, onLine: (buf: Buffer, start: number, end: number, n: number) => void): void {
+function forEachBlock(path: string, onBlock: (buf: Buffer, start: number, stop: number, n: number) => number): void {
   const fd = openSync(path, 'r');
   try {
     let buf = Buffer.allocUnsafe(CHUNK);
     let have = 0; // bytes of buf holding unread text (an unfinished line at its start)
-    let n = 0;
-    const line = (start: number, nl: number): void => {
-      const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-      onLine(buf, start, end, ++n);
-    };
+    let n = 1;
     for (;;) {
       if (have === buf.length) {
         const bigger = Buffer.allocUnsafe(buf.length * 2);
@@ -40,16 +37,24 @@ function forEachLine(path: string, onLine: (buf: Buffer, start: number, end: num
       const got = readSync(fd, buf, have, buf.length - have, null);
       if (got === 0) break;
       const stop = have + got;
-      const view = buf.subarray(0, stop);
-      let start = 0;
-      for (let nl = view.indexOf(10, have); nl >= 0; nl = view.indexOf(10, start)) {
-        line(start, nl);
-        start = nl + 1;
+      const last = buf.lastIndexOf(10, stop - 1);
+      if (last < have) {
+        have = stop;
+        continue;
       }
-      have = stop - start;
-      if (have > 0 && start > 0) buf.copy(buf, 0, start, stop);
+      n += onBlock(buf, 0, last + 1, n);
+      have = stop - last - 1;
+      if (have > 0) buf.copy(buf, 0, last + 1, stop);
     }
-    if (have > 0) line(0, have);
+    if (have > 0) {
+      if (have === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length + 1);
+        buf.copy(bigger, 0, 0, have);
+        buf = bigger;
+      }
+      buf[have] = 10;
+      onBlock(buf, 0, have + 1, n);
+    }
   } finally {
     closeSync(fd);
   }
@@ -78,45 +83,103 @@ function smallInteger(buf: Buffer, s: number, e: number): number | undefined {
 export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string): void {
   const arity = info.kinds.length;
   const num = info.kinds.map((k) => k === 'number');
-  const row: Value[] = new Array<Value>(arity);
-  /** The first tab in bytes `from` to `e` of `buf`, or -1. */
-  const tab = (buf: Buffer, from: number, e: number): number => {
-    for (let i = from; i < e; i++) if (buf[i] === 9) return i;
-    return -1;
-  };
+  const symbols = db.symbols;
+  const numbers = symbols.numbers;
+  // Each row encoded as the database stores it (symbol ids, int64.ts numbers): no value objects.
+  const t = new Float64Array(Math.max(1, arity));
   const columns = (buf: Buffer, s: number, e: number): number => {
     let c = 1;
     for (let i = s; i < e; i++) if (buf[i] === 9) c++;
     return c;
   };
-  forEachLine(path, (buf, s, e, n) => {
+  /** One line (bytes `s` to `e`, without its line end) read with every check: a line the fast path leaves. */
+  const slowLine = (buf: Buffer, s: number, e: number, n: number): void => {
     if (arity === 0) {
-      db.insertInto(info, row);
+      db.insertEncoded(info, t);
       return;
     }
     if (e === s) return;
     let at = s;
     for (let i = 0; i < arity; i++) {
-      const t = tab(buf, at, e);
+      let tab = at;
+      while (tab < e && buf[tab] !== 9) tab++;
       const last = i + 1 === arity;
-      const end = last ? e : t;
-      if ((t >= 0) === last) {
+      if ((tab < e) === last) {
         const found = columns(buf, s, e);
         factError(path, n, `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${found}`, `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`);
       }
+      const end = tab;
       if (num[i]) {
-        let v: Value | null | undefined = smallInteger(buf, at, end);
+        const v = smallInteger(buf, at, end);
         if (v === undefined || Number.isNaN(v)) {
           const c = buf.toString('utf8', at, end);
           if (Number.isNaN(v) || !/^[+-]?[0-9]+$/.test(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
-          v = parseInt64(c);
-          if (v === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
-        }
-        row[i] = v;
-      } else row[i] = buf.toString('utf8', at, end);
+          const big = parseInt64(c);
+          if (big === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
+          t[i] = numbers.encode(big);
+        } else t[i] = v + 0; // -0 is 0
+      } else t[i] = symbols.intern(buf.toString('utf8', at, end));
       at = end + 1;
     }
-    db.insertInto(info, row);
+    db.insertEncoded(info, t);
+  };
+  // The common line — plain decimal numbers of at most 15 characters, symbols without a carriage
+  // return, the right number of columns — is read in one pass over its bytes; any other line
+  // (empty, bad, a long number, `\r\n`) goes through slowLine, which reads it or reports it.
+  forEachBlock(path, (buf, start, stop, n0) => {
+    let n = n0;
+    let s = start;
+    while (s < stop) {
+      let p = s;
+      let ok = arity > 0 && buf[s] !== 10;
+      for (let c = 0; ok && c < arity; c++) {
+        const end = c + 1 === arity ? 10 : 9;
+        if (num[c]) {
+          let q = p;
+          const sign = buf[q];
+          if (sign === 45 || sign === 43) q++;
+          const digits = q;
+          let v = 0;
+          for (;;) {
+            const x = buf[q]! - 48;
+            if (x < 0 || x > 9) break;
+            v = v * 10 + x;
+            q++;
+          }
+          if (q === digits || q - p > 15 || buf[q] !== end) {
+            ok = false;
+            break;
+          }
+          t[c] = sign === 45 ? 0 - v + 0 : v;
+          p = q + 1;
+        } else {
+          let q = p;
+          let high = 0;
+          for (;;) {
+            const x = buf[q]!;
+            if (x === 9 || x === 10) break;
+            high |= x;
+            q++;
+          }
+          if (buf[q] !== end || (end === 10 && q > p && buf[q - 1] === 13)) {
+            ok = false;
+            break;
+          }
+          t[c] = symbols.intern(buf.toString(high < 128 ? 'latin1' : 'utf8', p, q));
+          p = q + 1;
+        }
+      }
+      if (ok) {
+        db.insertEncoded(info, t);
+        s = p;
+      } else {
+        const nl = buf.indexOf(10, s);
+        slowLine(buf, s, nl > s && buf[nl - 1] === 13 ? nl - 1 : nl, n);
+        s = nl + 1;
+      }
+      n++;
+    }
+    return n - n0;
   });
 }
 

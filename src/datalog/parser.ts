@@ -141,8 +141,9 @@ function semanticsFor(ctx: ParseCtx) {
       const terms = [first.ast() as Term, ...rest.children.map((r) => r.ast() as Term)];
       return chain(ctx, terms, ops.children.map((o) => o.sourceString as ArithOp));
     },
-    Unary_neg(minus: IterationNode, arg: Node) {
+    Unary(minus: IterationNode, arg: Node) {
       let a = arg.ast() as Term;
+      if (minus.children.length === 0) return a;
       for (let i = minus.children.length - 1; i >= 0; i--) {
         const l: Location = { source: ctx.src, start: ctx.base + minus.children[i]!.source.startIdx, end: ctx.base + this.source.endIdx };
         // `-9223372036854775808` is a literal; `-(-9223372036854775808)` wraps at run time, as in Soufflé.
@@ -185,6 +186,11 @@ function semanticsFor(ctx: ParseCtx) {
       return { kind: 'wildcard', loc: loc(ctx, this) };
     },
     variable(_id: Node) {
+      const sub = ctx.nested.get(this.sourceString);
+      if (sub !== undefined) return sub;
+      return { kind: 'var', name: this.sourceString, loc: loc(ctx, this) };
+    },
+    plainVariable(_id: Node) {
       const sub = ctx.nested.get(this.sourceString);
       if (sub !== undefined) return sub;
       return { kind: 'var', name: this.sourceString, loc: loc(ctx, this) };

@@ -17,7 +17,21 @@ function pow2(n: number): number {
   return size;
 }
 
-/** A hash index of a relation on a list of columns: key → chain of rows (newest first). */
+/** An index is first built dense when it has at least this many rows (see `Index.tryDense`). */
+const DENSE_MIN_ROWS = 256;
+
+/** A dense key table may have at most this many slots per indexed row (plus DENSE_SLACK). */
+const DENSE_SLOTS_PER_ROW = 4;
+const DENSE_SLACK = 1024;
+
+/**
+ * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
+ * dense: when one of the columns holds distinct 32-bit integers over a range at most about four times
+ * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
+ * with value v there, every chain has one row, and the other key columns are compared on lookup.
+ * One pass over the column builds it, a lookup reads one slot; rows added later that break either
+ * condition turn it into the hashed index.
+ */
 export class Index {
   private table: Int32Array;
   private mask: number;
@@ -25,6 +39,11 @@ export class Index {
   /** next[row] = the previous row with the same key, or -1 (sized when rows are indexed). */
   next: Int32Array;
   private indexed = 0;
+  /** Dense mode: the position in `cols` of the column whose value - `base` is the table slot; -1 when hashed. */
+  private dense = -1;
+  private base = 0;
+  /** True once the dense build was considered (it is tried once, on the first build). */
+  private triedDense = false;
 
   constructor(
     private readonly rel: Relation,
@@ -43,11 +62,19 @@ export class Index {
   /** Indexes every row below `upto` that is not indexed yet. */
   ensure(upto: number): void {
     if (upto <= this.indexed) return;
+    if (!this.triedDense && this.indexed === 0) {
+      this.triedDense = true;
+      if (upto >= DENSE_MIN_ROWS && this.tryDense(upto)) return;
+    }
+    if (this.dense >= 0) {
+      if (this.extendDense(upto)) return;
+      this.toHashed();
+    }
     if (this.next.length < upto) {
       // The first build is sized exactly (a complete relation); later ones double (a growing one).
       const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
       const pool = this.rel.pool;
-      const bigger = pool ? pool.int32(n) : new Int32Array(n);
+      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
       bigger.set(this.next);
       pool?.retire(this.next);
       this.next = bigger;
@@ -95,6 +122,131 @@ export class Index {
     this.indexed = upto;
   }
 
+  /** Chains of one row each for rows below `upto` (the dense mode's `next`). */
+  private singleChains(upto: number): void {
+    if (this.next.length >= upto) {
+      this.next.fill(-1, this.indexed, upto);
+      return;
+    }
+    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+    const pool = this.rel.pool;
+    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
+    bigger.fill(-1);
+    pool?.retire(this.next);
+    this.next = bigger;
+  }
+
+  /**
+   * Builds the dense table on the first of the key columns whose values on rows below `upto` are
+   * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row; false (and
+   * nothing built) when none is.
+   */
+  private tryDense(upto: number): boolean {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const limit = DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK;
+    for (let j = 0; j < this.cols.length; j++) {
+      const c = this.cols[j]!;
+      let lo = 2147483647;
+      let hi = -2147483648;
+      let ints = true;
+      for (let r = 0, b = c; r < upto; r++, b += a) {
+        const v = d[b]!;
+        if ((v | 0) !== v) {
+          ints = false;
+          break;
+        }
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+        if (hi - lo >= limit) break; // too sparse already
+      }
+      if (!ints || hi - lo + 1 > limit) continue;
+      const size = hi - lo + 1;
+      const pool = rel.pool;
+      const table = pool ? pool.int32(size) : new Int32Array(size);
+      let unique = true;
+      for (let r = 0, b = c; r < upto; r++, b += a) {
+        const slot = d[b]! - lo;
+        if (table[slot] !== 0) {
+          unique = false;
+          break;
+        }
+        table[slot] = r + 1;
+      }
+      if (!unique) {
+        pool?.retire(table);
+        continue;
+      }
+      pool?.retire(this.table);
+      this.table = table;
+      this.mask = 0;
+      this.base = lo;
+      this.dense = j;
+      this.singleChains(upto);
+      this.keys = upto;
+      this.indexed = upto;
+      return true;
+    }
+    return false;
+  }
+
+  /** Adds rows `indexed` to `upto` to the dense table; false when one breaks it (the table is then stale). */
+  private extendDense(upto: number): boolean {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const c = this.cols[this.dense]!;
+    let table = this.table;
+    for (let r = this.indexed; r < upto; r++) {
+      const v = d[r * a + c]!;
+      if ((v | 0) !== v || v < this.base) return false;
+      const slot = v - this.base;
+      if (slot >= table.length) {
+        const size = Math.max(slot + 1, table.length * 2);
+        if (size > DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
+        const pool = rel.pool;
+        const bigger = pool ? pool.int32(size) : new Int32Array(size);
+        bigger.set(table);
+        pool?.retire(table);
+        this.table = table = bigger;
+      }
+      if (table[slot] !== 0) return false;
+      table[slot] = r + 1;
+    }
+    this.singleChains(upto);
+    this.keys = upto;
+    this.indexed = upto;
+    return true;
+  }
+
+  /** Leaves dense mode: the index is rebuilt hashed from row 0 by `ensure`. */
+  private toHashed(): void {
+    this.rel.pool?.retire(this.table);
+    this.table = new Int32Array(16);
+    this.mask = 15;
+    this.keys = 0;
+    this.indexed = 0;
+    this.dense = -1;
+  }
+
+  /** Dense mode: the row whose dense column is `v` and whose other key columns equal `key`'s (`k0`, `k1` for up to two columns), or -1. */
+  private denseFind(v: number, k0: number, k1: number, key: ArrayLike<number> | null): number {
+    const slot = v - this.base;
+    if (!(slot >= 0 && slot < this.table.length)) return -1;
+    const r = this.table[slot]! - 1;
+    if (r < 0) return -1;
+    const d = this.rel.data;
+    const b = r * this.rel.arity;
+    const cols = this.cols;
+    for (let i = 0; i < cols.length; i++) {
+      if (i === this.dense) continue;
+      const want = key ? key[i]! : i === 0 ? k0 : k1;
+      if (d[b + cols[i]!] !== want) return -1;
+    }
+    return r;
+  }
+
   /**
    * Doubles the table — or, once a thousand rows have been seen, sizes it for the number of keys
    * the rows up to `upto` are projected to have (one copy instead of a doubling per power of two).
@@ -134,6 +286,7 @@ export class Index {
 
   /** Newest row whose single key column equals `k0`, or -1. */
   find1(k0: number): number {
+    if (this.dense >= 0) return this.denseFind(k0, k0, 0, null);
     const table = this.table;
     const mask = this.mask;
     const d = this.rel.data;
@@ -150,6 +303,7 @@ export class Index {
 
   /** Newest row whose two key columns equal `k0, k1`, or -1. */
   find2(k0: number, k1: number): number {
+    if (this.dense >= 0) return this.denseFind(this.dense === 0 ? k0 : k1, k0, k1, null);
     const table = this.table;
     const mask = this.mask;
     const d = this.rel.data;
@@ -168,6 +322,7 @@ export class Index {
 
   /** Newest row whose key columns equal `key` (one value per key column), or -1. */
   findN(key: ArrayLike<number>): number {
+    if (this.dense >= 0) return this.denseFind(key[this.dense]!, 0, 0, key);
     const table = this.table;
     const mask = this.mask;
     const d = this.rel.data;
@@ -194,6 +349,54 @@ export class Index {
   }
 }
 
+/**
+ * True when some column of the first `n` rows of `d` holds distinct values (so the rows are
+ * distinct): strictly increasing down the rows, or distinct 32-bit integers over a range of at
+ * most about four times `n` (checked with a table of that range).
+ */
+function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boolean {
+  for (let c = 0; c < a; c++) {
+    let i = c + a;
+    const end = n * a;
+    let prev = d[c]!;
+    for (; i < end; i += a) {
+      const v = d[i]!;
+      if (!(v > prev)) break;
+      prev = v;
+    }
+    if (i >= end) return true;
+  }
+  const limit = DENSE_SLOTS_PER_ROW * n + DENSE_SLACK;
+  for (let c = 0; c < a; c++) {
+    let lo = 2147483647;
+    let hi = -2147483648;
+    let ints = true;
+    for (let i = c; i < n * a; i += a) {
+      const v = d[i]!;
+      if ((v | 0) !== v) {
+        ints = false;
+        break;
+      }
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+      if (hi - lo >= limit) break; // too sparse already
+    }
+    if (!ints || hi - lo + 1 > limit) continue;
+    const seen = new Uint8Array(hi - lo + 1);
+    let distinct = true;
+    for (let i = c; i < n * a; i += a) {
+      const slot = d[i]! - lo;
+      if (seen[slot] !== 0) {
+        distinct = false;
+        break;
+      }
+      seen[slot] = 1;
+    }
+    if (distinct) return true;
+  }
+  return false;
+}
+
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
   /** The rows: an Int32Array while every value fits 32 bits (most relations), else a Float64Array. */
@@ -203,7 +406,11 @@ export class Relation {
   count = 0;
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
-  /** Open-addressing table of row + 1 (0 marks an empty slot), or null until a lookup needs it. */
+  /**
+   * Open-addressing table of (row + 1, hash of the row) pairs (row 0 marks an empty slot), or null
+   * until a lookup needs it. With the hash beside the row, a probe reads the row only when the
+   * hashes agree (a new tuple reads no row), and growing it reads no row.
+   */
   private set: Int32Array | null;
   private mask: number;
   private capacity: number;
@@ -226,7 +433,7 @@ export class Relation {
     this.capacity = Math.max(4, initialCapacity);
     this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
     const size = pow2(this.capacity * 2);
-    this.set = new Int32Array(size);
+    this.set = new Int32Array(2 * size);
     this.mask = size - 1;
   }
 
@@ -255,14 +462,17 @@ export class Relation {
     const d = this.data;
     const set = this.ensureSet();
     const mask = this.mask;
-    let slot = this.hashOf(t) & mask;
+    const h = this.hashOf(t);
+    let slot = h & mask;
     for (;;) {
-      const e = set[slot]!;
+      const e = set[2 * slot]!;
       if (e === 0) return -1;
-      const b = (e - 1) * a;
-      let i = 0;
-      while (i < a && d[b + i] === t[i]) i++;
-      if (i === a) return e - 1;
+      if (set[2 * slot + 1] === h) {
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === t[i]) i++;
+        if (i === a) return e - 1;
+      }
       slot = (slot + 1) & mask;
     }
   }
@@ -278,14 +488,17 @@ export class Relation {
     let d = this.data;
     const set = this.ensureSet();
     const mask = this.mask;
-    let slot = this.hashOf(t) & mask;
+    const h = this.hashOf(t);
+    let slot = h & mask;
     for (;;) {
-      const e = set[slot]!;
+      const e = set[2 * slot]!;
       if (e === 0) break;
-      const b = (e - 1) * a;
-      let i = 0;
-      while (i < a && d[b + i] === t[i]) i++;
-      if (i === a) return false;
+      if (set[2 * slot + 1] === h) {
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === t[i]) i++;
+        if (i === a) return false;
+      }
       slot = (slot + 1) & mask;
     }
     const r = this.count;
@@ -307,9 +520,10 @@ export class Relation {
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
     if (height !== this.lastHeight) this.step(r, height);
-    set[slot] = r + 1;
+    set[2 * slot] = r + 1;
+    set[2 * slot + 1] = h;
     this.count = r + 1;
-    if (this.count * 2 > set.length) this.rehash(set.length * 2);
+    if (this.count * 4 > set.length) this.rehash(set.length);
     return true;
   }
 
@@ -355,7 +569,7 @@ export class Relation {
     if (this.arity > 0) {
       const n = cap * this.arity;
       const pool = exact ? null : this.pool;
-      const d = this.wide ? (pool ? pool.float64(n) : new Float64Array(n)) : pool ? pool.int32(n) : new Int32Array(n);
+      const d = this.wide ? (pool ? pool.float64(n, false) : new Float64Array(n)) : pool ? pool.int32(n, false) : new Int32Array(n);
       d.set(this.count * this.arity === this.data.length ? this.data : this.data.subarray(0, this.count * this.arity));
       this.pool?.retire(this.data);
       this.data = d;
@@ -363,17 +577,35 @@ export class Relation {
     this.capacity = cap;
   }
 
-  /** Rebuilds the set with `size` slots (a power of two) from the rows. */
+  /**
+   * Rebuilds the set with `size` slots (a power of two): from the old set's pairs in slot order
+   * when there is one (its hashes; the new slots then follow nearly in order), else from the rows.
+   */
   private rehash(size: number): void {
-    const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
+    const set = this.pool ? this.pool.int32(2 * size) : new Int32Array(2 * size);
     const mask = size - 1;
-    const d = this.data;
-    const a = this.arity;
-    if (this.set) this.pool?.retire(this.set);
-    for (let r = 0; r < this.count; r++) {
-      let slot = this.hashOfRow(d, r * a) & mask;
-      while (set[slot] !== 0) slot = (slot + 1) & mask;
-      set[slot] = r + 1;
+    const old = this.set;
+    if (old) {
+      for (let s = 0; s < old.length; s += 2) {
+        const e = old[s]!;
+        if (e === 0) continue;
+        const h = old[s + 1]!;
+        let slot = h & mask;
+        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
+        set[2 * slot] = e;
+        set[2 * slot + 1] = h;
+      }
+      this.pool?.retire(old);
+    } else {
+      const d = this.data;
+      const a = this.arity;
+      for (let r = 0; r < this.count; r++) {
+        const h = this.hashOfRow(d, r * a);
+        let slot = h & mask;
+        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
+        set[2 * slot] = r + 1;
+        set[2 * slot + 1] = h;
+      }
     }
     this.set = set;
     this.mask = mask;
@@ -381,7 +613,7 @@ export class Relation {
 
   /** Moves the rows to a Float64Array (a value beyond 32 bits is being added). */
   private widen(): void {
-    const d = this.pool ? this.pool.float64(this.capacity * this.arity) : new Float64Array(this.capacity * this.arity);
+    const d = this.pool ? this.pool.float64(this.capacity * this.arity, false) : new Float64Array(this.capacity * this.arity);
     d.set(this.data);
     this.pool?.retire(this.data);
     this.data = d;
@@ -430,6 +662,71 @@ export class Relation {
     const out: number[] = [];
     for (let i = 0; i < this.arity; i++) out.push(this.data[r * this.arity + i]!);
     return out;
+  }
+
+  /**
+   * A complete relation of `n` rows given chunk by chunk (`fill` calls `put` with each chunk of
+   * row-major values and its number of rows, in order), duplicates dropped, all at height 0, with
+   * no dedup set: the rows are copied in as they are, and a dedup pass runs only when no column
+   * has distinct values (checked in one pass over it: strictly increasing, or distinct ids over a
+   * dense range) — a relation with an id column, most fact files, needs none.
+   */
+  static fromChunks(arity: number, n: number, wide: boolean, fill: (put: (chunk: Int32Array | Float64Array, rows: number) => void) => void): Relation {
+    const r = new Relation(arity, 4);
+    r.set = null;
+    if (arity === 0) {
+      fill((_c, rows) => {
+        if (rows > 0) r.count = 1;
+      });
+      return r;
+    }
+    const d = wide ? new Float64Array(Math.max(4, n) * arity) : new Int32Array(Math.max(4, n) * arity);
+    let at = 0;
+    fill((chunk, rows) => {
+      const m = rows * arity;
+      d.set(m === chunk.length ? chunk : chunk.subarray(0, m), at);
+      at += m;
+    });
+    r.data = d;
+    r.wide = wide;
+    r.capacity = Math.max(4, n);
+    r.count = n;
+    if (n > 1 && !distinctColumn(d, n, arity)) r.dedupInPlace();
+    return r;
+  }
+
+  /** Drops the rows equal to an earlier row (keeping the order of the others); leaves no set. */
+  private dedupInPlace(): void {
+    const a = this.arity;
+    const d = this.data;
+    const n = this.count;
+    const size = pow2(2 * n);
+    const set = new Int32Array(size);
+    const mask = size - 1;
+    let w = 0;
+    for (let r = 0; r < n; r++) {
+      const sb = r * a;
+      let slot = this.hashOfRow(d, sb) & mask;
+      let dup = false;
+      for (;;) {
+        const e = set[slot]!;
+        if (e === 0) break;
+        const b = (e - 1) * a;
+        let i = 0;
+        while (i < a && d[b + i] === d[sb + i]) i++;
+        if (i === a) {
+          dup = true;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (dup) continue;
+      if (w !== r) d.copyWithin(w * a, sb, sb + a);
+      set[slot] = w + 1;
+      w++;
+    }
+    this.count = w;
+    this.set = null;
   }
 
   /** A copy holding the same tuples and heights (indexes are not copied). */

@@ -24,6 +24,11 @@ export class RowBuffer {
     this.chunks.push(this.current);
   }
 
+  /** True once the chunks are Float64Arrays (a value beyond 32 bits was appended). */
+  get isWide(): boolean {
+    return this.wide;
+  }
+
   /** Appends the first `arity` values of `row` (encoded numbers: any double). */
   push(row: ArrayLike<number>): void {
     const a = this.arity;
@@ -68,6 +73,24 @@ export class RowBuffer {
         f(row);
       }
     });
+  }
+
+  /**
+   * Calls `f` with each chunk in order and the number of rows it holds (row-major values), dropping
+   * each once read: the buffer is empty afterwards.
+   */
+  drainChunks(f: (chunk: Int32Array | Float64Array, rows: number) => void): void {
+    const chunks = this.chunks;
+    const last = chunks.length - 1;
+    for (let k = 0; k <= last; k++) {
+      const c = chunks[k]!;
+      chunks[k] = EMPTY;
+      f(c, k === last ? this.used : this.rowsPerChunk);
+    }
+    this.chunks = [];
+    this.current = EMPTY;
+    this.used = this.rowsPerChunk;
+    this.count = 0;
   }
 
   /**

@@ -1,0 +1,84 @@
+import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { Relation } from '../../src/datalog/relation.js';
+
+// Dense indexes (a column of distinct ids: one table slot per value) and relations built from
+// chunks (a dedup pass only when no column is distinct), checked against plain models.
+
+/** Rows of arity 2: repeated rows (small values), rows with an id column, values beyond 32 bits. */
+const rowsArb = (min: number, max: number) =>
+  fc.oneof(
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 3 })), { minLength: min, maxLength: max, size: 'max' }),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 4 * max }), fc.integer({ min: 0, max: 3 })), { minLength: min, maxLength: max, size: 'max' }),
+    fc.array(fc.tuple(fc.integer({ min: -5, max: 2 ** 40 }), fc.integer({ min: 0, max: 3 })), { minLength: min, maxLength: max }),
+  );
+
+/** The rows of `rows` whose columns `cols` equal `key`, newest first (what an index chain gives). */
+function matching(rows: number[][], cols: number[], key: number[]): number[] {
+  return rows.flatMap((row, r) => (cols.every((c, j) => row[c] === key[j]) ? [r] : [])).reverse();
+}
+
+describe('dense index', () => {
+  test.prop([fc.integer({ min: 256, max: 600 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.integer({ min: 1, max: 3 })], { numRuns: 60 })(
+    'finds what a hashed index finds, before and after rows that break its density or uniqueness',
+    (n, more, breakIt, step) => {
+      const rel = new Relation(2, 4);
+      const rows: number[][] = [];
+      const add = (t: number[]): void => {
+        if (rel.add(t, 0)) rows.push(t);
+      };
+      for (let i = 0; i < n; i++) add([1000 + i * step, i % 3]);
+      const ix0 = rel.index([0]);
+      const ix01 = rel.index([0, 1]);
+      const ix10 = rel.index([1, 0]);
+      const check = (): void => {
+        for (const ix of [ix0, ix01, ix10]) ix.ensure(rel.count);
+        const keys = [...rows.slice(0, 40), [999, 0], [1000, 2], [-1, 0], [2 ** 40, 1]];
+        for (const [a, b] of keys) {
+          const chain = (first: number, ix: typeof ix0): number[] => {
+            const out: number[] = [];
+            for (let r = first; r !== -1; r = ix.next[r]!) out.push(r);
+            return out;
+          };
+          expect(chain(ix0.find1(a!), ix0)).toEqual(matching(rows, [0], [a!]));
+          expect(chain(ix01.find2(a!, b!), ix01)).toEqual(matching(rows, [0, 1], [a!, b!]));
+          expect(chain(ix10.findN([b!, a!]), ix10)).toEqual(matching(rows, [1, 0], [b!, a!]));
+        }
+      };
+      check();
+      for (let i = 0; i < more; i++) add([1000 + (n + i) * step, 1]);
+      if (breakIt) {
+        add([1000, 1]); // a second row with id 1000: not unique any more
+        add([-(2 ** 40), 0]); // far outside the range
+      }
+      check();
+    },
+  );
+});
+
+describe('Relation.fromChunks', () => {
+  test.prop([rowsArb(0, 400), fc.integer({ min: 1, max: 50 })], { numRuns: 80 })(
+    'holds the distinct rows in first-seen order, with or without a distinct column',
+    (rows, chunkRows) => {
+      const wide = rows.some((r) => r.some((v) => (v | 0) !== v));
+      const rel = Relation.fromChunks(2, rows.length, wide, (put) => {
+        for (let s = 0; s < rows.length; s += chunkRows) {
+          const part = rows.slice(s, s + chunkRows);
+          const chunk = wide ? new Float64Array(chunkRows * 2) : new Int32Array(chunkRows * 2);
+          part.forEach((r, i) => chunk.set(r, 2 * i));
+          put(chunk, part.length);
+        }
+      });
+      const seen = new Set<string>();
+      const want = rows.filter((r) => {
+        const fresh = !seen.has(r.join());
+        seen.add(r.join());
+        return fresh;
+      });
+      expect(rel.count).toBe(want.length);
+      want.forEach((r, i) => expect(rel.row(i)).toEqual(r));
+      for (const r of want) expect(rel.has(r)).toBe(true);
+      expect(rel.add(want[0] ?? [7, 7], 1)).toBe(want.length === 0);
+    },
+  );
+});
