@@ -148,21 +148,10 @@ export class Index {
     const limit = DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK;
     for (let j = 0; j < this.cols.length; j++) {
       const c = this.cols[j]!;
-      let lo = 2147483647;
-      let hi = -2147483648;
-      let ints = true;
-      for (let r = 0, b = c; r < upto; r++, b += a) {
-        const v = d[b]!;
-        if ((v | 0) !== v) {
-          ints = false;
-          break;
-        }
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-        if (hi - lo >= limit) break; // too sparse already
-      }
-      if (!ints || hi - lo + 1 > limit) continue;
-      const size = hi - lo + 1;
+      const range = compactIntRange(d, c, a, upto, limit);
+      if (range === null) continue;
+      const lo = range.lo;
+      const size = range.hi - lo + 1;
       const pool = rel.pool;
       const table = pool ? pool.int32(size) : new Int32Array(size);
       let unique = true;
@@ -350,6 +339,24 @@ export class Index {
 }
 
 /**
+ * The least and greatest value of column `c` over the first `n` rows of `d` (arity `a`) when
+ * they are all 32-bit integers spanning at most `limit` values; null otherwise (the scan stops
+ * as soon as the range is too wide).
+ */
+function compactIntRange(d: Int32Array | Float64Array, c: number, a: number, n: number, limit: number): { lo: number; hi: number } | null {
+  let lo = 2147483647;
+  let hi = -2147483648;
+  for (let r = 0, b = c; r < n; r++, b += a) {
+    const v = d[b]!;
+    if ((v | 0) !== v) return null;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    if (hi - lo >= limit) return null; // too sparse already
+  }
+  return hi - lo + 1 > limit ? null : { lo, hi };
+}
+
+/**
  * True when some column of the first `n` rows of `d` holds distinct values (so the rows are
  * distinct): strictly increasing down the rows, or distinct 32-bit integers over a range of at
  * most about four times `n` (checked with a table of that range).
@@ -368,20 +375,9 @@ function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boo
   }
   const limit = DENSE_SLOTS_PER_ROW * n + DENSE_SLACK;
   for (let c = 0; c < a; c++) {
-    let lo = 2147483647;
-    let hi = -2147483648;
-    let ints = true;
-    for (let i = c; i < n * a; i += a) {
-      const v = d[i]!;
-      if ((v | 0) !== v) {
-        ints = false;
-        break;
-      }
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-      if (hi - lo >= limit) break; // too sparse already
-    }
-    if (!ints || hi - lo + 1 > limit) continue;
+    const range = compactIntRange(d, c, a, n, limit);
+    if (range === null) continue;
+    const { lo, hi } = range;
     const seen = new Uint8Array(hi - lo + 1);
     let distinct = true;
     for (let i = c; i < n * a; i += a) {
