@@ -81,18 +81,18 @@ export function attachComments(text: string, table: LineTable, programs: readonl
       const s = body[i]!;
       switch (s.kind) {
         case 'If':
-          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });
+          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.start)]!), node: s });
           stmtAnchors(s.then, out);
           stmtAnchors(s.orelse, out);
           break;
         case 'For':
         case 'While':
         case 'Scope':
-          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });
+          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.start)]!), node: s });
           stmtAnchors(s.body, out);
           break;
         default:
-          out.push({ keyEnd: lineEnd(s.span.end), node: s });
+          out.push({ keyEnd: lineEnd(s.end), node: s });
       }
     }
   };
@@ -103,10 +103,10 @@ export function attachComments(text: string, table: LineTable, programs: readonl
     return lineEnd(table.end[l]!);
   };
   const funcAnchors = (f: FunctionDef, out: Anchor[], skip: [number, number][]): void => {
-    const defEnd = headerEnd(f.span.start);
+    const defEnd = headerEnd(f.start);
     // A function with no statement (external `...`, a docstring only): its lines' comments are its own.
-    out.push({ keyEnd: f.body.length === 0 && !f.hostSource ? Math.max(defEnd, lineEnd(f.span.end)) : defEnd, node: f });
-    if (f.hostSource) skip.push([defEnd, lineEnd(f.span.end)]);
+    out.push({ keyEnd: f.body.length === 0 && !f.hostSource ? Math.max(defEnd, lineEnd(f.end)) : defEnd, node: f });
+    if (f.hostSource) skip.push([defEnd, lineEnd(f.end)]);
     stmtAnchors(f.body, out);
   };
 
@@ -116,14 +116,14 @@ export function attachComments(text: string, table: LineTable, programs: readonl
         const anchors: Anchor[] = [];
         const skip: [number, number][] = [];
         funcAnchors(f, anchors, skip);
-        assign(regionStart(f.span.start), lineEnd(f.span.end), anchors, skip);
+        assign(regionStart(f.start), lineEnd(f.end), anchors, skip);
       }
       continue;
     }
-    const anchors: Anchor[] = [{ keyEnd: headerEnd(p.span.start), node: p }];
+    const anchors: Anchor[] = [{ keyEnd: headerEnd(p.start), node: p }];
     const skip: [number, number][] = [];
     for (const f of p.functions) funcAnchors(f, anchors, skip);
-    assign(regionStart(p.span.start), lineEnd(p.span.end), anchors, skip);
+    assign(regionStart(p.start), lineEnd(p.end), anchors, skip);
   }
 
   const firstCode = table.count > 0 ? table.start[0]! : text.length;
