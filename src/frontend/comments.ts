@@ -55,6 +55,8 @@ export function attachComments(text: string, table: LineTable, programs: readonl
   const commentText = (at: number): string => text.slice(at, lineEnd(at)).trimEnd();
 
   const claimed = new Set<number>();
+  /** The nodes given comments, in order: their lists are shared once all are attached. */
+  const commented: Commented[] = [];
   const assign = (from: number, to: number, anchors: readonly Anchor[], skip: readonly [number, number][]): void => {
     // First comment at or after `from` (binary search), then walk both lists together.
     let lo = 0;
@@ -72,7 +74,12 @@ export function attachComments(text: string, table: LineTable, programs: readonl
       while (a < anchors.length && anchors[a]!.keyEnd < c) a++;
       const anchor = anchors[a];
       if (!anchor) continue;
-      (anchor.node.comments ??= []).push(commentText(c));
+      const node = anchor.node;
+      if (node.comments === undefined) {
+        node.comments = [];
+        commented.push(node);
+      }
+      node.comments.push(commentText(c));
     }
   };
 
@@ -126,10 +133,28 @@ export function attachComments(text: string, table: LineTable, programs: readonl
     assign(regionStart(p.start), lineEnd(p.end), anchors, skip);
   }
 
+  shareCommentLists(commented);
+
   const firstCode = table.count > 0 ? table.start[0]! : text.length;
   const header: string[] = [];
   for (let k = 0; k < comments.length && comments[k]! < firstCode; k++) {
     if (!claimed.has(k)) header.push(commentText(comments[k]!));
   }
   return header;
+}
+
+/**
+ * Equal comment lists become one frozen array (unrolled code repeats its comments line for
+ * line; a list is never changed once attached, and a rewrite replaces rather than edits it).
+ */
+function shareCommentLists(nodes: readonly Commented[]): void {
+  const shared = new Map<string, string[]>();
+  for (const node of nodes) {
+    const list = node.comments!;
+    // Comments are single lines, so the joined text identifies the list.
+    const key = list.length === 1 ? list[0]! : list.join('\n');
+    const had = shared.get(key);
+    if (had !== undefined) node.comments = had;
+    else shared.set(key, (node.comments = Object.freeze(list) as string[]));
+  }
 }
