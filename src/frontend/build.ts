@@ -306,9 +306,8 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     if (ann) ctx.report.unsupported(target, 'an annotated assignment needs a single name as its target');
     const dst = target.value;
     const items = target.index.kind === 'Tuple' ? target.index.elts : [target.index];
-    const at = (e: Expr): Span => ({ start: e.start, end: e.start });
     const offsets: Expr[] = items.map((it) =>
-      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, start: at(it).start, end: at(it).end }));
+      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, start: it.start, end: it.start }));
     const call: CallExpr = {
       kind: 'Call',
       callee: { kind: 'op', name: 'assemble', known: true },
