@@ -21,7 +21,8 @@ export interface Binding {
   /** The node that defines it (parameter or statement). */
   site: FunctionDef | Stmt | ParamEntity;
   /** The span of the defining name. */
-  span: Span;
+  start: number;
+  end: number;
   /** The declared type, when annotated. */
   type: TypeExpr | null;
   func: FunctionDef;
@@ -31,7 +32,8 @@ export interface Binding {
 export interface ParamEntity {
   kind: 'Param';
   param: Param;
-  span: Span;
+  start: number;
+  end: number;
 }
 
 /** A statement list of a function or compound statement. */
@@ -162,13 +164,13 @@ class Extractor {
 
   program(p: Program): void {
     this.constants = p.constants ?? this.module.constants;
-    const pid = this.node(p, p.span);
+    const pid = this.node(p, p);
     this.emit('program', pid, p.name);
     for (const f of p.functions) this.function(f, pid);
   }
 
   private function(f: FunctionDef, pid: number): void {
-    const fid = this.node(f, f.span);
+    const fid = this.node(f, f);
     this.func = f;
     this.funcId = fid;
     this.scopeNames = new Map();
@@ -184,10 +186,10 @@ class Extractor {
     }
     const exit = this.table.register({ kind: 'Exit', func: f });
     if (this.spans) {
-      const [exitLine, exitCol] = this.lineCol(f.span.end);
-      this.emit('span', exit, f.span.end, f.span.end, exitLine, exitCol);
+      const [exitLine, exitCol] = this.lineCol(f.end);
+      this.emit('span', exit, f.end, f.end, exitLine, exitCol);
     }
-    if (this.preorder) this.located.push(exit, f.span.end, f.span.end);
+    if (this.preorder) this.located.push(exit, f.end, f.end);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;
     const entry = this.block(f.body, f, fid, 'body', exit, null);
@@ -200,15 +202,15 @@ class Extractor {
   }
 
   private param(p: Param, i: number, fid: number): void {
-    const entity: ParamEntity = { kind: 'Param', param: p, span: p.span };
-    const pidNode = this.node(entity, p.span);
-    const b = this.bind(p.name, 'param', entity, p.span, p.type, pidNode);
+    const entity: ParamEntity = { kind: 'Param', param: p, start: p.start, end: p.end };
+    const pidNode = this.node(entity, p);
+    const b = this.bind(p.name, 'param', entity, p, p.type, pidNode);
     this.emit('param', fid, i, b);
     this.emit('param_direction', b, p.direction);
   }
 
   private bind(name: string, kind: Binding['bindingKind'], site: Binding['site'], span: Span, type: TypeExpr | null, siteId: number): number {
-    const b: Binding = { kind: 'Binding', name, bindingKind: kind, site, span, type, func: this.func };
+    const b: Binding = { kind: 'Binding', name, bindingKind: kind, site, start: span.start, end: span.end, type, func: this.func };
     const id = this.node(b, span);
     this.emit('binding', id, this.funcId, name, kind, siteId);
     if (type) {
@@ -220,7 +222,7 @@ class Extractor {
   }
 
   private type(t: TypeExpr, owner: number): number {
-    const id = this.node(t, t.span);
+    const id = this.node(t, t);
     switch (t.kind) {
       case 'TensorType':
       case 'TileType': {
@@ -271,13 +273,13 @@ class Extractor {
   }
 
   private stmtHead(s: Stmt, bk: number, index: number, owner: FunctionDef | Stmt): number {
-    const id = this.node(s, s.span);
+    const id = this.node(s, s);
     this.table.registerStmt(id, bk);
     this.emit('stmt', id, s.kind, bk, index);
     this.emit('stmt_func', id, this.funcId);
     if (owner.kind !== 'Function') {
       const src = this.module.source;
-      if (src.lineOf(s.span.start) === src.lineOf(owner.span.start)) this.emit('inline_body', id);
+      if (src.lineOf(s.start) === src.lineOf(owner.start)) this.emit('inline_body', id);
     }
     return id;
   }
@@ -298,10 +300,10 @@ class Extractor {
         if (s.annotation) this.type(s.annotation, id);
         const isYield = s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name === 'yield_';
         s.targets.forEach((t, i) => {
-          const tid = this.node(t, t.span);
+          const tid = this.node(t, t);
           this.emit('expr', tid, 'Name', id, 'target');
           this.emit('name_expr', tid, t.id);
-          const b = this.bind(t.id, isYield ? 'yield' : 'assign', s, t.span, i === 0 && s.targets.length === 1 ? s.annotation : null, id);
+          const b = this.bind(t.id, isYield ? 'yield' : 'assign', s, t, i === 0 && s.targets.length === 1 ? s.annotation : null, id);
           this.emit('assign_target', id, i, b);
           this.emit('ref', tid, b);
         });
@@ -355,7 +357,7 @@ class Extractor {
           unrollDeps(s.deps, this.constants).forEach((d, i) => this.emit('scope_dep', id, i, this.expr(d, id, 'deps')));
         }
         if (s.asName) {
-          const b = this.bind(s.asName.id, 'as', s, s.asName.span, null, id);
+          const b = this.bind(s.asName.id, 'as', s, s.asName, null, id);
           this.emit('scope_as', id, b);
         }
         const first = this.block(s.body, s, id, 'body', succ, loop);
@@ -378,11 +380,11 @@ class Extractor {
     for (const k of s.kwargs) this.emit('loop_kw', id, k.name, this.expr(k.value, id, 'kw'));
     s.initValues.forEach((e, i) => this.emit('init_value', id, i, this.expr(e, id, 'init')));
     if (s.target) {
-      const b = this.bind(s.target.id, 'loop_var', s, s.target.span, null, id);
+      const b = this.bind(s.target.id, 'loop_var', s, s.target, null, id);
       this.emit('loop_var', id, b);
     }
     s.iterArgs.forEach((a, i) => {
-      const b = this.bind(a.id, 'iter_arg', s, a.span, null, id);
+      const b = this.bind(a.id, 'iter_arg', s, a, null, id);
       this.emit('iter_arg', id, i, b);
     });
     if (s.cond) this.emit('cond', id, this.expr(s.cond, id, 'cond'));
@@ -459,7 +461,7 @@ class Extractor {
       const link = wLink.pop()!;
       const index = wIndex.pop()!;
       const name = wName.pop()!;
-      const id = this.node(e, e.span);
+      const id = this.node(e, e);
       if (link === Link.Root) rootId = id;
       else {
         this.emit('expr_child', parent, id);

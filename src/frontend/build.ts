@@ -11,6 +11,7 @@ import type {
   LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
   Direction, FunctionDef, FunctionKind, Param,
 } from '../ir/nodes.js';
+import { spanOf } from '../ir/nodes.js';
 import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
 import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 import { printExpr } from '../ir/print.js';
@@ -44,26 +45,26 @@ export function calleeSpelling(c: Callee): string | null {
 /** Builds `value.attr`, turning known enum literals (`pl.FP32`, `pld.NotifyOp.AtomicAdd`) into Enum nodes. */
 export function makeAttr(value: Expr, attr: string, span: Span): Expr {
   if (value.kind === 'Name' && value.id === 'pl' && DATA_TYPES.has(attr)) {
-    return { kind: 'Enum', module: 'pl', enum: 'DataType', member: attr, span };
+    return { kind: 'Enum', module: 'pl', enum: 'DataType', member: attr, start: span.start, end: span.end };
   }
   if (value.kind === 'Attr' && value.value.kind === 'Name' && (value.value.id === 'pl' || value.value.id === 'pld')) {
     const spec = ENUMS[value.attr];
     if (spec && Object.hasOwn(spec.members, attr)) {
-      return { kind: 'Enum', module: spec.module, enum: value.attr, member: attr, span };
+      return { kind: 'Enum', module: spec.module, enum: value.attr, member: attr, start: span.start, end: span.end };
     }
     if (value.attr === 'DataType' && DATA_TYPES.has(attr)) {
-      return { kind: 'Enum', module: 'pl', enum: 'DataType', member: attr, span };
+      return { kind: 'Enum', module: 'pl', enum: 'DataType', member: attr, start: span.start, end: span.end };
     }
   }
-  return { kind: 'Attr', value, attr, span };
+  return { kind: 'Attr', value, attr, start: span.start, end: span.end };
 }
 
 /** A name read through the module's imports (`names`: local → canonical): `pyl` → `pl`, `Tensor` → `pl.Tensor`. */
 export function resolveImported(names: ReadonlyMap<string, string> | undefined, id: string, span: Span): Expr {
   const c = names?.get(id);
-  if (c === undefined || c === id) return { kind: 'Name', id, span };
+  if (c === undefined || c === id) return { kind: 'Name', id, start: span.start, end: span.end };
   const parts = c.split('.');
-  let e: Expr = { kind: 'Name', id: parts[0]!, span };
+  let e: Expr = { kind: 'Name', id: parts[0]!, start: span.start, end: span.end };
   for (const part of parts.slice(1)) e = makeAttr(e, part, span);
   return e;
 }
@@ -81,7 +82,7 @@ export function intToEnum(e: Expr, enumName: string): Expr {
     }
   }
   if (found === null) return e;
-  const out: EnumExpr = { kind: 'Enum', module: spec.module, enum: enumName, member: found, span: e.span };
+  const out: EnumExpr = { kind: 'Enum', module: spec.module, enum: enumName, member: found, start: e.start, end: e.end };
   return out;
 }
 
@@ -89,7 +90,8 @@ export interface ArgDesc {
   /** Keyword name, or null for a positional argument. */
   name: string | null;
   value: Expr;
-  span: Span;
+  start: number;
+  end: number;
 }
 
 // Plain loops, no callbacks: this runs for every call of a known op, mostly before the JIT has compiled it.
@@ -99,7 +101,7 @@ function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keywo
   while (k < params.length && !params[k]!.kwOnly) k++;
   if (k < params.length && args.length > k) {
     const name = params[k]!.name;
-    ctx.report.unsupported(args[k]!.span, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
+    ctx.report.unsupported(args[k]!, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
   }
   if (spec.keywordsToPositions !== false) {
     for (let k = args.length; k < params.length; k++) {
@@ -135,7 +137,7 @@ function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keywo
 function listElts(ctx: BuildCtx, e: Expr, what: string): Expr[] {
   if (e.kind === 'List' || e.kind === 'Tuple') return e.elts;
   if (e.kind === 'Comp' && what === 'deps=') return [e];
-  return ctx.report.unsupported(e.span, `${what} must be a list, e.g. [tids]`);
+  return ctx.report.unsupported(e, `${what} must be a list, e.g. [tids]`);
 }
 
 /** Builds a call: `self.f(...)`, a known op (normalised), an unknown `pl.`/`pld.` op, `pl.submit`, or anything else. */
@@ -146,18 +148,18 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
   for (let i = 0; i < argDescs.length; i++) {
     const a = argDescs[i]!;
     if (a.name === null) {
-      if (kwargs.length > 0) ctx.report.syntax(a.span, 'a positional argument cannot follow a keyword argument');
+      if (kwargs.length > 0) ctx.report.syntax(a, 'a positional argument cannot follow a keyword argument');
       args.push(a.value);
     } else {
-      for (let j = 0; j < kwargs.length; j++) if (kwargs[j]!.name === a.name) ctx.report.syntax(a.span, `keyword argument '${a.name}' is repeated`);
+      for (let j = 0; j < kwargs.length; j++) if (kwargs[j]!.name === a.name) ctx.report.syntax(a, `keyword argument '${a.name}' is repeated`);
       kwargs.push(a as Keyword); // an ArgDesc with a name has a Keyword's shape
     }
   }
   if (calleeExpr.kind === 'Attr' && calleeExpr.value.kind === 'Name' && calleeExpr.value.id === 'self') {
-    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args: exact(args), kwargs: exact(kwargs), span };
+    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
   if (calleeExpr.kind === 'Name' && ctx.jitFuncs?.has(calleeExpr.id)) {
-    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args: exact(args), kwargs: exact(kwargs), span };
+    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
   const spelled = dotted(calleeExpr);
   if (spelled === 'pl.submit') return makeSubmit(ctx, args, kwargs, span);
@@ -166,18 +168,18 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
     if (spec) {
       normaliseKnown(ctx, spec, args, kwargs);
       const callee: Callee = ctx.pool ? ctx.pool.op(spec.canonical, true) : { kind: 'op', name: spec.canonical, known: true };
-      return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), span };
+      return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
     }
     const callee: Callee = ctx.pool ? ctx.pool.op(spelled, false) : { kind: 'op', name: spelled, known: false };
-    return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), span };
+    return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
-  return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args: exact(args), kwargs: exact(kwargs), span };
+  return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
 }
 
 function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span): SubmitExpr {
   const first = args[0];
   if (first?.kind !== 'Attr' || first.value.kind !== 'Name' || first.value.id !== 'self') {
-    return ctx.report.unsupported(first?.span ?? span, 'the first argument of pl.submit must be the submitted function, written self.<name>');
+    return ctx.report.unsupported(first ?? span, 'the first argument of pl.submit must be the submitted function, written self.<name>');
   }
   let deps: Expr[] | null = null;
   let depsSpan: Span | null = null;
@@ -185,10 +187,10 @@ function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span):
   for (const kw of kwargs) {
     if (kw.name === 'deps') {
       deps = listElts(ctx, kw.value, 'deps=');
-      depsSpan = { ...kw.value.span };
+      depsSpan = spanOf(kw.value);
     } else rest.push(kw);
   }
-  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: exact(rest), deps: deps && exact(deps), depsSpan, span };
+  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: exact(rest), deps: deps && exact(deps), depsSpan, start: span.start, end: span.end };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -205,7 +207,7 @@ function shapeOf(ctx: BuildCtx, e: Expr): { shape: Expr[]; shapeExpr?: Expr } {
     const v = ctx.constants.get(e.id);
     if (Array.isArray(v) && v.every((x) => typeof x === 'number')) {
       return {
-        shape: (v as number[]).map((n) => ({ kind: 'Int', value: n, span: { ...e.span } }) as Expr),
+        shape: (v as number[]).map((n) => ({ kind: 'Int', value: n, start: e.start, end: e.end }) as Expr),
         shapeExpr: e,
       };
     }
@@ -215,7 +217,7 @@ function shapeOf(ctx: BuildCtx, e: Expr): { shape: Expr[]; shapeExpr?: Expr } {
 
 /** Converts an annotation expression into a TypeExpr (unknown forms become OpaqueType). */
 export function toType(ctx: BuildCtx, e: Expr): TypeExpr {
-  const span = e.span;
+  const span: Span = e;
   if (e.kind === 'Subscript') {
     const name = dotted(e.value);
     const items = typeItems(e.index);
@@ -229,29 +231,29 @@ export function toType(ctx: BuildCtx, e: Expr): TypeExpr {
         const extras = items.slice(2).filter((x) => !(x.kind === 'Str' && /^\s*window_buffer\s*=/.test(x.value)));
         if (name === 'pl.Tile') {
           return shapeExpr
-            ? { kind: 'TileType', shape, shapeExpr, dtype: items[1]!, extras, span }
-            : { kind: 'TileType', shape, dtype: items[1]!, extras, span };
+            ? { kind: 'TileType', shape, shapeExpr, dtype: items[1]!, extras, start: span.start, end: span.end }
+            : { kind: 'TileType', shape, dtype: items[1]!, extras, start: span.start, end: span.end };
         }
         const distributed = name !== 'pl.Tensor';
         return shapeExpr
-          ? { kind: 'TensorType', distributed, shape, shapeExpr, dtype: items[1]!, extras, span }
-          : { kind: 'TensorType', distributed, shape, dtype: items[1]!, extras, span };
+          ? { kind: 'TensorType', distributed, shape, shapeExpr, dtype: items[1]!, extras, start: span.start, end: span.end }
+          : { kind: 'TensorType', distributed, shape, dtype: items[1]!, extras, start: span.start, end: span.end };
       }
       case 'pl.Scalar':
-        if (items.length === 1) return { kind: 'ScalarType', dtype: items[0]!, span };
+        if (items.length === 1) return { kind: 'ScalarType', dtype: items[0]!, start: span.start, end: span.end };
         break;
       case 'pl.Array':
-        if (items.length === 2) return { kind: 'ArrayType', size: items[0]!, dtype: items[1]!, span };
+        if (items.length === 2) return { kind: 'ArrayType', size: items[0]!, dtype: items[1]!, start: span.start, end: span.end };
         break;
       case 'tuple':
       case 'Tuple':
       case 'pl.Tuple':
-        return { kind: 'TupleType', elts: items.map((x) => toType(ctx, x)), span };
+        return { kind: 'TupleType', elts: items.map((x) => toType(ctx, x)), start: span.start, end: span.end };
       default:
         break;
     }
   }
-  return { kind: 'OpaqueType', expr: e, span };
+  return { kind: 'OpaqueType', expr: e, start: span.start, end: span.end };
 }
 
 /** A parameter annotation: `pl.Out[T]` / `pl.InOut[T]` give the direction, T the type. */
@@ -270,17 +272,17 @@ export function paramType(ctx: BuildCtx, e: Expr): { type: TypeExpr; direction: 
 // Statements
 
 export function lastEnd(body: readonly Stmt[], fallback: number): number {
-  return body.length > 0 ? body[body.length - 1]!.span.end : fallback;
+  return body.length > 0 ? body[body.length - 1]!.end : fallback;
 }
 
 /** `target = value` / `target: ann = value`, including tuple targets and `name[i] = v`. */
 export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation: Expr | null, span: Span): AssignStmt {
   const ann = annotation ? toType(ctx, annotation) : null;
   if (target.kind === 'Name') {
-    return { kind: 'Assign', targets: [target], tupleTarget: false, annotation: ann, value, span };
+    return { kind: 'Assign', targets: [target], tupleTarget: false, annotation: ann, value, start: span.start, end: span.end };
   }
   if (target.kind === 'Tuple' || target.kind === 'List') {
-    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    if (ann) ctx.report.unsupported(target, 'an annotated assignment needs a single name as its target');
     const names: NameExpr[] = [];
     let nested = false;
     const flatten = (elts: readonly Expr[]): void => {
@@ -288,55 +290,56 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
         if ((t.kind === 'Tuple' || t.kind === 'List') && t.elts.length > 0) {
           nested = true;
           flatten(t.elts);
-        } else if (t.kind !== 'Name') ctx.report.unsupported(t.span, 'a tuple assignment target may only hold names and tuples of names');
+        } else if (t.kind !== 'Name') ctx.report.unsupported(t, 'a tuple assignment target may only hold names and tuples of names');
         else names.push(t);
       }
     };
     flatten(target.elts);
-    if (names.length === 0) ctx.report.unsupported(target.span, 'an empty assignment target is not supported');
-    const a: AssignStmt = { kind: 'Assign', targets: exact(names), tupleTarget: true, annotation: null, value, span };
+    if (names.length === 0) ctx.report.unsupported(target, 'an empty assignment target is not supported');
+    const a: AssignStmt = { kind: 'Assign', targets: exact(names), tupleTarget: true, annotation: null, value, start: span.start, end: span.end };
     if (nested) a.targetPattern = asTuple(target);
     return a;
   }
   if (target.kind === 'Subscript' && target.value.kind === 'Name' && hasSlice(target.index)) {
     // PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, src, offsets)`; the rules resolve
     // it to tile.assemble or tensor.assemble by dst's type, as for a written `pl.assemble`.
-    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    if (ann) ctx.report.unsupported(target, 'an annotated assignment needs a single name as its target');
     const dst = target.value;
     const items = target.index.kind === 'Tuple' ? target.index.elts : [target.index];
-    const at = (e: Expr): Span => ({ start: e.span.start, end: e.span.start });
     const offsets: Expr[] = items.map((it) =>
-      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, span: at(it) }));
+      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, start: it.start, end: it.start }));
     const call: CallExpr = {
       kind: 'Call',
       callee: { kind: 'op', name: 'assemble', known: true },
-      args: [{ ...dst, span: { ...dst.span } }, value, { kind: 'List', elts: offsets, span: { ...target.index.span } }],
+      args: [{ ...dst }, value, { kind: 'List', elts: offsets, start: target.index.start, end: target.index.end }],
       kwargs: [],
-      span: { ...span },
+      start: span.start,
+      end: span.end,
     };
-    return { kind: 'Assign', targets: [dst], tupleTarget: false, annotation: null, value: call, sliceIndex: target.index, span };
+    return { kind: 'Assign', targets: [dst], tupleTarget: false, annotation: null, value: call, sliceIndex: target.index, start: span.start, end: span.end };
   }
   if (target.kind === 'Subscript' && target.value.kind === 'Name') {
-    if (ann) ctx.report.unsupported(target.span, 'an annotated assignment needs a single name as its target');
+    if (ann) ctx.report.unsupported(target, 'an annotated assignment needs a single name as its target');
     const arr = target.value;
     const call: CallExpr = {
       kind: 'Call',
       callee: { kind: 'op', name: 'array.update_element', known: true },
-      args: [{ ...arr, span: { ...arr.span } }, target.index, value],
+      args: [{ ...arr }, target.index, value],
       kwargs: [],
-      span: { ...span },
+      start: span.start,
+      end: span.end,
     };
-    return { kind: 'Assign', targets: [arr], tupleTarget: false, annotation: null, value: call, span };
+    return { kind: 'Assign', targets: [arr], tupleTarget: false, annotation: null, value: call, start: span.start, end: span.end };
   }
   return ctx.report.unsupported(
-    target.span,
+    target,
     'this assignment target is not supported; assign to a name, a tuple of names or name[index]',
   );
 }
 
 /** A nested target with every level a Tuple (`[a, b]` reads as `(a, b)`). */
 function asTuple(e: Extract<Expr, { kind: 'Tuple' | 'List' }>): TupleExpr {
-  return { kind: 'Tuple', elts: e.elts.map((x) => (x.kind === 'Tuple' || x.kind === 'List' ? asTuple(x) : x)), span: e.span };
+  return { kind: 'Tuple', elts: e.elts.map((x) => (x.kind === 'Tuple' || x.kind === 'List' ? asTuple(x) : x)), start: e.start, end: e.end };
 }
 
 function hasSlice(index: Expr): boolean {
@@ -380,7 +383,8 @@ export function makeIf(ctx: BuildCtx, clauses: Clause[]): IfStmt {
       then: c.body,
       orelse,
       isElif: i > 0,
-      span: { start: h.start, end },
+      start: h.start,
+      end,
     };
   }
   return node!;
@@ -390,7 +394,7 @@ export function makeIf(ctx: BuildCtx, clauses: Clause[]): IfStmt {
 export function makeWhile(ctx: BuildCtx, clause: Clause, elseClause: Clause | null): WhileStmt {
   if (elseClause) ctx.report.unsupported(elseClause.head.span, "'else' on a while loop is not supported");
   const h = clause.head as { cond: Expr; start: number };
-  return { kind: 'While', cond: h.cond, body: clause.body, span: { start: h.start, end: lastEnd(clause.body, clause.head.span.end) } };
+  return { kind: 'While', cond: h.cond, body: clause.body, start: h.start, end: lastEnd(clause.body, clause.head.span.end) };
 }
 
 const LOOP_KINDS: Record<string, LoopKind> = {
@@ -407,14 +411,14 @@ const LOOP_KINDS: Record<string, LoopKind> = {
 function names(ctx: BuildCtx, e: Expr): NameExpr[] {
   if (e.kind === 'Name') return [e];
   if (e.kind === 'Tuple' || e.kind === 'List') {
-    return e.elts.map((x) => (x.kind === 'Name' ? x : ctx.report.unsupported(x.span, 'loop-carried targets must be names')));
+    return e.elts.map((x) => (x.kind === 'Name' ? x : ctx.report.unsupported(x, 'loop-carried targets must be names')));
   }
-  return ctx.report.unsupported(e.span, 'loop-carried targets must be names');
+  return ctx.report.unsupported(e, 'loop-carried targets must be names');
 }
 
 function callParts(e: Expr): { spelled: string | null; args: Expr[]; kwargs: Keyword[]; span: Span } | null {
   if (e.kind !== 'Call') return null;
-  return { spelled: calleeSpelling(e.callee), args: [...e.args], kwargs: [...e.kwargs], span: e.span };
+  return { spelled: calleeSpelling(e.callee), args: [...e.args], kwargs: [...e.kwargs], span: spanOf(e) };
 }
 
 /**
@@ -440,12 +444,12 @@ function rangeBounds(ctx: BuildCtx, spelled: string, args: Expr[], kwargs: Keywo
           byName.get('step') ?? null,
         ].filter((x) => x !== null).join(', ')})`;
     const takes = spelled === 'range' ? 'range() takes no keyword arguments' : `${spelled}() takes its bounds positionally only (its keywords: init_values, attrs${spelled === 'pl.pipeline' ? ', stage' : ''})`;
-    return ctx.report.unsupported(bound.span, `'${bound.name}=' is not a parameter: ${takes}; ${fix}`);
+    return ctx.report.unsupported(bound, `'${bound.name}=' is not a parameter: ${takes}; ${fix}`);
   }
   if (args.length === 0) return ctx.report.unsupported(span, `${spelled}() needs at least one argument (stop), e.g. ${spelled}(10)`);
-  if (args.length > 3) return ctx.report.unsupported(args[3]!.span, `${spelled} takes at most three positional arguments (start, stop, step)`);
+  if (args.length > 3) return ctx.report.unsupported(args[3]!, `${spelled} takes at most three positional arguments (start, stop, step)`);
   const at: Span = { start: span.start, end: span.start };
-  const int = (v: number): Expr => ({ kind: 'Int', value: v, span: { ...at } });
+  const int = (v: number): Expr => ({ kind: 'Int', value: v, start: at.start, end: at.end });
   if (args.length === 1) return [int(0), args[0]!, int(1)];
   return [args[0]!, args[1]!, args[2] ?? int(1)];
 }
@@ -458,14 +462,14 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
   const loopKind = call?.spelled ? LOOP_KINDS[call.spelled] : undefined;
   if (!call || !loopKind) {
     return ctx.report.unsupported(
-      h.iter.span,
+      h.iter,
       'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_ or range',
     );
   }
   if (loopKind === 'split_aiv') {
     if (call.args.length !== 1) ctx.report.unsupported(call.span, 'pl.split_aiv takes one positional argument, the lane count: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
     if (!call.kwargs.some((k) => k.name === 'mode')) ctx.report.unsupported(call.span, 'pl.split_aiv needs its keyword-only mode=, e.g. pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
-    if (h.target.kind !== 'Name') ctx.report.unsupported(h.target.span, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
+    if (h.target.kind !== 'Name') ctx.report.unsupported(h.target, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
   }
   let target: NameExpr | null = null;
   let iterArgs: NameExpr[] = empty();
@@ -478,7 +482,7 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
     target = t.elts[0] as NameExpr;
     iterArgs = names(ctx, t.elts[1]!);
   } else {
-    ctx.report.unsupported(t.span, 'a loop target must be a name, or `i, (a, b)` with loop-carried names');
+    ctx.report.unsupported(t, 'a loop target must be a name, or `i, (a, b)` with loop-carried names');
   }
   let initValues: Expr[] = empty();
   const kwargs: Keyword[] = [];
@@ -513,7 +517,8 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
     initValues,
     cond,
     body,
-    span: { start: h.start, end: lastEnd(clause.body, h.span.end) },
+    start: h.start,
+    end: lastEnd(clause.body, h.span.end),
   };
 }
 
@@ -533,7 +538,7 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
   let scope = call?.spelled ? kinds[call.spelled] : undefined;
   if (!call || !scope) {
     return ctx.report.unsupported(
-      item.expr.span,
+      item.expr,
       'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster',
     );
   }
@@ -543,11 +548,11 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
   for (const kw of call.kwargs) {
     if (kw.name === 'deps') {
       deps = listElts(ctx, kw.value, 'deps=');
-      depsSpan = { ...kw.value.span };
+      depsSpan = spanOf(kw.value);
     } else if (kw.name === 'mode' && call.spelled === 'pl.scope') {
       const v = intToEnum(kw.value, 'ScopeMode');
       if (v.kind === 'Enum' && v.enum === 'ScopeMode') scope = v.member === 'MANUAL' ? 'manual' : 'auto';
-      else ctx.report.unsupported(kw.value.span, 'mode= must be pl.ScopeMode.MANUAL or pl.ScopeMode.AUTO');
+      else ctx.report.unsupported(kw.value, 'mode= must be pl.ScopeMode.MANUAL or pl.ScopeMode.AUTO');
     } else kwargs.push(kw);
   }
   return {
@@ -559,7 +564,8 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
     depsSpan,
     asName: item.asName,
     body: clause.body,
-    span: { start: h.start, end: lastEnd(clause.body, h.span.end) },
+    start: h.start,
+    end: lastEnd(clause.body, h.span.end),
   };
 }
 
@@ -604,7 +610,7 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: reado
     walkExpr(e, (x) => {
       if (x.kind === 'Submit' && x.deps) for (const d of x.deps) if (d.kind === 'Comp') allowed.add(d);
       if (x.kind === 'Comp' && !allowed.has(x)) {
-        ctx.report.unsupported(x.span, 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop');
+        ctx.report.unsupported(x, 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop');
       }
     });
   };
@@ -621,10 +627,10 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: reado
     if (it.kind === 'Call' && it.callee.kind !== 'self') {
       const spelled = it.callee.kind === 'op' ? it.callee.name : calleeSpelling(it.callee);
       if (spelled !== null && spelled !== 'range' && DSL_LOOPS.has(spelled)) {
-        ctx.report.unsupported(it.span, 'a deps= comprehension iterable is a DSL loop (pl.range / pl.parallel / pl.pipeline) that PyPTO cannot unroll at parse time; use a Python range(...), or write arr[i] inside a pl.range body');
+        ctx.report.unsupported(it, 'a deps= comprehension iterable is a DSL loop (pl.range / pl.parallel / pl.pipeline) that PyPTO cannot unroll at parse time; use a Python range(...), or write arr[i] inside a pl.range body');
       }
       if (it.callee.kind === 'op' && spelled === 'range') {
-        ctx.report.unsupported(it.span, 'a deps= comprehension iterable is a DSL loop (pl.range) that PyPTO cannot unroll at parse time; use a Python range(...)');
+        ctx.report.unsupported(it, 'a deps= comprehension iterable is a DSL loop (pl.range) that PyPTO cannot unroll at parse time; use a Python range(...)');
       }
     }
     const uses = (e: Expr, except: string | null): string | null => {
@@ -636,11 +642,11 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: reado
     };
     const v = uses(it, null);
     if (v !== null) {
-      ctx.report.unsupported(it.span, `a deps= comprehension iterable depends on the IR variable '${v}': PyPTO cannot unroll it at parse time; use a Python range(...) over constants, or write arr[i] inside a pl.range body`);
+      ctx.report.unsupported(it, `a deps= comprehension iterable depends on the IR variable '${v}': PyPTO cannot unroll it at parse time; use a Python range(...) over constants, or write arr[i] inside a pl.range body`);
     }
     for (const f of c.conds) {
       const w = uses(f, c.target.id);
-      if (w !== null) ctx.report.unsupported(f.span, `a deps= comprehension filter depends on the IR variable '${w}': PyPTO cannot unroll it at parse time; filters may use only constants and the loop variable`);
+      if (w !== null) ctx.report.unsupported(f, `a deps= comprehension filter depends on the IR variable '${w}': PyPTO cannot unroll it at parse time; filters may use only constants and the loop variable`);
     }
   }
 }
@@ -687,17 +693,17 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
   const spec = JIT_FORMS[form]!;
   const e = d.expr;
   if (e.kind !== 'Call') return spec.kind;
-  if (e.args.length > 0) ctx.report.unsupported(e.args[0]!.span, `@${form}(...) takes only keyword arguments`);
+  if (e.args.length > 0) ctx.report.unsupported(e.args[0]!, `@${form}(...) takes only keyword arguments`);
   const short = form.slice('pl.jit.'.length);
   for (const kw of e.kwargs) {
     if (form === 'pl.jit.extern') continue;
     if (kw.name === 'level') {
-      if (!spec.level) ctx.report.unsupported(kw.span, `@${form} does not accept a level= argument; only @pl.jit.incore(level=...) does`);
+      if (!spec.level) ctx.report.unsupported(kw, `@${form} does not accept a level= argument; only @pl.jit.incore(level=...) does`);
     } else if (kw.name === 'auto_scope') {
       if (!spec.autoScope) {
-        ctx.report.unsupported(kw.span, `@pl.jit.${short} does not accept an auto_scope= argument (auto_scope is only meaningful for the Orchestration entry, the HOST orchestrator, and inline sub-functions)`);
+        ctx.report.unsupported(kw, `@pl.jit.${short} does not accept an auto_scope= argument (auto_scope is only meaningful for the Orchestration entry, the HOST orchestrator, and inline sub-functions)`);
       }
-    } else ctx.report.unsupported(kw.span, `@${form} has no ${kw.name}= argument`);
+    } else ctx.report.unsupported(kw, `@${form} has no ${kw.name}= argument`);
   }
   if (form === 'pl.jit.extern') {
     const core = e.kwargs.find((k) => k.name === 'core_type')?.value;
@@ -705,7 +711,7 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
     if (core.kind === 'Str' && (core.value === 'aic' || core.value === 'aiv' || core.value === 'mixed')) {
       return core.value === 'aic' ? 'AIC' : core.value === 'aiv' ? 'AIV' : 'Group';
     }
-    return ctx.report.unsupported(core.span, "@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed'");
+    return ctx.report.unsupported(core, "@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed'");
   }
   return spec.kind;
 }
@@ -727,15 +733,15 @@ function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: read
       prologue = false;
       continue;
     }
-    if (!prologue) ctx.report.unsupported(s.span, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
+    if (!prologue) ctx.report.unsupported(s, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
     const d = s.kind === 'ExprStmt' && s.value.kind === 'Call' ? s.value.args[0] : undefined;
     for (const e of d?.kind === 'Dict' ? d.entries : []) {
       if (e.key.kind !== 'Str') continue;
       if (keys.has(e.key.value)) {
-        ctx.report.unsupported(s.span, `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
+        ctx.report.unsupported(s, `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
       }
       if (e.key.value === 'cache_policy') {
-        ctx.report.unsupported(e.key.span, 'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)');
+        ctx.report.unsupported(e.key, 'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)');
       }
       keys.add(e.key.value);
     }
@@ -789,12 +795,12 @@ export function makeFunction(
     if (e.kind === 'Call' && calleeSpelling(e.callee) === 'pl.function') {
       found = true;
       const typeArg = e.args[0] ?? e.kwargs.find((k) => k.name === 'type')?.value;
-      if (e.args.length > 1) ctx.report.unsupported(e.args[1]!.span, '@pl.function takes only keyword arguments');
+      if (e.args.length > 1) ctx.report.unsupported(e.args[1]!, '@pl.function takes only keyword arguments');
       decoratorKwargs = e.kwargs.filter((k) => k.name !== 'type');
       if (typeArg) {
         const v = intToEnum(typeArg, 'FunctionType');
         if (v.kind === 'Enum' && v.enum === 'FunctionType' && FUNCTION_KINDS.has(v.member)) funcKind = v.member as FunctionKind;
-        else ctx.report.unsupported(typeArg.span, 'type= must be a pl.FunctionType member, e.g. pl.FunctionType.InCore');
+        else ctx.report.unsupported(typeArg, 'type= must be a pl.FunctionType member, e.g. pl.FunctionType.InCore');
       }
       continue;
     }
@@ -813,9 +819,9 @@ export function makeFunction(
     );
   }
   const params: Param[] = head.params.slice(hasSelf ? 1 : 0).map((p) => {
-    if (!p.annotation) return { name: p.name, type: null, direction: 'in', span: p.span };
+    if (!p.annotation) return { name: p.name, type: null, direction: 'in', start: p.span.start, end: p.span.end };
     const { type, direction } = paramType(ctx, p.annotation);
-    return { name: p.name, type, direction, span: p.span };
+    return { name: p.name, type, direction, start: p.span.start, end: p.span.end };
   });
   let body = rawBody;
   const end = lastEnd(rawBody, head.span.end);
@@ -830,7 +836,7 @@ export function makeFunction(
   if (b0?.kind === 'ExprStmt' && b0.value.kind === 'Call' && calleeSpelling(b0.value.callee) === 'pl.func_attr') {
     const a = b0.value.args[0];
     if (b0.value.args.length !== 1 || b0.value.kwargs.length > 0 || a?.kind !== 'Dict') {
-      ctx.report.unsupported(b0.value.span, 'pl.func_attr takes one dict, e.g. pl.func_attr({"cache_policy": [(1, 1)]})');
+      ctx.report.unsupported(b0.value, 'pl.func_attr takes one dict, e.g. pl.func_attr({"cache_policy": [(1, 1)]})');
     }
     attrs = normalizeCachePolicyAttr(a);
     body = body.slice(1);
@@ -853,7 +859,8 @@ export function makeFunction(
     docstring,
     attrs,
     body,
-    span: { start, end },
+    start,
+    end,
   };
   if (jitExpr) f.jit = jitExpr;
   if (!jit && !hasSelf) f.noSelf = true;
@@ -877,7 +884,7 @@ function normalizeCachePolicyAttr(d: DictExpr): DictExpr {
       const p = pair.elts[1]!;
       if (p.kind === 'Enum' && p.enum === 'CachePolicy') {
         const v = ENUMS['CachePolicy']!.members[p.member];
-        if (v !== undefined) pair.elts[1] = { kind: 'Int', value: v, span: p.span };
+        if (v !== undefined) pair.elts[1] = { kind: 'Int', value: v, start: p.start, end: p.end };
       }
     }
   }

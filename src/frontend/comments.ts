@@ -55,6 +55,8 @@ export function attachComments(text: string, table: LineTable, programs: readonl
   const commentText = (at: number): string => text.slice(at, lineEnd(at)).trimEnd();
 
   const claimed = new Set<number>();
+  /** The nodes given comments, in order: their lists are shared once all are attached. */
+  const commented: Commented[] = [];
   const assign = (from: number, to: number, anchors: readonly Anchor[], skip: readonly [number, number][]): void => {
     // First comment at or after `from` (binary search), then walk both lists together.
     let lo = 0;
@@ -72,7 +74,12 @@ export function attachComments(text: string, table: LineTable, programs: readonl
       while (a < anchors.length && anchors[a]!.keyEnd < c) a++;
       const anchor = anchors[a];
       if (!anchor) continue;
-      (anchor.node.comments ??= []).push(commentText(c));
+      const node = anchor.node;
+      if (node.comments === undefined) {
+        node.comments = [];
+        commented.push(node);
+      }
+      node.comments.push(commentText(c));
     }
   };
 
@@ -81,18 +88,18 @@ export function attachComments(text: string, table: LineTable, programs: readonl
       const s = body[i]!;
       switch (s.kind) {
         case 'If':
-          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });
+          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.start)]!), node: s });
           stmtAnchors(s.then, out);
           stmtAnchors(s.orelse, out);
           break;
         case 'For':
         case 'While':
         case 'Scope':
-          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.span.start)]!), node: s });
+          out.push({ keyEnd: lineEnd(table.end[logicalLineOf(s.start)]!), node: s });
           stmtAnchors(s.body, out);
           break;
         default:
-          out.push({ keyEnd: lineEnd(s.span.end), node: s });
+          out.push({ keyEnd: lineEnd(s.end), node: s });
       }
     }
   };
@@ -103,10 +110,10 @@ export function attachComments(text: string, table: LineTable, programs: readonl
     return lineEnd(table.end[l]!);
   };
   const funcAnchors = (f: FunctionDef, out: Anchor[], skip: [number, number][]): void => {
-    const defEnd = headerEnd(f.span.start);
+    const defEnd = headerEnd(f.start);
     // A function with no statement (external `...`, a docstring only): its lines' comments are its own.
-    out.push({ keyEnd: f.body.length === 0 && !f.hostSource ? Math.max(defEnd, lineEnd(f.span.end)) : defEnd, node: f });
-    if (f.hostSource) skip.push([defEnd, lineEnd(f.span.end)]);
+    out.push({ keyEnd: f.body.length === 0 && !f.hostSource ? Math.max(defEnd, lineEnd(f.end)) : defEnd, node: f });
+    if (f.hostSource) skip.push([defEnd, lineEnd(f.end)]);
     stmtAnchors(f.body, out);
   };
 
@@ -116,15 +123,17 @@ export function attachComments(text: string, table: LineTable, programs: readonl
         const anchors: Anchor[] = [];
         const skip: [number, number][] = [];
         funcAnchors(f, anchors, skip);
-        assign(regionStart(f.span.start), lineEnd(f.span.end), anchors, skip);
+        assign(regionStart(f.start), lineEnd(f.end), anchors, skip);
       }
       continue;
     }
-    const anchors: Anchor[] = [{ keyEnd: headerEnd(p.span.start), node: p }];
+    const anchors: Anchor[] = [{ keyEnd: headerEnd(p.start), node: p }];
     const skip: [number, number][] = [];
     for (const f of p.functions) funcAnchors(f, anchors, skip);
-    assign(regionStart(p.span.start), lineEnd(p.span.end), anchors, skip);
+    assign(regionStart(p.start), lineEnd(p.end), anchors, skip);
   }
+
+  shareCommentLists(commented);
 
   const firstCode = table.count > 0 ? table.start[0]! : text.length;
   const header: string[] = [];
@@ -132,4 +141,20 @@ export function attachComments(text: string, table: LineTable, programs: readonl
     if (!claimed.has(k)) header.push(commentText(comments[k]!));
   }
   return header;
+}
+
+/**
+ * Equal comment lists become one frozen array (unrolled code repeats its comments line for
+ * line; a list is never changed once attached, and a rewrite replaces rather than edits it).
+ */
+function shareCommentLists(nodes: readonly Commented[]): void {
+  const shared = new Map<string, string[]>();
+  for (const node of nodes) {
+    const list = node.comments!;
+    // Comments are single lines, so the joined text identifies the list.
+    const key = list.length === 1 ? list[0]! : list.join('\n');
+    const had = shared.get(key);
+    if (had !== undefined) node.comments = had;
+    else shared.set(key, (node.comments = Object.freeze(list) as string[]));
+  }
 }

@@ -64,6 +64,6 @@ export function parseExprText(text: string, at: number): { expr: Expr } | { erro
 
 /** A copy of `x` with every span set to the empty span at `at`. */
 function zeroSpans<T>(x: T, at: number): T {
-  const span = { start: at, end: at };
-  return JSON.parse(JSON.stringify(x), (k, v: unknown) => (k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : v)) as T;
+  // Every `start` / `end` (a node's own span, and those inside a `depsSpan`) becomes `at`.
+  return JSON.parse(JSON.stringify(x), (k, v: unknown) => (k === 'start' || k === 'end' ? at : v)) as T;
 }

@@ -44,7 +44,7 @@ export const KEYWORDS = new Set([
 const BIN_SYMS = new Set(['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '@']);
 
 /** The initial value of the operand field (never read before an operand is parsed). */
-const NO_EXPR: Expr = { kind: 'None', span: { start: 0, end: 0 } };
+const NO_EXPR: Expr = { kind: 'None', start: 0, end: 0 };
 
 /** An expression and the extent (chunk offsets) of the text it was read from, parentheses included. */
 export interface Ext {
@@ -74,6 +74,16 @@ export class ExprParser {
   /** Span in the original text of chunk offsets [a, b). */
   protected span(a: number, b: number): Span {
     return { start: this.st.map.start(a), end: this.st.map.end(b) };
+  }
+
+  /** The original-text offset a node starting at chunk offset `a` starts at. */
+  protected os(a: number): number {
+    return this.st.map.start(a);
+  }
+
+  /** The original-text offset a node ending at chunk offset `b` ends at. */
+  protected oe(b: number): number {
+    return this.st.map.end(b);
   }
 
   protected isOp(s: string, at = this.p): boolean {
@@ -127,7 +137,7 @@ export class ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { e: { kind: 'Tuple', elts: exact(items), span: this.span(first.start, end) }, start: first.start, end };
+    return { e: { kind: 'Tuple', elts: exact(items), start: this.os(first.start), end: this.oe(end) }, start: first.start, end };
   }
 
   /** Grammar `Expr`: a binary chain; a conditional or `:=` tail is left to the grammar. */
@@ -273,7 +283,7 @@ export class ExprParser {
         const index = this.subscriptList();
         end = this.expectOp(']');
         if (hs < 0) hs = this.st.map.start(head.start);
-        e = { kind: 'Subscript', value: e, index, span: { start: hs, end: this.st.map.end(end) } };
+        e = { kind: 'Subscript', value: e, index, start: hs, end: this.st.map.end(end) };
       } else break;
     }
     this.opExpr = e;
@@ -291,11 +301,11 @@ export class ExprParser {
       if (this.t.kind[p] === T_NAME && this.isOp('=', p + 1) && !KEYWORDS.has(this.t.text[p]!)) {
         this.p += 2;
         const v = this.expr();
-        args.push({ name: this.t.text[p]!, value: v.e, span: this.span(this.t.start[p]!, v.end) });
+        args.push({ name: this.t.text[p]!, value: v.e, start: this.os(this.t.start[p]!), end: this.oe(v.end) });
       } else {
         const v = this.expr();
         if (this.isWord('for') || this.isWord('async')) this.fail();
-        args.push({ name: null, value: v.e, span: this.span(v.start, v.end) });
+        args.push({ name: null, value: v.e, start: this.os(v.start), end: this.oe(v.end) });
       }
       if (!this.isOp(',')) break;
       this.p++;
@@ -317,7 +327,7 @@ export class ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { kind: 'Tuple', elts: exact(items), span: this.span(first.start, end) };
+    return { kind: 'Tuple', elts: exact(items), start: this.os(first.start), end: this.oe(end) };
   }
 
   private subItem(): Ext {
@@ -335,7 +345,7 @@ export class ExprParser {
       end = upper.end;
     }
     if (this.isOp(':')) this.fail();
-    const e: Expr = { kind: 'Slice', lower: lower ? lower.e : null, upper: upper ? upper.e : null, span: this.span(start, end) };
+    const e: Expr = { kind: 'Slice', lower: lower ? lower.e : null, upper: upper ? upper.e : null, start: this.os(start), end: this.oe(end) };
     return { e, start, end };
   }
 
@@ -350,8 +360,8 @@ export class ExprParser {
       const w = t.text[p]!;
       this.p++;
       if (!KEYWORDS.has(w)) return { e: resolveImported(this.st.names, w, this.span(a, b)), start: a, end: b };
-      if (w === 'True' || w === 'False') return { e: { kind: 'Bool', value: w === 'True', span: this.span(a, b) }, start: a, end: b };
-      if (w === 'None') return { e: { kind: 'None', span: this.span(a, b) }, start: a, end: b };
+      if (w === 'True' || w === 'False') return { e: { kind: 'Bool', value: w === 'True', start: this.os(a), end: this.oe(b) }, start: a, end: b };
+      if (w === 'None') return { e: { kind: 'None', start: this.os(a), end: this.oe(b) }, start: a, end: b };
       return this.fail();
     }
     if (k === T_NUMBER) {
@@ -367,7 +377,7 @@ export class ExprParser {
         value += decodeString(this.chunkText(s, end), this.span(s, end), this.st.report);
         this.p++;
       }
-      return { e: { kind: 'Str', value, span: this.span(a, end) }, start: a, end };
+      return { e: { kind: 'Str', value, start: this.os(a), end: this.oe(end) }, start: a, end };
     }
     if (k !== T_OP) return this.fail();
     const o = t.text[p]!;
@@ -375,14 +385,14 @@ export class ExprParser {
     if (o === '(') return this.parenAtom(a);
     if (o === '[') return this.bracketAtom(a);
     if (o === '{') return this.braceAtom(a);
-    if (o === '...' && this.st.ellipsisOk) return { e: { kind: 'Name', id: '...', span: this.span(a, b) }, start: a, end: b };
+    if (o === '...' && this.st.ellipsisOk) return { e: { kind: 'Name', id: '...', start: this.os(a), end: this.oe(b) }, start: a, end: b };
     return this.fail();
   }
 
   private parenAtom(a: number): Ext {
     if (this.isOp(')')) {
       const end = this.t.end[this.p++]!;
-      return { e: { kind: 'Tuple', elts: [], span: this.span(a, end) }, start: a, end };
+      return { e: { kind: 'Tuple', elts: [], start: this.os(a), end: this.oe(end) }, start: a, end };
     }
     const first = this.expr();
     if (this.isOp(')')) {
@@ -391,7 +401,7 @@ export class ExprParser {
     }
     const elts = this.restOfList(first, ')');
     const end = this.expectOp(')');
-    return { e: { kind: 'Tuple', elts, span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'Tuple', elts, start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
   /** `, x, y,` after a first item, up to (not including) `close`. */
@@ -409,13 +419,13 @@ export class ExprParser {
   private bracketAtom(a: number): Ext {
     if (this.isOp(']')) {
       const end = this.t.end[this.p++]!;
-      return { e: { kind: 'List', elts: [], span: this.span(a, end) }, start: a, end };
+      return { e: { kind: 'List', elts: [], start: this.os(a), end: this.oe(end) }, start: a, end };
     }
     const first = this.expr();
     if (this.isWord('for') || this.isWord('async')) return this.comprehension(a, first);
     const elts = this.restOfList(first, ']');
     const end = this.expectOp(']');
-    return { e: { kind: 'List', elts, span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'List', elts, start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
   /** `[elt for x in iter if c]`: one plain `for` clause with a name target (as semantics.ts' comprehension). */
@@ -434,8 +444,8 @@ export class ExprParser {
       conds.push(this.chain().e);
     }
     const end = this.expectOp(']');
-    const t: NameExpr = { kind: 'Name', id: target, span: this.span(this.t.start[tp]!, this.t.end[tp]!) };
-    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), span: this.span(a, end) }, start: a, end };
+    const t: NameExpr = { kind: 'Name', id: target, start: this.os(this.t.start[tp]!), end: this.oe(this.t.end[tp]!) };
+    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
   private braceAtom(a: number): Ext {
@@ -450,7 +460,7 @@ export class ExprParser {
       this.p++;
     }
     const end = this.expectOp('}');
-    return { e: { kind: 'Dict', entries: exact(entries), span: this.span(a, end) }, start: a, end };
+    return { e: { kind: 'Dict', entries: exact(entries), start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
   /** The pre-tokenized text between chunk offsets [a, b). */

@@ -78,14 +78,15 @@ class StmtParser extends ExprParser {
       const w = t.text[p]!;
       if (w === 'return') {
         this.p++;
-        if (!this.startsExpr()) return { kind: 'Return', value: null, span: this.span(a, t.end[p]!) };
+        if (!this.startsExpr()) return { kind: 'Return', value: null, start: this.os(a), end: this.oe(t.end[p]!) };
         const v = this.exprList();
-        return { kind: 'Return', value: v.e, span: this.span(a, v.end) };
+        return { kind: 'Return', value: v.e, start: this.os(a), end: this.oe(v.end) };
       }
       if (w === 'pass' || w === 'break' || w === 'continue') {
         this.p++;
-        const span = this.span(a, t.end[p]!);
-        return w === 'pass' ? { kind: 'Pass', span } : w === 'break' ? { kind: 'Break', span } : { kind: 'Continue', span };
+        const start = this.os(a);
+        const end = this.oe(t.end[p]!);
+        return w === 'pass' ? { kind: 'Pass', start, end } : w === 'break' ? { kind: 'Break', start, end } : { kind: 'Continue', start, end };
       }
       if (!this.startsExpr()) this.fail();
     }
@@ -104,10 +105,7 @@ class StmtParser extends ExprParser {
       const value = this.exprList();
       return makeAssign(this.bctx, target.e, value.e, ann.e, this.span(a, value.end));
     }
-    // The statement is its expression: one span object for both when they cover the same text.
-    const span = this.span(a, target.end);
-    const es = target.e.span;
-    return { kind: 'ExprStmt', value: target.e, span: es.start === span.start && es.end === span.end ? es : span };
+    return { kind: 'ExprStmt', value: target.e, start: this.os(a), end: this.oe(target.end) };
   }
 
   /** Grammar `Suite`: an indented block, or simple statements on the header's line. */
@@ -201,7 +199,7 @@ class StmtParser extends ExprParser {
       if (this.isWord('as')) {
         this.p++;
         const q = this.p;
-        asName = { kind: 'Name', id: this.ident(), span: this.span(this.t.start[q]!, this.t.end[q]!) };
+        asName = { kind: 'Name', id: this.ident(), start: this.os(this.t.start[q]!), end: this.oe(this.t.end[q]!) };
         end = this.t.end[q]!;
       }
       items.push({ expr: x.e, asName, span: this.span(x.start, end) });
@@ -340,7 +338,7 @@ class StmtParser extends ExprParser {
       items.push(x.e);
       end = x.end;
     }
-    return { e: { kind: 'Tuple', elts: items, span: this.span(first.start, end) }, start: first.start, end };
+    return { e: { kind: 'Tuple', elts: items, start: this.os(first.start), end: this.oe(end) }, start: first.start, end };
   }
 
   private startsTarget(): boolean {
@@ -353,18 +351,18 @@ class StmtParser extends ExprParser {
     const a = t.start[p]!;
     if (t.kind[p] === T_NAME) {
       const id = this.ident();
-      return { e: { kind: 'Name', id, span: this.span(a, t.end[p]!) }, start: a, end: t.end[p]! };
+      return { e: { kind: 'Name', id, start: this.os(a), end: this.oe(t.end[p]!) }, start: a, end: t.end[p]! };
     }
     if (t.kind[p] !== T_OP || (t.text[p] !== '(' && t.text[p] !== '[')) this.fail();
     const close = t.text[p] === '(' ? ')' : ']';
     this.p++;
     if (this.isOp(close)) {
       const end = t.end[this.p++]!;
-      return { e: { kind: 'Tuple', elts: [], span: this.span(a, end) }, start: a, end };
+      return { e: { kind: 'Tuple', elts: [], start: this.os(a), end: this.oe(end) }, start: a, end };
     }
     const inner = this.targetList().e;
     const end = this.expectOp(close);
-    if (inner.kind === 'Tuple') return { e: { ...inner, span: this.span(a, end) }, start: a, end };
+    if (inner.kind === 'Tuple') return { e: { kind: 'Tuple', elts: inner.elts, start: this.os(a), end: this.oe(end) }, start: a, end };
     return { e: inner, start: a, end };
   }
 }

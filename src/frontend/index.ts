@@ -122,7 +122,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     const r = p.parseNestedJitKernel(g);
     if (p !== parser) for (const d of p.problems) parser.problems.push(d);
     if (!r.kernel) continue;
-    const kernelText = text.slice(r.kernel.span.start, r.kernel.span.end);
+    const kernelText = text.slice(r.kernel.start, r.kernel.end);
     const own = scope
       ? [...scope].filter(([k, v]) => {
           const g0 = constants.get(k);
@@ -132,9 +132,10 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     if (own.length === 0 || !scope) {
       if (moduleJit) {
         moduleJit.functions.push(r.kernel);
-        moduleJit.span = { start: Math.min(moduleJit.span.start, r.kernel.span.start), end: Math.max(moduleJit.span.end, r.kernel.span.end) };
+        moduleJit.start = Math.min(moduleJit.start, r.kernel.start);
+        moduleJit.end = Math.max(moduleJit.end, r.kernel.end);
       } else {
-        moduleJit = { kind: 'Program', name: 'jit', jit: true, functions: [r.kernel], span: { ...r.kernel.span } };
+        moduleJit = { kind: 'Program', name: 'jit', jit: true, functions: [r.kernel], start: r.kernel.start, end: r.kernel.end };
         programs.splice(nestedStart, 0, moduleJit);
       }
       continue;
@@ -144,9 +145,9 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     const prog = byParent.get(parent);
     if (prog) {
       prog.functions.push(r.kernel);
-      prog.span = { start: prog.span.start, end: r.kernel.span.end };
+      prog.end = r.kernel.end;
     } else {
-      const q: Program = { kind: 'Program', name: 'jit', jit: true, functions: [r.kernel], span: { ...r.kernel.span } };
+      const q: Program = { kind: 'Program', name: 'jit', jit: true, functions: [r.kernel], start: r.kernel.start, end: r.kernel.end };
       if (scope) q.constants = scope;
       byParent.set(parent, q);
       programs.push(q);
@@ -295,7 +296,7 @@ function inexactNumbers(
           severity: 'note',
           code: 'inexact-number',
           message: `this ${literal ? 'integer' : 'constant expression'} is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: it is read as an unknown value (a trip count or size it sets is not decided)`,
-          location: { source, start: e.span.start, end: e.span.end },
+          location: { source, start: e.start, end: e.end },
         });
       },
     });

@@ -13,7 +13,7 @@ const FLOAT_RE = new RegExp(String.raw`^(?:(?:(?:${DIGITS})?\.${DIGITS}|${DIGITS
 
 /** The Int / Float of a run of number characters; a bad spelling or a complex number is reported. */
 export function parseNumber(text: string, span: Span, report: Reporter): Expr {
-  if (text.length <= 15 && PLAIN_INT.test(text)) return { kind: 'Int', value: Number(text), span };
+  if (text.length <= 15 && PLAIN_INT.test(text)) return { kind: 'Int', value: Number(text), start: span.start, end: span.end };
   const imag = /[jJ]$/.test(text);
   const body = imag ? text.slice(0, -1) : text;
   const isInt = INT_RE.test(body);
@@ -23,8 +23,8 @@ export function parseNumber(text: string, span: Span, report: Reporter): Expr {
   }
   if (imag) return report.unsupported(span, 'complex numbers are not supported inside a @pl.program');
   const t = body.replace(/_/g, '');
-  if (isFloat) return { kind: 'Float', value: Number(t), text, span };
-  return { kind: 'Int', value: Number(BigInt(t)), span };
+  if (isFloat) return { kind: 'Float', value: Number(t), text, start: span.start, end: span.end };
+  return { kind: 'Int', value: Number(BigInt(t)), start: span.start, end: span.end };
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {

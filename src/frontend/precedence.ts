@@ -66,7 +66,7 @@ export function precedence(operands: OperandTok[], ops: OpTok[], report: Reporte
     const e = precedenceOf(operands, ops, report, (x, parts) => {
       const d = 1 + Math.max(...parts.map(depth));
       if (d > MAX_EXPR_DEPTH) {
-        report.syntax(x.span, `this expression is nested more than ${MAX_EXPR_DEPTH} levels deep; Python's compiler rejects it (RecursionError): split it into several assignments`);
+        report.syntax(x, `this expression is nested more than ${MAX_EXPR_DEPTH} levels deep; Python's compiler rejects it (RecursionError): split it into several assignments`);
       }
       depths.set(x, d);
     });
@@ -94,10 +94,10 @@ function precedenceOf(
       if (pre.op === '+' || pre.op === 'await') {
         report.unsupported(pre.span, pre.op === '+' ? "unary '+' is not supported inside a @pl.program" : "'await' is not supported inside a @pl.program");
       }
-      const span = { start: pre.span.start, end: inner.end };
-      const u: Expr = { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, span };
+      const start = pre.span.start;
+      const u: Expr = { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, start, end: inner.end };
       if (built) built(u, [inner.e]);
-      return { e: u, start: span.start, end: span.end };
+      return { e: u, start, end: inner.end };
     }
     k++;
     pi = 0;
@@ -118,11 +118,10 @@ function precedenceOf(
       if (COMPARISON.has(op.op) && chained.has(left.e)) {
         report.unsupported({ start: left.start, end: right.end }, 'chained comparisons are not supported; combine them with and');
       }
-      const span = { start: left.start, end: right.end };
-      const e: Expr = { kind: 'Binary', op: op.op as BinaryOp, left: left.e, right: right.e, span };
+      const e: Expr = { kind: 'Binary', op: op.op as BinaryOp, left: left.e, right: right.e, start: left.start, end: right.end };
       if (built) built(e, [left.e, right.e]);
       if (COMPARISON.has(op.op)) chained.add(e);
-      left = { e, start: span.start, end: span.end };
+      left = { e, start: left.start, end: right.end };
     }
     return left;
   };

@@ -237,8 +237,8 @@ export class ProgramParser {
       g = e;
     }
     const start = header.decorators[0]?.span.start ?? t.start[d]!;
-    const end = functions.length > 0 ? functions[functions.length - 1]!.span.end : t.end[k]!;
-    return { program: { kind: 'Program', name: header.name, functions, span: { start, end } }, next: j };
+    const end = functions.length > 0 ? functions[functions.length - 1]!.end : t.end[k]!;
+    return { program: { kind: 'Program', name: header.name, functions, start, end }, next: j };
   }
 
   /** Runs `read`; a DiagnosticError is recorded in `problems` (the function is left out), null returned. */
@@ -293,7 +293,8 @@ export class ProgramParser {
       name: 'jit',
       jit: true,
       functions,
-      span: { start: functions[0]!.span.start, end: functions[functions.length - 1]!.span.end },
+      start: functions[0]!.start,
+      end: functions[functions.length - 1]!.end,
     };
   }
 
@@ -374,7 +375,7 @@ export class ProgramParser {
       }
     }
     const f = makeFunction(this.bctx, r.decorators, r.head, body, jit, hostSource, !this.forOnlyAsStatement(h, e));
-    if (hostSource) f.span = { start: f.span.start, end: t.end[e - 1]! };
+    if (hostSource) f.end = t.end[e - 1]!;
     return f;
   }
 
@@ -467,7 +468,7 @@ export class ProgramParser {
           const m = misses[i]!;
           const limit = i + 1 < misses.length ? t.start[misses[i + 1]!.g]! : Infinity;
           const mine: Stmt[] = [];
-          while (k < stmts.length && stmts[k]!.span.start < limit) mine.push(stmts[k++]!);
+          while (k < stmts.length && stmts[k]!.start < limit) mine.push(stmts[k++]!);
           m.stmts = mine;
           if (m.key !== null && m.store) {
             if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();

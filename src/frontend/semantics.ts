@@ -83,6 +83,16 @@ function sp(n: N): Span {
   return { start: st.map.start(n.source.startIdx), end: st.map.end(n.source.endIdx) };
 }
 
+/** The original-text offset node `n` starts at. */
+function spS(n: N): number {
+  return st.map.start(n.source.startIdx);
+}
+
+/** The original-text offset node `n` ends at. */
+function spE(n: N): number {
+  return st.map.end(n.source.endIdx);
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: Ohm's semantic actions are untyped; callers name the IR type they expect
 function ir<T = any>(n: N): T {
   return n['ir']();
@@ -96,7 +106,7 @@ function opt<T = any>(n: N): T | null {
 /** A list of expressions written with commas: one without a trailing comma is itself, else a Tuple. */
 function exprList(items: Expr[], trailingComma: boolean, span: Span): Expr {
   if (items.length === 1 && !trailingComma) return items[0]!;
-  const t: TupleExpr = { kind: 'Tuple', elts: items, span };
+  const t: TupleExpr = { kind: 'Tuple', elts: items, start: span.start, end: span.end };
   return t;
 }
 
@@ -211,23 +221,23 @@ const actions: ohm.ActionDict<any> = {
     return seq(first, rest);
   },
   SmallStmt_return(_kw, e) {
-    return { kind: 'Return', value: opt(e), span: sp(this) };
+    return { kind: 'Return', value: opt(e), start: spS(this), end: spE(this) };
   },
   SmallStmt_pass(_kw) {
-    return { kind: 'Pass', span: sp(this) };
+    return { kind: 'Pass', start: spS(this), end: spE(this) };
   },
   SmallStmt_break(_kw) {
-    return { kind: 'Break', span: sp(this) };
+    return { kind: 'Break', start: spS(this), end: spE(this) };
   },
   SmallStmt_continue(_kw) {
-    return { kind: 'Continue', span: sp(this) };
+    return { kind: 'Continue', start: spS(this), end: spE(this) };
   },
   SmallStmt_unsupported(kw, _rest) {
     const word = kw.sourceString.trim();
     return st.report.unsupported(sp(this), `${UNSUPPORTED_STMT[word] ?? `'${word}' statements`} are not supported inside a @pl.program`);
   },
   SmallStmt_expr(e, tail) {
-    if (tail.numChildren === 0) return { kind: 'ExprStmt', value: ir(e), span: sp(this) };
+    if (tail.numChildren === 0) return { kind: 'ExprStmt', value: ir(e), start: spS(this), end: spE(this) };
     const t = tail.children[0]!;
     const c = t.ctorName === 'SmallTail' ? t.children[0]! : t;
     switch (c.ctorName) {
@@ -309,7 +319,7 @@ const actions: ohm.ActionDict<any> = {
   },
   WithAs(_kw, t) {
     const e: Expr = ir(t);
-    if (e.kind !== 'Name') return st.report.unsupported(e.span, "the target of 'as' must be a single name");
+    if (e.kind !== 'Name') return st.report.unsupported(e, "the target of 'as' must be a single name");
     return e;
   },
   UnsupportedCompound(kw, _rest, _nl, _block) {
@@ -330,7 +340,7 @@ const actions: ohm.ActionDict<any> = {
     return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
   },
   TargetItem_name(id) {
-    const n: NameExpr = { kind: 'Name', id: id.sourceString, span: sp(this) };
+    const n: NameExpr = { kind: 'Name', id: id.sourceString, start: spS(this), end: spE(this) };
     return n;
   },
   TargetItem_paren(_l, inner, _r) {
@@ -377,7 +387,7 @@ const actions: ohm.ActionDict<any> = {
         }
         default: {
           const index: Expr = ir(inner.children[1]!);
-          e = { kind: 'Subscript', value: e, index, span };
+          e = { kind: 'Subscript', value: e, index, start: span.start, end: span.end };
         }
       }
     }
@@ -396,7 +406,7 @@ const actions: ohm.ActionDict<any> = {
     return seq(first, rest);
   },
   Arg_keyword(name, _eq, e) {
-    const a: ArgDesc = { name: name.sourceString, value: ir(e), span: sp(this) };
+    const a: ArgDesc = { name: name.sourceString, value: ir(e), start: spS(this), end: spE(this) };
     return a;
   },
   Arg_star(_s, s2, _e) {
@@ -404,7 +414,7 @@ const actions: ohm.ActionDict<any> = {
   },
   Arg_positional(e, comp) {
     if (comp.numChildren > 0) return unsupportedHere(this, 'generator expressions');
-    const a: ArgDesc = { name: null, value: ir(e), span: sp(this) };
+    const a: ArgDesc = { name: null, value: ir(e), start: spS(this), end: spE(this) };
     return a;
   },
   SubscriptList(first, _c, rest, trail) {
@@ -415,7 +425,7 @@ const actions: ohm.ActionDict<any> = {
     if (st0 && st0.children[1]!.numChildren > 0) {
       return st.report.unsupported(sp(st0), "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step");
     }
-    return { kind: 'Slice', lower: opt(lower), upper: opt(upper), span: sp(this) };
+    return { kind: 'Slice', lower: opt(lower), upper: opt(upper), start: spS(this), end: spE(this) };
   },
   SubItem_expr(e) {
     return ir(e);
@@ -429,7 +439,7 @@ const actions: ohm.ActionDict<any> = {
     if (caseOf(body) === 'ParenBody_paren' && c.children[1]!.numChildren > 0) return unsupportedHere(this, 'generator expressions');
     const r: { elts: Expr[] } | Expr = ir(body);
     if ('kind' in r) return r;
-    return { kind: 'Tuple', elts: r.elts, span: sp(this) };
+    return { kind: 'Tuple', elts: r.elts, start: spS(this), end: spE(this) };
   },
   ParenBody_unit(_r) {
     return { elts: [] };
@@ -444,7 +454,7 @@ const actions: ohm.ActionDict<any> = {
   Atom_bracket(_l, body) {
     if (caseOf(body) === 'BracketBody_comp') return comprehension(this, body.children[0]!);
     const elts: Expr[] = ir(body);
-    return { kind: 'List', elts, span: sp(this) };
+    return { kind: 'List', elts, start: spS(this), end: spE(this) };
   },
   BracketBody_empty(_r) {
     return [];
@@ -461,7 +471,7 @@ const actions: ohm.ActionDict<any> = {
     if (c === 'BraceBody_setcomp') return unsupportedHere(this, 'set comprehensions');
     if (c === 'BraceBody_set') return unsupportedHere(this, 'set literals');
     const entries: DictExpr['entries'] = ir(body);
-    const d: DictExpr = { kind: 'Dict', entries, span: sp(this) };
+    const d: DictExpr = { kind: 'Dict', entries, start: spS(this), end: spE(this) };
     return d;
   },
   BraceBody_empty(_r) {
@@ -482,16 +492,16 @@ const actions: ohm.ActionDict<any> = {
   Atom_str(parts) {
     let value = '';
     for (const p of parts.children) value += decodeString(p.sourceString, sp(p), st.report);
-    return { kind: 'Str', value, span: sp(this) };
+    return { kind: 'Str', value, start: spS(this), end: spE(this) };
   },
   Atom_true(_k) {
-    return { kind: 'Bool', value: true, span: sp(this) };
+    return { kind: 'Bool', value: true, start: spS(this), end: spE(this) };
   },
   Atom_false(_k) {
-    return { kind: 'Bool', value: false, span: sp(this) };
+    return { kind: 'Bool', value: false, start: spS(this), end: spE(this) };
   },
   Atom_none(_k) {
-    return { kind: 'None', span: sp(this) };
+    return { kind: 'None', start: spS(this), end: spE(this) };
   },
   Atom_hole(_h) {
     const e = st.holes?.get((st.holeBase ?? 0) + this.source.startIdx);
@@ -499,7 +509,7 @@ const actions: ohm.ActionDict<any> = {
     return e;
   },
   Atom_ellipsis(_e) {
-    if (st.ellipsisOk) return { kind: 'Name', id: '...', span: sp(this) };
+    if (st.ellipsisOk) return { kind: 'Name', id: '...', start: spS(this), end: spE(this) };
     return st.report.unsupported(
       sp(this),
       "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block",
@@ -534,10 +544,10 @@ function comprehension(node: N, comp: N): Expr {
   if (asyncKw.numChildren > 0) return st.report.syntax(sp(node), "a deps= comprehension cannot be 'async for'");
   const t: Expr = ir(target);
   if (t.kind !== 'Name') {
-    return st.report.syntax(t.span, "a deps= comprehension target must be a single name; use 'for i in ...', not 'for i, j in ...'");
+    return st.report.syntax(t, "a deps= comprehension target must be a single name; use 'for i in ...', not 'for i, j in ...'");
   }
   const conds: Expr[] = ifs.children.map((c) => ir<Expr>(c.children[1]!));
-  return { kind: 'Comp', elt: ir(eltNode), target: t, iter: ir(iter), conds, span: sp(node) };
+  return { kind: 'Comp', elt: ir(eltNode), target: t, iter: ir(iter), conds, start: spS(node), end: spE(node) };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: as ir()
@@ -556,9 +566,9 @@ function binaryChain(first: N, ops: N, rest: N): Expr {
 }
 
 function parenTargets(node: N, inner: N): Expr {
-  if (inner.numChildren === 0) return { kind: 'Tuple', elts: [], span: sp(node) };
+  if (inner.numChildren === 0) return { kind: 'Tuple', elts: [], start: spS(node), end: spE(node) };
   const e: Expr = ir(inner.children[0]!);
-  if (e.kind === 'Tuple') return { ...e, span: sp(node) };
+  if (e.kind === 'Tuple') return { kind: 'Tuple', elts: e.elts, start: spS(node), end: spE(node) };
   return e;
 }
 

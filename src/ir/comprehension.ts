@@ -75,9 +75,9 @@ function substitute<T>(e: T, name: string, value: number): T {
   if (Array.isArray(e)) return e.map((x) => substitute(x, name, value)) as T;
   if (e === null || typeof e !== 'object') return e;
   const o = e as Record<string, unknown>;
-  if (o['kind'] === 'Name' && o['id'] === name) return { kind: 'Int', value, span: o['span'] } as T;
+  if (o['kind'] === 'Name' && o['id'] === name) return { kind: 'Int', value, start: o['start'], end: o['end'] } as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = k === 'span' || k === 'depsSpan' ? v : substitute(v, name, value);
+  for (const [k, v] of Object.entries(o)) out[k] = k === 'depsSpan' ? v : substitute(v, name, value);
   return out as T;
 }
 

@@ -1,8 +1,10 @@
 /**
  * The IR of a PyPTO module: typed node kinds for programs, functions, statements,
  * expressions and types. Every node carries the span [start, end) of its source text
- * (character offsets into the module's original text). Nodes synthesised by a rewrite carry
- * the zero-width span of the place they were inserted at.
+ * (character offsets into the module's original text) in its own `start` and `end` fields, so a
+ * node is itself a `Span` (no span object per node: a million-statement IR holds millions of
+ * nodes). Nodes synthesised by a rewrite carry the zero-width span of the place they were
+ * inserted at.
  *
  * Structural identity ignores spans: two programs are the same program exactly when their
  * IR trees are equal with spans removed (see `equal.ts`).
@@ -15,6 +17,11 @@ export interface Span {
   end: number;
 }
 
+/** A fresh `{ start, end }` with the span of `s` (a node or a span): for keeping a span without keeping its node. */
+export function spanOf(s: Span): Span {
+  return { start: s.start, end: s.end };
+}
+
 // ---------------------------------------------------------------------------------------
 // Expressions
 
@@ -25,41 +32,41 @@ export type BinaryOp =
 
 export type UnaryOp = '-' | 'not' | '~';
 
-export interface NameExpr { kind: 'Name'; id: string; span: Span }
+export interface NameExpr { kind: 'Name'; id: string; start: number; end: number }
 /** Integer literal; `value` is exact for |n| < 2^53, `text` keeps the spelling (e.g. `0x10`). */
-export interface IntExpr { kind: 'Int'; value: number; span: Span }
-export interface FloatExpr { kind: 'Float'; value: number; text: string; span: Span }
-export interface BoolExpr { kind: 'Bool'; value: boolean; span: Span }
-export interface NoneExpr { kind: 'None'; span: Span }
-export interface StrExpr { kind: 'Str'; value: string; span: Span }
-export interface ListExpr { kind: 'List'; elts: Expr[]; span: Span }
-export interface TupleExpr { kind: 'Tuple'; elts: Expr[]; span: Span }
-export interface DictExpr { kind: 'Dict'; entries: { key: Expr; value: Expr }[]; span: Span }
+export interface IntExpr { kind: 'Int'; value: number; start: number; end: number }
+export interface FloatExpr { kind: 'Float'; value: number; text: string; start: number; end: number }
+export interface BoolExpr { kind: 'Bool'; value: boolean; start: number; end: number }
+export interface NoneExpr { kind: 'None'; start: number; end: number }
+export interface StrExpr { kind: 'Str'; value: string; start: number; end: number }
+export interface ListExpr { kind: 'List'; elts: Expr[]; start: number; end: number }
+export interface TupleExpr { kind: 'Tuple'; elts: Expr[]; start: number; end: number }
+export interface DictExpr { kind: 'Dict'; entries: { key: Expr; value: Expr }[]; start: number; end: number }
 /** `value.attr` that is not a known enum literal (e.g. `self.kernel`, `x.shape`). */
-export interface AttrExpr { kind: 'Attr'; value: Expr; attr: string; span: Span }
+export interface AttrExpr { kind: 'Attr'; value: Expr; attr: string; start: number; end: number }
 /**
  * A known enum literal: `pl.FP32` (enum `DataType`), `pld.NotifyOp.AtomicAdd`,
  * `pl.CachePolicy.BYPASS`, ... An integer written where an op parameter expects an enum is
  * turned into this node too, so `op=0` and `op=pld.NotifyOp.AtomicAdd` are the same IR.
  * `module` is the prefix it prints with (`pl` or `pld`).
  */
-export interface EnumExpr { kind: 'Enum'; module: 'pl' | 'pld'; enum: string; member: string; span: Span }
-export interface SubscriptExpr { kind: 'Subscript'; value: Expr; index: Expr; span: Span }
+export interface EnumExpr { kind: 'Enum'; module: 'pl' | 'pld'; enum: string; member: string; start: number; end: number }
+export interface SubscriptExpr { kind: 'Subscript'; value: Expr; index: Expr; start: number; end: number }
 /**
  * `lower:upper` in a subscript (`x[0:H, :]`): PyPTO lowers a read to a `tensor.slice` /
  * `tile.slice` view; a missing bound is the axis start / end. A step is rejected (as PyPTO does).
  */
-export interface SliceExpr { kind: 'Slice'; lower: Expr | null; upper: Expr | null; span: Span }
+export interface SliceExpr { kind: 'Slice'; lower: Expr | null; upper: Expr | null; start: number; end: number }
 /**
  * `[elt for target in iter if c]`: read only in a `deps=` list (as the list or one of its
  * elements), where PyPTO unrolls it at parse time into one dependency per value of `iter`
  * (a dependency list of known length when `iter` is `range(N)` with N known, else symbolic).
  */
-export interface CompExpr { kind: 'Comp'; elt: Expr; target: NameExpr; iter: Expr; conds: Expr[]; span: Span }
-export interface UnaryExpr { kind: 'Unary'; op: UnaryOp; operand: Expr; span: Span }
-export interface BinaryExpr { kind: 'Binary'; op: BinaryOp; left: Expr; right: Expr; span: Span }
+export interface CompExpr { kind: 'Comp'; elt: Expr; target: NameExpr; iter: Expr; conds: Expr[]; start: number; end: number }
+export interface UnaryExpr { kind: 'Unary'; op: UnaryOp; operand: Expr; start: number; end: number }
+export interface BinaryExpr { kind: 'Binary'; op: BinaryOp; left: Expr; right: Expr; start: number; end: number }
 
-export interface Keyword { name: string; value: Expr; span: Span }
+export interface Keyword { name: string; value: Expr; start: number; end: number }
 
 /**
  * How a call names what it calls:
@@ -80,7 +87,7 @@ export type Callee =
  * into `args` at that position, so keyword and positional forms give the same node; `kwargs`
  * keeps the rest (attribute-like keywords such as `cache=`, `out_dtype=`), in source order.
  */
-export interface CallExpr { kind: 'Call'; callee: Callee; args: Expr[]; kwargs: Keyword[]; span: Span }
+export interface CallExpr { kind: 'Call'; callee: Callee; args: Expr[]; kwargs: Keyword[]; start: number; end: number }
 
 /**
  * `pl.submit(self.kernel, a, b, deps=[tids])`: a task launch. `func` is the submitted
@@ -94,7 +101,7 @@ export interface SubmitExpr {
   kwargs: Keyword[];
   deps: Expr[] | null;
   depsSpan: Span | null;
-  span: Span;
+  start: number; end: number;
 }
 
 export type Expr =
@@ -119,17 +126,17 @@ export interface TensorType {
   dtype: Expr;
   /** Further elements kept for printing (e.g. a layout); a `"window_buffer=..."` string is dropped. */
   extras: Expr[];
-  span: Span;
+  start: number; end: number;
 }
 /** `pl.Tile[[r, c], pl.FP32, ...]`; `shapeExpr` as in TensorType. */
-export interface TileType { kind: 'TileType'; shape: Expr[]; shapeExpr?: Expr; dtype: Expr; extras: Expr[]; span: Span }
-export interface ScalarType { kind: 'ScalarType'; dtype: Expr; span: Span }
+export interface TileType { kind: 'TileType'; shape: Expr[]; shapeExpr?: Expr; dtype: Expr; extras: Expr[]; start: number; end: number }
+export interface ScalarType { kind: 'ScalarType'; dtype: Expr; start: number; end: number }
 /** `pl.Array[4, pl.TASK_ID]`: size may be symbolic. */
-export interface ArrayType { kind: 'ArrayType'; size: Expr; dtype: Expr; span: Span }
+export interface ArrayType { kind: 'ArrayType'; size: Expr; dtype: Expr; start: number; end: number }
 /** `tuple[T1, T2]`. */
-export interface TupleType { kind: 'TupleType'; elts: TypeExpr[]; span: Span }
+export interface TupleType { kind: 'TupleType'; elts: TypeExpr[]; start: number; end: number }
 /** A type the IR does not model, kept as an expression for printing. */
-export interface OpaqueType { kind: 'OpaqueType'; expr: Expr; span: Span }
+export interface OpaqueType { kind: 'OpaqueType'; expr: Expr; start: number; end: number }
 
 export type TypeExpr = TensorType | TileType | ScalarType | ArrayType | TupleType | OpaqueType;
 
@@ -139,7 +146,7 @@ export interface Param {
   name: string;
   type: TypeExpr | null;
   direction: Direction;
-  span: Span;
+  start: number; end: number;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -169,13 +176,13 @@ export interface AssignStmt extends Commented {
   tupleTarget: boolean;
   annotation: TypeExpr | null;
   value: Expr;
-  span: Span;
+  start: number; end: number;
 }
-export interface ExprStmt extends Commented { kind: 'ExprStmt'; value: Expr; span: Span }
-export interface ReturnStmt extends Commented { kind: 'Return'; value: Expr | null; span: Span }
-export interface PassStmt extends Commented { kind: 'Pass'; span: Span }
-export interface BreakStmt extends Commented { kind: 'Break'; span: Span }
-export interface ContinueStmt extends Commented { kind: 'Continue'; span: Span }
+export interface ExprStmt extends Commented { kind: 'ExprStmt'; value: Expr; start: number; end: number }
+export interface ReturnStmt extends Commented { kind: 'Return'; value: Expr | null; start: number; end: number }
+export interface PassStmt extends Commented { kind: 'Pass'; start: number; end: number }
+export interface BreakStmt extends Commented { kind: 'Break'; start: number; end: number }
+export interface ContinueStmt extends Commented { kind: 'Continue'; start: number; end: number }
 
 /** `if c: ... else: ...`; `elif` is an `else` holding exactly one `If` with `isElif` set. */
 export interface IfStmt extends Commented {
@@ -184,11 +191,11 @@ export interface IfStmt extends Commented {
   then: Stmt[];
   orelse: Stmt[];
   isElif: boolean;
-  span: Span;
+  start: number; end: number;
 }
 
 /** `while c:` (plain). */
-export interface WhileStmt extends Commented { kind: 'While'; cond: Expr; body: Stmt[]; span: Span }
+export interface WhileStmt extends Commented { kind: 'While'; cond: Expr; body: Stmt[]; start: number; end: number }
 
 /**
  * Loop kinds: `range` (`pl.range`, and Python `range`), `parallel`, `unroll`, `pipeline`,
@@ -220,7 +227,7 @@ export interface ForStmt extends Commented {
   /** For `while` loops, the condition from the body's opening `pl.cond(c)`. */
   cond: Expr | null;
   body: Stmt[];
-  span: Span;
+  start: number; end: number;
 }
 
 /**
@@ -244,7 +251,7 @@ export interface ScopeStmt extends Commented {
   depsSpan: Span | null;
   asName: NameExpr | null;
   body: Stmt[];
-  span: Span;
+  start: number; end: number;
 }
 
 /**
@@ -297,7 +304,7 @@ export interface FunctionDef extends Commented {
   hostSource?: string[];
   body: Stmt[];
   /** From the first decorator's `@` to the end of the last body statement (docstring and func_attr included). */
-  span: Span;
+  start: number; end: number;
 }
 
 export interface Program extends Commented {
@@ -313,7 +320,7 @@ export interface Program extends Commented {
    */
   constants?: ReadonlyMap<string, ConstValue>;
   /** From the `@pl.program` decorator to the end of the last function. */
-  span: Span;
+  start: number; end: number;
 }
 
 /** A module-level constant: an integer or a list of integers (`N = 8`, `SHAPE = [16, 64]`). */

@@ -236,7 +236,7 @@ function printCall(e: CallExpr): string {
   const spec = e.callee.kind === 'op' ? opByCanonical(e.callee.name) : undefined;
   const k = spec ? spec.params.findIndex((q) => q.kwOnly) : -1;
   if (spec && k >= 0 && e.args.length > k) {
-    const kws = [...e.kwargs, ...e.args.slice(k).map((value, i) => ({ name: spec.params[k + i]?.name ?? `arg${k + i}`, value, span: value.span }))];
+    const kws = [...e.kwargs, ...e.args.slice(k).map((value, i) => ({ name: spec.params[k + i]?.name ?? `arg${k + i}`, value, start: value.start, end: value.end }))];
     return `${calleeText(e.callee)}(${[...e.args.slice(0, k).map(top), ...keywords(kws)].join(', ')})`;
   }
   return `${calleeText(e.callee)}(${[...e.args.map(top), ...keywords(e.kwargs)].join(', ')})`;

@@ -23,11 +23,11 @@ function exprs(xs: readonly Expr[], d: number): Expr[] {
 }
 
 function names(xs: readonly NameExpr[], d: number): NameExpr[] {
-  return xs.map((x) => ({ kind: 'Name', id: x.id, span: sp(x.span, d) }));
+  return xs.map((x) => ({ kind: 'Name', id: x.id, start: x.start + d, end: x.end + d }));
 }
 
 function keywords(xs: readonly Keyword[], d: number): Keyword[] {
-  return xs.length === 0 ? empty() : xs.map((k) => ({ name: k.name, value: shiftExpr(k.value, d), span: sp(k.span, d) }));
+  return xs.length === 0 ? empty() : xs.map((k) => ({ name: k.name, value: shiftExpr(k.value, d), start: k.start + d, end: k.end + d }));
 }
 
 function orNull<T>(x: T | null, f: (y: T) => T): T | null {
@@ -42,52 +42,52 @@ function callee(c: Callee, d: number): Callee {
 function shiftExpr(e: Expr, d: number): Expr {
   switch (e.kind) {
     case 'Name':
-      return { kind: 'Name', id: e.id, span: sp(e.span, d) };
+      return { kind: 'Name', id: e.id, start: e.start + d, end: e.end + d };
     case 'Int':
-      return { kind: 'Int', value: e.value, span: sp(e.span, d) };
+      return { kind: 'Int', value: e.value, start: e.start + d, end: e.end + d };
     case 'Float':
-      return { kind: 'Float', value: e.value, text: e.text, span: sp(e.span, d) };
+      return { kind: 'Float', value: e.value, text: e.text, start: e.start + d, end: e.end + d };
     case 'Bool':
-      return { kind: 'Bool', value: e.value, span: sp(e.span, d) };
+      return { kind: 'Bool', value: e.value, start: e.start + d, end: e.end + d };
     case 'None':
-      return { kind: 'None', span: sp(e.span, d) };
+      return { kind: 'None', start: e.start + d, end: e.end + d };
     case 'Str':
-      return { kind: 'Str', value: e.value, span: sp(e.span, d) };
+      return { kind: 'Str', value: e.value, start: e.start + d, end: e.end + d };
     case 'List':
-      return { kind: 'List', elts: exprs(e.elts, d), span: sp(e.span, d) };
+      return { kind: 'List', elts: exprs(e.elts, d), start: e.start + d, end: e.end + d };
     case 'Tuple':
       return tuple(e, d);
     case 'Dict':
-      return { kind: 'Dict', entries: e.entries.map((x) => ({ key: shiftExpr(x.key, d), value: shiftExpr(x.value, d) })), span: sp(e.span, d) };
+      return { kind: 'Dict', entries: e.entries.map((x) => ({ key: shiftExpr(x.key, d), value: shiftExpr(x.value, d) })), start: e.start + d, end: e.end + d };
     case 'Attr':
-      return { kind: 'Attr', value: shiftExpr(e.value, d), attr: e.attr, span: sp(e.span, d) };
+      return { kind: 'Attr', value: shiftExpr(e.value, d), attr: e.attr, start: e.start + d, end: e.end + d };
     case 'Enum':
-      return { kind: 'Enum', module: e.module, enum: e.enum, member: e.member, span: sp(e.span, d) };
+      return { kind: 'Enum', module: e.module, enum: e.enum, member: e.member, start: e.start + d, end: e.end + d };
     case 'Subscript':
-      return { kind: 'Subscript', value: shiftExpr(e.value, d), index: shiftExpr(e.index, d), span: sp(e.span, d) };
+      return { kind: 'Subscript', value: shiftExpr(e.value, d), index: shiftExpr(e.index, d), start: e.start + d, end: e.end + d };
     case 'Slice':
-      return { kind: 'Slice', lower: orNull(e.lower, (x) => shiftExpr(x, d)), upper: orNull(e.upper, (x) => shiftExpr(x, d)), span: sp(e.span, d) };
+      return { kind: 'Slice', lower: orNull(e.lower, (x) => shiftExpr(x, d)), upper: orNull(e.upper, (x) => shiftExpr(x, d)), start: e.start + d, end: e.end + d };
     case 'Comp':
       return {
-        kind: 'Comp', elt: shiftExpr(e.elt, d), target: { kind: 'Name', id: e.target.id, span: sp(e.target.span, d) },
-        iter: shiftExpr(e.iter, d), conds: exprs(e.conds, d), span: sp(e.span, d),
+        kind: 'Comp', elt: shiftExpr(e.elt, d), target: { kind: 'Name', id: e.target.id, start: e.target.start + d, end: e.target.end + d },
+        iter: shiftExpr(e.iter, d), conds: exprs(e.conds, d), start: e.start + d, end: e.end + d,
       };
     case 'Unary':
-      return { kind: 'Unary', op: e.op, operand: shiftExpr(e.operand, d), span: sp(e.span, d) };
+      return { kind: 'Unary', op: e.op, operand: shiftExpr(e.operand, d), start: e.start + d, end: e.end + d };
     case 'Binary':
-      return { kind: 'Binary', op: e.op, left: shiftExpr(e.left, d), right: shiftExpr(e.right, d), span: sp(e.span, d) };
+      return { kind: 'Binary', op: e.op, left: shiftExpr(e.left, d), right: shiftExpr(e.right, d), start: e.start + d, end: e.end + d };
     case 'Call':
-      return { kind: 'Call', callee: callee(e.callee, d), args: exprs(e.args, d), kwargs: keywords(e.kwargs, d), span: sp(e.span, d) };
+      return { kind: 'Call', callee: callee(e.callee, d), args: exprs(e.args, d), kwargs: keywords(e.kwargs, d), start: e.start + d, end: e.end + d };
     case 'Submit':
       return {
         kind: 'Submit', func: e.func, args: exprs(e.args, d), kwargs: keywords(e.kwargs, d),
-        deps: orNull(e.deps, (x) => exprs(x, d)), depsSpan: orNull(e.depsSpan, (x) => sp(x, d)), span: sp(e.span, d),
+        deps: orNull(e.deps, (x) => exprs(x, d)), depsSpan: orNull(e.depsSpan, (x) => sp(x, d)), start: e.start + d, end: e.end + d,
       };
   }
 }
 
 function tuple(e: TupleExpr, d: number): TupleExpr {
-  return { kind: 'Tuple', elts: exprs(e.elts, d), span: sp(e.span, d) };
+  return { kind: 'Tuple', elts: exprs(e.elts, d), start: e.start + d, end: e.end + d };
 }
 
 function shiftType(t: TypeExpr, d: number): TypeExpr {
@@ -95,23 +95,23 @@ function shiftType(t: TypeExpr, d: number): TypeExpr {
     case 'TensorType': {
       const shape = exprs(t.shape, d);
       return t.shapeExpr
-        ? { kind: 'TensorType', distributed: t.distributed, shape, shapeExpr: shiftExpr(t.shapeExpr, d), dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), span: sp(t.span, d) }
-        : { kind: 'TensorType', distributed: t.distributed, shape, dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), span: sp(t.span, d) };
+        ? { kind: 'TensorType', distributed: t.distributed, shape, shapeExpr: shiftExpr(t.shapeExpr, d), dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d }
+        : { kind: 'TensorType', distributed: t.distributed, shape, dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d };
     }
     case 'TileType': {
       const shape = exprs(t.shape, d);
       return t.shapeExpr
-        ? { kind: 'TileType', shape, shapeExpr: shiftExpr(t.shapeExpr, d), dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), span: sp(t.span, d) }
-        : { kind: 'TileType', shape, dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), span: sp(t.span, d) };
+        ? { kind: 'TileType', shape, shapeExpr: shiftExpr(t.shapeExpr, d), dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d }
+        : { kind: 'TileType', shape, dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d };
     }
     case 'ScalarType':
-      return { kind: 'ScalarType', dtype: shiftExpr(t.dtype, d), span: sp(t.span, d) };
+      return { kind: 'ScalarType', dtype: shiftExpr(t.dtype, d), start: t.start + d, end: t.end + d };
     case 'ArrayType':
-      return { kind: 'ArrayType', size: shiftExpr(t.size, d), dtype: shiftExpr(t.dtype, d), span: sp(t.span, d) };
+      return { kind: 'ArrayType', size: shiftExpr(t.size, d), dtype: shiftExpr(t.dtype, d), start: t.start + d, end: t.end + d };
     case 'TupleType':
-      return { kind: 'TupleType', elts: t.elts.map((x) => shiftType(x, d)), span: sp(t.span, d) };
+      return { kind: 'TupleType', elts: t.elts.map((x) => shiftType(x, d)), start: t.start + d, end: t.end + d };
     case 'OpaqueType':
-      return { kind: 'OpaqueType', expr: shiftExpr(t.expr, d), span: sp(t.span, d) };
+      return { kind: 'OpaqueType', expr: shiftExpr(t.expr, d), start: t.start + d, end: t.end + d };
   }
 }
 
@@ -127,38 +127,38 @@ function shiftBare(s: Stmt, d: number): Stmt {
       const targets = names(s.targets, d);
       const annotation = orNull(s.annotation, (x) => shiftType(x, d));
       const value = shiftExpr(s.value, d);
-      // Keys in the order the builder writes them (makeAssign): sliceIndex before span, targetPattern last.
+      // Keys in the order the builder writes them (makeAssign): sliceIndex before start/end, targetPattern last.
       const a: AssignStmt = s.sliceIndex === undefined
-        ? { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, span: sp(s.span, d) }
-        : { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, sliceIndex: shiftExpr(s.sliceIndex, d), span: sp(s.span, d) };
+        ? { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, start: s.start + d, end: s.end + d }
+        : { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, sliceIndex: shiftExpr(s.sliceIndex, d), start: s.start + d, end: s.end + d };
       if (s.targetPattern !== undefined) a.targetPattern = tuple(s.targetPattern, d);
       return a;
     }
     case 'ExprStmt':
-      return { kind: 'ExprStmt', value: shiftExpr(s.value, d), span: sp(s.span, d) };
+      return { kind: 'ExprStmt', value: shiftExpr(s.value, d), start: s.start + d, end: s.end + d };
     case 'Return':
-      return { kind: 'Return', value: orNull(s.value, (x) => shiftExpr(x, d)), span: sp(s.span, d) };
+      return { kind: 'Return', value: orNull(s.value, (x) => shiftExpr(x, d)), start: s.start + d, end: s.end + d };
     case 'Pass':
-      return { kind: 'Pass', span: sp(s.span, d) };
+      return { kind: 'Pass', start: s.start + d, end: s.end + d };
     case 'Break':
-      return { kind: 'Break', span: sp(s.span, d) };
+      return { kind: 'Break', start: s.start + d, end: s.end + d };
     case 'Continue':
-      return { kind: 'Continue', span: sp(s.span, d) };
+      return { kind: 'Continue', start: s.start + d, end: s.end + d };
     case 'If':
-      return { kind: 'If', cond: shiftExpr(s.cond, d), then: shiftStmts(s.then, d), orelse: shiftStmts(s.orelse, d), isElif: s.isElif, span: sp(s.span, d) };
+      return { kind: 'If', cond: shiftExpr(s.cond, d), then: shiftStmts(s.then, d), orelse: shiftStmts(s.orelse, d), isElif: s.isElif, start: s.start + d, end: s.end + d };
     case 'While':
-      return { kind: 'While', cond: shiftExpr(s.cond, d), body: shiftStmts(s.body, d), span: sp(s.span, d) };
+      return { kind: 'While', cond: shiftExpr(s.cond, d), body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d };
     case 'For':
       return {
         kind: 'For', loopKind: s.loopKind, target: s.target && names([s.target], d)[0]!, iterArgs: names(s.iterArgs, d),
         args: exprs(s.args, d), kwargs: keywords(s.kwargs, d), initValues: exprs(s.initValues, d),
-        cond: orNull(s.cond, (x) => shiftExpr(x, d)), body: shiftStmts(s.body, d), span: sp(s.span, d),
+        cond: orNull(s.cond, (x) => shiftExpr(x, d)), body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d,
       };
     case 'Scope':
       return {
         kind: 'Scope', scope: s.scope, args: exprs(s.args, d), kwargs: keywords(s.kwargs, d),
         deps: orNull(s.deps, (x) => exprs(x, d)), depsSpan: orNull(s.depsSpan, (x) => sp(x, d)),
-        asName: s.asName && names([s.asName], d)[0]!, body: shiftStmts(s.body, d), span: sp(s.span, d),
+        asName: s.asName && names([s.asName], d)[0]!, body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d,
       };
   }
 }

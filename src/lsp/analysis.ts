@@ -63,7 +63,7 @@ export function fixOneText(text: string, path: string, settings: LspSettings, se
 function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
   const at = (id: number): boolean => {
     const e = a.table.get(id);
-    return e !== undefined && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e && e.span !== undefined && e.span.start === start;
+    return e !== undefined && e.kind !== 'Block' && e.kind !== 'Exit' && 'start' in e && e.start === start;
   };
   const out = emptyEdits();
   out.insertCall = all.insertCall.filter((e) => at(e.stmt));

@@ -37,8 +37,8 @@ export function formatText(text: string, path: string, defines: ReadonlyMap<stri
   };
   const units: { span: Span; print: () => string }[] = [];
   for (const p of m.programs) {
-    if (p.jit) for (const f of p.functions) units.push({ span: f.span, print: () => printFunction(f, 0) });
-    else units.push({ span: p.span, print: () => printProgram(p) });
+    if (p.jit) for (const f of p.functions) units.push({ span: f, print: () => printFunction(f, 0) });
+    else units.push({ span: p, print: () => printProgram(p) });
   }
   units.sort((a, b) => a.span.start - b.span.start);
   const nl = /\r\n/.test(text) ? '\r\n' : /\r/.test(text) && !/\n/.test(text) ? '\r' : '\n';

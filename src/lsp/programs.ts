@@ -45,8 +45,8 @@ const constText = (m: ReadonlyMap<string, unknown> | undefined): string => JSON.
 
 /** What decides a program's analysis: settings and rules (`salt`), constants, start line and text. */
 function programKey(salt: string, source: SourceText, p: Program, moduleConstants: ReadonlyMap<string, unknown>): string {
-  const line = source.position(p.span.start).line;
-  return [salt, constText(moduleConstants), constText(p.constants), String(line), source.text.slice(p.span.start, p.span.end)].join('\u0000');
+  const line = source.position(p.start).line;
+  return [salt, constText(moduleConstants), constText(p.constants), String(line), source.text.slice(p.start, p.end)].join('\u0000');
 }
 
 /** A location of `from` moved by `delta` into `to` (locations in other files are kept). */
@@ -107,7 +107,7 @@ function* programsSteps(
     const key = programKey(salt, source, p, module.constants);
     let audit = previous.get(key);
     if (audit) {
-      const delta = p.span.start - audit.start;
+      const delta = p.start - audit.start;
       for (const f of audit.findings) findings.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, audit.source, source, delta) });
     } else {
       const one = { ...module, programs: [p] };
@@ -120,11 +120,11 @@ function* programsSteps(
         for (const d of readFindings(a.result, a.table, source, { related: true })) mine.push({ pass: pass.name, diagnostic: d });
       }
       analysed++;
-      audit = { source, start: p.span.start, findings: mine, analyses };
+      audit = { source, start: p.start, findings: mine, analyses };
       findings.push(...mine);
     }
     cache.set(key, audit);
-    programs.push({ fromLine: source.position(p.span.start).line, toLine: source.position(p.span.end).line, analyses: audit.analyses });
+    programs.push({ fromLine: source.position(p.start).line, toLine: source.position(p.end).line, analyses: audit.analyses });
   }
   return { findings, programs, cache, analysed, total: module.programs.length };
 }

@@ -1,5 +1,6 @@
 import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
 import type { Entity } from '../facts/extract.js';
+import type { Span } from '../ir/nodes.js';
 import { parseTupleText } from '../datalog/tuple-text.js';
 import type { Analysis } from './analyze.js';
 import type { ContractManifest } from './manifest.js';
@@ -43,13 +44,13 @@ export function nodesOnLine(a: Analysis, line: number): number[] {
   const out: number[] = [];
   a.table.entities.forEach((e, i) => {
     if (!isLocated(e)) return;
-    if (src.position(e.span.start).line === line) out.push(i + 1);
+    if (src.position(e.start).line === line) out.push(i + 1);
   });
   return out;
 }
 
-function isLocated(e: Entity): e is Entity & { span: { start: number; end: number } } {
-  return e.kind !== 'Block' && e.kind !== 'Exit' && e.kind !== 'Binding' && e.kind !== 'Param' && 'span' in e;
+function isLocated(e: Entity): e is Entity & Span {
+  return e.kind !== 'Block' && e.kind !== 'Exit' && e.kind !== 'Binding' && e.kind !== 'Param' && 'start' in e;
 }
 
 /** A short description of an id: `line:col` and the first line of its text. */
@@ -58,7 +59,7 @@ export function describeId(a: Analysis, id: number): string | undefined {
   if (!e || e.kind === 'Block') return undefined;
   const src = a.module.source;
   if (e.kind === 'Exit') return `the exit of function ${e.func.name}`;
-  const span = 'span' in e ? e.span : undefined;
+  const span: Span | undefined = 'start' in e ? e : undefined;
   if (!span) return undefined;
   const { line, col } = src.position(span.start);
   const text = src.text.slice(span.start, span.end).split('\n')[0]!.trim();

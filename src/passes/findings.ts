@@ -10,9 +10,9 @@ import { closestName } from '../report/suggest.js';
 export function locationOf(table: NodeTable, source: SourceText, id: number): Location | undefined {
   const e = table.get(id);
   if (!e) return undefined;
-  if (e.kind === 'Exit') return { source, start: e.func.span.end, end: e.func.span.end };
+  if (e.kind === 'Exit') return { source, start: e.func.end, end: e.func.end };
   if (e.kind === 'Block') return undefined;
-  if ('span' in e && e.span) return { source, start: e.span.start, end: e.span.end };
+  if ('start' in e) return { source, start: e.start, end: e.end };
   return undefined;
 }
 

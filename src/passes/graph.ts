@@ -18,12 +18,12 @@ export function fanoutDot(a: Analysis, after: boolean, pass: string): string {
   const r = a.result;
   const line = (id: number): number => {
     const e = a.table.get(id);
-    return e && 'span' in e && e.span ? src.lineOf(e.span.start) : 0;
+    return e && 'start' in e ? src.lineOf(e.start) : 0;
   };
   const text = (id: number): string => {
     const e = a.table.get(id);
-    if (!e || !('span' in e) || !e.span) return '';
-    const t = src.text.slice(e.span.start, e.span.end).replace(/\s+/g, ' ');
+    if (!e || !('start' in e)) return '';
+    const t = src.text.slice(e.start, e.end).replace(/\s+/g, ' ');
     if (t.length <= 48) return t;
     // Cut at a token boundary (after a space or comma), never inside a name.
     const head = t.slice(0, 46);

@@ -161,15 +161,15 @@ function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
   const byStart = new Map<number, { lines: string[]; end: number }>();
   for (const e of edits.insertCall.filter((x) => x.place === 'after').sort((x, y) => x.seq - y.seq)) {
     const anchor = a.table.get(e.stmt);
-    if (!anchor || !('span' in anchor) || !wanted.has(anchor.span.start)) continue;
-    const built = insertedStmt(e, a.table, anchor.span.end);
+    if (!anchor || !('start' in anchor) || !wanted.has(anchor.start)) continue;
+    const built = insertedStmt(e, a.table, anchor.end);
     if (Array.isArray(built)) continue;
     const text = printStmt(built).trim();
     const line = lines.get(text) ?? text;
     lines.set(line, line);
-    const entry = byStart.get(anchor.span.start) ?? { lines: [], end: anchor.span.end };
+    const entry = byStart.get(anchor.start) ?? { lines: [], end: anchor.end };
     entry.lines.push(line);
-    byStart.set(anchor.span.start, entry);
+    byStart.set(anchor.start, entry);
   }
   for (const d of findings) {
     if (d.fix || !d.location || !fixedCodes.has(d.code)) continue;

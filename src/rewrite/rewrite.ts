@@ -23,6 +23,7 @@
 import type {
   CallExpr, DictExpr, Expr, FunctionDef, Keyword, Module, ScopeStmt, Span, Stmt, SubmitExpr, TensorType, TileType,
 } from '../ir/nodes.js';
+import { spanOf } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import { respell } from '../frontend/imports.js';
 import { isIdentifier, isOpName, parseExprText } from '../frontend/expr-text.js';
@@ -54,7 +55,7 @@ const opCallee = (name: string): CallExpr['callee'] => ({ kind: 'op', name, know
 /** The located `bad-edit` diagnostic for an edit at node `id` (the file when the id has no span). */
 function badEditDiagnostic(table: NodeTable, source: SourceText, id: number, message: string): Diagnostic {
   const e = table.get(id);
-  const span = e && e.kind !== 'Block' && e.kind !== 'Exit' && 'span' in e ? e.span : undefined;
+  const span = e && e.kind !== 'Block' && e.kind !== 'Exit' && 'start' in e ? spanOf(e) : undefined;
   const text = `the rules derived an edit the rewriter cannot apply: ${message}; check the rule deriving it (ptolog explain shows its proof).`;
   return span ? errorAt(source, span.start, span.end, 'bad-edit', text) : { severity: 'error', code: 'bad-edit', path: source.path, message: text };
 }
@@ -81,11 +82,11 @@ function editValue(v: EditValue, table: NodeTable, span: Span): Expr | string {
       const n = table.get(v.node);
       if (!n || !isExpr(n)) return `"${v.kind}" names ${v.node}, which is not an expression`;
       const copy = withSpan(n as Expr, span);
-      return v.kind === 'expr' ? copy : { kind: 'List', elts: [copy], span };
+      return v.kind === 'expr' ? copy : { kind: 'List', elts: [copy], start: span.start, end: span.end };
     }
     case 'name':
       if (!isIdentifier(v.text)) return `"name" value ${JSON.stringify(v.text)} is not a Python name`;
-      return { kind: 'Name', id: v.text, span };
+      return { kind: 'Name', id: v.text, start: span.start, end: span.end };
     case 'text': {
       const r = parseExprText(v.text, span.start);
       return 'error' in r ? `"text" value ${JSON.stringify(v.text)} is not a DSL expression: ${r.error}` : r.expr;
@@ -97,8 +98,8 @@ function editValue(v: EditValue, table: NodeTable, span: Span): Expr | string {
       // The declared shape as written: its dimension expressions (`[1, N]`), or the name of a
       // list constant (`SHAPE`) when the type was written with one.
       const t = type as TensorType | TileType;
-      if (v.kind === 'zeros') return { kind: 'List', elts: t.shape.map(() => ({ kind: 'Int', value: 0, span })), span };
-      return t.shapeExpr ? withSpan(t.shapeExpr, span) : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), span };
+      if (v.kind === 'zeros') return { kind: 'List', elts: t.shape.map(() => ({ kind: 'Int', value: 0, start: span.start, end: span.end })), start: span.start, end: span.end };
+      return t.shapeExpr ? withSpan(t.shapeExpr, span) : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), start: span.start, end: span.end };
     }
     default:
       return `the value kind "${v.kind}" is none of expr, list, name, text, shape, zeros`;
@@ -133,12 +134,12 @@ export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): S
     else if (i > 0 && e.kwargs[i - 1]!.key === k.key) problems.push(`${where()}: the keyword ${k.key}= is given twice`);
     const v = editValue(k.value, table, span);
     if (typeof v === 'string') problems.push(`${where()} keyword ${k.key}=: ${v}`);
-    else kwargs.push({ name: k.key, value: v, span });
+    else kwargs.push({ name: k.key, value: v, start: at, end: at });
   }
   if (problems.length > 0) return problems;
-  const call: Expr = { kind: 'Call', callee: opCallee(e.op), args, kwargs, span };
-  if (e.bind === '') return { kind: 'ExprStmt', value: call, span };
-  return { kind: 'Assign', targets: [{ kind: 'Name', id: e.bind, span }], tupleTarget: false, annotation: null, value: call, span };
+  const call: Expr = { kind: 'Call', callee: opCallee(e.op), args, kwargs, start: at, end: at };
+  if (e.bind === '') return { kind: 'ExprStmt', value: call, start: at, end: at };
+  return { kind: 'Assign', targets: [{ kind: 'Name', id: e.bind, start: at, end: at }], tupleTarget: false, annotation: null, value: call, start: at, end: at };
 }
 
 /** A deep copy of an expression with every span set to `span`. */
@@ -150,7 +151,8 @@ function withSpan<T>(x: T, span: Span): T {
   for (const k in from) {
     const v = from[k];
     if (v === undefined || !Object.hasOwn(from, k)) continue;
-    out[k] = k === 'span' || k === 'depsSpan' ? (v === null ? null : span) : withSpan(v, span);
+    // A node's own span is its `start` / `end` (numbers); `depsSpan` is a span object.
+    out[k] = k === 'start' ? span.start : k === 'end' ? span.end : k === 'depsSpan' ? (v === null ? null : spanOf(span)) : withSpan(v, span);
   }
   return out as T;
 }
@@ -209,7 +211,7 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, 
       continue;
     }
     const s = anchor as Stmt;
-    const built = insertedStmt(e, table, e.place === 'before' ? s.span.start : s.span.end);
+    const built = insertedStmt(e, table, e.place === 'before' ? s.start : s.end);
     if (Array.isArray(built)) for (const m of built) bad(e.stmt, m);
     else if (mode === 'check') plan.inserts.push({ edit: e, anchor: s, stmt: null, line: '' });
     else plan.inserts.push({ edit: e, anchor: s, stmt: mode === 'tree' ? built : null, line: printed(built) });
@@ -242,13 +244,13 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, 
   for (const e of edits.setKwarg) {
     const c = callOf('set_kwarg', e.call);
     if (!c) continue;
-    const value = kwValue('set_kwarg', e.call, e.key, e.value, c.span.end);
+    const value = kwValue('set_kwarg', e.call, e.key, e.value, c.end);
     const had = c.kwargs.find((k) => k.name === e.key);
     if (had) {
       problems.push({
         severity: 'error', code: 'patch-conflict',
         message: `the rules ask to add ${e.key}= to a call that already has one.`,
-        location: { source, start: had.span.start, end: had.span.end },
+        location: { source, start: had.start, end: had.end },
       });
     } else if (value) plan.addKw.push({ call: c, key: e.key, value, text: e.value });
   }
@@ -256,7 +258,7 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, 
     const c = callOf('replace_kwarg', e.call);
     if (!c) continue;
     const kw = c.kwargs.find((k) => k.name === e.key);
-    const value = kwValue('replace_kwarg', e.call, e.key, e.value, kw?.value.span.start ?? c.span.end);
+    const value = kwValue('replace_kwarg', e.call, e.key, e.value, kw?.value.start ?? c.end);
     if (!kw) bad(e.call, `replace_kwarg(${e.call}, ${JSON.stringify(e.key)}, ...): the call has no keyword ${e.key}=`);
     else if (value) plan.replaceKw.push({ kw, value, text: e.value });
   }
@@ -295,8 +297,8 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
 
   // After a statement: group per anchor, inner anchors before outer ones ending at the same place.
   const after = plan.inserts.filter((i) => i.edit.place === 'after').sort((a, b) => {
-    const sa = a.anchor.span;
-    const sb = b.anchor.span;
+    const sa = a.anchor;
+    const sb = b.anchor;
     return sa.end - sb.end || sb.start - sa.start || a.edit.stmt - b.edit.stmt || a.edit.seq - b.edit.seq;
   });
   const insertsAt = new Map<number, Stmt[]>();
@@ -306,11 +308,11 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
       if (!list) insertsAt.set(i.edit.stmt, (list = []));
       list.push(i.stmt!);
     }
-    textEdits.push({ kind: 'insertAfter', anchor: i.anchor.span, lines: [i.line] });
+    textEdits.push({ kind: 'insertAfter', anchor: spanOf(i.anchor), lines: [i.line] });
   }
 
   // Before a statement, in seq order.
-  const before = plan.inserts.filter((i) => i.edit.place === 'before').sort((a, b) => a.anchor.span.start - b.anchor.span.start || a.edit.seq - b.edit.seq);
+  const before = plan.inserts.filter((i) => i.edit.place === 'before').sort((a, b) => a.anchor.start - b.anchor.start || a.edit.seq - b.edit.seq);
   const insertsBefore = new Map<number, Stmt[]>();
   for (const i of before) {
     if (tree) {
@@ -318,25 +320,25 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
       if (!list) insertsBefore.set(i.edit.stmt, (list = []));
       list.push(i.stmt!);
     }
-    textEdits.push({ kind: 'insertBefore', anchor: i.anchor.span, lines: [i.line] });
+    textEdits.push({ kind: 'insertBefore', anchor: spanOf(i.anchor), lines: [i.line] });
   }
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
   for (const { node, name } of plan.deps) {
     const span = node.depsSpan!;
-    if (tree) node.deps = [{ kind: 'Name', id: name, span }];
+    if (tree) node.deps = [{ kind: 'Name', id: name, start: span.start, end: span.end }];
     textEdits.push({ kind: 'replace', span, text: `[${name}]` });
   }
 
   // set_kwarg: add `key=value` to a call.
   for (const { call, key, value, text } of plan.addKw) {
-    if (tree) call.kwargs = [...call.kwargs, { name: key, value, span: { start: call.span.end, end: call.span.end } }]; // (IR arrays may be the shared frozen empty one)
-    textEdits.push({ kind: 'addKeyword', call: call.span, name: key, value: respell(text, spell) });
+    if (tree) call.kwargs = [...call.kwargs, { name: key, value, start: call.end, end: call.end }]; // (IR arrays may be the shared frozen empty one)
+    textEdits.push({ kind: 'addKeyword', call: spanOf(call), name: key, value: respell(text, spell) });
   }
 
   // replace_kwarg: a keyword's value becomes the rule's text.
   for (const { kw, value, text } of plan.replaceKw) {
-    textEdits.push({ kind: 'replace', span: kw.value.span, text: respell(text, spell) });
+    textEdits.push({ kind: 'replace', span: spanOf(kw.value), text: respell(text, spell) });
     if (tree) kw.value = value;
   }
 
@@ -370,18 +372,18 @@ function removeAttrEntry(f: FunctionDef, attrs: DictExpr, key: string, text: str
   if (attrs.entries.length === 0) {
     // Remove the whole `pl.func_attr({...})` line.
     f.attrs = null;
-    const lineStart = text.lastIndexOf('\n', attrs.span.start - 1) + 1;
-    let lineEnd = text.indexOf('\n', attrs.span.end);
+    const lineStart = text.lastIndexOf('\n', attrs.start - 1) + 1;
+    let lineEnd = text.indexOf('\n', attrs.end);
     lineEnd = lineEnd < 0 ? text.length : lineEnd + 1;
     return [{ kind: 'deleteRange', span: { start: lineStart, end: lineEnd } }];
   }
   // Remove `key: value` and the comma that separates it from a neighbour.
-  let start = entry.key.span.start;
-  let end = entry.value.span.end;
+  let start = entry.key.start;
+  let end = entry.value.end;
   const after = /^\s*,\s*/.exec(text.slice(end));
   if (after && idx < attrs.entries.length) end += after[0].length;
   else {
-    const before = /,\s*$/.exec(text.slice(attrs.span.start, start));
+    const before = /,\s*$/.exec(text.slice(attrs.start, start));
     if (before) start -= before[0].length;
   }
   return [{ kind: 'deleteRange', span: { start, end } }];

@@ -17,7 +17,7 @@ function strip(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(strip);
   if (x && typeof x === 'object') {
     const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) if (k !== 'span' && k !== 'depsSpan' && k !== 'source') o[k] = strip(v);
+    for (const [k, v] of Object.entries(x)) if (k !== 'start' && k !== 'end' && k !== 'depsSpan' && k !== 'source') o[k] = strip(v);
     return o;
   }
   return x;
@@ -235,7 +235,7 @@ describe('chunked parsing', () => {
     expect(JSON.stringify(small.programs)).toBe(JSON.stringify(whole.programs));
     expect(strip(small.programs)).toEqual(strip(whole.programs));
     const last = whole.programs[0]!.functions[0]!.body.at(-1) as Stmt;
-    expect(src.slice(last.span.start, last.span.end)).toBe('return t');
+    expect(src.slice(last.start, last.end)).toBe('return t');
   });
 
   it('a syntax error inside a split compound statement is still located', () => {
@@ -275,9 +275,9 @@ describe('statement-group cache', () => {
     expect(JSON.stringify(cached.programs)).toBe(JSON.stringify(plain.programs));
     const body = cached.programs[0]!.functions[0]!.body;
     expect(body.length).toBe(24);
-    const starts = new Set(body.map((s) => s.span.start));
+    const starts = new Set(body.map((s) => s.start));
     expect(starts.size).toBe(24);
-    for (const s of body) expect(src.slice(s.span.start, s.span.end)).toMatch(/^(pl\.store\(t, \[0, 0\], t\)|if t:\n {12}x = pl\.submit\(self\.f, t, deps=\[t\]\)|a = 1|b = 2)$/);
+    for (const s of body) expect(src.slice(s.start, s.end)).toMatch(/^(pl\.store\(t, \[0, 0\], t\)|if t:\n {12}x = pl\.submit\(self\.f, t, deps=\[t\]\)|a = 1|b = 2)$/);
     const ifs = body.filter((s) => s.kind === 'If') as Extract<Stmt, { kind: 'If' }>[];
     expect(ifs[0]!.then[0]).not.toBe(ifs[1]!.then[0]);
     const sub = (ifs[3]!.then[0] as Extract<Stmt, { kind: 'Assign' }>).value as Extract<Expr, { kind: 'Submit' }>;
@@ -292,10 +292,9 @@ function genericShift<T>(x: T, delta: number): T {
   if (x !== null && typeof x === 'object') {
     const o: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
-      if ((k === 'span' || k === 'depsSpan') && v !== null && typeof v === 'object') {
-        const sp = v as { start: number; end: number };
-        o[k] = { start: sp.start + delta, end: sp.end + delta };
-      } else o[k] = genericShift(v, delta);
+      // A node's own span (`start` / `end`), and those of a `depsSpan` object.
+      if ((k === 'start' || k === 'end') && typeof v === 'number') o[k] = v + delta;
+      else o[k] = genericShift(v, delta);
     }
     return o as T;
   }
@@ -306,7 +305,7 @@ describe('shiftStmts (the statement-group cache copy)', () => {
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.py') ? [join(dir, d.name)] : []));
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  it('copies every statement of the specs and examples as a generic deep copy does (keys, order, spans moved), sharing no span', () => {
+  it('copies every statement of the specs and examples as a generic deep copy does (keys, order, spans moved), sharing no node', () => {
     let stmts = 0;
     for (const f of [...files(join(root, 'specs')), ...files(join(root, 'examples'))]) {
       const m = parseModuleIsolated(readFileSync(f, 'utf8'), f);
@@ -314,7 +313,7 @@ describe('shiftStmts (the statement-group cache copy)', () => {
         for (const fn of p.functions) {
           const copy = shiftStmts(fn.body, 17);
           expect(JSON.stringify(copy), f).toBe(JSON.stringify(genericShift(fn.body, 17)));
-          if (fn.body.length > 0) expect(copy[0]!.span).not.toBe(fn.body[0]!.span);
+          if (fn.body.length > 0) expect(copy[0]).not.toBe(fn.body[0]);
           stmts += fn.body.length;
         }
       }

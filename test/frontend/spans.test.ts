@@ -36,7 +36,7 @@ describe('spans', () => {
   const m = parseModule(SRC, 'spans.py');
   const f = m.programs[0]!.functions[0]!;
   const body = f.body;
-  const t = (s: { span: { start: number; end: number } }): string => text(m, s.span);
+  const t = (s: { start: number; end: number }): string => text(m, s);
 
   it('simple statements cover their text exactly, without comments or newline', () => {
     expect(t(body[0]!)).toBe('a = pl.load(x,   # interior comment\n                    [0, 0],\n                    [4, 4])');
@@ -79,7 +79,7 @@ describe('spans', () => {
   it('expressions and synthesised nodes', () => {
     const loop = body[4] as Extract<Stmt, { kind: 'For' }>;
     expect(loop.args.map((a) => [a.kind, t(a)])).toEqual([['Int', ''], ['Int', '4'], ['Int', '']]);
-    expect(loop.args[0]!.span.start).toBe(m.source.text.indexOf('pl.range(4)'));
+    expect(loop.args[0]!.start).toBe(m.source.text.indexOf('pl.range(4)'));
     const el = body[5] as Extract<Stmt, { kind: 'Assign' }>;
     expect(t(el.targets[0]!)).toBe('tids');
     expect(t(el.value)).toBe('tids[i] = t');
@@ -96,16 +96,16 @@ describe('spans', () => {
       'q.py',
     );
     const a = m2.programs[0]!.functions[0]!.body[0] as Extract<Stmt, { kind: 'Assign' }>;
-    expect(text(m2, a.value.span)).toBe('(a + b) * c.d(1)[2]');
+    expect(text(m2, a.value)).toBe('(a + b) * c.d(1)[2]');
     const bin = a.value as Extract<Expr, { kind: 'Binary' }>;
-    expect(text(m2, bin.left.span)).toBe('a + b');
-    expect(text(m2, bin.right.span)).toBe('c.d(1)[2]');
+    expect(text(m2, bin.left)).toBe('a + b');
+    expect(text(m2, bin.right)).toBe('c.d(1)[2]');
   });
 
   it('maps spans through CRLF line endings and a BOM', () => {
     const src = '\uFEFFimport pypto.language as pl\r\n@pl.program\r\nclass R:\r\n    @pl.function\r\n    def f(self):\r\n        x = 1  # c\r\n        return x\r\n';
     const m3 = parseModule(src, 'r.py');
     const b = m3.programs[0]!.functions[0]!.body;
-    expect(b.map((s) => text(m3, s.span))).toEqual(['x = 1', 'return x']);
+    expect(b.map((s) => text(m3, s))).toEqual(['x = 1', 'return x']);
   });
 });

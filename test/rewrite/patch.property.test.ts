@@ -20,8 +20,8 @@ function statements(text: string): Stmt[] {
 
 /** True when the statement starts its line (not a body written on its header's line). */
 function ownLine(text: string, s: Stmt): boolean {
-  const ls = text.lastIndexOf('\n', s.span.start - 1) + 1;
-  return /^[ ]*$/.test(text.slice(ls, s.span.start));
+  const ls = text.lastIndexOf('\n', s.start - 1) + 1;
+  return /^[ ]*$/.test(text.slice(ls, s.start));
 }
 
 describe('patcher conservation', () => {
@@ -30,13 +30,13 @@ describe('patcher conservation', () => {
     (p, r, picks) => {
       const text = respell(programText(p), r);
       // (an `elif` branch is not a place to insert next to: the patcher refuses it)
-      const stmts = statements(text).filter((s) => ownLine(text, s) && !(s.kind === 'If' && text.startsWith('elif', s.span.start)));
+      const stmts = statements(text).filter((s) => ownLine(text, s) && !(s.kind === 'If' && text.startsWith('elif', s.start)));
       if (stmts.length === 0) return;
       const edits: SourceEdit[] = picks.map(([i, after]) => {
         const s = stmts[i % stmts.length]!;
         return after
-          ? { kind: 'insertAfter', anchor: s.span, lines: ['pl.system.fence()'] }
-          : { kind: 'insertBefore', anchor: s.span, lines: ['pl.system.cacheinvalid()'] };
+          ? { kind: 'insertAfter', anchor: { start: s.start, end: s.end }, lines: ['pl.system.fence()'] }
+          : { kind: 'insertBefore', anchor: { start: s.start, end: s.end }, lines: ['pl.system.cacheinvalid()'] };
       });
       const patched = applySourceEdits(parseModule(text, 'gen.py').source, edits);
       expect(patched.insertedLines.length).toBe(edits.length);

@@ -86,8 +86,8 @@ function merge(into: Facts, from: Facts): void {
   for (const [k, t] of from) if (!into.has(k)) into.set(k, t);
 }
 
-function lineOf(ctx: Ctx, node: { span: { start: number } }): number {
-  return ctx.source.lineOf(node.span.start);
+function lineOf(ctx: Ctx, node: { start: number }): number {
+  return ctx.source.lineOf(node.start);
 }
 
 function stmtText(ctx: Ctx, line: number): string {
@@ -305,7 +305,7 @@ export function kernelRaces(program: Program, f: FunctionDef, source: SourceText
   };
   const start: Facts = new Map([[REACH, null]]);
   const end = execBody(ctx, f.body, start);
-  exitCheck(ctx, end, source.lineOf(f.span.end));
+  exitCheck(ctx, end, source.lineOf(f.end));
   return [...ctx.races.values()].sort((a, b) => a.line - b.line || a.kind.localeCompare(b.kind));
 }
 
