@@ -89,10 +89,25 @@ describe('canonical printer properties', () => {
     },
   );
 
+  /** Whether `x` holds a plain call `f(...)` of a name in `names`. */
+  const callsName = (x: unknown, names: ReadonlySet<string>): boolean => {
+    if (Array.isArray(x)) return x.some((v) => callsName(v, names));
+    if (x === null || typeof x !== 'object') return false;
+    const o = x as Record<string, unknown>;
+    const e = o['expr'] as { kind?: string; id?: string } | undefined;
+    if (o['kind'] === 'other' && e?.kind === 'Name' && e.id !== undefined && names.has(e.id)) return true;
+    return Object.values(o).some((v) => callsName(v, names));
+  };
+
+  // The frontend reads a bare `k(...)` as the call of the module's JIT kernel `k` in every function
+  // of the module, class programs included; a class program's plain call of a name that a JIT
+  // kernel of the same module also has is therefore not the generated plain call (seed 2092406207).
   const arbModule = fc.tuple(
     fc.oneof(fc.constant([] as Program[]), arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 })),
     arbJitProgram({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }),
-  ).map(([ps, jit]) => [...ps, jit]);
+  )
+    .filter(([ps, jit]) => !callsName(ps, new Set(jit.functions.map((f) => f.name))))
+    .map(([ps, jit]) => [...ps, jit]);
 
   test.prop([arbModule], { numRuns: 80 })('JIT kernels: parse(print(p)) equals p', (ps) => {
     const m = parseModule(programText(ps), 'jit.py');
