@@ -338,6 +338,18 @@ export class Index {
   }
 }
 
+/** Bitmaps are at most 2^28 bits (32 MB). */
+const BITMAP_MAX_BITS = 2 ** 28;
+
+/**
+ * How many bits a relation of `n` rows may spend on a dedup bitmap: no more than the set would
+ * (16 bytes a row at its fullest), or 8 M bits (1 MB) for a relation still small, and at most
+ * BITMAP_MAX_BITS. Untouched pages of a bitmap are never faulted in.
+ */
+function bitmapBudget(n: number): number {
+  return Math.min(BITMAP_MAX_BITS, Math.max(128 * n, 2 ** 23));
+}
+
 /**
  * The least and greatest value of column `c` over the first `n` rows of `d` (arity `a`) when
  * they are all 32-bit integers spanning at most `limit` values; null otherwise (the scan stops
@@ -410,6 +422,16 @@ export class Relation {
   private set: Int32Array | null;
   private mask: number;
   private capacity: number;
+  /**
+   * Dedup as a bitmap instead of the set (null when the set is used): while every column holds
+   * 32-bit integers over a range whose product is small (`bitmapBudget`), tuple t is present iff bit
+   * Σ (t[i] - bitLo[i]) · Π_{j>i} bitSpan[j] is set — no hashing, no probing, no growth by
+   * doubling (a closure over 2,000 nodes: 512 KB of bits for 2 M rows instead of a 32 MB set).
+   * Chosen where the set would grow; a value outside the ranges widens them (or goes back to the set).
+   */
+  private bits: Int32Array | null = null;
+  private bitLo: Int32Array = EMPTY;
+  private bitSpan: Int32Array = EMPTY;
   private readonly indexes = new Map<string, Index>();
   /** Heights as steps: from row stepRow[i] on (up to the next step) the height is stepHeight[i]; 0 before the first. */
   private stepRow: Int32Array = EMPTY;
@@ -454,6 +476,10 @@ export class Relation {
 
   /** Row index of tuple `t`, or -1 when absent. */
   find(t: ArrayLike<number>): number {
+    if (this.bits !== null) {
+      if (!this.hasBit(t)) return -1;
+      this.toSet();
+    }
     const a = this.arity;
     const d = this.data;
     const set = this.ensureSet();
@@ -475,11 +501,26 @@ export class Relation {
 
   /** True when tuple `t` is present. */
   has(t: ArrayLike<number>): boolean {
-    return this.find(t) !== -1;
+    return this.bits !== null ? this.hasBit(t) : this.find(t) !== -1;
+  }
+
+  /** Bitmap mode: whether `t`'s bit is set (false when a value is outside the ranges). */
+  private hasBit(t: ArrayLike<number>): boolean {
+    const lo = this.bitLo;
+    const span = this.bitSpan;
+    let at = 0;
+    for (let i = 0; i < this.arity; i++) {
+      const v = t[i]!;
+      const off = v - lo[i]!;
+      if ((v | 0) !== v || off < 0 || off >= span[i]!) return false;
+      at = at * span[i]! + off;
+    }
+    return (this.bits![at >>> 5]! & (1 << (at & 31))) !== 0;
   }
 
   /** Adds tuple `t` (first `arity` values) with derivation height `h`; true when it was new. */
   add(t: ArrayLike<number>, height: number): boolean {
+    if (this.bits !== null) return this.addBit(t, height);
     const a = this.arity;
     let d = this.data;
     const set = this.ensureSet();
@@ -519,8 +560,114 @@ export class Relation {
     set[2 * slot] = r + 1;
     set[2 * slot + 1] = h;
     this.count = r + 1;
-    if (this.count * 4 > set.length) this.rehash(set.length);
+    if (this.count * 4 > set.length && !this.toBitmap(0)) this.rehash(set.length);
     return true;
+  }
+
+  /** Bitmap mode's `add`: the tuple's bit decides; a value outside the ranges widens them first. */
+  private addBit(t: ArrayLike<number>, height: number): boolean {
+    const a = this.arity;
+    const bits = this.bits!;
+    const lo = this.bitLo;
+    const span = this.bitSpan;
+    let at = 0;
+    for (let i = 0; i < a; i++) {
+      const v = t[i]!;
+      const off = v - lo[i]!;
+      if ((v | 0) !== v || off < 0 || off >= span[i]!) {
+        // Outside the ranges: widen them (the bitmap rebuilt) or go back to the set, then add.
+        if (!this.toBitmap(1, t)) {
+          this.bits = null;
+          this.pool?.retire(bits);
+          this.rehash(pow2(2 * (this.count + 1)));
+        }
+        return this.add(t, height);
+      }
+      at = at * span[i]! + off;
+    }
+    const w = at >>> 5;
+    const bit = 1 << (at & 31);
+    const word = bits[w]!;
+    if ((word & bit) !== 0) return false;
+    const r = this.count;
+    if (r >= this.limit) throw new RowLimit();
+    if (r === this.capacity) this.resize(Math.max(4, this.capacity * 2));
+    const d = this.data;
+    const base = r * a;
+    for (let i = 0; i < a; i++) d[base + i] = t[i]!;
+    if (height !== this.lastHeight) this.step(r, height);
+    bits[w] = word | bit;
+    this.count = r + 1;
+    return true;
+  }
+
+  /**
+   * Switches dedup to a bitmap over the ranges of the rows' columns (and of `extra`, a tuple about
+   * to be added) when they are all 32-bit integers whose ranges' product fits `bitmapBudget`;
+   * `slack` (1 when widening) leaves each widened range twice its old span, so that values
+   * arriving in order rebuild the bitmap O(log range) times. False (nothing changed) otherwise.
+   */
+  private toBitmap(slack: number, extra?: ArrayLike<number>): boolean {
+    const a = this.arity;
+    const n = this.count;
+    if (a === 0) return false;
+    const d = this.data;
+    const budget = bitmapBudget(n);
+    const lo = new Int32Array(a);
+    const span = new Int32Array(a);
+    let product = 1;
+    for (let c = 0; c < a; c++) {
+      const range = compactIntRange(d, c, a, n, budget);
+      if (range === null) return false;
+      let l = range.lo;
+      let h = range.hi;
+      if (extra) {
+        const v = extra[c]!;
+        if ((v | 0) !== v) return false;
+        if (v < l) l = v;
+        if (v > h) h = v;
+      }
+      let s = h - l + 1;
+      if (slack > 0 && this.bits !== null) {
+        const old = this.bitSpan[c]!;
+        const oldLo = this.bitLo[c]!;
+        if (l < oldLo || h >= oldLo + old) {
+          // Widened on the side the new value fell: twice the old span, when the budget allows.
+          s = Math.max(s, 2 * old);
+          if (l < oldLo) l = h - s + 1;
+        } else {
+          s = old;
+          l = oldLo;
+        }
+      }
+      if (s <= 0 || !Number.isSafeInteger(l) || l < -2147483648) return false;
+      product *= s;
+      if (product > budget) return false;
+      lo[c] = l;
+      span[c] = s;
+    }
+    const words = Math.ceil(product / 32);
+    const bits = this.pool ? this.pool.int32(words) : new Int32Array(words);
+    for (let r = 0, b = 0; r < n; r++, b += a) {
+      let at = 0;
+      for (let c = 0; c < a; c++) at = at * span[c]! + (d[b + c]! - lo[c]!);
+      bits[at >>> 5] = bits[at >>> 5]! | (1 << (at & 31));
+    }
+    if (this.bits) this.pool?.retire(this.bits);
+    if (this.set) this.pool?.retire(this.set);
+    this.set = null;
+    this.bits = bits;
+    this.bitLo = lo;
+    this.bitSpan = span;
+    return true;
+  }
+
+  /** Leaves bitmap mode (a lookup needs row numbers): the set is built from the rows. */
+  private toSet(): void {
+    if (this.bits === null) return;
+    this.pool?.retire(this.bits);
+    this.bits = null;
+    this.rehash(pow2(2 * (this.count + 1)));
   }
 
   /** Starts a new height step at row `r`. */
@@ -634,6 +781,8 @@ export class Relation {
   compact(): void {
     if (this.set) this.pool?.retire(this.set);
     this.set = null;
+    if (this.bits) this.pool?.retire(this.bits);
+    this.bits = null;
     // Kept after the evaluation: sized exactly, not from the pool's powers of two.
     if (this.capacity - this.count > this.capacity / 16) this.resize(Math.max(4, this.count), true);
   }
@@ -644,11 +793,13 @@ export class Relation {
     this.indexes.clear();
     if (this.set) this.pool?.retire(this.set);
     this.set = null;
+    if (this.bits) this.pool?.retire(this.bits);
+    this.bits = null;
   }
 
   /** Bytes held by the rows, the set, the height steps and the indexes. */
   get bytes(): number {
-    let n = this.data.byteLength + (this.set?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;
+    let n = this.data.byteLength + (this.set?.byteLength ?? 0) + (this.bits?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;
     for (const ix of this.indexes.values()) n += ix.bytes;
     return n;
   }
