@@ -415,9 +415,10 @@ export class Relation {
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
   /**
-   * Open-addressing table of (row + 1, hash of the row) pairs (row 0 marks an empty slot), or null
-   * until a lookup needs it. With the hash beside the row, a probe reads the row only when the
-   * hashes agree (a new tuple reads no row), and growing it reads no row.
+   * Open-addressing table (linear probing, at most half full) of one 32-bit entry per row: row + 1
+   * in the bits of the slot mask (0 marks an empty slot; a row number is below half the slots), the
+   * row's hash above them — a probe reads the row only when those hash bits agree (a new tuple
+   * almost never reads one), in 4 bytes a slot. Null until a lookup needs it.
    */
   private set: Int32Array | null;
   private mask: number;
@@ -451,7 +452,7 @@ export class Relation {
     this.capacity = Math.max(4, initialCapacity);
     this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
     const size = pow2(this.capacity * 2);
-    this.set = new Int32Array(2 * size);
+    this.set = new Int32Array(size);
     this.mask = size - 1;
   }
 
@@ -485,15 +486,16 @@ export class Relation {
     const set = this.ensureSet();
     const mask = this.mask;
     const h = this.hashOf(t);
+    const tag = h & ~mask;
     let slot = h & mask;
     for (;;) {
-      const e = set[2 * slot]!;
+      const e = set[slot]!;
       if (e === 0) return -1;
-      if (set[2 * slot + 1] === h) {
-        const b = (e - 1) * a;
+      if ((e & ~mask) === tag) {
+        const b = ((e & mask) - 1) * a;
         let i = 0;
         while (i < a && d[b + i] === t[i]) i++;
-        if (i === a) return e - 1;
+        if (i === a) return (e & mask) - 1;
       }
       slot = (slot + 1) & mask;
     }
@@ -526,12 +528,13 @@ export class Relation {
     const set = this.ensureSet();
     const mask = this.mask;
     const h = this.hashOf(t);
+    const tag = h & ~mask;
     let slot = h & mask;
     for (;;) {
-      const e = set[2 * slot]!;
+      const e = set[slot]!;
       if (e === 0) break;
-      if (set[2 * slot + 1] === h) {
-        const b = (e - 1) * a;
+      if ((e & ~mask) === tag) {
+        const b = ((e & mask) - 1) * a;
         let i = 0;
         while (i < a && d[b + i] === t[i]) i++;
         if (i === a) return false;
@@ -557,10 +560,9 @@ export class Relation {
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
     if (height !== this.lastHeight) this.step(r, height);
-    set[2 * slot] = r + 1;
-    set[2 * slot + 1] = h;
+    set[slot] = tag | (r + 1);
     this.count = r + 1;
-    if (this.count * 4 > set.length && !this.toBitmap(0)) this.rehash(set.length);
+    if (this.count * 2 > set.length && !this.toBitmap(0)) this.rehash(2 * set.length);
     return true;
   }
 
@@ -720,35 +722,18 @@ export class Relation {
     this.capacity = cap;
   }
 
-  /**
-   * Rebuilds the set with `size` slots (a power of two): from the old set's pairs in slot order
-   * when there is one (its hashes; the new slots then follow nearly in order), else from the rows.
-   */
+  /** Rebuilds the set with `size` slots (a power of two, more than twice the rows) from the rows, in row order. */
   private rehash(size: number): void {
-    const set = this.pool ? this.pool.int32(2 * size) : new Int32Array(2 * size);
+    const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
-    const old = this.set;
-    if (old) {
-      for (let s = 0; s < old.length; s += 2) {
-        const e = old[s]!;
-        if (e === 0) continue;
-        const h = old[s + 1]!;
-        let slot = h & mask;
-        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
-        set[2 * slot] = e;
-        set[2 * slot + 1] = h;
-      }
-      this.pool?.retire(old);
-    } else {
-      const d = this.data;
-      const a = this.arity;
-      for (let r = 0; r < this.count; r++) {
-        const h = this.hashOfRow(d, r * a);
-        let slot = h & mask;
-        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
-        set[2 * slot] = r + 1;
-        set[2 * slot + 1] = h;
-      }
+    if (this.set) this.pool?.retire(this.set);
+    const d = this.data;
+    const a = this.arity;
+    for (let r = 0; r < this.count; r++) {
+      const h = this.hashOfRow(d, r * a);
+      let slot = h & mask;
+      while (set[slot] !== 0) slot = (slot + 1) & mask;
+      set[slot] = (h & ~mask) | (r + 1);
     }
     this.set = set;
     this.mask = mask;
