@@ -615,14 +615,25 @@ export class Relation {
     if (a === 0) return false;
     const d = this.data;
     const budget = bitmapBudget(n);
+    const widen = slack > 0 && this.bits !== null;
     const lo = new Int32Array(a);
     const span = new Int32Array(a);
     let product = 1;
     for (let c = 0; c < a; c++) {
-      const range = compactIntRange(d, c, a, n, budget);
-      if (range === null) return false;
-      let l = range.lo;
-      let h = range.hi;
+      let l: number;
+      let h: number;
+      if (widen) {
+        // The rows lie in the old ranges.
+        l = this.bitLo[c]!;
+        h = l + this.bitSpan[c]! - 1;
+      } else {
+        const range = compactIntRange(d, c, a, n, budget);
+        if (range === null) return false;
+        l = range.lo;
+        h = range.hi;
+      }
+      const oldLo = l;
+      const oldSpan = h - l + 1;
       if (extra) {
         const v = extra[c]!;
         if ((v | 0) !== v) return false;
@@ -630,19 +641,12 @@ export class Relation {
         if (v > h) h = v;
       }
       let s = h - l + 1;
-      if (slack > 0 && this.bits !== null) {
-        const old = this.bitSpan[c]!;
-        const oldLo = this.bitLo[c]!;
-        if (l < oldLo || h >= oldLo + old) {
-          // Widened on the side the new value fell: twice the old span, when the budget allows.
-          s = Math.max(s, 2 * old);
-          if (l < oldLo) l = h - s + 1;
-        } else {
-          s = old;
-          l = oldLo;
-        }
+      if (widen && s > oldSpan) {
+        // Widened on the side the new value fell: twice the old span, when the budget allows.
+        s = Math.max(s, 2 * oldSpan);
+        if (l < oldLo) l = h - s + 1;
       }
-      if (s <= 0 || !Number.isSafeInteger(l) || l < -2147483648) return false;
+      if (s <= 0 || l < -2147483648) return false;
       product *= s;
       if (product > budget) return false;
       lo[c] = l;
@@ -650,12 +654,20 @@ export class Relation {
     }
     const words = Math.ceil(product / 32);
     const bits = this.pool ? this.pool.int32(words) : new Int32Array(words);
-    for (let r = 0, b = 0; r < n; r++, b += a) {
-      let at = 0;
-      for (let c = 0; c < a; c++) at = at * span[c]! + (d[b + c]! - lo[c]!);
-      bits[at >>> 5] = bits[at >>> 5]! | (1 << (at & 31));
+    const old = this.bits;
+    let same = widen && old !== null;
+    for (let c = 0; same && c < a; c++) same = lo[c] === this.bitLo[c] && (c === 0 || span[c] === this.bitSpan[c]);
+    if (same) {
+      // Only the first column's range grew upwards: every row keeps its bit.
+      bits.set(old!);
+    } else {
+      for (let r = 0, b = 0; r < n; r++, b += a) {
+        let at = 0;
+        for (let c = 0; c < a; c++) at = at * span[c]! + (d[b + c]! - lo[c]!);
+        bits[at >>> 5] = bits[at >>> 5]! | (1 << (at & 31));
+      }
     }
-    if (this.bits) this.pool?.retire(this.bits);
+    if (old) this.pool?.retire(old);
     if (this.set) this.pool?.retire(this.set);
     this.set = null;
     this.bits = bits;

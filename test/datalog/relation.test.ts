@@ -115,6 +115,27 @@ describe('Relation', () => {
     expect(rel.find([-1, -1])).toBe(at.get('-1,-1') ?? -1);
   });
 
+  // Ids arriving mostly in increasing order (the first column's range grows upwards: the bitmap is
+  // copied, not rebuilt), with the other columns and the occasional smaller id widening it otherwise.
+  test.prop([fc.integer({ min: 1, max: 3 }), fc.array(fc.tuple(fc.integer({ min: -5, max: 60 }), fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 2000 })])(
+    'a relation of mostly ascending ids is the same set after every widening of its bitmap',
+    (arity, steps) => {
+      const rel = new Relation(arity, 4);
+      const seen = new Set<string>();
+      let id = 0;
+      for (const [step, other] of steps) {
+        id += step;
+        const t = [id, other, other * 7 - 3].slice(0, arity);
+        const k = t.join(',');
+        expect(rel.add(t, 0)).toBe(!seen.has(k));
+        seen.add(k);
+      }
+      expect(rel.count).toBe(seen.size);
+      for (const k of seen) expect(rel.has(k.split(',').map(Number))).toBe(true);
+      expect(rel.has([id + 1, 0, -3].slice(0, arity))).toBe(seen.has([id + 1, 0, -3].slice(0, arity).join(',')));
+    },
+  );
+
   test('a closure-sized relation of ids dedups in a bitmap no larger than its set would be', () => {
     const rel = new Relation(2, 4);
     let added = 0;
