@@ -36,7 +36,10 @@ export class Index {
   private table: Int32Array;
   private mask: number;
   private keys = 0;
-  /** next[row] = the previous row with the same key, or -1 (sized when rows are indexed). */
+  /**
+   * next[row] = the previous row with the same key, or -1 (sized when rows are indexed); not kept
+   * in dense mode, where every chain is one row (see `single`, `nextRow`).
+   */
   next: Int32Array;
   private indexed = 0;
   /** Dense mode: the position in `cols` of the column whose value - `base` is the table slot; -1 when hashed. */
@@ -122,20 +125,6 @@ export class Index {
     this.indexed = upto;
   }
 
-  /** Chains of one row each for rows below `upto` (the dense mode's `next`). */
-  private singleChains(upto: number): void {
-    if (this.next.length >= upto) {
-      this.next.fill(-1, this.indexed, upto);
-      return;
-    }
-    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-    const pool = this.rel.pool;
-    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-    bigger.fill(-1);
-    pool?.retire(this.next);
-    this.next = bigger;
-  }
-
   /**
    * Builds the dense table on the first of the key columns whose values on rows below `upto` are
    * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row; false (and
@@ -172,7 +161,6 @@ export class Index {
       this.mask = 0;
       this.base = lo;
       this.dense = j;
-      this.singleChains(upto);
       this.keys = upto;
       this.indexed = upto;
       return true;
@@ -203,7 +191,6 @@ export class Index {
       if (table[slot] !== 0) return false;
       table[slot] = r + 1;
     }
-    this.singleChains(upto);
     this.keys = upto;
     this.indexed = upto;
     return true;
@@ -263,6 +250,16 @@ export class Index {
     pool?.retire(old);
     this.table = table;
     this.mask = mask;
+  }
+
+  /** True in dense mode: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
+  get single(): boolean {
+    return this.dense >= 0;
+  }
+
+  /** The row after `r` in its key's chain (older), or -1. */
+  nextRow(r: number): number {
+    return this.dense >= 0 ? -1 : this.next[r]!;
   }
 
   /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */

@@ -47,7 +47,7 @@ describe('Relation', () => {
           const ix = rel.index(o.cols);
           ix.ensure(rel.count);
           const got: number[] = [];
-          for (let r = ix.findN(o.cols.map((c) => o.t[c]!)); r !== -1; r = ix.next[r]!) got.push(r);
+          for (let r = ix.findN(o.cols.map((c) => o.t[c]!)); r !== -1; r = ix.nextRow(r)) got.push(r);
           const want = rows.flatMap((row, r) => (o.cols.every((c) => row[c] === o.t[c]) ? [r] : [])).reverse();
           expect(got).toEqual(want);
         } else if (o.op === 'compact') rel.compact();
@@ -79,7 +79,7 @@ describe('Relation', () => {
       ix.ensure(rel.count);
       for (const k of new Set(keys)) {
         const got: number[] = [];
-        for (let r = ix.find1(k); r !== -1; r = ix.next[r]!) got.push(r);
+        for (let r = ix.find1(k); r !== -1; r = ix.nextRow(r)) got.push(r);
         expect(got).toEqual(keys.flatMap((x, i) => (x === k ? [i] : [])).reverse());
       }
       expect(ix.find1(31)).toBe(-1);
