@@ -339,12 +339,12 @@ export class Index {
 const BITMAP_MAX_BITS = 2 ** 28;
 
 /**
- * How many bits a relation of `n` rows may spend on a dedup bitmap: no more than the set would
- * (16 bytes a row at its fullest), or 8 M bits (1 MB) for a relation still small, and at most
- * BITMAP_MAX_BITS. Untouched pages of a bitmap are never faulted in.
+ * How many bits a relation of `n` rows may spend on a dedup bitmap: no more than its set would
+ * (8 bytes a row right after growing), or 64 K bits (8 KB) for a relation still small, and at most
+ * BITMAP_MAX_BITS. (A relation too small for its range now is tried again each time its set grows.)
  */
 function bitmapBudget(n: number): number {
-  return Math.min(BITMAP_MAX_BITS, Math.max(128 * n, 2 ** 23));
+  return Math.min(BITMAP_MAX_BITS, Math.max(64 * n, 2 ** 16));
 }
 
 /**
