@@ -1,7 +1,8 @@
 // Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
 // Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not; an
-// open-addressing set of row numbers for deduplication (built when first needed, dropped by
-// `compact` once the relation is complete); the derivation height of the rows as a step function
+// open-addressing set of row numbers for deduplication, or a bitmap of the tuples while the
+// columns' value ranges are small (built when first needed, dropped by `compact` once the
+// relation is complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
