@@ -268,7 +268,7 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
         }
         const skip = bounded ? `if (r${k} >= hi${k}) continue;\n` : '';
         const hiDecl = bounded ? `const hi${k} = B[${2 * k + 1}]; ` : '';
-        const loop = `${fill}\n{ ${hiDecl}for (let r${k} = ${first}; r${k} !== -1; r${k} = N${k}[r${k}]) {\n${skip}const b${k} = r${k} * ${a};\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n} }`;
+        const loop = `${fill}\n{ ${hiDecl}for (let r${k} = ${first}; r${k} !== -1; r${k} = U${k} ? -1 : N${k}[r${k}]) {\n${skip}const b${k} = r${k} * ${a};\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n} }`;
         return guarded(pre, loop);
       }
       // Range scan with equality checks on constant/bound columns.
@@ -296,7 +296,7 @@ export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): Compi
   const ensures = plan.accesses.flatMap((acc, k) => (acc.keyCols ? [`X[${k}].ensure(B[${2 * k + 1}]);`] : []));
   const captures = plan.accesses.map((acc, k) => {
     const line = `const R${k} = R[${k}]; const D${k} = R${k}.data; const S${k} = S[${k}];`;
-    return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next;` : line;
+    return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next; const U${k} = X${k}.single;` : line;
   });
   const memos = g.memos.map((m) => `const ${m} = new Map();`);
   const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;', 'const N = F.num;'].join('\n');

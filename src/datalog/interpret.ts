@@ -151,7 +151,7 @@ export function interpret(plan: Plan, opts: InterpretOptions): void {
         if (step.keyCols.length > 0 && step.keyCols.length < a) {
           const ix = rel.index(step.keyCols);
           ix.ensure(rel.count);
-          for (let r = ix.findN(keys); r !== -1 && !stopped; r = ix.next[r]!) visit(r);
+          for (let r = ix.findN(keys); r !== -1 && !stopped; r = ix.nextRow(r)) visit(r);
         } else if (step.keyCols.length === a && a > 0) {
           const r = rel.find(keys);
           if (r !== -1) visit(r);

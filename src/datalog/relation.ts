@@ -1,7 +1,8 @@
 // Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
 // Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not; an
-// open-addressing set of row numbers for deduplication (built when first needed, dropped by
-// `compact` once the relation is complete); the derivation height of the rows as a step function
+// open-addressing set of row numbers for deduplication, or a bitmap of the tuples while the
+// columns' value ranges are small (built when first needed, dropped by `compact` once the
+// relation is complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
@@ -36,7 +37,10 @@ export class Index {
   private table: Int32Array;
   private mask: number;
   private keys = 0;
-  /** next[row] = the previous row with the same key, or -1 (sized when rows are indexed). */
+  /**
+   * next[row] = the previous row with the same key, or -1 (sized when rows are indexed); not kept
+   * in dense mode, where every chain is one row (see `single`, `nextRow`).
+   */
   next: Int32Array;
   private indexed = 0;
   /** Dense mode: the position in `cols` of the column whose value - `base` is the table slot; -1 when hashed. */
@@ -122,20 +126,6 @@ export class Index {
     this.indexed = upto;
   }
 
-  /** Chains of one row each for rows below `upto` (the dense mode's `next`). */
-  private singleChains(upto: number): void {
-    if (this.next.length >= upto) {
-      this.next.fill(-1, this.indexed, upto);
-      return;
-    }
-    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-    const pool = this.rel.pool;
-    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-    bigger.fill(-1);
-    pool?.retire(this.next);
-    this.next = bigger;
-  }
-
   /**
    * Builds the dense table on the first of the key columns whose values on rows below `upto` are
    * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row; false (and
@@ -172,7 +162,6 @@ export class Index {
       this.mask = 0;
       this.base = lo;
       this.dense = j;
-      this.singleChains(upto);
       this.keys = upto;
       this.indexed = upto;
       return true;
@@ -203,7 +192,6 @@ export class Index {
       if (table[slot] !== 0) return false;
       table[slot] = r + 1;
     }
-    this.singleChains(upto);
     this.keys = upto;
     this.indexed = upto;
     return true;
@@ -263,6 +251,16 @@ export class Index {
     pool?.retire(old);
     this.table = table;
     this.mask = mask;
+  }
+
+  /** True in dense mode: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
+  get single(): boolean {
+    return this.dense >= 0;
+  }
+
+  /** The row after `r` in its key's chain (older), or -1. */
+  nextRow(r: number): number {
+    return this.dense >= 0 ? -1 : this.next[r]!;
   }
 
   /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
@@ -338,6 +336,18 @@ export class Index {
   }
 }
 
+/** Bitmaps are at most 2^28 bits (32 MB). */
+const BITMAP_MAX_BITS = 2 ** 28;
+
+/**
+ * How many bits a relation of `n` rows may spend on a dedup bitmap: no more than its set would
+ * (8 bytes a row right after growing), or 64 K bits (8 KB) for a relation still small, and at most
+ * BITMAP_MAX_BITS. (A relation too small for its range now is tried again each time its set grows.)
+ */
+function bitmapBudget(n: number): number {
+  return Math.min(BITMAP_MAX_BITS, Math.max(64 * n, 2 ** 16));
+}
+
 /**
  * The least and greatest value of column `c` over the first `n` rows of `d` (arity `a`) when
  * they are all 32-bit integers spanning at most `limit` values; null otherwise (the scan stops
@@ -403,13 +413,24 @@ export class Relation {
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
   /**
-   * Open-addressing table of (row + 1, hash of the row) pairs (row 0 marks an empty slot), or null
-   * until a lookup needs it. With the hash beside the row, a probe reads the row only when the
-   * hashes agree (a new tuple reads no row), and growing it reads no row.
+   * Open-addressing table (linear probing, at most half full) of one 32-bit entry per row: row + 1
+   * in the bits of the slot mask (0 marks an empty slot; a row number is below half the slots), the
+   * row's hash above them — a probe reads the row only when those hash bits agree (a new tuple
+   * almost never reads one), in 4 bytes a slot. Null until a lookup needs it.
    */
   private set: Int32Array | null;
   private mask: number;
   private capacity: number;
+  /**
+   * Dedup as a bitmap instead of the set (null when the set is used): while every column holds
+   * 32-bit integers over a range whose product is small (`bitmapBudget`), tuple t is present iff bit
+   * Σ (t[i] - bitLo[i]) · Π_{j>i} bitSpan[j] is set — no hashing, no probing, no growth by
+   * doubling (a closure over 2,000 nodes: 512 KB of bits for 2 M rows instead of a 32 MB set).
+   * Chosen where the set would grow; a value outside the ranges widens them (or goes back to the set).
+   */
+  private bits: Int32Array | null = null;
+  private bitLo: Int32Array = EMPTY;
+  private bitSpan: Int32Array = EMPTY;
   private readonly indexes = new Map<string, Index>();
   /** Heights as steps: from row stepRow[i] on (up to the next step) the height is stepHeight[i]; 0 before the first. */
   private stepRow: Int32Array = EMPTY;
@@ -429,7 +450,7 @@ export class Relation {
     this.capacity = Math.max(4, initialCapacity);
     this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
     const size = pow2(this.capacity * 2);
-    this.set = new Int32Array(2 * size);
+    this.set = new Int32Array(size);
     this.mask = size - 1;
   }
 
@@ -454,20 +475,25 @@ export class Relation {
 
   /** Row index of tuple `t`, or -1 when absent. */
   find(t: ArrayLike<number>): number {
+    if (this.bits !== null) {
+      if (!this.hasBit(t)) return -1;
+      this.toSet();
+    }
     const a = this.arity;
     const d = this.data;
     const set = this.ensureSet();
     const mask = this.mask;
     const h = this.hashOf(t);
+    const tag = h & ~mask;
     let slot = h & mask;
     for (;;) {
-      const e = set[2 * slot]!;
+      const e = set[slot]!;
       if (e === 0) return -1;
-      if (set[2 * slot + 1] === h) {
-        const b = (e - 1) * a;
+      if ((e & ~mask) === tag) {
+        const b = ((e & mask) - 1) * a;
         let i = 0;
         while (i < a && d[b + i] === t[i]) i++;
-        if (i === a) return e - 1;
+        if (i === a) return (e & mask) - 1;
       }
       slot = (slot + 1) & mask;
     }
@@ -475,22 +501,38 @@ export class Relation {
 
   /** True when tuple `t` is present. */
   has(t: ArrayLike<number>): boolean {
-    return this.find(t) !== -1;
+    return this.bits !== null ? this.hasBit(t) : this.find(t) !== -1;
+  }
+
+  /** Bitmap mode: whether `t`'s bit is set (false when a value is outside the ranges). */
+  private hasBit(t: ArrayLike<number>): boolean {
+    const lo = this.bitLo;
+    const span = this.bitSpan;
+    let at = 0;
+    for (let i = 0; i < this.arity; i++) {
+      const v = t[i]!;
+      const off = v - lo[i]!;
+      if ((v | 0) !== v || off < 0 || off >= span[i]!) return false;
+      at = at * span[i]! + off;
+    }
+    return (this.bits![at >>> 5]! & (1 << (at & 31))) !== 0;
   }
 
   /** Adds tuple `t` (first `arity` values) with derivation height `h`; true when it was new. */
   add(t: ArrayLike<number>, height: number): boolean {
+    if (this.bits !== null) return this.addBit(t, height);
     const a = this.arity;
     let d = this.data;
     const set = this.ensureSet();
     const mask = this.mask;
     const h = this.hashOf(t);
+    const tag = h & ~mask;
     let slot = h & mask;
     for (;;) {
-      const e = set[2 * slot]!;
+      const e = set[slot]!;
       if (e === 0) break;
-      if (set[2 * slot + 1] === h) {
-        const b = (e - 1) * a;
+      if ((e & ~mask) === tag) {
+        const b = ((e & mask) - 1) * a;
         let i = 0;
         while (i < a && d[b + i] === t[i]) i++;
         if (i === a) return false;
@@ -516,11 +558,128 @@ export class Relation {
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
     if (height !== this.lastHeight) this.step(r, height);
-    set[2 * slot] = r + 1;
-    set[2 * slot + 1] = h;
+    set[slot] = tag | (r + 1);
     this.count = r + 1;
-    if (this.count * 4 > set.length) this.rehash(set.length);
+    if (this.count * 2 > set.length && !this.toBitmap(0)) this.rehash(2 * set.length);
     return true;
+  }
+
+  /** Bitmap mode's `add`: the tuple's bit decides; a value outside the ranges widens them first. */
+  private addBit(t: ArrayLike<number>, height: number): boolean {
+    const a = this.arity;
+    const bits = this.bits!;
+    const lo = this.bitLo;
+    const span = this.bitSpan;
+    let at = 0;
+    for (let i = 0; i < a; i++) {
+      const v = t[i]!;
+      const off = v - lo[i]!;
+      if ((v | 0) !== v || off < 0 || off >= span[i]!) {
+        // Outside the ranges: widen them (the bitmap rebuilt) or go back to the set, then add.
+        if (!this.toBitmap(1, t)) {
+          this.bits = null;
+          this.pool?.retire(bits);
+          this.rehash(pow2(2 * (this.count + 1)));
+        }
+        return this.add(t, height);
+      }
+      at = at * span[i]! + off;
+    }
+    const w = at >>> 5;
+    const bit = 1 << (at & 31);
+    const word = bits[w]!;
+    if ((word & bit) !== 0) return false;
+    const r = this.count;
+    if (r >= this.limit) throw new RowLimit();
+    if (r === this.capacity) this.resize(Math.max(4, this.capacity * 2));
+    const d = this.data;
+    const base = r * a;
+    for (let i = 0; i < a; i++) d[base + i] = t[i]!;
+    if (height !== this.lastHeight) this.step(r, height);
+    bits[w] = word | bit;
+    this.count = r + 1;
+    return true;
+  }
+
+  /**
+   * Switches dedup to a bitmap over the ranges of the rows' columns (and of `extra`, a tuple about
+   * to be added) when they are all 32-bit integers whose ranges' product fits `bitmapBudget`;
+   * `slack` (1 when widening) leaves each widened range twice its old span, so that values
+   * arriving in order rebuild the bitmap O(log range) times. False (nothing changed) otherwise.
+   */
+  private toBitmap(slack: number, extra?: ArrayLike<number>): boolean {
+    const a = this.arity;
+    const n = this.count;
+    if (a === 0) return false;
+    const d = this.data;
+    const budget = bitmapBudget(n);
+    const widen = slack > 0 && this.bits !== null;
+    const lo = new Int32Array(a);
+    const span = new Int32Array(a);
+    let product = 1;
+    for (let c = 0; c < a; c++) {
+      let l: number;
+      let h: number;
+      if (widen) {
+        // The rows lie in the old ranges.
+        l = this.bitLo[c]!;
+        h = l + this.bitSpan[c]! - 1;
+      } else {
+        const range = compactIntRange(d, c, a, n, budget);
+        if (range === null) return false;
+        l = range.lo;
+        h = range.hi;
+      }
+      const oldLo = l;
+      const oldSpan = h - l + 1;
+      if (extra) {
+        const v = extra[c]!;
+        if ((v | 0) !== v) return false;
+        if (v < l) l = v;
+        if (v > h) h = v;
+      }
+      let s = h - l + 1;
+      if (widen && s > oldSpan) {
+        // Widened on the side the new value fell: twice the old span, when the budget allows.
+        s = Math.max(s, 2 * oldSpan);
+        if (l < oldLo) l = h - s + 1;
+      }
+      if (s <= 0 || l < -2147483648) return false;
+      product *= s;
+      if (product > budget) return false;
+      lo[c] = l;
+      span[c] = s;
+    }
+    const words = Math.ceil(product / 32);
+    const bits = this.pool ? this.pool.int32(words) : new Int32Array(words);
+    const old = this.bits;
+    let same = widen && old !== null;
+    for (let c = 0; same && c < a; c++) same = lo[c] === this.bitLo[c] && (c === 0 || span[c] === this.bitSpan[c]);
+    if (same) {
+      // Only the first column's range grew upwards: every row keeps its bit.
+      bits.set(old!);
+    } else {
+      for (let r = 0, b = 0; r < n; r++, b += a) {
+        let at = 0;
+        for (let c = 0; c < a; c++) at = at * span[c]! + (d[b + c]! - lo[c]!);
+        bits[at >>> 5] = bits[at >>> 5]! | (1 << (at & 31));
+      }
+    }
+    if (old) this.pool?.retire(old);
+    if (this.set) this.pool?.retire(this.set);
+    this.set = null;
+    this.bits = bits;
+    this.bitLo = lo;
+    this.bitSpan = span;
+    return true;
+  }
+
+  /** Leaves bitmap mode (a lookup needs row numbers): the set is built from the rows. */
+  private toSet(): void {
+    if (this.bits === null) return;
+    this.pool?.retire(this.bits);
+    this.bits = null;
+    this.rehash(pow2(2 * (this.count + 1)));
   }
 
   /** Starts a new height step at row `r`. */
@@ -573,35 +732,18 @@ export class Relation {
     this.capacity = cap;
   }
 
-  /**
-   * Rebuilds the set with `size` slots (a power of two): from the old set's pairs in slot order
-   * when there is one (its hashes; the new slots then follow nearly in order), else from the rows.
-   */
+  /** Rebuilds the set with `size` slots (a power of two, more than twice the rows) from the rows, in row order. */
   private rehash(size: number): void {
-    const set = this.pool ? this.pool.int32(2 * size) : new Int32Array(2 * size);
+    const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
-    const old = this.set;
-    if (old) {
-      for (let s = 0; s < old.length; s += 2) {
-        const e = old[s]!;
-        if (e === 0) continue;
-        const h = old[s + 1]!;
-        let slot = h & mask;
-        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
-        set[2 * slot] = e;
-        set[2 * slot + 1] = h;
-      }
-      this.pool?.retire(old);
-    } else {
-      const d = this.data;
-      const a = this.arity;
-      for (let r = 0; r < this.count; r++) {
-        const h = this.hashOfRow(d, r * a);
-        let slot = h & mask;
-        while (set[2 * slot] !== 0) slot = (slot + 1) & mask;
-        set[2 * slot] = r + 1;
-        set[2 * slot + 1] = h;
-      }
+    if (this.set) this.pool?.retire(this.set);
+    const d = this.data;
+    const a = this.arity;
+    for (let r = 0; r < this.count; r++) {
+      const h = this.hashOfRow(d, r * a);
+      let slot = h & mask;
+      while (set[slot] !== 0) slot = (slot + 1) & mask;
+      set[slot] = (h & ~mask) | (r + 1);
     }
     this.set = set;
     this.mask = mask;
@@ -634,6 +776,8 @@ export class Relation {
   compact(): void {
     if (this.set) this.pool?.retire(this.set);
     this.set = null;
+    if (this.bits) this.pool?.retire(this.bits);
+    this.bits = null;
     // Kept after the evaluation: sized exactly, not from the pool's powers of two.
     if (this.capacity - this.count > this.capacity / 16) this.resize(Math.max(4, this.count), true);
   }
@@ -644,11 +788,13 @@ export class Relation {
     this.indexes.clear();
     if (this.set) this.pool?.retire(this.set);
     this.set = null;
+    if (this.bits) this.pool?.retire(this.bits);
+    this.bits = null;
   }
 
   /** Bytes held by the rows, the set, the height steps and the indexes. */
   get bytes(): number {
-    let n = this.data.byteLength + (this.set?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;
+    let n = this.data.byteLength + (this.set?.byteLength ?? 0) + (this.bits?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;
     for (const ix of this.indexes.values()) n += ix.bytes;
     return n;
   }

@@ -37,7 +37,7 @@ describe('dense index', () => {
         for (const [a, b] of keys) {
           const chain = (first: number, ix: typeof ix0): number[] => {
             const out: number[] = [];
-            for (let r = first; r !== -1; r = ix.next[r]!) out.push(r);
+            for (let r = first; r !== -1; r = ix.nextRow(r)) out.push(r);
             return out;
           };
           expect(chain(ix0.find1(a!), ix0)).toEqual(matching(rows, [0], [a!]));
