@@ -14,10 +14,6 @@ import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
 import { lastReaders } from './lifetime.js';
-import { BufferPool } from './buffer-pool.js';
-
-/** At most this many bytes of arrays an evaluation let go of are kept for its own reuse. */
-const POOL_BYTES = 256 * 2 ** 20;
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -247,14 +243,17 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   // With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter.
   const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
   const released = new Set<number>();
+  // The database's arena: where the relations' arrays come from and go back to (see arena.ts).
+  const pool = db.arena;
   const release = (r: number): void => {
-    rels[r]!.releaseIndexes();
+    rels[r]!.pool = pool;
+    rels[r]!.free();
     rels[r] = new Relation(rels[r]!.arity);
     db.release(r);
     released.add(r);
   };
   for (const r of free?.get(-1) ?? []) release(r);
-  const pool = new BufferPool(POOL_BYTES);
+  pool.recycle();
   for (const r of rels) r.pool = pool;
   try {
     program.strata.forEach((s, i) => {
