@@ -1,14 +1,15 @@
-// Where one run's large typed arrays live: a few ArrayBuffers reserved up front (or as few, large
-// ones as the run turns out to need), cut into power-of-two blocks by a buddy allocator. Every new
+// Where one run's large typed arrays live: ArrayBuffers reserved up front (or as few, large ones
+// as the run turns out to need), cut into power-of-two blocks by a buddy allocator. Every new
 // ArrayBuffer counts as external memory for V8, and each 64 MB of it starts a full garbage
 // collection that marks the whole JS heap (a million-statement program's IR, over a second each
 // time): arrays taken from reserved buffers start none. A reserved buffer costs address space
 // only until its pages are written (the kernel maps them lazily), so blocks are handed out
 // lowest address first and freed blocks merge with their buddies, to write again the pages
-// already written. Arrays below MIN_BYTES are allocated plainly (they are not worth a block).
+// already written; `trim` lets the collector take back the buffers no array uses any more.
+// Arrays below MIN_BYTES are allocated plainly (they are not worth a block).
 //
-// Lifetimes are explicit: `free` makes a block reusable at once; `retire` only at the next
-// `recycle`, for arrays a running join may still read (evaluation recycles between strata).
+// Lifetimes are explicit: `release` makes a block reusable at once; `retire` only at the next
+// `recycle`, for arrays a running join may still read (evaluation recycles after each join).
 
 /** Arrays of fewer bytes than this are plain typed arrays, not blocks of the arena. */
 export const MIN_BYTES = 1 << 16;
@@ -17,8 +18,12 @@ const MIN_ORDER = 16;
 const KEY_SPAN = 2 ** 36;
 /** The largest chunk (and so the largest array): 2^MAX_ORDER bytes. */
 const MAX_ORDER = 34;
-/** A chunk added when the reserved ones are full is at least this big (and at least what is reserved so far). */
+/** A chunk is at least this big (16 MB); one added when the reserved ones are full is also at least what is reserved so far. */
 const MIN_GROW_ORDER = 24;
+/** A reservation is made of about this many chunks (so that `trim` can give back the ones left unused). */
+const CHUNKS_PER_RESERVE = 8;
+/** Chunks of a reservation are at most 2^30 bytes. */
+const MAX_RESERVE_ORDER = 30;
 
 /** The order (log2 of the block size) of the smallest block holding `bytes`. */
 function orderOf(bytes: number): number {
@@ -31,7 +36,8 @@ type View = Int32Array | Float64Array | Uint8Array;
 
 /** A buddy allocator over reserved ArrayBuffers, owned by one run (one file's analyses). */
 export class Arena {
-  private readonly chunks: ArrayBuffer[] = [];
+  /** The reserved buffers by chunk number (null: given back by `trim`). */
+  private readonly chunks: (ArrayBuffer | null)[] = [];
   private readonly chunkOrder: number[] = [];
   /** Per chunk: bytes at or past this offset were never part of a handed-out array (still zero). */
   private readonly high: number[] = [];
@@ -44,20 +50,26 @@ export class Arena {
   private readonly retired: number[] = [];
   private inUse = 0;
   private peak = 0;
+  /** The order of the chunks a reservation is cut into (chunks added later are at least this big). */
+  private readonly chunkBase: number;
 
   /**
-   * `reserve`: bytes to reserve now (rounded up to a power of two, at most 2^MAX_ORDER; none below
-   * MIN_BYTES); more is reserved when they run out. Reserve before building a large JS heap: the
-   * one collection a reservation may start is then cheap.
+   * `reserve`: bytes to reserve now (in a few chunks of a power of two; none below MIN_BYTES); more
+   * is reserved when they run out. Reserve before building a large JS heap: the collection a
+   * reservation may start is then cheap.
    */
   constructor(reserve = 0) {
     for (let k = 0; k <= MAX_ORDER; k++) this.free.push(new Set());
-    if (reserve >= MIN_BYTES) this.addChunk(Math.min(MAX_ORDER, orderOf(reserve)), true);
+    this.chunkBase = Math.min(MAX_RESERVE_ORDER, orderOf(Math.max(2 ** MIN_GROW_ORDER, reserve / CHUNKS_PER_RESERVE)));
+    if (reserve < MIN_BYTES) return;
+    for (let n = Math.ceil(reserve / 2 ** this.chunkBase); n > 0; n--) {
+      if (!this.addChunk(this.chunkBase, true)) break;
+    }
   }
 
   /** Bytes reserved (address space; only written pages take memory). */
   get reserved(): number {
-    return this.chunks.reduce((n, c) => n + c.byteLength, 0);
+    return this.chunks.reduce((n, c) => n + (c?.byteLength ?? 0), 0);
   }
 
   /** Bytes in blocks handed out and not freed yet (retired ones included). */
@@ -75,24 +87,22 @@ export class Arena {
     return this.high.reduce((n, h) => n + h, 0);
   }
 
-  /** Reserves a chunk of 2^order bytes; with `optional`, a smaller one (or none) when that much cannot be had. */
-  private addChunk(order: number, optional = false): void {
-    let k = order;
-    for (;;) {
-      try {
-        const buf = new ArrayBuffer(2 ** k);
-        const c = this.chunks.length;
-        this.chunks.push(buf);
-        this.chunkOrder.push(k);
-        this.high.push(0);
-        this.chunkOf.set(buf, c);
-        this.addFree(c * KEY_SPAN, k);
-        return;
-      } catch (e) {
-        if (!(e instanceof RangeError) || !optional || k <= MIN_GROW_ORDER) throw e;
-        k--;
-      }
+  /** Reserves a chunk of 2^order bytes; with `optional`, false (nothing reserved) when it cannot be had. */
+  private addChunk(order: number, optional = false): boolean {
+    let buf: ArrayBuffer;
+    try {
+      buf = new ArrayBuffer(2 ** order);
+    } catch (e) {
+      if (optional && e instanceof RangeError) return false;
+      throw e;
     }
+    const c = this.chunks.length;
+    this.chunks.push(buf);
+    this.chunkOrder.push(order);
+    this.high.push(0);
+    this.chunkOf.set(buf, c);
+    this.addFree(c * KEY_SPAN, order);
+    return true;
   }
 
   private addFree(key: number, order: number): void {
@@ -124,8 +134,8 @@ export class Arena {
       return key;
     }
     // Nothing free fits: reserve a chunk (at least what is reserved so far, so there are few).
-    let grow = MIN_GROW_ORDER;
-    while (grow < MAX_ORDER && 2 ** grow < this.reserved) grow++;
+    let grow = this.chunkBase;
+    while (grow < MAX_RESERVE_ORDER && 2 ** grow < this.reserved) grow++;
     this.addChunk(Math.max(order, grow));
     return this.block(order);
   }
@@ -139,6 +149,7 @@ export class Arena {
     const off = key - c * KEY_SPAN;
     const buf = this.chunks[c]!;
     const h = this.high[c]!;
+    // (A chunk given back by `trim` has no free block: `block` never picks one.)
     if (zero && off < h) new Uint8Array(buf, off, Math.min(bytes, h - off)).fill(0);
     if (off + bytes > h) this.high[c] = off + bytes;
     return { buf, off };
@@ -242,6 +253,24 @@ export class Arena {
     this.used.clear();
     this.retired.length = 0;
     this.inUse = 0;
-    this.chunks.forEach((_b, c) => this.addFree(c * KEY_SPAN, this.chunkOrder[c]!));
+    this.chunks.forEach((b, c) => {
+      if (b) this.addFree(c * KEY_SPAN, this.chunkOrder[c]!);
+    });
+  }
+
+  /**
+   * Gives back the chunks no array uses (they are freed by the next garbage collection, their
+   * written pages with them): after an evaluation, so that what follows it does not sit on top of
+   * the memory the evaluation needed at its peak. Later arrays reserve new chunks.
+   */
+  trim(): void {
+    this.chunks.forEach((b, c) => {
+      const key = c * KEY_SPAN;
+      if (!b || this.freeOrder.get(key) !== this.chunkOrder[c]) return;
+      this.takeFree(key, this.chunkOrder[c]!);
+      this.chunks[c] = null;
+      this.chunkOf.delete(b);
+      this.high[c] = 0;
+    });
   }
 }

@@ -125,6 +125,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   // files (an op catalog of a thousand facts) are the program's own, never past the bound.
   if (maxTuples !== undefined) rels.forEach((r) => (r.limit = Math.max(maxTuples, r.count)));
 
+  // The database's arena: where the relations' arrays come from and go back to (see arena.ts).
+  const pool = db.arena;
   let height = 0;
   const fns = functorRuntime(symbols);
   const lo = new Int32Array(rels.length);
@@ -185,6 +187,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
     try {
       r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
+      // The join read its arrays only while it ran: what it let go of can be reused now.
+      pool.recycle();
     } catch (e) {
       if (e instanceof RowLimit) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples!);
       throw e;
@@ -243,8 +247,6 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   // With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter.
   const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
   const released = new Set<number>();
-  // The database's arena: where the relations' arrays come from and go back to (see arena.ts).
-  const pool = db.arena;
   const release = (r: number): void => {
     rels[r]!.pool = pool;
     rels[r]!.free();
@@ -264,6 +266,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       for (const r of done[i]!) rels[r]!.releaseIndexes();
       for (const r of free?.get(i) ?? []) release(r);
       pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
+      if (process.env.ARENA_DEBUG) { const top = rels.map((r, j) => [r.bytes, program.relations[j]!.name, r.count] as const).filter((x) => x[0] > 4e6).sort((x, y) => y[0] - x[0]).slice(0, 6); console.error('stratum', i, 'inUse', (pool.bytesInUse / 2 ** 20).toFixed(0), 'peak', (pool.peakBytes / 2 ** 20).toFixed(0), top.map((x) => `${x[1]}:${(x[0] / 2 ** 20).toFixed(0)}MB/${x[2]}`).join(' ')); }
     });
   } finally {
     for (const r of rels) r.pool = null;

@@ -661,6 +661,19 @@ export class Relation {
     this.capacity = 0;
   }
 
+  /**
+   * Moves the rows into an array of their own, sized exactly, and drops the indexes and the dedup
+   * set (rebuilt if needed): for a relation read after the arena it took its arrays from is reset.
+   */
+  detach(): void {
+    this.indexes.clear();
+    this.set = null;
+    this.pool = null;
+    if (this.arity === 0) return;
+    this.data = this.data.slice(0, this.count * this.arity);
+    this.capacity = this.count;
+  }
+
   /** Bytes held by the rows, the set, the height steps and the indexes. */
   get bytes(): number {
     let n = this.data.byteLength + (this.set?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;

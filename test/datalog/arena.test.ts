@@ -88,7 +88,7 @@ describe('Arena', () => {
 
   it('hands a released block out again at once and a retired one only after recycle, zero-filled', () => {
     const arena = new Arena(1 << 22);
-    expect(arena.reserved).toBe(1 << 22);
+    expect(arena.reserved).toBe(1 << 24); // one chunk of at least 16 MB
     const a = arena.int32(40_000);
     a.fill(7);
     arena.retire(a);
@@ -114,24 +114,34 @@ describe('Arena', () => {
     arena.release(b);
     arena.release(d);
     expect(arena.bytesInUse).toBe(0);
-    const all = arena.uint8(1 << 22);
+    const all = arena.uint8(1 << 24);
     expect(all.buffer).toBe(a.buffer);
-    expect(arena.reserved).toBe(1 << 22);
+    expect(arena.reserved).toBe(1 << 24);
   });
 
-  it('reserves another chunk when the reserved ones are full, and reset frees every block', () => {
-    const arena = new Arena(1 << 20);
-    const a = arena.int32(1 << 18); // the whole first chunk
-    const b = arena.int32(1 << 16);
-    expect(b.buffer).not.toBe(a.buffer);
-    expect(arena.reserved).toBe((1 << 20) + (1 << 24));
-    b.fill(9);
+  it('reserves in chunks, another when the reserved ones are full; reset frees every block, trim gives back unused chunks', () => {
+    const arena = new Arena(3 << 24);
+    expect(arena.reserved).toBe(3 << 24); // three chunks of 16 MB
+    const a = arena.int32(1 << 22); // the whole first chunk
+    const b = arena.int32(1 << 22); // the second
+    const c = arena.int32(1 << 16); // in the third
+    expect(new Set([a.buffer, b.buffer, c.buffer]).size).toBe(3);
+    const d = arena.int32(1 << 23); // 32 MB: a new chunk, at least as big as what is reserved (48 MB)
+    expect(arena.reserved).toBe((3 << 24) + (1 << 26));
+    c.fill(9);
+    arena.release(b);
+    arena.release(d);
+    arena.trim(); // b's and d's chunks are unused
+    expect(arena.reserved).toBe(2 << 24);
+    expect(arena.bytesInUse).toBe((1 << 24) + (1 << 18));
     arena.reset();
     expect(arena.bytesInUse).toBe(0);
-    const c = arena.int32(1 << 16);
-    expect(c.buffer).toBe(a.buffer);
-    const d = arena.int32(1 << 16);
-    expect(d.every((v) => v === 0)).toBe(true);
+    const e = arena.int32(1 << 16);
+    expect(e.buffer).toBe(a.buffer); // lowest address first
+    const f = arena.int32(1 << 22);
+    expect(f.buffer).toBe(c.buffer);
+    expect(f.every((v) => v === 0)).toBe(true);
+    expect(arena.reserved).toBe(2 << 24);
   });
 });
 
