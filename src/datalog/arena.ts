@@ -1,11 +1,11 @@
 // Where one run's large typed arrays live: ArrayBuffers reserved up front (or as few, large ones
-// as the run turns out to need), cut into power-of-two blocks by a buddy allocator. Every new
-// ArrayBuffer counts as external memory for V8, and each 64 MB of it starts a full garbage
-// collection that marks the whole JS heap (a million-statement program's IR, over a second each
-// time): arrays taken from reserved buffers start none. A reserved buffer costs address space
-// only until its pages are written (the kernel maps them lazily), so blocks are handed out
-// lowest address first and freed blocks merge with their buddies, to write again the pages
-// already written; `trim` lets the collector take back the buffers no array uses any more.
+// as the run turns out to need), cut into blocks (multiples of 64 KB) by a first-fit allocator.
+// Every new ArrayBuffer counts as external memory for V8, and each 64 MB of it starts a full
+// garbage collection that marks the whole JS heap (a million-statement program's IR, over a
+// second each time): arrays taken from reserved buffers start none. A reserved buffer costs
+// address space only until its pages are written (the kernel maps them lazily), so blocks are
+// handed out lowest address first and freed blocks merge with their free neighbours, to write
+// again the pages already written; `trim` lets the collector take back the buffers no array uses.
 // Arrays below MIN_BYTES are allocated plainly (they are not worth a block).
 //
 // Lifetimes are explicit: `release` makes a block reusable at once; `retire` only at the next
@@ -13,63 +13,64 @@
 
 /** Arrays of fewer bytes than this are plain typed arrays, not blocks of the arena. */
 export const MIN_BYTES = 1 << 16;
-const MIN_ORDER = 16;
+/** Blocks are multiples of this many bytes (so offsets are 8-byte aligned). */
+const GRAIN = 1 << 16;
 /** A block's key: chunk number * KEY_SPAN + byte offset in the chunk. */
 const KEY_SPAN = 2 ** 36;
-/** The largest chunk (and so the largest array): 2^MAX_ORDER bytes. */
-const MAX_ORDER = 34;
-/** A chunk is at least this big (16 MB); one added when the reserved ones are full is also at least what is reserved so far. */
-const MIN_GROW_ORDER = 24;
+/** A chunk is at least 2^MIN_CHUNK_ORDER bytes (16 MB); one added when the reserved ones are full is also at least what is reserved so far. */
+const MIN_CHUNK_ORDER = 24;
 /** A reservation is made of about this many chunks (so that `trim` can give back the ones left unused). */
 const CHUNKS_PER_RESERVE = 8;
-/** Chunks of a reservation are at most 2^30 bytes. */
-const MAX_RESERVE_ORDER = 30;
+/** Chunks of a reservation, and chunks added later for arrays smaller than that, are at most 2^30 bytes. */
+const MAX_CHUNK_ORDER = 30;
 
-/** The order (log2 of the block size) of the smallest block holding `bytes`. */
-function orderOf(bytes: number): number {
-  let k = MIN_ORDER;
-  while (2 ** k < bytes) k++;
-  return k;
+/** The least power of two, at least 2^MIN_CHUNK_ORDER and at most 2^MAX_CHUNK_ORDER, that is at least `bytes`. */
+function chunkBytes(bytes: number): number {
+  let k = MIN_CHUNK_ORDER;
+  while (k < MAX_CHUNK_ORDER && 2 ** k < bytes) k++;
+  return 2 ** k;
 }
 
 type View = Int32Array | Float64Array | Uint8Array;
 
-/** A buddy allocator over reserved ArrayBuffers, owned by one run (one file's analyses). */
+/** Free extents of one chunk: [start, end) byte ranges, sorted, none adjacent to another. */
+interface Chunk {
+  buf: ArrayBuffer | null;
+  starts: number[];
+  ends: number[];
+  /** Bytes at or past this offset were never part of a handed-out array (still zero). */
+  high: number;
+}
+
+/** A first-fit allocator over reserved ArrayBuffers, owned by one run (one file's analyses). */
 export class Arena {
-  /** The reserved buffers by chunk number (null: given back by `trim`). */
-  private readonly chunks: (ArrayBuffer | null)[] = [];
-  private readonly chunkOrder: number[] = [];
-  /** Per chunk: bytes at or past this offset were never part of a handed-out array (still zero). */
-  private readonly high: number[] = [];
+  /** The reserved buffers by chunk number (buf null: given back by `trim`). */
+  private readonly chunks: Chunk[] = [];
   private readonly chunkOf = new Map<ArrayBuffer, number>();
-  /** Free blocks by order: their keys; and the order of each free block by key. */
-  private readonly free: Set<number>[] = [];
-  private readonly freeOrder = new Map<number, number>();
-  /** The order of each handed-out block by key. */
+  /** The size in bytes of each handed-out block by key. */
   private readonly used = new Map<number, number>();
   private readonly retired: number[] = [];
   private inUse = 0;
   private peak = 0;
-  /** The order of the chunks a reservation is cut into (chunks added later are at least this big). */
-  private readonly chunkBase: number;
+  /** The size of the chunks a reservation is cut into (chunks added later are at least this big). */
+  private readonly chunkSize: number;
 
   /**
-   * `reserve`: bytes to reserve now (in a few chunks of a power of two; none below MIN_BYTES); more
-   * is reserved when they run out. Reserve before building a large JS heap: the collection a
-   * reservation may start is then cheap.
+   * `reserve`: bytes to reserve now (in a few chunks; none below MIN_BYTES); more is reserved when
+   * they run out. Reserve before building a large JS heap: the collection a reservation may start
+   * is then cheap.
    */
   constructor(reserve = 0) {
-    for (let k = 0; k <= MAX_ORDER; k++) this.free.push(new Set());
-    this.chunkBase = Math.min(MAX_RESERVE_ORDER, orderOf(Math.max(2 ** MIN_GROW_ORDER, reserve / CHUNKS_PER_RESERVE)));
+    this.chunkSize = chunkBytes(reserve / CHUNKS_PER_RESERVE);
     if (reserve < MIN_BYTES) return;
-    for (let n = Math.ceil(reserve / 2 ** this.chunkBase); n > 0; n--) {
-      if (!this.addChunk(this.chunkBase, true)) break;
+    for (let n = Math.ceil(reserve / this.chunkSize); n > 0; n--) {
+      if (!this.addChunk(this.chunkSize, true)) break;
     }
   }
 
   /** Bytes reserved (address space; only written pages take memory). */
   get reserved(): number {
-    return this.chunks.reduce((n, c) => n + (c?.byteLength ?? 0), 0);
+    return this.chunks.reduce((n, c) => n + (c.buf?.byteLength ?? 0), 0);
   }
 
   /** Bytes in blocks handed out and not freed yet (retired ones included). */
@@ -84,74 +85,56 @@ export class Arena {
 
   /** Bytes at low addresses ever handed out: an upper bound of the arena's resident memory. */
   get touched(): number {
-    return this.high.reduce((n, h) => n + h, 0);
+    return this.chunks.reduce((n, c) => n + (c.buf ? c.high : 0), 0);
   }
 
-  /** Reserves a chunk of 2^order bytes; with `optional`, false (nothing reserved) when it cannot be had. */
-  private addChunk(order: number, optional = false): boolean {
+  /** Reserves a chunk of `bytes`; with `optional`, false (nothing reserved) when it cannot be had. */
+  private addChunk(bytes: number, optional = false): boolean {
     let buf: ArrayBuffer;
     try {
-      buf = new ArrayBuffer(2 ** order);
+      buf = new ArrayBuffer(bytes);
     } catch (e) {
       if (optional && e instanceof RangeError) return false;
       throw e;
     }
-    const c = this.chunks.length;
-    this.chunks.push(buf);
-    this.chunkOrder.push(order);
-    this.high.push(0);
-    this.chunkOf.set(buf, c);
-    this.addFree(c * KEY_SPAN, order);
+    this.chunkOf.set(buf, this.chunks.length);
+    this.chunks.push({ buf, starts: [0], ends: [bytes], high: 0 });
     return true;
   }
 
-  private addFree(key: number, order: number): void {
-    this.free[order]!.add(key);
-    this.freeOrder.set(key, order);
-  }
-
-  private takeFree(key: number, order: number): void {
-    this.free[order]!.delete(key);
-    this.freeOrder.delete(key);
-  }
-
-  /** The key of a block of 2^order bytes, lowest address first among the smallest free blocks that fit. */
-  private block(order: number): number {
-    for (let k = order; k <= MAX_ORDER; k++) {
-      const set = this.free[k]!;
-      if (set.size === 0) continue;
-      let key = Infinity;
-      for (const x of set) if (x < key) key = x;
-      this.takeFree(key, k);
-      // Split down to the order asked for: the upper halves stay free.
-      while (k > order) {
-        k--;
-        this.addFree(key + 2 ** k, k);
+  /** The key of a block of `size` bytes (a multiple of GRAIN): the lowest free address that fits. */
+  private block(size: number): number {
+    for (let c = 0; c < this.chunks.length; c++) {
+      const ch = this.chunks[c]!;
+      const { starts, ends } = ch;
+      for (let i = 0; i < starts.length; i++) {
+        const s = starts[i]!;
+        if (ends[i]! - s < size) continue;
+        if (ends[i]! - s === size) {
+          starts.splice(i, 1);
+          ends.splice(i, 1);
+        } else starts[i] = s + size;
+        const key = c * KEY_SPAN + s;
+        this.used.set(key, size);
+        this.inUse += size;
+        if (this.inUse > this.peak) this.peak = this.inUse;
+        return key;
       }
-      this.used.set(key, order);
-      this.inUse += 2 ** order;
-      if (this.inUse > this.peak) this.peak = this.inUse;
-      return key;
     }
     // Nothing free fits: reserve a chunk (at least what is reserved so far, so there are few).
-    let grow = this.chunkBase;
-    while (grow < MAX_RESERVE_ORDER && 2 ** grow < this.reserved) grow++;
-    this.addChunk(Math.max(order, grow));
-    return this.block(order);
+    this.addChunk(Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved))));
+    return this.block(size);
   }
 
   /** `bytes` bytes at an 8-byte aligned offset: the buffer, its offset, zero-filled when `zero`. */
   private place(bytes: number, zero: boolean): { buf: ArrayBuffer; off: number } {
-    const order = orderOf(bytes);
-    if (order > MAX_ORDER) throw new RangeError(`an array of ${bytes} bytes is larger than the arena's largest block`);
-    const key = this.block(order);
+    const key = this.block(Math.ceil(bytes / GRAIN) * GRAIN);
     const c = Math.floor(key / KEY_SPAN);
     const off = key - c * KEY_SPAN;
-    const buf = this.chunks[c]!;
-    const h = this.high[c]!;
-    // (A chunk given back by `trim` has no free block: `block` never picks one.)
-    if (zero && off < h) new Uint8Array(buf, off, Math.min(bytes, h - off)).fill(0);
-    if (off + bytes > h) this.high[c] = off + bytes;
+    const ch = this.chunks[c]!;
+    const buf = ch.buf!; // a chunk given back by `trim` has no free extent: `block` never picks one
+    if (zero && off < ch.high) new Uint8Array(buf, off, Math.min(bytes, ch.high - off)).fill(0);
+    if (off + bytes > ch.high) ch.high = off + bytes;
     return { buf, off };
   }
 
@@ -203,44 +186,53 @@ export class Arena {
   }
 
   /**
-   * The first `length` values of `a` as an array of the same block cut to the smallest power of two
-   * holding them; the upper halves cut off are retired (reused after the next `recycle`). An array
-   * not of this arena comes back as a subarray.
+   * The first `length` values of `a` as an array of the same block cut to the grains holding them;
+   * the part cut off is retired (reused after the next `recycle`). An array not of this arena
+   * comes back as a subarray.
    */
   shrink<T extends View>(a: T, length: number): T {
     const key = this.keyOf(a);
     const out = a.subarray(0, length) as T;
     if (key < 0) return out;
-    let order = this.used.get(key)!;
-    const want = orderOf(length * a.BYTES_PER_ELEMENT);
-    while (order > want) {
-      order--;
-      const upper = key + 2 ** order;
-      this.used.set(upper, order);
-      this.retired.push(upper);
+    const size = this.used.get(key)!;
+    const keep = Math.max(GRAIN, Math.ceil((length * a.BYTES_PER_ELEMENT) / GRAIN) * GRAIN);
+    if (keep < size) {
+      this.used.set(key, keep);
+      this.used.set(key + keep, size - keep);
+      this.retired.push(key + keep);
     }
-    this.used.set(key, order);
     return out;
   }
 
-  /** Frees the block `key`, merged with its free buddies. */
+  /** Frees the block `key`, merged with the free extents next to it. */
   private freeBlock(key: number): void {
-    let order = this.used.get(key)!;
+    const size = this.used.get(key)!;
     this.used.delete(key);
-    this.inUse -= 2 ** order;
+    this.inUse -= size;
     const c = Math.floor(key / KEY_SPAN);
-    let off = key - c * KEY_SPAN;
-    const top = this.chunkOrder[c]!;
-    while (order < top) {
-      const size = 2 ** order;
-      const buddyOff = Math.floor(off / size) % 2 === 0 ? off + size : off - size;
-      const buddy = c * KEY_SPAN + buddyOff;
-      if (this.freeOrder.get(buddy) !== order) break;
-      this.takeFree(buddy, order);
-      off = Math.min(off, buddyOff);
-      order++;
+    const start = key - c * KEY_SPAN;
+    const end = start + size;
+    const { starts, ends } = this.chunks[c]!;
+    // The first extent starting after the block.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < start) lo = mid + 1;
+      else hi = mid;
     }
-    this.addFree(c * KEY_SPAN + off, order);
+    const joinsPrev = lo > 0 && ends[lo - 1] === start;
+    const joinsNext = lo < starts.length && starts[lo] === end;
+    if (joinsPrev && joinsNext) {
+      ends[lo - 1] = ends[lo]!;
+      starts.splice(lo, 1);
+      ends.splice(lo, 1);
+    } else if (joinsPrev) ends[lo - 1] = end;
+    else if (joinsNext) starts[lo] = start;
+    else {
+      starts.splice(lo, 0, start);
+      ends.splice(lo, 0, end);
+    }
   }
 
   /**
@@ -248,14 +240,13 @@ export class Arena {
    * arena is read any more (the reserved buffers and their written pages are kept for it).
    */
   reset(): void {
-    for (const s of this.free) s.clear();
-    this.freeOrder.clear();
     this.used.clear();
     this.retired.length = 0;
     this.inUse = 0;
-    this.chunks.forEach((b, c) => {
-      if (b) this.addFree(c * KEY_SPAN, this.chunkOrder[c]!);
-    });
+    for (const ch of this.chunks) {
+      ch.starts = ch.buf ? [0] : [];
+      ch.ends = ch.buf ? [ch.buf.byteLength] : [];
+    }
   }
 
   /**
@@ -264,13 +255,14 @@ export class Arena {
    * the memory the evaluation needed at its peak. Later arrays reserve new chunks.
    */
   trim(): void {
-    this.chunks.forEach((b, c) => {
-      const key = c * KEY_SPAN;
-      if (!b || this.freeOrder.get(key) !== this.chunkOrder[c]) return;
-      this.takeFree(key, this.chunkOrder[c]!);
-      this.chunks[c] = null;
+    for (const ch of this.chunks) {
+      const b = ch.buf;
+      if (!b || ch.starts.length !== 1 || ch.starts[0] !== 0 || ch.ends[0] !== b.byteLength) continue;
+      ch.buf = null;
+      ch.starts = [];
+      ch.ends = [];
+      ch.high = 0;
       this.chunkOf.delete(b);
-      this.high[c] = 0;
-    });
+    }
   }
 }

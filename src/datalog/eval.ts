@@ -266,7 +266,6 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       for (const r of done[i]!) rels[r]!.releaseIndexes();
       for (const r of free?.get(i) ?? []) release(r);
       pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
-      if (process.env.ARENA_DEBUG) { const top = rels.map((r, j) => [r.bytes, program.relations[j]!.name, r.count] as const).filter((x) => x[0] > 4e6).sort((x, y) => y[0] - x[0]).slice(0, 6); console.error('stratum', i, 'inUse', (pool.bytesInUse / 2 ** 20).toFixed(0), 'peak', (pool.peakBytes / 2 ** 20).toFixed(0), top.map((x) => `${x[1]}:${(x[0] / 2 ** 20).toFixed(0)}MB/${x[2]}`).join(' ')); }
     });
   } finally {
     for (const r of rels) r.pool = null;

@@ -14,7 +14,7 @@ import { Arena } from '../datalog/index.js';
 
 /**
  * Bytes of arena reserved per character of a file's text before it is parsed: about what the
- * facts and evaluation of the shipped passes need at their peak (measured: 26 on a
+ * facts and evaluation of the shipped passes need at their peak (measured: 20 on a
  * million-statement comm kernel), so that a run reserves once, while the JS heap is small.
  */
 const ARENA_BYTES_PER_CHAR = 32;

@@ -86,7 +86,7 @@ describe('Arena', () => {
     },
   );
 
-  it('hands a released block out again at once and a retired one only after recycle, zero-filled', () => {
+  it('hands a released block out again at once and a retired one only after recycle, zero-filled; free neighbours merge', () => {
     const arena = new Arena(1 << 22);
     expect(arena.reserved).toBe(1 << 24); // one chunk of at least 16 MB
     const a = arena.int32(40_000);
@@ -109,8 +109,8 @@ describe('Arena', () => {
     expect(small.buffer).not.toBe(a.buffer);
     arena.release(small);
     arena.release(new Int32Array(new ArrayBuffer(1 << 18), 4, 100));
-    expect(arena.bytesInUse).toBe(2 * (1 << 18)); // b and d: 160,000 bytes each, in 256 KB blocks
-    // Freed buddies merge: the whole reservation is one block again.
+    expect(arena.bytesInUse).toBe(2 * 3 * (1 << 16)); // b and d: 160,000 bytes each, in three 64 KB grains
+    // Free neighbours merge: the whole reservation is one block again.
     arena.release(b);
     arena.release(d);
     expect(arena.bytesInUse).toBe(0);
