@@ -1,11 +1,13 @@
 // A database of input facts for one program: tuples are interned and stored as integer rows.
-// Tuples streamed in are appended to a row buffer per relation; each relation is built at its
-// size when first read (no rehashing as it grows, no spare capacity in its table).
+// Tuples streamed in are appended to a row buffer per relation (an array of the run's arena); each
+// relation is built from that array when first read: no copy, no rehashing as it grows, no dedup
+// set, the spare capacity given back to the arena.
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import type { Value } from './ast.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { Relation } from './relation.js';
 import { RowBuffer } from './row-buffer.js';
+import { Arena } from './arena.js';
 import { SymbolTable } from './symbols.js';
 import { INT64_MAX, INT64_MIN, isInt64 } from './int64.js';
 
@@ -25,7 +27,14 @@ export class FactDatabase {
   /** True once an evaluation freed some of its relations (see EvaluateOptions.keep). */
   private gaveUp = false;
 
-  constructor(readonly program: RuleProgram) {
+  /**
+   * `arena`: where the relations' large arrays come from, here and in the evaluations of this
+   * database (default: one of its own, reserving as it goes).
+   */
+  constructor(
+    readonly program: RuleProgram,
+    readonly arena: Arena = new Arena(),
+  ) {
     this.stored = program.relations.map(() => undefined);
     this.pending = program.relations.map(() => undefined);
   }
@@ -36,13 +45,18 @@ export class FactDatabase {
     return this.stored;
   }
 
-  /** Builds relation `id` from its buffered rows, sized for them, and drops the buffer chunk by chunk. */
+  /** Builds relation `id` from its buffered rows (their array becomes the relation's), cut to their size. */
   private build(id: number): Relation {
     const buf = this.pending[id]!;
     this.pending[id] = undefined;
-    const r = Relation.fromChunks(buf.arity, buf.count, buf.isWide, (put) => buf.drainChunks(put));
+    const n = buf.count;
+    const r = Relation.fromRows(buf.arity, n, buf.take(), this.arena);
     // Complete until more facts are inserted: its dedup set is rebuilt only if a lookup needs it.
+    r.pool = this.arena;
     r.compact();
+    r.pool = null;
+    // No join runs while facts are loaded: the spare blocks cut off can be reused at once.
+    this.arena.recycle();
     this.stored[id] = r;
     return r;
   }
@@ -121,7 +135,7 @@ export class FactDatabase {
       return;
     }
     let buf = this.pending[info.id];
-    if (!buf) this.pending[info.id] = buf = new RowBuffer(kinds.length);
+    if (!buf) this.pending[info.id] = buf = new RowBuffer(kinds.length, this.arena);
     buf.push(t);
   }
 
@@ -136,7 +150,7 @@ export class FactDatabase {
       return;
     }
     let buf = this.pending[info.id];
-    if (!buf) this.pending[info.id] = buf = new RowBuffer(info.kinds.length);
+    if (!buf) this.pending[info.id] = buf = new RowBuffer(info.kinds.length, this.arena);
     buf.push(t);
   }
 

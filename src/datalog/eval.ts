@@ -14,10 +14,6 @@ import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
 import { lastReaders } from './lifetime.js';
-import { BufferPool } from './buffer-pool.js';
-
-/** At most this many bytes of arrays an evaluation let go of are kept for its own reuse. */
-const POOL_BYTES = 256 * 2 ** 20;
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -129,6 +125,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   // files (an op catalog of a thousand facts) are the program's own, never past the bound.
   if (maxTuples !== undefined) rels.forEach((r) => (r.limit = Math.max(maxTuples, r.count)));
 
+  // The database's arena: where the relations' arrays come from and go back to (see arena.ts).
+  const pool = db.arena;
   let height = 0;
   const fns = functorRuntime(symbols);
   const lo = new Int32Array(rels.length);
@@ -189,6 +187,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
     try {
       r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
+      // The join read its arrays only while it ran: what it let go of can be reused now.
+      pool.recycle();
     } catch (e) {
       if (e instanceof RowLimit) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples!);
       throw e;
@@ -248,13 +248,14 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
   const released = new Set<number>();
   const release = (r: number): void => {
-    rels[r]!.releaseIndexes();
+    rels[r]!.pool = pool;
+    rels[r]!.free();
     rels[r] = new Relation(rels[r]!.arity);
     db.release(r);
     released.add(r);
   };
   for (const r of free?.get(-1) ?? []) release(r);
-  const pool = new BufferPool(POOL_BYTES);
+  pool.recycle();
   for (const r of rels) r.pool = pool;
   try {
     program.strata.forEach((s, i) => {

@@ -14,6 +14,7 @@ export type { Kind, Value } from './ast.js';
 export type { RuleSource, FileReader, FileParser, Libraries, NotRegular } from './load.js';
 export { RuleProgram, type RelationInfo } from './program.js';
 export { FactDatabase } from './database.js';
+export { Arena } from './arena.js';
 export { EvalResult } from './result.js';
 export { evaluate, neededRelations, EvaluationTimeout, EvaluationStopped, TupleLimitExceeded, type EvaluateOptions } from './eval.js';
 import { neededRelations } from './eval.js';

@@ -1,6 +1,7 @@
 // The checked program: relations, clauses (aggregate-local variables renamed) and strata.
 import type { Location } from '../report/diagnostic.js';
 import type { Clause, Kind } from './ast.js';
+import type { Arena } from './arena.js';
 import { FactDatabase } from './database.js';
 import type { SourceText } from '../report/source.js';
 import type { CompiledPlan } from './codegen.js';
@@ -55,8 +56,8 @@ export class RuleProgram {
     return this.byName.get(name);
   }
 
-  /** An empty database of facts for this program's relations. */
-  newDatabase(): FactDatabase {
-    return new FactDatabase(this);
+  /** An empty database of facts for this program's relations; its large arrays come from `arena` (default: its own). */
+  newDatabase(arena?: Arena): FactDatabase {
+    return new FactDatabase(this, arena);
   }
 }

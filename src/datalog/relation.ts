@@ -6,7 +6,7 @@
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
-import type { BufferPool } from './buffer-pool.js';
+import type { Arena } from './arena.js';
 import { RowLimit } from './limits.js';
 
 const EMPTY = new Int32Array(0);
@@ -371,7 +371,7 @@ function compactIntRange(d: Int32Array | Float64Array, c: number, a: number, n: 
  * distinct): strictly increasing down the rows, or distinct 32-bit integers over a range of at
  * most about four times `n` (checked with a table of that range).
  */
-function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boolean {
+function distinctColumn(d: Int32Array | Float64Array, n: number, a: number, arena: Arena | null): boolean {
   for (let c = 0; c < a; c++) {
     let i = c + a;
     const end = n * a;
@@ -388,7 +388,7 @@ function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boo
     const range = compactIntRange(d, c, a, n, limit);
     if (range === null) continue;
     const { lo, hi } = range;
-    const seen = new Uint8Array(hi - lo + 1);
+    const seen = arena ? arena.uint8(hi - lo + 1) : new Uint8Array(hi - lo + 1);
     let distinct = true;
     for (let i = c; i < n * a; i += a) {
       const slot = d[i]! - lo;
@@ -398,6 +398,7 @@ function distinctColumn(d: Int32Array | Float64Array, n: number, a: number): boo
       }
       seen[slot] = 1;
     }
+    arena?.release(seen);
     if (distinct) return true;
   }
   return false;
@@ -438,10 +439,10 @@ export class Relation {
   private steps = 0;
   private lastHeight = 0;
   /**
-   * Where an evaluation's arrays come from and go back to while it runs (see buffer-pool.ts);
-   * null outside evaluation.
+   * Where an evaluation's arrays come from and go back to while it runs (see arena.ts); null
+   * outside evaluation.
    */
-  pool: BufferPool | null = null;
+  pool: Arena | null = null;
 
   constructor(
     readonly arity: number,
@@ -778,8 +779,13 @@ export class Relation {
     this.set = null;
     if (this.bits) this.pool?.retire(this.bits);
     this.bits = null;
-    // Kept after the evaluation: sized exactly, not from the pool's powers of two.
-    if (this.capacity - this.count > this.capacity / 16) this.resize(Math.max(4, this.count), true);
+    if (this.capacity - this.count <= this.capacity / 16) return;
+    const cap = Math.max(4, this.count);
+    // An array of the arena is cut in place (the spare blocks go back to it); another is copied at its size.
+    if (this.pool && this.arity > 0) {
+      this.data = this.pool.shrink(this.data, cap * this.arity);
+      this.capacity = cap;
+    } else this.resize(cap, true);
   }
 
   /** Frees the indexes and the dedup set (rebuilt from the rows when next used). */
@@ -790,6 +796,29 @@ export class Relation {
     this.set = null;
     if (this.bits) this.pool?.retire(this.bits);
     this.bits = null;
+  }
+
+  /** Gives every array back to the evaluation's arena (the relation is not used after). */
+  free(): void {
+    this.releaseIndexes();
+    this.pool?.retire(this.data);
+    this.data = EMPTY;
+    this.count = 0;
+    this.capacity = 0;
+  }
+
+  /**
+   * Moves the rows into an array of their own, sized exactly, and drops the indexes and the dedup
+   * set (rebuilt if needed): for a relation read after the arena it took its arrays from is reset.
+   */
+  detach(): void {
+    this.indexes.clear();
+    this.set = null;
+    this.bits = null;
+    this.pool = null;
+    if (this.arity === 0) return;
+    this.data = this.data.slice(0, this.count * this.arity);
+    this.capacity = this.count;
   }
 
   /** Bytes held by the rows, the set, the height steps and the indexes. */
@@ -807,43 +836,35 @@ export class Relation {
   }
 
   /**
-   * A complete relation of `n` rows given chunk by chunk (`fill` calls `put` with each chunk of
-   * row-major values and its number of rows, in order), duplicates dropped, all at height 0, with
-   * no dedup set: the rows are copied in as they are, and a dedup pass runs only when no column
-   * has distinct values (checked in one pass over it: strictly increasing, or distinct ids over a
-   * dense range) — a relation with an id column, most fact files, needs none.
+   * A complete relation of the `n` rows in the first `n * arity` values of `data` (row-major; the
+   * array becomes the relation's), duplicates dropped, all at height 0, with no dedup set: a
+   * dedup pass runs only when no column has distinct values (checked in one pass over it: strictly
+   * increasing, or distinct ids over a dense range) — a relation with an id column, most fact
+   * files, needs none. `arena`: where the scratch arrays of the checks come from.
    */
-  static fromChunks(arity: number, n: number, wide: boolean, fill: (put: (chunk: Int32Array | Float64Array, rows: number) => void) => void): Relation {
+  static fromRows(arity: number, n: number, data: Int32Array | Float64Array, arena: Arena | null = null): Relation {
     const r = new Relation(arity, 4);
     r.set = null;
     if (arity === 0) {
-      fill((_c, rows) => {
-        if (rows > 0) r.count = 1;
-      });
+      r.count = n > 0 ? 1 : 0;
       return r;
     }
-    const d = wide ? new Float64Array(Math.max(4, n) * arity) : new Int32Array(Math.max(4, n) * arity);
-    let at = 0;
-    fill((chunk, rows) => {
-      const m = rows * arity;
-      d.set(m === chunk.length ? chunk : chunk.subarray(0, m), at);
-      at += m;
-    });
-    r.data = d;
-    r.wide = wide;
-    r.capacity = Math.max(4, n);
+    if (data.length < n * arity) throw new Error(`fromRows: ${data.length} values cannot hold ${n} rows of ${arity}`);
+    r.data = data;
+    r.wide = data instanceof Float64Array;
+    r.capacity = Math.floor(data.length / arity);
     r.count = n;
-    if (n > 1 && !distinctColumn(d, n, arity)) r.dedupInPlace();
+    if (n > 1 && !distinctColumn(data, n, arity, arena)) r.dedupInPlace(arena);
     return r;
   }
 
   /** Drops the rows equal to an earlier row (keeping the order of the others); leaves no set. */
-  private dedupInPlace(): void {
+  private dedupInPlace(arena: Arena | null): void {
     const a = this.arity;
     const d = this.data;
     const n = this.count;
     const size = pow2(2 * n);
-    const set = new Int32Array(size);
+    const set = arena ? arena.int32(size) : new Int32Array(size);
     const mask = size - 1;
     let w = 0;
     for (let r = 0; r < n; r++) {
@@ -869,6 +890,7 @@ export class Relation {
     }
     this.count = w;
     this.set = null;
+    arena?.release(set);
   }
 
   /** A copy holding the same tuples and heights (indexes are not copied). */

@@ -38,6 +38,14 @@ export class EvalResult {
     readonly released: ReadonlySet<number> = new Set(),
   ) {}
 
+  /**
+   * Moves every relation's rows into arrays of their own (see Relation.detach): afterwards the
+   * arena of the evaluation can be reset or trimmed while this result is read.
+   */
+  detach(): void {
+    for (const r of this.storage) r.detach();
+  }
+
   /** True when the program declares relation `rel`. */
   has(rel: string): boolean {
     return this.program.byName.has(rel);

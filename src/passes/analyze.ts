@@ -2,7 +2,7 @@ import { join, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
-import { loadProgram, evaluate, type EvalResult, type RuleProgram } from '../datalog/index.js';
+import { loadProgram, evaluate, type Arena, type EvalResult, type RuleProgram } from '../datalog/index.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { checkFindingCodes, checkFindingSeverities } from './findings.js';
 import { badOpEffects } from './op-effects.js';
@@ -51,6 +51,8 @@ export interface AnalyzeOptions {
    * others are freed during evaluation (EvaluateOptions.keep). Default: every relation is kept.
    */
   keep?: ReadonlySet<string>;
+  /** Where the fact database and the evaluation take their large arrays from (default: the database's own). */
+  arena?: Arena;
 }
 
 /**
@@ -85,7 +87,7 @@ export function loadRules(
  */
 export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
   const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs, opts.session);
-  const db = program.newDatabase();
+  const db = program.newDatabase(opts.arena);
   const sink = databaseSink(program, db);
   const table = extractFacts(module, sink);
   if (opts.stage === 'as-written') sink.add('audit_stage', ['as-written']);

@@ -1,9 +1,10 @@
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { Relation } from '../../src/datalog/relation.js';
+import { Arena, MIN_BYTES } from '../../src/datalog/arena.js';
 
 // Dense indexes (a column of distinct ids: one table slot per value) and relations built from
-// chunks (a dedup pass only when no column is distinct), checked against plain models.
+// row arrays (a dedup pass only when no column is distinct), checked against plain models.
 
 /** Rows of arity 2: repeated rows (small values), rows with an id column, values beyond 32 bits. */
 const rowsArb = (min: number, max: number) =>
@@ -56,19 +57,17 @@ describe('dense index', () => {
   );
 });
 
-describe('Relation.fromChunks', () => {
-  test.prop([rowsArb(0, 400), fc.integer({ min: 1, max: 50 })], { numRuns: 80 })(
+describe('Relation.fromRows', () => {
+  test.prop([rowsArb(0, 400), fc.integer({ min: 0, max: 50 }), fc.boolean()], { numRuns: 80 })(
     'holds the distinct rows in first-seen order, with or without a distinct column',
-    (rows, chunkRows) => {
+    (rows, spare, inArena) => {
       const wide = rows.some((r) => r.some((v) => (v | 0) !== v));
-      const rel = Relation.fromChunks(2, rows.length, wide, (put) => {
-        for (let s = 0; s < rows.length; s += chunkRows) {
-          const part = rows.slice(s, s + chunkRows);
-          const chunk = wide ? new Float64Array(chunkRows * 2) : new Int32Array(chunkRows * 2);
-          part.forEach((r, i) => chunk.set(r, 2 * i));
-          put(chunk, part.length);
-        }
-      });
+      // The rows in a block of an arena when asked (past its smallest block).
+      const arena = inArena ? new Arena() : null;
+      const length = (rows.length + spare) * 2 + (inArena ? MIN_BYTES : 0);
+      const data = wide ? (arena ? arena.float64(length) : new Float64Array(length)) : arena ? arena.int32(length) : new Int32Array(length);
+      rows.forEach((r, i) => data.set(r, 2 * i));
+      const rel = Relation.fromRows(2, rows.length, data, arena);
       const seen = new Set<string>();
       const want = rows.filter((r) => {
         const fresh = !seen.has(r.join());

@@ -1,0 +1,268 @@
+// Where one run's large typed arrays live: ArrayBuffers reserved up front (or as few, large ones
+// as the run turns out to need), cut into blocks (multiples of 64 KB) by a first-fit allocator.
+// Every new ArrayBuffer counts as external memory for V8, and each 64 MB of it starts a full
+// garbage collection that marks the whole JS heap (a million-statement program's IR, over a
+// second each time): arrays taken from reserved buffers start none. A reserved buffer costs
+// address space only until its pages are written (the kernel maps them lazily), so blocks are
+// handed out lowest address first and freed blocks merge with their free neighbours, to write
+// again the pages already written; `trim` lets the collector take back the buffers no array uses.
+// Arrays below MIN_BYTES are allocated plainly (they are not worth a block).
+//
+// Lifetimes are explicit: `release` makes a block reusable at once; `retire` only at the next
+// `recycle`, for arrays a running join may still read (evaluation recycles after each join).
+
+/** Arrays of fewer bytes than this are plain typed arrays, not blocks of the arena. */
+export const MIN_BYTES = 1 << 16;
+/** Blocks are multiples of this many bytes (so offsets are 8-byte aligned). */
+const GRAIN = 1 << 16;
+/** A block's key: chunk number * KEY_SPAN + byte offset in the chunk. */
+const KEY_SPAN = 2 ** 36;
+/** A chunk is at least 2^MIN_CHUNK_ORDER bytes (16 MB); one added when the reserved ones are full is also at least what is reserved so far. */
+const MIN_CHUNK_ORDER = 24;
+/** A reservation is made of about this many chunks (so that `trim` can give back the ones left unused). */
+const CHUNKS_PER_RESERVE = 8;
+/** Chunks of a reservation, and chunks added later for arrays smaller than that, are at most 2^30 bytes. */
+const MAX_CHUNK_ORDER = 30;
+
+/** The least power of two, at least 2^MIN_CHUNK_ORDER and at most 2^MAX_CHUNK_ORDER, that is at least `bytes`. */
+function chunkBytes(bytes: number): number {
+  let k = MIN_CHUNK_ORDER;
+  while (k < MAX_CHUNK_ORDER && 2 ** k < bytes) k++;
+  return 2 ** k;
+}
+
+type View = Int32Array | Float64Array | Uint8Array;
+
+/** Free extents of one chunk: [start, end) byte ranges, sorted, none adjacent to another. */
+interface Chunk {
+  buf: ArrayBuffer | null;
+  starts: number[];
+  ends: number[];
+  /** Bytes at or past this offset were never part of a handed-out array (still zero). */
+  high: number;
+}
+
+/** A first-fit allocator over reserved ArrayBuffers, owned by one run (one file's analyses). */
+export class Arena {
+  /** The reserved buffers by chunk number (buf null: given back by `trim`). */
+  private readonly chunks: Chunk[] = [];
+  private readonly chunkOf = new Map<ArrayBuffer, number>();
+  /** The size in bytes of each handed-out block by key. */
+  private readonly used = new Map<number, number>();
+  private readonly retired: number[] = [];
+  private inUse = 0;
+  private peak = 0;
+  /** The size of the chunks a reservation is cut into (chunks added later are at least this big). */
+  private readonly chunkSize: number;
+
+  /**
+   * `reserve`: bytes to reserve now (in a few chunks; none below MIN_BYTES); more is reserved when
+   * they run out. Reserve before building a large JS heap: the collection a reservation may start
+   * is then cheap.
+   */
+  constructor(reserve = 0) {
+    this.chunkSize = chunkBytes(reserve / CHUNKS_PER_RESERVE);
+    if (reserve < MIN_BYTES) return;
+    for (let n = Math.ceil(reserve / this.chunkSize); n > 0; n--) {
+      if (!this.addChunk(this.chunkSize, true)) break;
+    }
+  }
+
+  /** Bytes reserved (address space; only written pages take memory). */
+  get reserved(): number {
+    return this.chunks.reduce((n, c) => n + (c.buf?.byteLength ?? 0), 0);
+  }
+
+  /** Bytes in blocks handed out and not freed yet (retired ones included). */
+  get bytesInUse(): number {
+    return this.inUse;
+  }
+
+  /** The most bytes in blocks handed out at once. */
+  get peakBytes(): number {
+    return this.peak;
+  }
+
+  /** Bytes at low addresses ever handed out: an upper bound of the arena's resident memory. */
+  get touched(): number {
+    return this.chunks.reduce((n, c) => n + (c.buf ? c.high : 0), 0);
+  }
+
+  /** Reserves a chunk of `bytes`; with `optional`, false (nothing reserved) when it cannot be had. */
+  private addChunk(bytes: number, optional = false): boolean {
+    let buf: ArrayBuffer;
+    try {
+      buf = new ArrayBuffer(bytes);
+    } catch (e) {
+      if (optional && e instanceof RangeError) return false;
+      throw e;
+    }
+    this.chunkOf.set(buf, this.chunks.length);
+    this.chunks.push({ buf, starts: [0], ends: [bytes], high: 0 });
+    return true;
+  }
+
+  /** The key of a block of `size` bytes (a multiple of GRAIN): the lowest free address that fits. */
+  private block(size: number): number {
+    for (let c = 0; c < this.chunks.length; c++) {
+      const ch = this.chunks[c]!;
+      const { starts, ends } = ch;
+      for (let i = 0; i < starts.length; i++) {
+        const s = starts[i]!;
+        if (ends[i]! - s < size) continue;
+        if (ends[i]! - s === size) {
+          starts.splice(i, 1);
+          ends.splice(i, 1);
+        } else starts[i] = s + size;
+        const key = c * KEY_SPAN + s;
+        this.used.set(key, size);
+        this.inUse += size;
+        if (this.inUse > this.peak) this.peak = this.inUse;
+        return key;
+      }
+    }
+    // Nothing free fits: reserve a chunk (at least what is reserved so far, so there are few).
+    this.addChunk(Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved))));
+    return this.block(size);
+  }
+
+  /** `bytes` bytes at an 8-byte aligned offset: the buffer, its offset, zero-filled when `zero`. */
+  private place(bytes: number, zero: boolean): { buf: ArrayBuffer; off: number } {
+    const key = this.block(Math.ceil(bytes / GRAIN) * GRAIN);
+    const c = Math.floor(key / KEY_SPAN);
+    const off = key - c * KEY_SPAN;
+    const ch = this.chunks[c]!;
+    const buf = ch.buf!; // a chunk given back by `trim` has no free extent: `block` never picks one
+    if (zero && off < ch.high) new Uint8Array(buf, off, Math.min(bytes, ch.high - off)).fill(0);
+    if (off + bytes > ch.high) ch.high = off + bytes;
+    return { buf, off };
+  }
+
+  /** An Int32Array of `length` values, zero-filled unless `zero` is false (the caller writes every value it reads). */
+  int32(length: number, zero = true): Int32Array {
+    if (length * 4 < MIN_BYTES) return new Int32Array(length);
+    const { buf, off } = this.place(length * 4, zero);
+    return new Int32Array(buf, off, length);
+  }
+
+  /** A Float64Array of `length` values, zero-filled unless `zero` is false. */
+  float64(length: number, zero = true): Float64Array {
+    if (length * 8 < MIN_BYTES) return new Float64Array(length);
+    const { buf, off } = this.place(length * 8, zero);
+    return new Float64Array(buf, off, length);
+  }
+
+  /** A Uint8Array of `length` values, zero-filled unless `zero` is false. */
+  uint8(length: number, zero = true): Uint8Array {
+    if (length < MIN_BYTES) return new Uint8Array(length);
+    const { buf, off } = this.place(length, zero);
+    return new Uint8Array(buf, off, length);
+  }
+
+  /** The key of the block `a` views from its start, or -1 when `a` is not an array of this arena. */
+  private keyOf(a: View): number {
+    const c = a.buffer instanceof ArrayBuffer ? this.chunkOf.get(a.buffer) : undefined;
+    if (c === undefined) return -1;
+    const key = c * KEY_SPAN + a.byteOffset;
+    return this.used.has(key) ? key : -1;
+  }
+
+  /** Gives back the block of `a` for reuse at once: `a` must not be read or written after. Arrays not of this arena are ignored. */
+  release(a: View): void {
+    const key = this.keyOf(a);
+    if (key >= 0) this.freeBlock(key);
+  }
+
+  /** Gives back the block of `a`, reused only after the next `recycle` (a running join may still read it). */
+  retire(a: View): void {
+    const key = this.keyOf(a);
+    if (key >= 0) this.retired.push(key);
+  }
+
+  /** Makes the retired blocks reusable; call only where no retired array is read any more. */
+  recycle(): void {
+    for (const key of this.retired) if (this.used.has(key)) this.freeBlock(key);
+    this.retired.length = 0;
+  }
+
+  /**
+   * The first `length` values of `a` as an array of the same block cut to the grains holding them;
+   * the part cut off is retired (reused after the next `recycle`). An array not of this arena
+   * comes back as a subarray.
+   */
+  shrink<T extends View>(a: T, length: number): T {
+    const key = this.keyOf(a);
+    const out = a.subarray(0, length) as T;
+    if (key < 0) return out;
+    const size = this.used.get(key)!;
+    const keep = Math.max(GRAIN, Math.ceil((length * a.BYTES_PER_ELEMENT) / GRAIN) * GRAIN);
+    if (keep < size) {
+      this.used.set(key, keep);
+      this.used.set(key + keep, size - keep);
+      this.retired.push(key + keep);
+    }
+    return out;
+  }
+
+  /** Frees the block `key`, merged with the free extents next to it. */
+  private freeBlock(key: number): void {
+    const size = this.used.get(key)!;
+    this.used.delete(key);
+    this.inUse -= size;
+    const c = Math.floor(key / KEY_SPAN);
+    const start = key - c * KEY_SPAN;
+    const end = start + size;
+    const { starts, ends } = this.chunks[c]!;
+    // The first extent starting after the block.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const joinsPrev = lo > 0 && ends[lo - 1] === start;
+    const joinsNext = lo < starts.length && starts[lo] === end;
+    if (joinsPrev && joinsNext) {
+      ends[lo - 1] = ends[lo]!;
+      starts.splice(lo, 1);
+      ends.splice(lo, 1);
+    } else if (joinsPrev) ends[lo - 1] = end;
+    else if (joinsNext) starts[lo] = start;
+    else {
+      starts.splice(lo, 0, start);
+      ends.splice(lo, 0, end);
+    }
+  }
+
+  /**
+   * Frees every block: for the start of a new analysis in the same run, when no array of the
+   * arena is read any more (the reserved buffers and their written pages are kept for it).
+   */
+  reset(): void {
+    this.used.clear();
+    this.retired.length = 0;
+    this.inUse = 0;
+    for (const ch of this.chunks) {
+      ch.starts = ch.buf ? [0] : [];
+      ch.ends = ch.buf ? [ch.buf.byteLength] : [];
+    }
+  }
+
+  /**
+   * Gives back the chunks no array uses (they are freed by the next garbage collection, their
+   * written pages with them): after an evaluation, so that what follows it does not sit on top of
+   * the memory the evaluation needed at its peak. Later arrays reserve new chunks.
+   */
+  trim(): void {
+    for (const ch of this.chunks) {
+      const b = ch.buf;
+      if (!b || ch.starts.length !== 1 || ch.starts[0] !== 0 || ch.ends[0] !== b.byteLength) continue;
+      ch.buf = null;
+      ch.starts = [];
+      ch.ends = [];
+      ch.high = 0;
+      this.chunkOf.delete(b);
+    }
+  }
+}
