@@ -25,13 +25,25 @@ const DENSE_MIN_ROWS = 256;
 const DENSE_SLOTS_PER_ROW = 4;
 const DENSE_SLACK = 1024;
 
+/** The number of set bits of the 32-bit integer `x`. */
+function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
 /**
  * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
  * dense: when one of the columns holds distinct 32-bit integers over a range at most about four times
  * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
  * with value v there, every chain has one row, and the other key columns are compared on lookup.
  * One pass over the column builds it, a lookup reads one slot; rows added later that break either
- * condition turn it into the hashed index.
+ * condition turn it into the hashed index. A dense column whose values also increase down the rows
+ * (ids in the order the facts were emitted) is ranked instead of tabled: a bitmap of the values
+ * present and the number of values below each 32-bit word of it (1/16 of the table's bytes): the
+ * row of value v is the number of values below it. A hashed index keeps no `next` chains while
+ * every key has one row (ids again: 4 bytes a row saved), and starts them at the first repeat.
  */
 export class Index {
   private table: Int32Array;
@@ -48,6 +60,15 @@ export class Index {
   private base = 0;
   /** True once the dense build was considered (it is tried once, on the first build). */
   private triedDense = false;
+  /** Hashed mode: true once two indexed rows share a key (`next` is kept from then on). */
+  private chained = false;
+  /**
+   * Dense mode, ranked: `table` is the bitmap of the values present (bit v - base), `ranks[w]` the
+   * number of values below word w (kept up to the word of `last`), `last` the greatest value.
+   */
+  private ranked = false;
+  private ranks: Int32Array = EMPTY;
+  private last = 0;
 
   constructor(
     private readonly rel: Relation,
@@ -60,7 +81,7 @@ export class Index {
 
   /** Bytes held by this index's arrays. */
   get bytes(): number {
-    return this.table.byteLength + this.next.byteLength;
+    return this.table.byteLength + this.next.byteLength + this.ranks.byteLength;
   }
 
   /** Indexes every row below `upto` that is not indexed yet. */
@@ -74,21 +95,13 @@ export class Index {
       if (this.extendDense(upto)) return;
       this.toHashed();
     }
-    if (this.next.length < upto) {
-      // The first build is sized exactly (a complete relation); later ones double (a growing one).
-      const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-      const pool = this.rel.pool;
-      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-      bigger.set(this.next);
-      pool?.retire(this.next);
-      this.next = bigger;
-    }
+    if (this.chained && this.next.length < upto) this.growNext(upto);
     const rel = this.rel;
     const d = rel.data;
     const a = rel.arity;
     const cols = this.cols;
     const nc = cols.length;
-    const next = this.next;
+    let next = this.next;
     for (let r = this.indexed; r < upto; r++) {
       if ((this.keys + 1) * 2 > this.table.length) this.grow(r, upto);
       const base = r * a;
@@ -102,7 +115,7 @@ export class Index {
         const head = table[slot]!;
         if (head === 0) {
           table[slot] = r + 1;
-          next[r] = -1;
+          if (this.chained) next[r] = -1;
           this.keys++;
           break;
         }
@@ -116,6 +129,13 @@ export class Index {
           }
         }
         if (same) {
+          if (!this.chained) {
+            // The first repeated key: chains from here on (every row before it had a key of its own).
+            this.chained = true;
+            this.growNext(upto);
+            next = this.next;
+            next.fill(-1, 0, r);
+          }
           next[r] = head - 1;
           table[slot] = r + 1;
           break;
@@ -124,6 +144,17 @@ export class Index {
       }
     }
     this.indexed = upto;
+  }
+
+  /** Sizes `next` for at least `upto` rows: exactly on the first build (a complete relation), doubling later (a growing one). */
+  private growNext(upto: number): void {
+    if (this.next.length >= upto) return;
+    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+    const pool = this.rel.pool;
+    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
+    bigger.set(this.next);
+    pool?.retire(this.next);
+    this.next = bigger;
   }
 
   /**
@@ -143,6 +174,11 @@ export class Index {
       const lo = range.lo;
       const size = range.hi - lo + 1;
       const pool = rel.pool;
+      if (increasing(d, c, a, upto)) {
+        this.buildRanked(d, c, a, upto, lo, size);
+        this.dense = j;
+        return true;
+      }
       const table = pool ? pool.int32(size) : new Int32Array(size);
       let unique = true;
       for (let r = 0, b = c; r < upto; r++, b += a) {
@@ -169,8 +205,87 @@ export class Index {
     return false;
   }
 
+  /** Ranked mode over rows below `upto` of column `c`, whose values increase from `lo` over `size` values. */
+  private buildRanked(d: Int32Array | Float64Array, c: number, a: number, upto: number, lo: number, size: number): void {
+    const pool = this.rel.pool;
+    const words = Math.ceil(size / 32);
+    const bits = pool ? pool.int32(words) : new Int32Array(words);
+    const ranks = pool ? pool.int32(words) : new Int32Array(words);
+    let w = -1;
+    for (let r = 0, b = c; r < upto; r++, b += a) {
+      const slot = d[b]! - lo;
+      const sw = slot >>> 5;
+      while (w < sw) ranks[++w] = r;
+      bits[sw] = bits[sw]! | (1 << (slot & 31));
+    }
+    pool?.retire(this.table);
+    this.table = bits;
+    this.ranks = ranks;
+    this.ranked = true;
+    this.last = lo + size - 1;
+    this.mask = 0;
+    this.base = lo;
+    this.keys = upto;
+    this.indexed = upto;
+  }
+
+  /** Adds rows `indexed` to `upto` to the ranked bitmap; false when one does not increase (or is too far). */
+  private extendRanked(upto: number): boolean {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const c = this.cols[this.dense]!;
+    for (let r = this.indexed; r < upto; r++) {
+      const v = d[r * a + c]!;
+      if ((v | 0) !== v || v <= this.last) return false;
+      const slot = v - this.base;
+      const sw = slot >>> 5;
+      if (sw >= this.table.length) {
+        const words = Math.max(sw + 1, this.table.length * 2);
+        if (words * 32 > DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
+        const pool = rel.pool;
+        const bits = pool ? pool.int32(words) : new Int32Array(words);
+        const ranks = pool ? pool.int32(words) : new Int32Array(words);
+        bits.set(this.table);
+        ranks.set(this.ranks);
+        pool?.retire(this.table);
+        pool?.retire(this.ranks);
+        this.table = bits;
+        this.ranks = ranks;
+      }
+      // Words past the last value's get the count of the rows before this one.
+      for (let w = ((this.last - this.base) >>> 5) + 1; w <= sw; w++) this.ranks[w] = r;
+      this.table[sw] = this.table[sw]! | (1 << (slot & 31));
+      this.last = v;
+      this.keys = r + 1;
+      this.indexed = r + 1;
+    }
+    return true;
+  }
+
+  /** Leaves ranked mode for the dense table over the rows indexed so far (a row came out of order). */
+  private rankedToTable(): void {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const c = this.cols[this.dense]!;
+    const size = this.table.length * 32;
+    const pool = rel.pool;
+    const table = pool ? pool.int32(size) : new Int32Array(size);
+    for (let r = 0, b = c; r < this.indexed; r++, b += a) table[d[b]! - this.base] = r + 1;
+    pool?.retire(this.table);
+    pool?.retire(this.ranks);
+    this.table = table;
+    this.ranks = EMPTY;
+    this.ranked = false;
+  }
+
   /** Adds rows `indexed` to `upto` to the dense table; false when one breaks it (the table is then stale). */
   private extendDense(upto: number): boolean {
+    if (this.ranked) {
+      if (this.extendRanked(upto)) return true;
+      this.rankedToTable();
+    }
     const rel = this.rel;
     const d = rel.data;
     const a = rel.arity;
@@ -200,6 +315,12 @@ export class Index {
   /** Leaves dense mode: the index is rebuilt hashed from row 0 by `ensure`. */
   private toHashed(): void {
     this.rel.pool?.retire(this.table);
+    this.rel.pool?.retire(this.ranks);
+    this.ranks = EMPTY;
+    this.ranked = false;
+    this.rel.pool?.retire(this.next);
+    this.next = EMPTY;
+    this.chained = false;
     this.table = new Int32Array(16);
     this.mask = 15;
     this.keys = 0;
@@ -210,9 +331,19 @@ export class Index {
   /** Dense mode: the row whose dense column is `v` and whose other key columns equal `key`'s (`k0`, `k1` for up to two columns), or -1. */
   private denseFind(v: number, k0: number, k1: number, key: ArrayLike<number> | null): number {
     const slot = v - this.base;
-    if (!(slot >= 0 && slot < this.table.length)) return -1;
-    const r = this.table[slot]! - 1;
-    if (r < 0) return -1;
+    let r: number;
+    if (this.ranked) {
+      if ((v | 0) !== v || !(slot >= 0 && v <= this.last)) return -1;
+      const w = slot >>> 5;
+      const word = this.table[w]!;
+      const bit = slot & 31;
+      if ((word & (1 << bit)) === 0) return -1;
+      r = this.ranks[w]! + popcount32(word & ~(-1 << bit));
+    } else {
+      if (!(slot >= 0 && slot < this.table.length)) return -1;
+      r = this.table[slot]! - 1;
+      if (r < 0) return -1;
+    }
     const d = this.rel.data;
     const b = r * this.rel.arity;
     const cols = this.cols;
@@ -253,14 +384,14 @@ export class Index {
     this.mask = mask;
   }
 
-  /** True in dense mode: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
+  /** True in dense mode, or hashed with no repeated key: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
   get single(): boolean {
-    return this.dense >= 0;
+    return this.dense >= 0 || !this.chained;
   }
 
   /** The row after `r` in its key's chain (older), or -1. */
   nextRow(r: number): number {
-    return this.dense >= 0 ? -1 : this.next[r]!;
+    return this.dense >= 0 || !this.chained ? -1 : this.next[r]!;
   }
 
   /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
@@ -269,6 +400,7 @@ export class Index {
     if (!pool) return;
     pool.retire(this.table);
     pool.retire(this.next);
+    pool.retire(this.ranks);
   }
 
   /** Newest row whose single key column equals `k0`, or -1. */
@@ -364,6 +496,17 @@ function compactIntRange(d: Int32Array | Float64Array, c: number, a: number, n: 
     if (hi - lo >= limit) return null; // too sparse already
   }
   return hi - lo + 1 > limit ? null : { lo, hi };
+}
+
+/** True when column `c` of the first `n` rows of `d` (arity `a`) strictly increases down the rows. */
+function increasing(d: Int32Array | Float64Array, c: number, a: number, n: number): boolean {
+  let prev = d[c]!;
+  for (let i = c + a, end = n * a; i < end; i += a) {
+    const v = d[i]!;
+    if (!(v > prev)) return false;
+    prev = v;
+  }
+  return true;
 }
 
 /**
