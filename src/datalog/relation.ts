@@ -18,6 +18,11 @@ function pow2(n: number): number {
   return size;
 }
 
+/** The slots of a dedup set for `n` rows: the least power of two at least 4/3 of them (at most three quarters full). */
+function setSlots(n: number): number {
+  return pow2(Math.ceil((4 * n) / 3) + 1);
+}
+
 /** An index is first built dense when it has at least this many rows (see `Index.tryDense`). */
 const DENSE_MIN_ROWS = 256;
 
@@ -557,8 +562,8 @@ export class Relation {
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
   /**
-   * Open-addressing table (linear probing, at most half full) of one 32-bit entry per row: row + 1
-   * in the bits of the slot mask (0 marks an empty slot; a row number is below half the slots), the
+   * Open-addressing table (linear probing, at most three quarters full) of one 32-bit entry per row: row + 1
+   * in the bits of the slot mask (0 marks an empty slot; a row number is below the slots), the
    * row's hash above them — a probe reads the row only when those hash bits agree (a new tuple
    * almost never reads one), in 4 bytes a slot. Null until a lookup needs it.
    */
@@ -613,7 +618,7 @@ export class Relation {
   /** The dedup set, built from the rows when it was dropped (or never needed). */
   private ensureSet(): Int32Array {
     if (this.set) return this.set;
-    this.rehash(pow2(2 * (this.count + 1)));
+    this.rehash(setSlots(this.count + 1));
     return this.set!;
   }
 
@@ -643,8 +648,12 @@ export class Relation {
     }
   }
 
-  /** True when tuple `t` is present. */
+  /**
+   * True when tuple `t` is present. A relation with neither set nor bitmap (a complete one) gets
+   * the bitmap when its ranges allow (a few bits a row instead of the set's 5 to 11 bytes), else the set.
+   */
   has(t: ArrayLike<number>): boolean {
+    if (this.bits === null && this.set === null) this.toBitmap(0);
     return this.bits !== null ? this.hasBit(t) : this.find(t) !== -1;
   }
 
@@ -704,7 +713,7 @@ export class Relation {
     if (height !== this.lastHeight) this.step(r, height);
     set[slot] = tag | (r + 1);
     this.count = r + 1;
-    if (this.count * 2 > set.length && !this.toBitmap(0)) this.rehash(2 * set.length);
+    if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
     return true;
   }
 
@@ -723,7 +732,7 @@ export class Relation {
         if (!this.toBitmap(1, t)) {
           this.bits = null;
           this.pool?.retire(bits);
-          this.rehash(pow2(2 * (this.count + 1)));
+          this.rehash(setSlots(this.count + 1));
         }
         return this.add(t, height);
       }
@@ -823,7 +832,7 @@ export class Relation {
     if (this.bits === null) return;
     this.pool?.retire(this.bits);
     this.bits = null;
-    this.rehash(pow2(2 * (this.count + 1)));
+    this.rehash(setSlots(this.count + 1));
   }
 
   /** Starts a new height step at row `r`. */
@@ -876,7 +885,7 @@ export class Relation {
     this.capacity = cap;
   }
 
-  /** Rebuilds the set with `size` slots (a power of two, more than twice the rows) from the rows, in row order. */
+  /** Rebuilds the set with `size` slots (a power of two, at least 4/3 of the rows) from the rows, in row order. */
   private rehash(size: number): void {
     const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
