@@ -108,22 +108,30 @@ export class Index {
     const nc = cols.length;
     let next = this.next;
     for (let r = this.indexed; r < upto; r++) {
-      if ((this.keys + 1) * 2 > this.table.length) this.grow(r, upto);
+      // At most three quarters full while tagged (a probe rarely reads a row), half once chained.
+      if (this.chained ? (this.keys + 1) * 2 > this.table.length : (this.keys + 1) * 4 > this.table.length * 3) this.grow(r, upto);
       const base = r * a;
       let h = 0;
       for (let i = 0; i < nc; i++) h = hashValue(h, d[base + cols[i]!]!);
       h = hashFinish(h);
       const table = this.table;
       const mask = this.mask;
+      const tagged = !this.chained;
+      const tag = h & ~mask;
       let slot = h & mask;
       for (;;) {
-        const head = table[slot]!;
-        if (head === 0) {
-          table[slot] = r + 1;
-          if (this.chained) next[r] = -1;
+        const e = table[slot]!;
+        if (e === 0) {
+          table[slot] = tagged ? tag | (r + 1) : r + 1;
+          if (!tagged) next[r] = -1;
           this.keys++;
           break;
         }
+        if (tagged && (e & ~mask) !== tag) {
+          slot = (slot + 1) & mask;
+          continue;
+        }
+        const head = tagged ? e & mask : e;
         const hb = (head - 1) * a;
         let same = true;
         for (let i = 0; i < nc; i++) {
@@ -136,7 +144,7 @@ export class Index {
         if (same) {
           if (!this.chained) {
             // The first repeated key: chains from here on (every row before it had a key of its own).
-            this.chained = true;
+            this.untag();
             this.growNext(upto);
             next = this.next;
             next.fill(-1, 0, r);
@@ -149,6 +157,18 @@ export class Index {
       }
     }
     this.indexed = upto;
+  }
+
+  /**
+   * Leaves the tagged table (no chains, at most three quarters full: an entry is the row + 1 in the
+   * bits of the mask and the key's hash above them, so that a probe reads a row only when those
+   * bits agree) for chains: entries become plain row + 1 (a chain's head may be any row).
+   */
+  private untag(): void {
+    const table = this.table;
+    const mask = this.mask;
+    for (let s = 0; s < table.length; s++) table[s] = table[s]! & mask;
+    this.chained = true;
   }
 
   /** Sizes `next` for at least `upto` rows: exactly on the first build (a complete relation), doubling later (a growing one). */
@@ -366,8 +386,13 @@ export class Index {
    */
   private grow(r: number, upto: number): void {
     const old = this.table;
+    const oldMask = this.mask;
+    const tagged = !this.chained;
     let size = old.length * 2;
-    if (r >= 1024) size = Math.max(size, pow2(Math.ceil((this.keys * upto) / r) * 2 + 2));
+    if (r >= 1024) {
+      const keys = Math.ceil((this.keys * upto) / r);
+      size = Math.max(size, pow2(tagged ? Math.ceil((4 * keys) / 3) + 2 : keys * 2 + 2));
+    }
     const pool = this.rel.pool;
     const table = pool ? pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
@@ -375,14 +400,16 @@ export class Index {
     const a = this.rel.arity;
     const cols = this.cols;
     for (let s = 0; s < old.length; s++) {
-      const head = old[s]!;
-      if (head === 0) continue;
+      const e = old[s]!;
+      if (e === 0) continue;
+      const head = tagged ? e & oldMask : e;
       const base = (head - 1) * a;
       let h = 0;
       for (let i = 0; i < cols.length; i++) h = hashValue(h, d[base + cols[i]!]!);
-      let slot = hashFinish(h) & mask;
+      h = hashFinish(h);
+      let slot = h & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = head;
+      table[slot] = tagged ? (h & ~mask) | head : head;
     }
     pool?.retire(old);
     this.table = table;
@@ -416,7 +443,17 @@ export class Index {
     const d = this.rel.data;
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
-    let slot = hashFinish(hashValue(0, k0)) & mask;
+    const h = hashFinish(hashValue(0, k0));
+    let slot = h & mask;
+    if (!this.chained) {
+      const tag = h & ~mask;
+      for (;;) {
+        const e = table[slot]!;
+        if (e === 0) return -1;
+        if ((e & ~mask) === tag && d[((e & mask) - 1) * a + c0] === k0) return (e & mask) - 1;
+        slot = (slot + 1) & mask;
+      }
+    }
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -434,7 +471,20 @@ export class Index {
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
     const c1 = this.cols[1]!;
-    let slot = hashFinish(hashValue(hashValue(0, k0), k1)) & mask;
+    const h = hashFinish(hashValue(hashValue(0, k0), k1));
+    let slot = h & mask;
+    if (!this.chained) {
+      const tag = h & ~mask;
+      for (;;) {
+        const e = table[slot]!;
+        if (e === 0) return -1;
+        if ((e & ~mask) === tag) {
+          const b = ((e & mask) - 1) * a;
+          if (d[b + c0] === k0 && d[b + c1] === k1) return (e & mask) - 1;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -455,10 +505,18 @@ export class Index {
     const nc = cols.length;
     let h = 0;
     for (let i = 0; i < nc; i++) h = hashValue(h, key[i]!);
-    let slot = hashFinish(h) & mask;
+    h = hashFinish(h);
+    let slot = h & mask;
+    const tagged = !this.chained;
+    const tag = h & ~mask;
     for (;;) {
-      const head = table[slot]!;
-      if (head === 0) return -1;
+      const e = table[slot]!;
+      if (e === 0) return -1;
+      if (tagged && (e & ~mask) !== tag) {
+        slot = (slot + 1) & mask;
+        continue;
+      }
+      const head = tagged ? e & mask : e;
       const b = (head - 1) * a;
       let same = true;
       for (let i = 0; i < nc; i++) {
