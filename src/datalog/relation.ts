@@ -1,8 +1,9 @@
 // Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
 // Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not; an
 // open-addressing set of row numbers for deduplication, or a bitmap of the tuples while the
-// columns' value ranges are small (built when first needed, dropped by `compact` once the
-// relation is complete); the derivation height of the rows as a step function
+// columns' value ranges are small (built when first needed — a membership lookup on a complete
+// relation builds the bitmap when it can — and dropped by `compact` once the relation is
+// complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
@@ -48,7 +49,8 @@ function popcount32(x: number): number {
  * (ids in the order the facts were emitted) is ranked instead of tabled: a bitmap of the values
  * present and the number of values below each 32-bit word of it (1/16 of the table's bytes): the
  * row of value v is the number of values below it. A hashed index keeps no `next` chains while
- * every key has one row (ids again: 4 bytes a row saved), and starts them at the first repeat.
+ * every key has one row (ids again: 4 bytes a row saved), its table then tagged and up to three
+ * quarters full (see `untag`), and starts chains at the first repeat.
  */
 export class Index {
   private table: Int32Array;
