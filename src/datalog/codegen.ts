@@ -198,7 +198,7 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
       let cond: string;
       if (keys.length === 0) cond = `R${k}.count === 0`;
       else if (keys.length === step.args.length) {
-        cond = `(${keys.map((c, j) => `S${k}[${j}] = ${c}`).join(', ')}, R${k}.find(S${k}) === -1)`;
+        cond = `(${keys.map((c, j) => `S${k}[${j}] = ${c}`).join(', ')}, !R${k}.has(S${k}))`;
       } else if (keys.length === 1) cond = `X${k}.find1(${keys[0]}) === -1`;
       else if (keys.length === 2) cond = `X${k}.find2(${keys[0]}, ${keys[1]}) === -1`;
       else cond = `(${keys.map((c, j) => `S${k}[${j}] = ${c}`).join(', ')}, X${k}.findN(S${k}) === -1)`;
@@ -253,7 +253,9 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
       const keyCount = step.keyCols.length;
       if (keyCount === a && a > 0) {
         const fill = step.keyCols.map((col, j) => `S${k}[${j}] = ${keys[col]};`).join(' ');
-        const cond = bounded ? ` && r${k} >= B[${2 * k}] && r${k} < B[${2 * k + 1}]` : '';
+        // Membership alone (a bitmap may answer) unless the row must lie in the access's bounds.
+        if (!bounded) return guarded(pre, `${fill}\nif (R${k}.has(S${k})) {\n${rest()}\n}`);
+        const cond = ` && r${k} >= B[${2 * k}] && r${k} < B[${2 * k + 1}]`;
         return guarded(pre, `${fill}\n{ const r${k} = R${k}.find(S${k}); if (r${k} !== -1${cond}) {\n${rest()}\n} }`);
       }
       if (keyCount > 0 && step.version !== 'delta') {

@@ -108,34 +108,40 @@ export class FactDatabase {
 
   /** Adds one tuple to a relation given by its info (values checked against the declaration). */
   insertInto(info: RelationInfo, values: readonly Value[]): void {
-    const kinds = info.kinds;
+    // A projected relation (projection.ts) is given every declared column and stores those read.
+    const p = info.projection;
+    const kinds = p ? p.kinds : info.kinds;
+    const attrs = p ? p.attrs : info.attrs;
+    const types = p ? p.types : info.types;
     if (values.length !== kinds.length) {
       fail(
         `${info.name} has ${kinds.length} column${kinds.length === 1 ? '' : 's'} but the tuple (${values.map(String).join(', ')}) has ${values.length}`,
-        `give one value per column of ${info.name}(${info.attrs.map((a, i) => `${a}: ${info.types[i]}`).join(', ')}).`,
+        `give one value per column of ${info.name}(${attrs.map((a, i) => `${a}: ${types[i]}`).join(', ')}).`,
       );
     }
     if (this.scratch.length < kinds.length) this.scratch = new Float64Array(kinds.length);
     const t = this.scratch;
-    for (let i = 0; i < kinds.length; i++) {
+    for (let i = 0, j = 0; i < kinds.length; i++) {
       const v = values[i]!;
+      const stored = !p || p.columns[j] === i;
       if (kinds[i] === 'symbol') {
-        if (typeof v !== 'string') fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a symbol but got the number ${v}`, 'pass a string for symbol columns.');
-        t[i] = this.symbols.intern(v);
+        if (typeof v !== 'string') fail(`column ${i + 1} (${attrs[i]}) of ${info.name} is a symbol but got the number ${v}`, 'pass a string for symbol columns.');
+        if (stored) t[j++] = this.symbols.intern(v);
       } else {
         if (!isInt64(v)) {
-          fail(`column ${i + 1} (${info.attrs[i]}) of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`, `pass a signed 64-bit integer (between ${INT64_MIN} and ${INT64_MAX}) for number columns.`);
+          fail(`column ${i + 1} (${attrs[i]}) of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`, `pass a signed 64-bit integer (between ${INT64_MIN} and ${INT64_MAX}) for number columns.`);
         }
-        t[i] = this.symbols.numbers.encode(v);
+        if (stored) t[j++] = this.symbols.numbers.encode(v);
       }
     }
+    const arity = info.kinds.length; // the stored columns
     const built = this.stored[info.id];
-    if (built || kinds.length === 0) {
+    if (built || arity === 0) {
       this.storage(info.id).add(t, 0);
       return;
     }
     let buf = this.pending[info.id];
-    if (!buf) this.pending[info.id] = buf = new RowBuffer(kinds.length, this.arena);
+    if (!buf) this.pending[info.id] = buf = new RowBuffer(arity, this.arena);
     buf.push(t);
   }
 
@@ -143,7 +149,15 @@ export class FactDatabase {
    * Adds one tuple already encoded (symbol ids of this database's table, int64.ts encodings),
    * its first `info.kinds.length` values: the fact files' reader, which checked them.
    */
-  insertEncoded(info: RelationInfo, t: Float64Array): void {
+  insertEncoded(info: RelationInfo, row: Float64Array): void {
+    const p = info.projection;
+    let t = row;
+    if (p) {
+      // A projected relation (projection.ts): `row` has every declared column; the ones read are stored.
+      if (this.scratch.length < p.kinds.length) this.scratch = new Float64Array(p.kinds.length);
+      t = this.scratch;
+      for (let j = 0; j < p.columns.length; j++) t[j] = row[p.columns[j]!]!;
+    }
     const built = this.stored[info.id];
     if (built || info.kinds.length === 0) {
       this.storage(info.id).add(t, 0);

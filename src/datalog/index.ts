@@ -13,6 +13,7 @@ import type { RuleProgram } from './program.js';
 export type { Kind, Value } from './ast.js';
 export type { RuleSource, FileReader, FileParser, Libraries, NotRegular } from './load.js';
 export { RuleProgram, type RelationInfo } from './program.js';
+export { projectInputs, type Projection } from './projection.js';
 export { FactDatabase } from './database.js';
 export { Arena } from './arena.js';
 export { EvalResult } from './result.js';

@@ -5,6 +5,7 @@ import type { Arena } from './arena.js';
 import { FactDatabase } from './database.js';
 import type { SourceText } from '../report/source.js';
 import type { CompiledPlan } from './codegen.js';
+import type { Projection } from './projection.js';
 
 export interface RelationInfo {
   id: number;
@@ -17,6 +18,11 @@ export interface RelationInfo {
   input: boolean;
   output: boolean;
   printsize: boolean;
+  /**
+   * Set when the relation stores only the columns its rules read (projection.ts): `attrs`,
+   * `types` and `kinds` are those columns'; facts are still inserted with every declared column.
+   */
+  projection?: Projection;
 }
 
 export interface ProgramClause {
@@ -41,6 +47,8 @@ export class RuleProgram {
   readonly byName: Map<string, RelationInfo>;
   /** The compiled join plans of this program's evaluations, by generated code (a memo: same code, same function). */
   readonly compiledPlans = new Map<string, CompiledPlan>();
+  /** This program with unread input columns cut, by the kept relations (see projectInputs): a memo. */
+  readonly projections = new Map<string, RuleProgram>();
 
   constructor(
     readonly relations: RelationInfo[],

@@ -1,8 +1,9 @@
 // Compact tuple storage: row-major rows of symbol ids and encoded 64-bit numbers (int64.ts) in an
 // Int32Array while every value fits 32 bits, widened once to a Float64Array when one does not; an
 // open-addressing set of row numbers for deduplication, or a bitmap of the tuples while the
-// columns' value ranges are small (built when first needed, dropped by `compact` once the
-// relation is complete); the derivation height of the rows as a step function
+// columns' value ranges are small (built when first needed — a membership lookup on a complete
+// relation builds the bitmap when it can — and dropped by `compact` once the relation is
+// complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
 import { hashFinish, hashValue } from './hash.js';
@@ -18,6 +19,11 @@ function pow2(n: number): number {
   return size;
 }
 
+/** The slots of a dedup set for `n` rows: the least power of two at least 4/3 of them (at most three quarters full). */
+function setSlots(n: number): number {
+  return pow2(Math.ceil((4 * n) / 3) + 1);
+}
+
 /** An index is first built dense when it has at least this many rows (see `Index.tryDense`). */
 const DENSE_MIN_ROWS = 256;
 
@@ -25,13 +31,26 @@ const DENSE_MIN_ROWS = 256;
 const DENSE_SLOTS_PER_ROW = 4;
 const DENSE_SLACK = 1024;
 
+/** The number of set bits of the 32-bit integer `x`. */
+function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
 /**
  * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
  * dense: when one of the columns holds distinct 32-bit integers over a range at most about four times
  * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
  * with value v there, every chain has one row, and the other key columns are compared on lookup.
  * One pass over the column builds it, a lookup reads one slot; rows added later that break either
- * condition turn it into the hashed index.
+ * condition turn it into the hashed index. A dense column whose values also increase down the rows
+ * (ids in the order the facts were emitted) is ranked instead of tabled: a bitmap of the values
+ * present and the number of values below each 32-bit word of it (1/16 of the table's bytes): the
+ * row of value v is the number of values below it. A hashed index keeps no `next` chains while
+ * every key has one row (ids again: 4 bytes a row saved), its table then tagged and up to three
+ * quarters full (see `untag`), and starts chains at the first repeat.
  */
 export class Index {
   private table: Int32Array;
@@ -48,6 +67,15 @@ export class Index {
   private base = 0;
   /** True once the dense build was considered (it is tried once, on the first build). */
   private triedDense = false;
+  /** Hashed mode: true once two indexed rows share a key (`next` is kept from then on). */
+  private chained = false;
+  /**
+   * Dense mode, ranked: `table` is the bitmap of the values present (bit v - base), `ranks[w]` the
+   * number of values below word w (kept up to the word of `last`), `last` the greatest value.
+   */
+  private ranked = false;
+  private ranks: Int32Array = EMPTY;
+  private last = 0;
 
   constructor(
     private readonly rel: Relation,
@@ -60,7 +88,7 @@ export class Index {
 
   /** Bytes held by this index's arrays. */
   get bytes(): number {
-    return this.table.byteLength + this.next.byteLength;
+    return this.table.byteLength + this.next.byteLength + this.ranks.byteLength;
   }
 
   /** Indexes every row below `upto` that is not indexed yet. */
@@ -74,38 +102,38 @@ export class Index {
       if (this.extendDense(upto)) return;
       this.toHashed();
     }
-    if (this.next.length < upto) {
-      // The first build is sized exactly (a complete relation); later ones double (a growing one).
-      const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-      const pool = this.rel.pool;
-      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-      bigger.set(this.next);
-      pool?.retire(this.next);
-      this.next = bigger;
-    }
+    if (this.chained && this.next.length < upto) this.growNext(upto);
     const rel = this.rel;
     const d = rel.data;
     const a = rel.arity;
     const cols = this.cols;
     const nc = cols.length;
-    const next = this.next;
+    let next = this.next;
     for (let r = this.indexed; r < upto; r++) {
-      if ((this.keys + 1) * 2 > this.table.length) this.grow(r, upto);
+      // At most three quarters full while tagged (a probe rarely reads a row), half once chained.
+      if (this.chained ? (this.keys + 1) * 2 > this.table.length : (this.keys + 1) * 4 > this.table.length * 3) this.grow(r, upto);
       const base = r * a;
       let h = 0;
       for (let i = 0; i < nc; i++) h = hashValue(h, d[base + cols[i]!]!);
       h = hashFinish(h);
       const table = this.table;
       const mask = this.mask;
+      const tagged = !this.chained;
+      const tag = h & ~mask;
       let slot = h & mask;
       for (;;) {
-        const head = table[slot]!;
-        if (head === 0) {
-          table[slot] = r + 1;
-          next[r] = -1;
+        const e = table[slot]!;
+        if (e === 0) {
+          table[slot] = tagged ? tag | (r + 1) : r + 1;
+          if (!tagged) next[r] = -1;
           this.keys++;
           break;
         }
+        if (tagged && (e & ~mask) !== tag) {
+          slot = (slot + 1) & mask;
+          continue;
+        }
+        const head = tagged ? e & mask : e;
         const hb = (head - 1) * a;
         let same = true;
         for (let i = 0; i < nc; i++) {
@@ -116,6 +144,13 @@ export class Index {
           }
         }
         if (same) {
+          if (!this.chained) {
+            // The first repeated key: chains from here on (every row before it had a key of its own).
+            this.untag();
+            this.growNext(upto);
+            next = this.next;
+            next.fill(-1, 0, r);
+          }
           next[r] = head - 1;
           table[slot] = r + 1;
           break;
@@ -124,6 +159,29 @@ export class Index {
       }
     }
     this.indexed = upto;
+  }
+
+  /**
+   * Leaves the tagged table (no chains, at most three quarters full: an entry is the row + 1 in the
+   * bits of the mask and the key's hash above them, so that a probe reads a row only when those
+   * bits agree) for chains: entries become plain row + 1 (a chain's head may be any row).
+   */
+  private untag(): void {
+    const table = this.table;
+    const mask = this.mask;
+    for (let s = 0; s < table.length; s++) table[s] = table[s]! & mask;
+    this.chained = true;
+  }
+
+  /** Sizes `next` for at least `upto` rows: exactly on the first build (a complete relation), doubling later (a growing one). */
+  private growNext(upto: number): void {
+    if (this.next.length >= upto) return;
+    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+    const pool = this.rel.pool;
+    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
+    bigger.set(this.next);
+    pool?.retire(this.next);
+    this.next = bigger;
   }
 
   /**
@@ -143,6 +201,11 @@ export class Index {
       const lo = range.lo;
       const size = range.hi - lo + 1;
       const pool = rel.pool;
+      if (increasing(d, c, a, upto)) {
+        this.buildRanked(d, c, a, upto, lo, size);
+        this.dense = j;
+        return true;
+      }
       const table = pool ? pool.int32(size) : new Int32Array(size);
       let unique = true;
       for (let r = 0, b = c; r < upto; r++, b += a) {
@@ -169,8 +232,87 @@ export class Index {
     return false;
   }
 
+  /** Ranked mode over rows below `upto` of column `c`, whose values increase from `lo` over `size` values. */
+  private buildRanked(d: Int32Array | Float64Array, c: number, a: number, upto: number, lo: number, size: number): void {
+    const pool = this.rel.pool;
+    const words = Math.ceil(size / 32);
+    const bits = pool ? pool.int32(words) : new Int32Array(words);
+    const ranks = pool ? pool.int32(words) : new Int32Array(words);
+    let w = -1;
+    for (let r = 0, b = c; r < upto; r++, b += a) {
+      const slot = d[b]! - lo;
+      const sw = slot >>> 5;
+      while (w < sw) ranks[++w] = r;
+      bits[sw] = bits[sw]! | (1 << (slot & 31));
+    }
+    pool?.retire(this.table);
+    this.table = bits;
+    this.ranks = ranks;
+    this.ranked = true;
+    this.last = lo + size - 1;
+    this.mask = 0;
+    this.base = lo;
+    this.keys = upto;
+    this.indexed = upto;
+  }
+
+  /** Adds rows `indexed` to `upto` to the ranked bitmap; false when one does not increase (or is too far). */
+  private extendRanked(upto: number): boolean {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const c = this.cols[this.dense]!;
+    for (let r = this.indexed; r < upto; r++) {
+      const v = d[r * a + c]!;
+      if ((v | 0) !== v || v <= this.last) return false;
+      const slot = v - this.base;
+      const sw = slot >>> 5;
+      if (sw >= this.table.length) {
+        const words = Math.max(sw + 1, this.table.length * 2);
+        if (words * 32 > DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
+        const pool = rel.pool;
+        const bits = pool ? pool.int32(words) : new Int32Array(words);
+        const ranks = pool ? pool.int32(words) : new Int32Array(words);
+        bits.set(this.table);
+        ranks.set(this.ranks);
+        pool?.retire(this.table);
+        pool?.retire(this.ranks);
+        this.table = bits;
+        this.ranks = ranks;
+      }
+      // Words past the last value's get the count of the rows before this one.
+      for (let w = ((this.last - this.base) >>> 5) + 1; w <= sw; w++) this.ranks[w] = r;
+      this.table[sw] = this.table[sw]! | (1 << (slot & 31));
+      this.last = v;
+      this.keys = r + 1;
+      this.indexed = r + 1;
+    }
+    return true;
+  }
+
+  /** Leaves ranked mode for the dense table over the rows indexed so far (a row came out of order). */
+  private rankedToTable(): void {
+    const rel = this.rel;
+    const d = rel.data;
+    const a = rel.arity;
+    const c = this.cols[this.dense]!;
+    const size = this.table.length * 32;
+    const pool = rel.pool;
+    const table = pool ? pool.int32(size) : new Int32Array(size);
+    for (let r = 0, b = c; r < this.indexed; r++, b += a) table[d[b]! - this.base] = r + 1;
+    pool?.retire(this.table);
+    pool?.retire(this.ranks);
+    this.table = table;
+    this.ranks = EMPTY;
+    this.ranked = false;
+  }
+
   /** Adds rows `indexed` to `upto` to the dense table; false when one breaks it (the table is then stale). */
   private extendDense(upto: number): boolean {
+    if (this.ranked) {
+      if (this.extendRanked(upto)) return true;
+      this.rankedToTable();
+    }
     const rel = this.rel;
     const d = rel.data;
     const a = rel.arity;
@@ -200,6 +342,12 @@ export class Index {
   /** Leaves dense mode: the index is rebuilt hashed from row 0 by `ensure`. */
   private toHashed(): void {
     this.rel.pool?.retire(this.table);
+    this.rel.pool?.retire(this.ranks);
+    this.ranks = EMPTY;
+    this.ranked = false;
+    this.rel.pool?.retire(this.next);
+    this.next = EMPTY;
+    this.chained = false;
     this.table = new Int32Array(16);
     this.mask = 15;
     this.keys = 0;
@@ -210,9 +358,19 @@ export class Index {
   /** Dense mode: the row whose dense column is `v` and whose other key columns equal `key`'s (`k0`, `k1` for up to two columns), or -1. */
   private denseFind(v: number, k0: number, k1: number, key: ArrayLike<number> | null): number {
     const slot = v - this.base;
-    if (!(slot >= 0 && slot < this.table.length)) return -1;
-    const r = this.table[slot]! - 1;
-    if (r < 0) return -1;
+    let r: number;
+    if (this.ranked) {
+      if ((v | 0) !== v || !(slot >= 0 && v <= this.last)) return -1;
+      const w = slot >>> 5;
+      const word = this.table[w]!;
+      const bit = slot & 31;
+      if ((word & (1 << bit)) === 0) return -1;
+      r = this.ranks[w]! + popcount32(word & ~(-1 << bit));
+    } else {
+      if (!(slot >= 0 && slot < this.table.length)) return -1;
+      r = this.table[slot]! - 1;
+      if (r < 0) return -1;
+    }
     const d = this.rel.data;
     const b = r * this.rel.arity;
     const cols = this.cols;
@@ -230,8 +388,13 @@ export class Index {
    */
   private grow(r: number, upto: number): void {
     const old = this.table;
+    const oldMask = this.mask;
+    const tagged = !this.chained;
     let size = old.length * 2;
-    if (r >= 1024) size = Math.max(size, pow2(Math.ceil((this.keys * upto) / r) * 2 + 2));
+    if (r >= 1024) {
+      const keys = Math.ceil((this.keys * upto) / r);
+      size = Math.max(size, pow2(tagged ? Math.ceil((4 * keys) / 3) + 2 : keys * 2 + 2));
+    }
     const pool = this.rel.pool;
     const table = pool ? pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
@@ -239,28 +402,30 @@ export class Index {
     const a = this.rel.arity;
     const cols = this.cols;
     for (let s = 0; s < old.length; s++) {
-      const head = old[s]!;
-      if (head === 0) continue;
+      const e = old[s]!;
+      if (e === 0) continue;
+      const head = tagged ? e & oldMask : e;
       const base = (head - 1) * a;
       let h = 0;
       for (let i = 0; i < cols.length; i++) h = hashValue(h, d[base + cols[i]!]!);
-      let slot = hashFinish(h) & mask;
+      h = hashFinish(h);
+      let slot = h & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = head;
+      table[slot] = tagged ? (h & ~mask) | head : head;
     }
     pool?.retire(old);
     this.table = table;
     this.mask = mask;
   }
 
-  /** True in dense mode: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
+  /** True in dense mode, or hashed with no repeated key: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
   get single(): boolean {
-    return this.dense >= 0;
+    return this.dense >= 0 || !this.chained;
   }
 
   /** The row after `r` in its key's chain (older), or -1. */
   nextRow(r: number): number {
-    return this.dense >= 0 ? -1 : this.next[r]!;
+    return this.dense >= 0 || !this.chained ? -1 : this.next[r]!;
   }
 
   /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
@@ -269,6 +434,7 @@ export class Index {
     if (!pool) return;
     pool.retire(this.table);
     pool.retire(this.next);
+    pool.retire(this.ranks);
   }
 
   /** Newest row whose single key column equals `k0`, or -1. */
@@ -279,7 +445,17 @@ export class Index {
     const d = this.rel.data;
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
-    let slot = hashFinish(hashValue(0, k0)) & mask;
+    const h = hashFinish(hashValue(0, k0));
+    let slot = h & mask;
+    if (!this.chained) {
+      const tag = h & ~mask;
+      for (;;) {
+        const e = table[slot]!;
+        if (e === 0) return -1;
+        if ((e & ~mask) === tag && d[((e & mask) - 1) * a + c0] === k0) return (e & mask) - 1;
+        slot = (slot + 1) & mask;
+      }
+    }
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -297,7 +473,20 @@ export class Index {
     const a = this.rel.arity;
     const c0 = this.cols[0]!;
     const c1 = this.cols[1]!;
-    let slot = hashFinish(hashValue(hashValue(0, k0), k1)) & mask;
+    const h = hashFinish(hashValue(hashValue(0, k0), k1));
+    let slot = h & mask;
+    if (!this.chained) {
+      const tag = h & ~mask;
+      for (;;) {
+        const e = table[slot]!;
+        if (e === 0) return -1;
+        if ((e & ~mask) === tag) {
+          const b = ((e & mask) - 1) * a;
+          if (d[b + c0] === k0 && d[b + c1] === k1) return (e & mask) - 1;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
     for (;;) {
       const head = table[slot]!;
       if (head === 0) return -1;
@@ -318,10 +507,18 @@ export class Index {
     const nc = cols.length;
     let h = 0;
     for (let i = 0; i < nc; i++) h = hashValue(h, key[i]!);
-    let slot = hashFinish(h) & mask;
+    h = hashFinish(h);
+    let slot = h & mask;
+    const tagged = !this.chained;
+    const tag = h & ~mask;
     for (;;) {
-      const head = table[slot]!;
-      if (head === 0) return -1;
+      const e = table[slot]!;
+      if (e === 0) return -1;
+      if (tagged && (e & ~mask) !== tag) {
+        slot = (slot + 1) & mask;
+        continue;
+      }
+      const head = tagged ? e & mask : e;
       const b = (head - 1) * a;
       let same = true;
       for (let i = 0; i < nc; i++) {
@@ -364,6 +561,17 @@ function compactIntRange(d: Int32Array | Float64Array, c: number, a: number, n: 
     if (hi - lo >= limit) return null; // too sparse already
   }
   return hi - lo + 1 > limit ? null : { lo, hi };
+}
+
+/** True when column `c` of the first `n` rows of `d` (arity `a`) strictly increases down the rows. */
+function increasing(d: Int32Array | Float64Array, c: number, a: number, n: number): boolean {
+  let prev = d[c]!;
+  for (let i = c + a, end = n * a; i < end; i += a) {
+    const v = d[i]!;
+    if (!(v > prev)) return false;
+    prev = v;
+  }
+  return true;
 }
 
 /**
@@ -414,8 +622,8 @@ export class Relation {
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
   /**
-   * Open-addressing table (linear probing, at most half full) of one 32-bit entry per row: row + 1
-   * in the bits of the slot mask (0 marks an empty slot; a row number is below half the slots), the
+   * Open-addressing table (linear probing, at most three quarters full) of one 32-bit entry per row: row + 1
+   * in the bits of the slot mask (0 marks an empty slot; a row number is below the slots), the
    * row's hash above them — a probe reads the row only when those hash bits agree (a new tuple
    * almost never reads one), in 4 bytes a slot. Null until a lookup needs it.
    */
@@ -470,7 +678,7 @@ export class Relation {
   /** The dedup set, built from the rows when it was dropped (or never needed). */
   private ensureSet(): Int32Array {
     if (this.set) return this.set;
-    this.rehash(pow2(2 * (this.count + 1)));
+    this.rehash(setSlots(this.count + 1));
     return this.set!;
   }
 
@@ -500,8 +708,12 @@ export class Relation {
     }
   }
 
-  /** True when tuple `t` is present. */
+  /**
+   * True when tuple `t` is present. A relation with neither set nor bitmap (a complete one) gets
+   * the bitmap when its ranges allow (a few bits a row instead of the set's 5 to 11 bytes), else the set.
+   */
   has(t: ArrayLike<number>): boolean {
+    if (this.bits === null && this.set === null) this.toBitmap(0);
     return this.bits !== null ? this.hasBit(t) : this.find(t) !== -1;
   }
 
@@ -561,7 +773,7 @@ export class Relation {
     if (height !== this.lastHeight) this.step(r, height);
     set[slot] = tag | (r + 1);
     this.count = r + 1;
-    if (this.count * 2 > set.length && !this.toBitmap(0)) this.rehash(2 * set.length);
+    if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
     return true;
   }
 
@@ -580,7 +792,7 @@ export class Relation {
         if (!this.toBitmap(1, t)) {
           this.bits = null;
           this.pool?.retire(bits);
-          this.rehash(pow2(2 * (this.count + 1)));
+          this.rehash(setSlots(this.count + 1));
         }
         return this.add(t, height);
       }
@@ -680,7 +892,7 @@ export class Relation {
     if (this.bits === null) return;
     this.pool?.retire(this.bits);
     this.bits = null;
-    this.rehash(pow2(2 * (this.count + 1)));
+    this.rehash(setSlots(this.count + 1));
   }
 
   /** Starts a new height step at row `r`. */
@@ -733,7 +945,7 @@ export class Relation {
     this.capacity = cap;
   }
 
-  /** Rebuilds the set with `size` slots (a power of two, more than twice the rows) from the rows, in row order. */
+  /** Rebuilds the set with `size` slots (a power of two, at least 4/3 of the rows) from the rows, in row order. */
   private rehash(size: number): void {
     const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;

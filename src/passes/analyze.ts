@@ -2,7 +2,7 @@ import { join, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
 import { extractFacts, type NodeTable } from '../facts/extract.js';
 import { databaseSink } from './database-sink.js';
-import { loadProgram, evaluate, type Arena, type EvalResult, type RuleProgram } from '../datalog/index.js';
+import { loadProgram, evaluate, projectInputs, type Arena, type EvalResult, type RuleProgram } from '../datalog/index.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { checkFindingCodes, checkFindingSeverities } from './findings.js';
 import { badOpEffects } from './op-effects.js';
@@ -87,11 +87,13 @@ export function loadRules(
  */
 export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
   const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs, opts.session);
-  const db = program.newDatabase(opts.arena);
-  const sink = databaseSink(program, db);
+  // Only outputs and kept relations are read from the result: input columns no rule reads are not stored.
+  const run = opts.keep ? projectInputs(program, opts.keep) : program;
+  const db = run.newDatabase(opts.arena);
+  const sink = databaseSink(run, db);
   const table = extractFacts(module, sink);
   if (opts.stage === 'as-written') sink.add('audit_stage', ['as-written']);
-  const result = evaluate(program, db, {
+  const result = evaluate(run, db, {
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
     ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}),
     ...(opts.maxTuples !== undefined ? { maxTuples: opts.maxTuples } : {}),

@@ -48,6 +48,8 @@ describe('dense index', () => {
       };
       check();
       for (let i = 0; i < more; i++) add([1000 + (n + i) * step, 1]);
+      // Inside the range, distinct, but out of order: a ranked index becomes a table (still dense).
+      if (step > 1) add([1001, 2]);
       if (breakIt) {
         add([1000, 1]); // a second row with id 1000: not unique any more
         add([-(2 ** 40), 0]); // far outside the range
@@ -80,4 +82,65 @@ describe('Relation.fromRows', () => {
       expect(rel.add(want[0] ?? [7, 7], 1)).toBe(want.length === 0);
     },
   );
+});
+
+describe('index lookups against a model', () => {
+  /** Walks the chain of an index from `first`. */
+  const chain = (first: number, ix: ReturnType<Relation['index']>): number[] => {
+    const out: number[] = [];
+    for (let r = first; r !== -1; r = ix.nextRow(r)) out.push(r);
+    return out;
+  };
+
+  // Ids in any order (increasing: ranked; shuffled dense: a table; sparse: hashed without chains
+  // while every key is unique), indexed in batches as a growing relation is, then keys repeated.
+  test.prop(
+    [
+      fc.integer({ min: 256, max: 700 }),
+      fc.constantFrom(1, 3, 40),
+      fc.boolean(),
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 4 }),
+      fc.integer({ min: 0, max: 5 }),
+    ],
+    { numRuns: 80 },
+  )('finds every row of a key, newest first, whatever the order and spread of the ids', (n, spread, shuffle, seed, batches, repeats) => {
+    const ids = Array.from({ length: n }, (_, i) => 5 + i * spread);
+    if (shuffle) {
+      let x = seed;
+      for (let i = n - 1; i > 0; i--) {
+        x = (Math.imul(x, 1103515245) + 12345) & 0x7fffffff;
+        const j = x % (i + 1);
+        [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+      }
+    }
+    const rel = new Relation(2, 4);
+    const rows: number[][] = [];
+    const add = (t: number[]): void => {
+      if (rel.add(t, 0)) rows.push(t);
+    };
+    const ix0 = rel.index([0]);
+    const ix01 = rel.index([0, 1]);
+    const check = (): void => {
+      ix0.ensure(rel.count);
+      ix01.ensure(rel.count);
+      const probes = [...rows.slice(0, 30), ...rows.slice(-30), [4, 0], [5 + n * spread, 0], [6, 1], [-3, 0], [2 ** 33, 0]];
+      for (const [a, b] of probes) {
+        expect(chain(ix0.find1(a!), ix0)).toEqual(matching(rows, [0], [a!]));
+        expect(chain(ix01.find2(a!, b!), ix01)).toEqual(matching(rows, [0, 1], [a!, b!]));
+      }
+    };
+    let at = 0;
+    for (const size of [n, ...batches]) {
+      for (const end = Math.min(ids.length, at + size); at < end; at++) add([ids[at]!, at % 2]);
+      check();
+    }
+    for (let i = 0; i < repeats; i++) add([ids[(i * 37) % n]!, 7]);
+    for (let i = at; i < ids.length; i++) add([ids[i]!, i % 2]);
+    check();
+    // Ids increasing again after the repeats: every mode has turned into one that holds them.
+    add([10 * n * spread + 100, 0]);
+    add([10 * n * spread + 100, 1]);
+    check();
+  });
 });

@@ -6,6 +6,7 @@ import { Relation } from '../../src/datalog/relation.js';
 type Op =
   | { op: 'add'; t: number[]; h: number }
   | { op: 'find'; t: number[] }
+  | { op: 'has'; t: number[] }
   | { op: 'lookup'; cols: number[]; t: number[] }
   | { op: 'compact' }
   | { op: 'release' };
@@ -18,6 +19,7 @@ function opArb(arity: number): fc.Arbitrary<Op> {
   return fc.oneof(
     { arbitrary: fc.record({ op: fc.constant('add' as const), t: tuple, h: fc.integer({ min: 0, max: 5 }) }), weight: 8 },
     { arbitrary: fc.record({ op: fc.constant('find' as const), t: tuple }), weight: 3 },
+    { arbitrary: fc.record({ op: fc.constant('has' as const), t: tuple }), weight: 3 },
     { arbitrary: fc.record({ op: fc.constant('lookup' as const), cols: fc.subarray([...Array(arity).keys()], { minLength: 1 }), t: tuple }), weight: 3 },
     { arbitrary: fc.constant({ op: 'compact' as const }), weight: 1 },
     { arbitrary: fc.constant({ op: 'release' as const }), weight: 1 },
@@ -26,7 +28,7 @@ function opArb(arity: number): fc.Arbitrary<Op> {
 
 describe('Relation', () => {
   test.prop([fc.integer({ min: 1, max: 3 }).chain((a) => fc.tuple(fc.constant(a), fc.array(opArb(a), { maxLength: 400 })))])(
-    'is a set with rows in insertion order and their heights, whatever is compacted or released in between',
+    'is a set with rows in insertion order and their heights, whatever is compacted, released or looked up (set or bitmap) in between',
     ([arity, ops]) => {
       const rel = new Relation(arity, 4);
       const rows: number[][] = [];
@@ -43,6 +45,7 @@ describe('Relation', () => {
             heights.push(o.h);
           }
         } else if (o.op === 'find') expect(rel.find(o.t)).toBe(at.get(o.t.join(',')) ?? -1);
+        else if (o.op === 'has') expect(rel.has(o.t)).toBe(at.has(o.t.join(',')));
         else if (o.op === 'lookup') {
           const ix = rel.index(o.cols);
           ix.ensure(rel.count);
