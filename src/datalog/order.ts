@@ -3,6 +3,7 @@
 // columns whose key ranges fit 32 bits together are sorted as one key; each radix pass moves
 // the keys along with the row numbers, so it reads sequentially. A number column with a value
 // beyond 32 bits is ordered by a stable comparison sort instead (exact 64-bit).
+import type { Arena } from './arena.js';
 import type { Kind } from './ast.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
@@ -213,9 +214,10 @@ export interface PackedRows {
  * The rows of `rel` as sorted keys (PackedRows), or null when they do not fit one 32-bit key
  * (the columns' ranges multiply past 2^32, or a number beyond 32 bits): use sortedRowOrder then.
  * `ranks` is needed when a column is a symbol. Memory: a bitmap of the key range when the keys
- * are dense (at most 32 per row), else two key arrays.
+ * are dense (at most 32 per row), else two key arrays. `arena`: where the arrays come from (pages
+ * an evaluation already wrote; give `keys` and `bits` back with `release` when done), else new ones.
  */
-export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolOrder | null): PackedRows | null {
+export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolOrder | null, arena: Arena | null = null): PackedRows | null {
   const n = rel.count;
   const a = rel.arity;
   const d = rel.data;
@@ -260,7 +262,7 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
     return k;
   };
   if (range <= 32 * n) {
-    const bits = new Int32Array(Math.ceil(range / 32));
+    const bits = arena ? arena.int32(Math.ceil(range / 32)) : new Int32Array(Math.ceil(range / 32));
     if (a === 2 && !sym[0] && !sym[1]) {
       const w0 = cols[0]!.weight;
       const m0 = cols[0]!.min;
@@ -277,14 +279,19 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
     }
     return { cols, keys: null, bits };
   }
-  let keys: Uint32Array = new Uint32Array(n);
-  for (let i = 0; i < n; i++) keys[i] = keyOf(i);
+  let keys: Uint32Array = arena ? arena.uint32(n, false, true) : new Uint32Array(n);
+  if (a === 2 && !sym[0] && !sym[1]) {
+    const w0 = cols[0]!.weight;
+    const m0 = cols[0]!.min;
+    const m1 = cols[1]!.min;
+    for (let i = 0, p = 0; i < n; i++, p += 2) keys[i] = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
+  } else for (let i = 0; i < n; i++) keys[i] = keyOf(i);
   const bitsNeeded = 32 - Math.clz32(range - 1);
   const passes = Math.ceil(bitsNeeded / 16);
   const digitBits = Math.ceil(bitsNeeded / passes);
   const mask = (1 << digitBits) - 1;
   const buckets = 1 << digitBits;
-  let tmp: Uint32Array = new Uint32Array(n);
+  let tmp: Uint32Array = arena ? arena.uint32(n, false, true) : new Uint32Array(n);
   const counts = new Uint32Array(buckets + 1);
   for (let p = 0; p < passes; p++) {
     const shift = p * digitBits;
@@ -299,5 +306,6 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
     keys = tmp;
     tmp = t;
   }
+  arena?.release(tmp);
   return { cols, keys, bits: null };
 }

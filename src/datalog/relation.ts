@@ -78,10 +78,15 @@ export class Index {
       // The first build is sized exactly (a complete relation); later ones double (a growing one).
       const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
       const pool = this.rel.pool;
-      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-      bigger.set(this.next);
-      pool?.retire(this.next);
-      this.next = bigger;
+      // In place when the arena has the room (see Relation.growRows), else a copy.
+      const grown = pool && this.next.length > 0 ? pool.grow(this.next, n) : null;
+      if (grown) this.next = grown;
+      else {
+        const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
+        bigger.set(this.next);
+        pool?.retire(this.next);
+        this.next = bigger;
+      }
     }
     const rel = this.rel;
     const d = rel.data;
@@ -154,10 +159,10 @@ export class Index {
         table[slot] = r + 1;
       }
       if (!unique) {
-        pool?.retire(table);
+        pool?.release(table);
         continue;
       }
-      pool?.retire(this.table);
+      pool?.release(this.table);
       this.table = table;
       this.mask = 0;
       this.base = lo;
@@ -186,7 +191,7 @@ export class Index {
         const pool = rel.pool;
         const bigger = pool ? pool.int32(size) : new Int32Array(size);
         bigger.set(table);
-        pool?.retire(table);
+        pool?.release(table);
         this.table = table = bigger;
       }
       if (table[slot] !== 0) return false;
@@ -199,7 +204,7 @@ export class Index {
 
   /** Leaves dense mode: the index is rebuilt hashed from row 0 by `ensure`. */
   private toHashed(): void {
-    this.rel.pool?.retire(this.table);
+    this.rel.pool?.release(this.table);
     this.table = new Int32Array(16);
     this.mask = 15;
     this.keys = 0;
@@ -248,7 +253,7 @@ export class Index {
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = head;
     }
-    pool?.retire(old);
+    pool?.release(old);
     this.table = table;
     this.mask = mask;
   }
@@ -267,8 +272,8 @@ export class Index {
   retire(): void {
     const pool = this.rel.pool;
     if (!pool) return;
-    pool.retire(this.table);
-    pool.retire(this.next);
+    pool.release(this.table); // read by this index's methods only
+    pool.retire(this.next); // read by running joins
   }
 
   /** Newest row whose single key column equals `k0`, or -1. */
@@ -414,8 +419,9 @@ export class Relation {
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
   /**
-   * Open-addressing table (linear probing, at most half full) of one 32-bit entry per row: row + 1
-   * in the bits of the slot mask (0 marks an empty slot; a row number is below half the slots), the
+   * Open-addressing table (linear probing, at most three quarters full: on this kind of machine a
+   * fresh page costs more than a few more probes within a cache line) of one 32-bit entry per row: row + 1
+   * in the bits of the slot mask (0 marks an empty slot; a row number is below the number of slots), the
    * row's hash above them — a probe reads the row only when those hash bits agree (a new tuple
    * almost never reads one), in 4 bytes a slot. Null until a lookup needs it.
    */
@@ -440,7 +446,9 @@ export class Relation {
   private lastHeight = 0;
   /**
    * Where an evaluation's arrays come from and go back to while it runs (see arena.ts); null
-   * outside evaluation.
+   * outside evaluation. The dedup set, the bitmap and an index's key table are read by this
+   * file's methods alone: a replaced one is released at once (its pages reused by the next array);
+   * the rows and an index's chains, which a running join reads, are retired.
    */
   pool: Arena | null = null;
 
@@ -543,7 +551,7 @@ export class Relation {
     const r = this.count;
     if (r >= this.limit) throw new RowLimit();
     if (r === this.capacity) {
-      this.resize(Math.max(4, this.capacity * 2));
+      this.growRows();
       d = this.data;
     }
     if (!this.wide) {
@@ -561,7 +569,7 @@ export class Relation {
     if (height !== this.lastHeight) this.step(r, height);
     set[slot] = tag | (r + 1);
     this.count = r + 1;
-    if (this.count * 2 > set.length && !this.toBitmap(0)) this.rehash(2 * set.length);
+    if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
     return true;
   }
 
@@ -579,7 +587,7 @@ export class Relation {
         // Outside the ranges: widen them (the bitmap rebuilt) or go back to the set, then add.
         if (!this.toBitmap(1, t)) {
           this.bits = null;
-          this.pool?.retire(bits);
+          this.pool?.release(bits);
           this.rehash(pow2(2 * (this.count + 1)));
         }
         return this.add(t, height);
@@ -592,7 +600,7 @@ export class Relation {
     if ((word & bit) !== 0) return false;
     const r = this.count;
     if (r >= this.limit) throw new RowLimit();
-    if (r === this.capacity) this.resize(Math.max(4, this.capacity * 2));
+    if (r === this.capacity) this.growRows();
     const d = this.data;
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
@@ -666,8 +674,8 @@ export class Relation {
         bits[at >>> 5] = bits[at >>> 5]! | (1 << (at & 31));
       }
     }
-    if (old) this.pool?.retire(old);
-    if (this.set) this.pool?.retire(this.set);
+    if (old) this.pool?.release(old);
+    if (this.set) this.pool?.release(this.set);
     this.set = null;
     this.bits = bits;
     this.bitLo = lo;
@@ -678,7 +686,7 @@ export class Relation {
   /** Leaves bitmap mode (a lookup needs row numbers): the set is built from the rows. */
   private toSet(): void {
     if (this.bits === null) return;
-    this.pool?.retire(this.bits);
+    this.pool?.release(this.bits);
     this.bits = null;
     this.rehash(pow2(2 * (this.count + 1)));
   }
@@ -720,6 +728,19 @@ export class Relation {
     return out;
   }
 
+  /**
+   * Room for twice the rows: in place when the arena has it right after the rows (nothing copied;
+   * a running join's view of the rows stays valid, the same memory), else by a move.
+   */
+  private growRows(): void {
+    const cap = Math.max(4, this.capacity * 2);
+    const grown = this.pool && this.arity > 0 ? this.pool.grow(this.data, cap * this.arity) : null;
+    if (grown) {
+      this.data = grown;
+      this.capacity = cap;
+    } else this.resize(cap);
+  }
+
   /** Moves the rows to arrays of `cap` rows (at least `count`). */
   private resize(cap: number, exact = false): void {
     if (this.arity > 0) {
@@ -735,9 +756,12 @@ export class Relation {
 
   /** Rebuilds the set with `size` slots (a power of two, more than twice the rows) from the rows, in row order. */
   private rehash(size: number): void {
+    // The old set first: only this relation's methods read a set (never a running join's code), and
+    // the new one may then reuse its pages.
+    if (this.set) this.pool?.release(this.set);
+    this.set = null;
     const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
-    if (this.set) this.pool?.retire(this.set);
     const d = this.data;
     const a = this.arity;
     for (let r = 0; r < this.count; r++) {
@@ -775,9 +799,9 @@ export class Relation {
    * is complete; both come back (built from the rows) if a row is added or looked up later.
    */
   compact(): void {
-    if (this.set) this.pool?.retire(this.set);
+    if (this.set) this.pool?.release(this.set);
     this.set = null;
-    if (this.bits) this.pool?.retire(this.bits);
+    if (this.bits) this.pool?.release(this.bits);
     this.bits = null;
     if (this.capacity - this.count <= this.capacity / 16) return;
     const cap = Math.max(4, this.count);
@@ -792,9 +816,9 @@ export class Relation {
   releaseIndexes(): void {
     for (const ix of this.indexes.values()) ix.retire();
     this.indexes.clear();
-    if (this.set) this.pool?.retire(this.set);
+    if (this.set) this.pool?.release(this.set);
     this.set = null;
-    if (this.bits) this.pool?.retire(this.bits);
+    if (this.bits) this.pool?.release(this.bits);
     this.bits = null;
   }
 
