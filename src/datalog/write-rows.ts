@@ -112,6 +112,10 @@ function writePacked(out: Out, result: EvalResult, info: RelationInfo, p: Packed
   const mins = p.cols.map((c) => c.min);
   // A number column of at most as many values as rows: each value's text made once, then copied.
   const cached = p.cols.map((c, i) => (!sym[i] && c.span <= Math.max(1024, n) ? numberTexts(c.min, c.span) : null));
+  if (a === 2 && p.keys && cached[0] && cached[1]) {
+    writePairs(out, p.keys, weights[0]!, cached[0], cached[1]);
+    return;
+  }
   const row = (key: number): void => {
     let rem = key;
     for (let c = 0; c < a; c++) {
@@ -146,6 +150,31 @@ function writePacked(out: Out, result: EvalResult, info: RelationInfo, p: Packed
     const keys = p.keys!;
     for (let i = 0; i < keys.length; i++) row(keys[i]!);
   }
+}
+
+/** Writes rows of two number columns, each value's text cached, from their sorted keys (the key: first digit * `w0` + second). */
+function writePairs(out: Out, keys: Uint32Array, w0: number, t0: NumberTexts, t1: NumberTexts): void {
+  const buf = out.buf;
+  const s0 = t0.start;
+  const b0 = t0.bytes;
+  const s1 = t1.start;
+  const b1 = t1.bytes;
+  let pos = out.pos;
+  for (let i = 0; i < keys.length; i++) {
+    if (pos >= CHUNK) {
+      out.pos = pos;
+      out.flush();
+      pos = 0;
+    }
+    const k = keys[i]!;
+    const x = Math.floor(k / w0);
+    const y = k - x * w0;
+    for (let j = s0[x]!, e = s0[x + 1]!; j < e; j++) buf[pos++] = b0[j]!;
+    buf[pos++] = 9;
+    for (let j = s1[y]!, e = s1[y + 1]!; j < e; j++) buf[pos++] = b1[j]!;
+    buf[pos++] = 10;
+  }
+  out.pos = pos;
 }
 
 /** Writes rows through the sorted row order (rows that do not fit one key). */
