@@ -29,9 +29,11 @@ const DENSE_SLACK = 1024;
  * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
  * dense: when one of the columns holds distinct 32-bit integers over a range at most about four times
  * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
- * with value v there, every chain has one row, and the other key columns are compared on lookup.
- * One pass over the column builds it, a lookup reads one slot; rows added later that break either
- * condition turn it into the hashed index.
+ * with value v there, every chain has one row, and the other key columns are compared on lookup;
+ * or, for a single key column of 32-bit integers over such a range that repeat (`edge(x, _)` on
+ * node numbers), `table[v - base]` is the newest row with value v and `next` chains the others
+ * (no hashing, no key compared). One pass over the column builds it, a lookup reads one slot;
+ * rows added later that break a condition turn it into the hashed index.
  */
 export class Index {
   private table: Int32Array;
@@ -39,13 +41,15 @@ export class Index {
   private keys = 0;
   /**
    * next[row] = the previous row with the same key, or -1 (sized when rows are indexed); not kept
-   * in dense mode, where every chain is one row (see `single`, `nextRow`).
+   * in dense mode of distinct values, where every chain is one row (see `single`, `nextRow`).
    */
   next: Int32Array;
   private indexed = 0;
   /** Dense mode: the position in `cols` of the column whose value - `base` is the table slot; -1 when hashed. */
   private dense = -1;
   private base = 0;
+  /** Dense mode with chains: the single key column's values repeat, `next` chains the rows of a value. */
+  private chained = false;
   /** True once the dense build was considered (it is tried once, on the first build). */
   private triedDense = false;
 
@@ -74,20 +78,7 @@ export class Index {
       if (this.extendDense(upto)) return;
       this.toHashed();
     }
-    if (this.next.length < upto) {
-      // The first build is sized exactly (a complete relation); later ones double (a growing one).
-      const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-      const pool = this.rel.pool;
-      // In place when the arena has the room (see Relation.growRows), else a copy.
-      const grown = pool && this.next.length > 0 ? pool.grow(this.next, n) : null;
-      if (grown) this.next = grown;
-      else {
-        const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-        bigger.set(this.next);
-        pool?.retire(this.next);
-        this.next = bigger;
-      }
-    }
+    this.sizeNext(upto);
     const rel = this.rel;
     const d = rel.data;
     const a = rel.arity;
@@ -131,9 +122,27 @@ export class Index {
     this.indexed = upto;
   }
 
+  /** Makes `next` hold at least `upto` rows (its values below the old length kept). */
+  private sizeNext(upto: number): void {
+    if (this.next.length >= upto) return;
+    // The first build is sized exactly (a complete relation); later ones double (a growing one).
+    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+    const pool = this.rel.pool;
+    // In place when the arena has the room (see Relation.growRows), else a copy.
+    const grown = pool && this.next.length > 0 ? pool.grow(this.next, n) : null;
+    if (grown) this.next = grown;
+    else {
+      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
+      bigger.set(this.next);
+      pool?.retire(this.next);
+      this.next = bigger;
+    }
+  }
+
   /**
    * Builds the dense table on the first of the key columns whose values on rows below `upto` are
-   * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row; false (and
+   * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row — or, for a
+   * single key column of such a range whose values repeat, the dense table with chains; false (and
    * nothing built) when none is.
    */
   private tryDense(upto: number): boolean {
@@ -158,7 +167,18 @@ export class Index {
         }
         table[slot] = r + 1;
       }
-      if (!unique) {
+      if (!unique && this.cols.length === 1) {
+        // Chains: the newest row of each value in the table, the older ones through `next`.
+        table.fill(0);
+        this.sizeNext(upto);
+        const next = this.next;
+        for (let r = 0, b = c; r < upto; r++, b += a) {
+          const slot = d[b]! - lo;
+          next[r] = table[slot]! - 1;
+          table[slot] = r + 1;
+        }
+        this.chained = true;
+      } else if (!unique) {
         pool?.release(table);
         continue;
       }
@@ -194,7 +214,10 @@ export class Index {
         pool?.release(table);
         this.table = table = bigger;
       }
-      if (table[slot] !== 0) return false;
+      if (this.chained) {
+        if (r >= this.next.length) this.sizeNext(upto);
+        this.next[r] = table[slot]! - 1;
+      } else if (table[slot] !== 0) return false;
       table[slot] = r + 1;
     }
     this.keys = upto;
@@ -210,6 +233,7 @@ export class Index {
     this.keys = 0;
     this.indexed = 0;
     this.dense = -1;
+    this.chained = false;
   }
 
   /** Dense mode: the row whose dense column is `v` and whose other key columns equal `key`'s (`k0`, `k1` for up to two columns), or -1. */
@@ -258,14 +282,14 @@ export class Index {
     this.mask = mask;
   }
 
-  /** True in dense mode: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
+  /** True in dense mode of distinct values: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
   get single(): boolean {
-    return this.dense >= 0;
+    return this.dense >= 0 && !this.chained;
   }
 
   /** The row after `r` in its key's chain (older), or -1. */
   nextRow(r: number): number {
-    return this.dense >= 0 ? -1 : this.next[r]!;
+    return this.dense >= 0 && !this.chained ? -1 : this.next[r]!;
   }
 
   /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
