@@ -280,27 +280,37 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
     return { cols, keys: null, bits };
   }
   let keys: Uint32Array = arena ? arena.uint32(n, false, true) : new Uint32Array(n);
-  if (a === 2 && !sym[0] && !sym[1]) {
-    const w0 = cols[0]!.weight;
-    const m0 = cols[0]!.min;
-    const m1 = cols[1]!.min;
-    for (let i = 0, p = 0; i < n; i++, p += 2) keys[i] = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
-  } else for (let i = 0; i < n; i++) keys[i] = keyOf(i);
   const bitsNeeded = 32 - Math.clz32(range - 1);
   const passes = Math.ceil(bitsNeeded / 16);
   const digitBits = Math.ceil(bitsNeeded / passes);
   const mask = (1 << digitBits) - 1;
   const buckets = 1 << digitBits;
+  // The keys and, in the same pass, the digit counts of every radix pass (pass p's at p * stride + 1).
+  const stride = buckets + 1;
+  const counts = new Uint32Array(passes * stride);
+  if (a === 2 && !sym[0] && !sym[1]) {
+    const w0 = cols[0]!.weight;
+    const m0 = cols[0]!.min;
+    const m1 = cols[1]!.min;
+    for (let i = 0, p = 0; i < n; i++, p += 2) {
+      const k = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
+      keys[i] = k;
+      for (let q = 0, at = 1; q < passes; q++, at += stride) counts[at + ((k >>> (q * digitBits)) & mask)]!++;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const k = keyOf(i);
+      keys[i] = k;
+      for (let q = 0, at = 1; q < passes; q++, at += stride) counts[at + ((k >>> (q * digitBits)) & mask)]!++;
+    }
+  }
+  for (let q = 0, at = 0; q < passes; q++, at += stride) for (let b = 0; b < buckets; b++) counts[at + b + 1]! += counts[at + b]!;
   let tmp: Uint32Array = arena ? arena.uint32(n, false, true) : new Uint32Array(n);
-  const counts = new Uint32Array(buckets + 1);
-  for (let p = 0; p < passes; p++) {
-    const shift = p * digitBits;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((keys[i]! >>> shift) & mask) + 1]!++;
-    for (let b = 0; b < buckets; b++) counts[b + 1]! += counts[b]!;
+  for (let q = 0, at = 0; q < passes; q++, at += stride) {
+    const shift = q * digitBits;
     for (let i = 0; i < n; i++) {
       const x = keys[i]!;
-      tmp[counts[(x >>> shift) & mask]!++] = x;
+      tmp[counts[at + ((x >>> shift) & mask)]!++] = x;
     }
     const t = keys;
     keys = tmp;

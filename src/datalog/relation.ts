@@ -5,7 +5,7 @@
 // relation is complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
-import { hashFinish, hashValue } from './hash.js';
+import { hashFinish, hashStep, hashValue } from './hash.js';
 import type { Arena } from './arena.js';
 import { RowLimit } from './limits.js';
 
@@ -462,6 +462,8 @@ export class Relation {
   private bits: Int32Array | null = null;
   private bitLo: Int32Array = EMPTY;
   private bitSpan: Int32Array = EMPTY;
+  /** `add2`'s tuple when it goes through `add` (made on first use). */
+  private pair: Float64Array | null = null;
   private readonly indexes = new Map<string, Index>();
   /** Heights as steps: from row stepRow[i] on (up to the next step) the height is stepHeight[i]; 0 before the first. */
   private stepRow: Int32Array = EMPTY;
@@ -590,6 +592,47 @@ export class Relation {
     }
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
+    if (height !== this.lastHeight) this.step(r, height);
+    set[slot] = tag | (r + 1);
+    this.count = r + 1;
+    if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
+    return true;
+  }
+
+  /**
+   * `add` of the tuple (v0, v1) to a relation of arity 2 without a tuple array (what a compiled join
+   * calls for a head of two columns): the same set, rows and heights as `add`.
+   */
+  add2(v0: number, v1: number, height: number): boolean {
+    if (this.bits !== null || (v0 | 0) !== v0 || (v1 | 0) !== v1) {
+      const t = (this.pair ??= new Float64Array(2));
+      t[0] = v0;
+      t[1] = v1;
+      return this.add(t, height);
+    }
+    let d = this.data;
+    const set = this.ensureSet();
+    const mask = this.mask;
+    const h = hashFinish(hashStep(hashStep(0, v0), v1)); // hashOf of two 32-bit values
+    const tag = h & ~mask;
+    let slot = h & mask;
+    for (;;) {
+      const e = set[slot]!;
+      if (e === 0) break;
+      if ((e & ~mask) === tag) {
+        const b = ((e & mask) - 1) * 2;
+        if (d[b] === v0 && d[b + 1] === v1) return false;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const r = this.count;
+    if (r >= this.limit) throw new RowLimit();
+    if (r === this.capacity) {
+      this.growRows();
+      d = this.data;
+    }
+    d[2 * r] = v0;
+    d[2 * r + 1] = v1;
     if (height !== this.lastHeight) this.step(r, height);
     set[slot] = tag | (r + 1);
     this.count = r + 1;
