@@ -462,6 +462,8 @@ export class Relation {
   private bits: Int32Array | null = null;
   private bitLo: Int32Array = EMPTY;
   private bitSpan: Int32Array = EMPTY;
+  /** The least bitmap budget the rows' ranges can fit (known from a failed `toBitmap`; 0: not known). */
+  private bitmapNeed = 0;
   /** `add2`'s tuple when it goes through `add` (made on first use). */
   private pair: Float64Array | null = null;
   private readonly indexes = new Map<string, Index>();
@@ -690,6 +692,9 @@ export class Relation {
     const d = this.data;
     const budget = bitmapBudget(n);
     const widen = slack > 0 && this.bits !== null;
+    // Ranges only grow: a product known to exceed this budget is not scanned for again until the budget reaches it.
+    const record = !widen && !extra;
+    if (record && budget < this.bitmapNeed) return false;
     const lo = new Int32Array(a);
     const span = new Int32Array(a);
     let product = 1;
@@ -702,7 +707,10 @@ export class Relation {
         h = l + this.bitSpan[c]! - 1;
       } else {
         const range = compactIntRange(d, c, a, n, budget);
-        if (range === null) return false;
+        if (range === null) {
+          if (record) this.bitmapNeed = Math.max(this.bitmapNeed, product * (budget + 1));
+          return false;
+        }
         l = range.lo;
         h = range.hi;
       }
@@ -722,7 +730,10 @@ export class Relation {
       }
       if (s <= 0 || l < -2147483648) return false;
       product *= s;
-      if (product > budget) return false;
+      if (product > budget) {
+        if (record) this.bitmapNeed = Math.max(this.bitmapNeed, product);
+        return false;
+      }
       lo[c] = l;
       span[c] = s;
     }
@@ -895,6 +906,7 @@ export class Relation {
     this.pool?.retire(this.data);
     this.data = EMPTY;
     this.count = 0;
+    this.bitmapNeed = 0;
     this.capacity = 0;
   }
 
