@@ -14,9 +14,13 @@ import { generate } from './gen.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const dist = join(root, 'dist', 'datalog', 'index.js');
-if (!existsSync(dist)) {
-  console.error('dist/ is missing: run `npm run build` first');
+// The engine's library API as built by `npm run build`: the single-module bundle of
+// dist/datalog/index.js (what a short run's start-up costs least with); PTOLOG_BENCH_DIST=<dir>
+// runs another build's dist/ (its bundle, or dist/datalog/index.js where it has none) side by side.
+const distDir = process.env.PTOLOG_BENCH_DIST ?? join(root, 'dist');
+const dist = [join(distDir, 'bundle', 'datalog.js'), join(distDir, 'datalog', 'index.js')].find((f) => existsSync(f));
+if (!dist) {
+  console.error(`${distDir} has no build: run \`npm run build\` first`);
   process.exit(2);
 }
 const quick = process.argv.includes('--quick');

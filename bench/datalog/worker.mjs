@@ -1,5 +1,5 @@
 // Runs one workload in this process (fresh per workload) and prints JSON timings and peak RSS.
-// Usage: node worker.mjs <dist/datalog/index.js URL> <rules.dl> <fact dir> <output dir> [<shipped rules dir>]
+// Usage: node worker.mjs <dist/bundle/datalog.js URL (or dist/datalog/index.js)> <rules.dl> <fact dir> <output dir> [<shipped rules dir>]
 // With a shipped rules directory, `#include`s resolve as `ptolog run` resolves them (that
 // directory, and `<ptolog/...>`).
 import { performance } from 'node:perf_hooks';

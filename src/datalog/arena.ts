@@ -3,9 +3,14 @@
 // Every new ArrayBuffer counts as external memory for V8, and each 64 MB of it starts a full
 // garbage collection that marks the whole JS heap (a million-statement program's IR, over a
 // second each time): arrays taken from reserved buffers start none. A reserved buffer costs
-// address space only until its pages are written (the kernel maps them lazily), so blocks are
-// handed out lowest address first and freed blocks merge with their free neighbours, to write
-// again the pages already written; `trim` lets the collector take back the buffers no array uses.
+// address space only until its pages are written (the kernel maps them lazily; a first write of a
+// page, a page fault, costs microseconds on this kind of machine), so blocks are handed out at
+// the ends of a chunk and freed blocks merge with their free neighbours, to write again the pages
+// already written: arrays that grow (rows, index chains: not zeroed) from the lowest address up,
+// where `grow` can lengthen one in place, and zeroed tables (dedup sets, bitmaps, index keys),
+// which are replaced whole when they grow, from the highest address down, where the next table
+// reuses the pages of the one it replaces; `trim` lets the collector take back the buffers no
+// array uses.
 // Arrays below MIN_BYTES are allocated plainly (they are not worth a block).
 //
 // Lifetimes are explicit: `release` makes a block reusable at once; `retire` only at the next
@@ -31,15 +36,16 @@ function chunkBytes(bytes: number): number {
   return 2 ** k;
 }
 
-type View = Int32Array | Float64Array | Uint8Array;
+type View = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
 /** Free extents of one chunk: [start, end) byte ranges, sorted, none adjacent to another. */
 interface Chunk {
   buf: ArrayBuffer | null;
   starts: number[];
   ends: number[];
-  /** Bytes at or past this offset were never part of a handed-out array (still zero). */
+  /** Bytes from `high` up to `low` were never part of a handed-out array (still zero). */
   high: number;
+  low: number;
 }
 
 /** A first-fit allocator over reserved ArrayBuffers, owned by one run (one file's analyses). */
@@ -85,7 +91,7 @@ export class Arena {
 
   /** Bytes at low addresses ever handed out: an upper bound of the arena's resident memory. */
   get touched(): number {
-    return this.chunks.reduce((n, c) => n + (c.buf ? c.high : 0), 0);
+    return this.chunks.reduce((n, c) => n + (c.buf ? c.high + c.buf.byteLength - Math.max(c.high, c.low) : 0), 0);
   }
 
   /** Reserves a chunk of `bytes`; with `optional`, false (nothing reserved) when it cannot be had. */
@@ -98,23 +104,31 @@ export class Arena {
       throw e;
     }
     this.chunkOf.set(buf, this.chunks.length);
-    this.chunks.push({ buf, starts: [0], ends: [bytes], high: 0 });
+    this.chunks.push({ buf, starts: [0], ends: [bytes], high: 0, low: bytes });
     return true;
   }
 
-  /** The key of a block of `size` bytes (a multiple of GRAIN): the lowest free address that fits. */
-  private block(size: number): number {
+  /**
+   * The key of a block of `size` bytes (a multiple of GRAIN): the lowest free address that fits,
+   * or with `top` the highest (the end of the highest free extent that fits), in the first chunk
+   * that has room.
+   */
+  private block(size: number, top: boolean): number {
     for (let c = 0; c < this.chunks.length; c++) {
       const ch = this.chunks[c]!;
       const { starts, ends } = ch;
-      for (let i = 0; i < starts.length; i++) {
+      for (let j = 0; j < starts.length; j++) {
+        const i = top ? starts.length - 1 - j : j;
         const s = starts[i]!;
-        if (ends[i]! - s < size) continue;
-        if (ends[i]! - s === size) {
+        const e = ends[i]!;
+        if (e - s < size) continue;
+        const at = top ? e - size : s;
+        if (e - s === size) {
           starts.splice(i, 1);
           ends.splice(i, 1);
-        } else starts[i] = s + size;
-        const key = c * KEY_SPAN + s;
+        } else if (top) ends[i] = at;
+        else starts[i] = s + size;
+        const key = c * KEY_SPAN + at;
         this.used.set(key, size);
         this.inUse += size;
         if (this.inUse > this.peak) this.peak = this.inUse;
@@ -123,18 +137,32 @@ export class Arena {
     }
     // Nothing free fits: reserve a chunk (at least what is reserved so far, so there are few).
     this.addChunk(Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved))));
-    return this.block(size);
+    return this.block(size, top);
   }
 
-  /** `bytes` bytes at an 8-byte aligned offset: the buffer, its offset, zero-filled when `zero`. */
-  private place(bytes: number, zero: boolean): { buf: ArrayBuffer; off: number } {
-    const key = this.block(Math.ceil(bytes / GRAIN) * GRAIN);
+  /**
+   * `bytes` bytes at an 8-byte aligned offset: the buffer, its offset. A block placed `top` (by
+   * default a zeroed one) comes from the top of the chunk down, another from the bottom up (see
+   * the file comment); only the part of a zeroed block that was written before is filled with zeros.
+   */
+  private place(bytes: number, zero: boolean, top = zero): { buf: ArrayBuffer; off: number } {
+    const key = this.block(Math.ceil(bytes / GRAIN) * GRAIN, top);
     const c = Math.floor(key / KEY_SPAN);
     const off = key - c * KEY_SPAN;
     const ch = this.chunks[c]!;
     const buf = ch.buf!; // a chunk given back by `trim` has no free extent: `block` never picks one
-    if (zero && off < ch.high) new Uint8Array(buf, off, Math.min(bytes, ch.high - off)).fill(0);
-    if (off + bytes > ch.high) ch.high = off + bytes;
+    const end = off + bytes;
+    if (zero) {
+      // Written before: below `high` and from `low` up.
+      const h = Math.min(end, ch.high);
+      const l = Math.max(off, ch.low, h);
+      if (h > off) new Uint8Array(buf, off, h - off).fill(0);
+      if (end > l) new Uint8Array(buf, l, end - l).fill(0);
+    }
+    if (end > ch.high && off < ch.low) {
+      if (top) ch.low = Math.max(ch.high, off);
+      else ch.high = end;
+    }
     return { buf, off };
   }
 
@@ -143,6 +171,16 @@ export class Arena {
     if (length * 4 < MIN_BYTES) return new Int32Array(length);
     const { buf, off } = this.place(length * 4, zero);
     return new Int32Array(buf, off, length);
+  }
+
+  /**
+   * A Uint32Array of `length` values, zero-filled unless `zero` is false; `top`: placed among the
+   * zeroed tables (an array that does not grow, e.g. scratch of a sort: likely on written pages).
+   */
+  uint32(length: number, zero = true, top = zero): Uint32Array {
+    if (length * 4 < MIN_BYTES) return new Uint32Array(length);
+    const { buf, off } = this.place(length * 4, zero, top);
+    return new Uint32Array(buf, off, length);
   }
 
   /** A Float64Array of `length` values, zero-filled unless `zero` is false. */
@@ -204,6 +242,45 @@ export class Arena {
     return out;
   }
 
+  /**
+   * `a` lengthened in place to `length` values: the same memory (its values kept, `a` itself still
+   * valid), its block extended over the free extent right after it; null when that extent is not
+   * free or too small (or `a` is not an array of this arena). The added values are not zeroed.
+   * Growing a relation's rows this way copies nothing and writes no page before a row does.
+   */
+  grow<T extends Int32Array | Float64Array>(a: T, length: number): T | null {
+    const key = this.keyOf(a);
+    if (key < 0) return null;
+    const bytes = length * a.BYTES_PER_ELEMENT;
+    const size = this.used.get(key)!;
+    const want = Math.ceil(bytes / GRAIN) * GRAIN;
+    const c = Math.floor(key / KEY_SPAN);
+    const start = key - c * KEY_SPAN;
+    const ch = this.chunks[c]!;
+    if (want > size) {
+      const end = start + size;
+      const { starts, ends } = ch;
+      // The free extent starting where the block ends (extents are sorted by start).
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (starts[mid]! < end) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo >= starts.length || starts[lo] !== end || ends[lo]! - end < want - size) return null;
+      if (ends[lo]! - end === want - size) {
+        starts.splice(lo, 1);
+        ends.splice(lo, 1);
+      } else starts[lo] = end + (want - size);
+      this.used.set(key, want);
+      this.inUse += want - size;
+      if (this.inUse > this.peak) this.peak = this.inUse;
+    }
+    if (start + bytes > ch.high && start < ch.low) ch.high = start + bytes;
+    return (a instanceof Float64Array ? new Float64Array(a.buffer, a.byteOffset, length) : new Int32Array(a.buffer, a.byteOffset, length)) as T;
+  }
+
   /** Frees the block `key`, merged with the free extents next to it. */
   private freeBlock(key: number): void {
     const size = this.used.get(key)!;
@@ -262,6 +339,7 @@ export class Arena {
       ch.starts = [];
       ch.ends = [];
       ch.high = 0;
+      ch.low = 0;
       this.chunkOf.delete(b);
     }
   }

@@ -290,6 +290,8 @@ export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): Compi
     if (!plan.head) return '';
     const pre: Pre[] = [];
     const vals = plan.head.map((e) => exprCode(e, pre, g));
+    // A head of two columns: no tuple array (see Relation.add2).
+    if (vals.length === 2) return guarded(pre, `OUT.add2(${vals[0]}, ${vals[1]}, H);`);
     return guarded(pre, `${vals.map((c, j) => `T[${j}] = ${c};`).join(' ')}\nOUT.add(T, H);`);
   };
   const body = genSteps(plan.steps, 0, leaf, arity, g);

@@ -270,7 +270,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   } finally {
     for (const r of rels) r.pool = null;
   }
-  return new EvalResult(program, rels, symbols, factRows, inputCounts, released);
+  return new EvalResult(program, rels, symbols, factRows, inputCounts, released, pool);
 }
 
 /**

@@ -3,6 +3,7 @@
 // columns whose key ranges fit 32 bits together are sorted as one key; each radix pass moves
 // the keys along with the row numbers, so it reads sequentially. A number column with a value
 // beyond 32 bits is ordered by a stable comparison sort instead (exact 64-bit).
+import type { Arena } from './arena.js';
 import type { Kind } from './ast.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
@@ -209,13 +210,84 @@ export interface PackedRows {
   bits: Int32Array | null;
 }
 
+// packedRows runs once per output in a fresh process: each of its loops is a function of its own,
+// so that V8 compiles each when it gets hot (one function of many loops is compiled at its first
+// hot loop and thrown away at each later loop it has no type feedback for yet).
+
+/** The least and greatest sort key of column `c` (a symbol's rank, or the number), or null when a value is beyond 32 bits. */
+function keyRange(d: Int32Array | Float64Array, a: number, c: number, n: number, rank: Uint32Array | null): { min: number; max: number } | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0, p = c; i < n; i++, p += a) {
+    const v = d[p]!;
+    if ((v | 0) !== v) return null;
+    const k = rank ? rank[v]! : v;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  return n === 0 ? { min: 0, max: 0 } : { min, max };
+}
+
+/** Sets bit `key` of `bits` for every row of two number columns. */
+function pairBits(d: Int32Array | Float64Array, n: number, w0: number, m0: number, m1: number, bits: Int32Array): void {
+  for (let i = 0, p = 0; i < n; i++, p += 2) {
+    const k = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
+    bits[k >>> 5]! |= 1 << (k & 31);
+  }
+}
+
+/** Sets bit `keyOf(i)` of `bits` for every row. */
+function rowBits(n: number, keyOf: (i: number) => number, bits: Int32Array): void {
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(i);
+    bits[k >>> 5]! |= 1 << (k & 31);
+  }
+}
+
+/** The radix digits of the keys: `passes` digits of `digitBits` bits, pass q's counts at `q * (2 ** digitBits + 1) + 1`. */
+interface Digits {
+  passes: number;
+  digitBits: number;
+  mask: number;
+  stride: number;
+}
+
+/** Writes the keys of two number columns into `keys` and counts their digits into `counts`. */
+function pairKeys(d: Int32Array | Float64Array, n: number, w0: number, m0: number, m1: number, keys: Uint32Array, counts: Uint32Array, g: Digits): void {
+  const { passes, digitBits, mask, stride } = g;
+  for (let i = 0, p = 0; i < n; i++, p += 2) {
+    const k = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
+    keys[i] = k;
+    for (let q = 0, at = 1; q < passes; q++, at += stride) counts[at + ((k >>> (q * digitBits)) & mask)]!++;
+  }
+}
+
+/** Writes `keyOf(i)` of every row into `keys` and counts their digits into `counts`. */
+function rowKeys(n: number, keyOf: (i: number) => number, keys: Uint32Array, counts: Uint32Array, g: Digits): void {
+  const { passes, digitBits, mask, stride } = g;
+  for (let i = 0; i < n; i++) {
+    const k = keyOf(i);
+    keys[i] = k;
+    for (let q = 0, at = 1; q < passes; q++, at += stride) counts[at + ((k >>> (q * digitBits)) & mask)]!++;
+  }
+}
+
+/** One stable radix pass: `from`'s keys into `to` by their digit at `shift`, positions from `counts` (prefix sums) at `at`. */
+function scatter(from: Uint32Array, to: Uint32Array, counts: Uint32Array, at: number, shift: number, mask: number): void {
+  for (let i = 0; i < from.length; i++) {
+    const x = from[i]!;
+    to[counts[at + ((x >>> shift) & mask)]!++] = x;
+  }
+}
+
 /**
  * The rows of `rel` as sorted keys (PackedRows), or null when they do not fit one 32-bit key
  * (the columns' ranges multiply past 2^32, or a number beyond 32 bits): use sortedRowOrder then.
  * `ranks` is needed when a column is a symbol. Memory: a bitmap of the key range when the keys
- * are dense (at most 32 per row), else two key arrays.
+ * are dense (at most 32 per row), else two key arrays. `arena`: where the arrays come from (pages
+ * an evaluation already wrote; give `keys` and `bits` back with `release` when done), else new ones.
  */
-export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolOrder | null): PackedRows | null {
+export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolOrder | null, arena: Arena | null = null): PackedRows | null {
   const n = rel.count;
   const a = rel.arity;
   const d = rel.data;
@@ -225,21 +297,12 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
   for (let c = 0; c < a; c++) {
     const sym = kinds[c] === 'symbol';
     if (sym && !ranks) return null;
-    const rank = ranks ? ranks.rank : null;
-    let min = Infinity;
-    let max = -Infinity;
-    for (let i = 0, p = c; i < n; i++, p += a) {
-      const v = d[p]!;
-      if ((v | 0) !== v) return null;
-      const k = sym ? rank![v]! : v;
-      if (k < min) min = k;
-      if (k > max) max = k;
-    }
-    if (n === 0) min = max = 0;
-    const span = max - min + 1;
+    const r = keyRange(d, a, c, n, sym ? ranks!.rank : null);
+    if (r === null) return null;
+    const span = r.max - r.min + 1;
     range *= span;
     if (range > 2 ** 32) return null;
-    cols.push({ min, span, weight: 0 });
+    cols.push({ min: r.min, span, weight: 0 });
   }
   let w = 1;
   for (let c = a - 1; c >= 0; c--) {
@@ -248,6 +311,7 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
   }
   const rank = ranks ? ranks.rank : null;
   const sym = kinds.map((k) => k === 'symbol');
+  const pair = a === 2 && !sym[0] && !sym[1];
   // The key of row i (columns of 32-bit values, at most 2^32 keys).
   const keyOf = (i: number): number => {
     let k = 0;
@@ -260,44 +324,29 @@ export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolO
     return k;
   };
   if (range <= 32 * n) {
-    const bits = new Int32Array(Math.ceil(range / 32));
-    if (a === 2 && !sym[0] && !sym[1]) {
-      const w0 = cols[0]!.weight;
-      const m0 = cols[0]!.min;
-      const m1 = cols[1]!.min;
-      for (let i = 0, p = 0; i < n; i++, p += 2) {
-        const k = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
-        bits[k >>> 5]! |= 1 << (k & 31);
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const k = keyOf(i);
-        bits[k >>> 5]! |= 1 << (k & 31);
-      }
-    }
+    const bits = arena ? arena.int32(Math.ceil(range / 32)) : new Int32Array(Math.ceil(range / 32));
+    if (pair) pairBits(d, n, cols[0]!.weight, cols[0]!.min, cols[1]!.min, bits);
+    else rowBits(n, keyOf, bits);
     return { cols, keys: null, bits };
   }
-  let keys: Uint32Array = new Uint32Array(n);
-  for (let i = 0; i < n; i++) keys[i] = keyOf(i);
+  let keys: Uint32Array = arena ? arena.uint32(n, false, true) : new Uint32Array(n);
   const bitsNeeded = 32 - Math.clz32(range - 1);
   const passes = Math.ceil(bitsNeeded / 16);
   const digitBits = Math.ceil(bitsNeeded / passes);
-  const mask = (1 << digitBits) - 1;
   const buckets = 1 << digitBits;
-  let tmp: Uint32Array = new Uint32Array(n);
-  const counts = new Uint32Array(buckets + 1);
-  for (let p = 0; p < passes; p++) {
-    const shift = p * digitBits;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((keys[i]! >>> shift) & mask) + 1]!++;
-    for (let b = 0; b < buckets; b++) counts[b + 1]! += counts[b]!;
-    for (let i = 0; i < n; i++) {
-      const x = keys[i]!;
-      tmp[counts[(x >>> shift) & mask]!++] = x;
-    }
+  const g: Digits = { passes, digitBits, mask: buckets - 1, stride: buckets + 1 };
+  // The keys and, in the same pass, the digit counts of every radix pass.
+  const counts = new Uint32Array(passes * g.stride);
+  if (pair) pairKeys(d, n, cols[0]!.weight, cols[0]!.min, cols[1]!.min, keys, counts, g);
+  else rowKeys(n, keyOf, keys, counts, g);
+  for (let q = 0, at = 0; q < passes; q++, at += g.stride) for (let b = 0; b < buckets; b++) counts[at + b + 1]! += counts[at + b]!;
+  let tmp: Uint32Array = arena ? arena.uint32(n, false, true) : new Uint32Array(n);
+  for (let q = 0; q < passes; q++) {
+    scatter(keys, tmp, counts, q * g.stride, q * digitBits, g.mask);
     const t = keys;
     keys = tmp;
     tmp = t;
   }
+  arena?.release(tmp);
   return { cols, keys, bits: null };
 }

@@ -6,7 +6,7 @@
 // complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
-import { hashFinish, hashValue } from './hash.js';
+import { hashFinish, hashStep, hashValue } from './hash.js';
 import type { Arena } from './arena.js';
 import { RowLimit } from './limits.js';
 
@@ -43,14 +43,16 @@ function popcount32(x: number): number {
  * An index of a relation on a list of columns: key → chain of rows (newest first). Hashed, or
  * dense: when one of the columns holds distinct 32-bit integers over a range at most about four times
  * the number of rows (node ids: `expr(e, ...)`, `span(n, ...)`), `table[v - base]` is the one row
- * with value v there, every chain has one row, and the other key columns are compared on lookup.
- * One pass over the column builds it, a lookup reads one slot; rows added later that break either
- * condition turn it into the hashed index. A dense column whose values also increase down the rows
- * (ids in the order the facts were emitted) is ranked instead of tabled: a bitmap of the values
- * present and the number of values below each 32-bit word of it (1/16 of the table's bytes): the
- * row of value v is the number of values below it. A hashed index keeps no `next` chains while
- * every key has one row (ids again: 4 bytes a row saved), its table then tagged and up to three
- * quarters full (see `untag`), and starts chains at the first repeat.
+ * with value v there, every chain has one row, and the other key columns are compared on lookup;
+ * or, for a single key column of 32-bit integers over such a range that repeat (`edge(x, _)` on
+ * node numbers), `table[v - base]` is the newest row with value v and `next` chains the others
+ * (no hashing, no key compared). One pass over the column builds it, a lookup reads one slot;
+ * rows added later that break a condition turn it into the hashed index. A dense column whose
+ * values also increase down the rows (ids in the order the facts were emitted) is ranked instead
+ * of tabled: a bitmap of the values present and the number of values below each 32-bit word of it
+ * (1/16 of the table's bytes): the row of value v is the number of values below it. A hashed index
+ * keeps no `next` chains while every key has one row (ids again: 4 bytes a row saved), its table
+ * then tagged and up to three quarters full (see `untag`), and starts chains at the first repeat.
  */
 export class Index {
   private table: Int32Array;
@@ -58,7 +60,7 @@ export class Index {
   private keys = 0;
   /**
    * next[row] = the previous row with the same key, or -1 (sized when rows are indexed); not kept
-   * in dense mode, where every chain is one row (see `single`, `nextRow`).
+   * in dense mode of distinct values, where every chain is one row (see `single`, `nextRow`).
    */
   next: Int32Array;
   private indexed = 0;
@@ -67,7 +69,10 @@ export class Index {
   private base = 0;
   /** True once the dense build was considered (it is tried once, on the first build). */
   private triedDense = false;
-  /** Hashed mode: true once two indexed rows share a key (`next` is kept from then on). */
+  /**
+   * True once two indexed rows share a key and `next` is kept: dense mode with chains (a single
+   * key column whose values repeat), or hashed mode after the first repeat (its table untagged).
+   */
   private chained = false;
   /**
    * Dense mode, ranked: `table` is the bitmap of the values present (bit v - base), `ranks[w]` the
@@ -102,7 +107,7 @@ export class Index {
       if (this.extendDense(upto)) return;
       this.toHashed();
     }
-    if (this.chained && this.next.length < upto) this.growNext(upto);
+    if (this.chained) this.sizeNext(upto);
     const rel = this.rel;
     const d = rel.data;
     const a = rel.arity;
@@ -147,7 +152,7 @@ export class Index {
           if (!this.chained) {
             // The first repeated key: chains from here on (every row before it had a key of its own).
             this.untag();
-            this.growNext(upto);
+            this.sizeNext(upto);
             next = this.next;
             next.fill(-1, 0, r);
           }
@@ -159,6 +164,23 @@ export class Index {
       }
     }
     this.indexed = upto;
+  }
+
+  /** Makes `next` hold at least `upto` rows (its values below the old length kept). */
+  private sizeNext(upto: number): void {
+    if (this.next.length >= upto) return;
+    // The first build is sized exactly (a complete relation); later ones double (a growing one).
+    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
+    const pool = this.rel.pool;
+    // In place when the arena has the room (see Relation.growRows), else a copy.
+    const grown = pool && this.next.length > 0 ? pool.grow(this.next, n) : null;
+    if (grown) this.next = grown;
+    else {
+      const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
+      bigger.set(this.next);
+      pool?.retire(this.next);
+      this.next = bigger;
+    }
   }
 
   /**
@@ -173,20 +195,10 @@ export class Index {
     this.chained = true;
   }
 
-  /** Sizes `next` for at least `upto` rows: exactly on the first build (a complete relation), doubling later (a growing one). */
-  private growNext(upto: number): void {
-    if (this.next.length >= upto) return;
-    const n = this.next.length === 0 ? upto : Math.max(upto, this.next.length * 2);
-    const pool = this.rel.pool;
-    const bigger = pool ? pool.int32(n, false) : new Int32Array(n);
-    bigger.set(this.next);
-    pool?.retire(this.next);
-    this.next = bigger;
-  }
-
   /**
    * Builds the dense table on the first of the key columns whose values on rows below `upto` are
-   * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row; false (and
+   * distinct 32-bit integers over a range of at most DENSE_SLOTS_PER_ROW slots a row — or, for a
+   * single key column of such a range whose values repeat, the dense table with chains; false (and
    * nothing built) when none is.
    */
   private tryDense(upto: number): boolean {
@@ -216,11 +228,22 @@ export class Index {
         }
         table[slot] = r + 1;
       }
-      if (!unique) {
-        pool?.retire(table);
+      if (!unique && this.cols.length === 1) {
+        // Chains: the newest row of each value in the table, the older ones through `next`.
+        table.fill(0);
+        this.sizeNext(upto);
+        const next = this.next;
+        for (let r = 0, b = c; r < upto; r++, b += a) {
+          const slot = d[b]! - lo;
+          next[r] = table[slot]! - 1;
+          table[slot] = r + 1;
+        }
+        this.chained = true;
+      } else if (!unique) {
+        pool?.release(table);
         continue;
       }
-      pool?.retire(this.table);
+      pool?.release(this.table);
       this.table = table;
       this.mask = 0;
       this.base = lo;
@@ -328,10 +351,13 @@ export class Index {
         const pool = rel.pool;
         const bigger = pool ? pool.int32(size) : new Int32Array(size);
         bigger.set(table);
-        pool?.retire(table);
+        pool?.release(table);
         this.table = table = bigger;
       }
-      if (table[slot] !== 0) return false;
+      if (this.chained) {
+        if (r >= this.next.length) this.sizeNext(upto);
+        this.next[r] = table[slot]! - 1;
+      } else if (table[slot] !== 0) return false;
       table[slot] = r + 1;
     }
     this.keys = upto;
@@ -341,18 +367,18 @@ export class Index {
 
   /** Leaves dense mode: the index is rebuilt hashed from row 0 by `ensure`. */
   private toHashed(): void {
-    this.rel.pool?.retire(this.table);
-    this.rel.pool?.retire(this.ranks);
+    this.rel.pool?.release(this.table);
+    this.rel.pool?.release(this.ranks);
     this.ranks = EMPTY;
     this.ranked = false;
-    this.rel.pool?.retire(this.next);
+    this.rel.pool?.retire(this.next); // read by running joins
     this.next = EMPTY;
-    this.chained = false;
     this.table = new Int32Array(16);
     this.mask = 15;
     this.keys = 0;
     this.indexed = 0;
     this.dense = -1;
+    this.chained = false;
   }
 
   /** Dense mode: the row whose dense column is `v` and whose other key columns equal `key`'s (`k0`, `k1` for up to two columns), or -1. */
@@ -413,28 +439,28 @@ export class Index {
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = tagged ? (h & ~mask) | head : head;
     }
-    pool?.retire(old);
+    pool?.release(old);
     this.table = table;
     this.mask = mask;
   }
 
-  /** True in dense mode, or hashed with no repeated key: every key has at most one row, and `next` is not kept (a chain ends after its first row). */
+  /** True when every key has at most one row (dense of distinct values, or hashed with no repeated key): `next` is not kept (a chain ends after its first row). */
   get single(): boolean {
-    return this.dense >= 0 || !this.chained;
+    return !this.chained;
   }
 
   /** The row after `r` in its key's chain (older), or -1. */
   nextRow(r: number): number {
-    return this.dense >= 0 || !this.chained ? -1 : this.next[r]!;
+    return this.chained ? this.next[r]! : -1;
   }
 
   /** Gives the index's arrays back to the pool of the evaluation, if any (the index is not used after). */
   retire(): void {
     const pool = this.rel.pool;
     if (!pool) return;
-    pool.retire(this.table);
-    pool.retire(this.next);
-    pool.retire(this.ranks);
+    pool.release(this.table); // read by this index's methods only
+    pool.release(this.ranks);
+    pool.retire(this.next); // read by running joins
   }
 
   /** Newest row whose single key column equals `k0`, or -1. */
@@ -622,8 +648,9 @@ export class Relation {
   /** At most this many rows (`--max-tuples`): adding past it throws RowLimit. */
   limit = Infinity;
   /**
-   * Open-addressing table (linear probing, at most three quarters full) of one 32-bit entry per row: row + 1
-   * in the bits of the slot mask (0 marks an empty slot; a row number is below the slots), the
+   * Open-addressing table (linear probing, at most three quarters full: on this kind of machine a
+   * fresh page costs more than a few more probes within a cache line) of one 32-bit entry per row: row + 1
+   * in the bits of the slot mask (0 marks an empty slot; a row number is below the number of slots), the
    * row's hash above them — a probe reads the row only when those hash bits agree (a new tuple
    * almost never reads one), in 4 bytes a slot. Null until a lookup needs it.
    */
@@ -640,6 +667,10 @@ export class Relation {
   private bits: Int32Array | null = null;
   private bitLo: Int32Array = EMPTY;
   private bitSpan: Int32Array = EMPTY;
+  /** The least bitmap budget the rows' ranges can fit (known from a failed `toBitmap`; 0: not known). */
+  private bitmapNeed = 0;
+  /** `add2`'s tuple when it goes through `add` (made on first use). */
+  private pair: Float64Array | null = null;
   private readonly indexes = new Map<string, Index>();
   /** Heights as steps: from row stepRow[i] on (up to the next step) the height is stepHeight[i]; 0 before the first. */
   private stepRow: Int32Array = EMPTY;
@@ -648,7 +679,9 @@ export class Relation {
   private lastHeight = 0;
   /**
    * Where an evaluation's arrays come from and go back to while it runs (see arena.ts); null
-   * outside evaluation.
+   * outside evaluation. The dedup set, the bitmap and an index's key table are read by this
+   * file's methods alone: a replaced one is released at once (its pages reused by the next array);
+   * the rows and an index's chains, which a running join reads, are retired.
    */
   pool: Arena | null = null;
 
@@ -755,7 +788,7 @@ export class Relation {
     const r = this.count;
     if (r >= this.limit) throw new RowLimit();
     if (r === this.capacity) {
-      this.resize(Math.max(4, this.capacity * 2));
+      this.growRows();
       d = this.data;
     }
     if (!this.wide) {
@@ -777,6 +810,47 @@ export class Relation {
     return true;
   }
 
+  /**
+   * `add` of the tuple (v0, v1) to a relation of arity 2 without a tuple array (what a compiled join
+   * calls for a head of two columns): the same set, rows and heights as `add`.
+   */
+  add2(v0: number, v1: number, height: number): boolean {
+    if (this.bits !== null || (v0 | 0) !== v0 || (v1 | 0) !== v1) {
+      const t = (this.pair ??= new Float64Array(2));
+      t[0] = v0;
+      t[1] = v1;
+      return this.add(t, height);
+    }
+    let d = this.data;
+    const set = this.ensureSet();
+    const mask = this.mask;
+    const h = hashFinish(hashStep(hashStep(0, v0), v1)); // hashOf of two 32-bit values
+    const tag = h & ~mask;
+    let slot = h & mask;
+    for (;;) {
+      const e = set[slot]!;
+      if (e === 0) break;
+      if ((e & ~mask) === tag) {
+        const b = ((e & mask) - 1) * 2;
+        if (d[b] === v0 && d[b + 1] === v1) return false;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const r = this.count;
+    if (r >= this.limit) throw new RowLimit();
+    if (r === this.capacity) {
+      this.growRows();
+      d = this.data;
+    }
+    d[2 * r] = v0;
+    d[2 * r + 1] = v1;
+    if (height !== this.lastHeight) this.step(r, height);
+    set[slot] = tag | (r + 1);
+    this.count = r + 1;
+    if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
+    return true;
+  }
+
   /** Bitmap mode's `add`: the tuple's bit decides; a value outside the ranges widens them first. */
   private addBit(t: ArrayLike<number>, height: number): boolean {
     const a = this.arity;
@@ -791,7 +865,7 @@ export class Relation {
         // Outside the ranges: widen them (the bitmap rebuilt) or go back to the set, then add.
         if (!this.toBitmap(1, t)) {
           this.bits = null;
-          this.pool?.retire(bits);
+          this.pool?.release(bits);
           this.rehash(setSlots(this.count + 1));
         }
         return this.add(t, height);
@@ -804,7 +878,7 @@ export class Relation {
     if ((word & bit) !== 0) return false;
     const r = this.count;
     if (r >= this.limit) throw new RowLimit();
-    if (r === this.capacity) this.resize(Math.max(4, this.capacity * 2));
+    if (r === this.capacity) this.growRows();
     const d = this.data;
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
@@ -827,6 +901,9 @@ export class Relation {
     const d = this.data;
     const budget = bitmapBudget(n);
     const widen = slack > 0 && this.bits !== null;
+    // Ranges only grow: a product known to exceed this budget is not scanned for again until the budget reaches it.
+    const record = !widen && !extra;
+    if (record && budget < this.bitmapNeed) return false;
     const lo = new Int32Array(a);
     const span = new Int32Array(a);
     let product = 1;
@@ -839,7 +916,10 @@ export class Relation {
         h = l + this.bitSpan[c]! - 1;
       } else {
         const range = compactIntRange(d, c, a, n, budget);
-        if (range === null) return false;
+        if (range === null) {
+          if (record) this.bitmapNeed = Math.max(this.bitmapNeed, product * (budget + 1));
+          return false;
+        }
         l = range.lo;
         h = range.hi;
       }
@@ -859,7 +939,10 @@ export class Relation {
       }
       if (s <= 0 || l < -2147483648) return false;
       product *= s;
-      if (product > budget) return false;
+      if (product > budget) {
+        if (record) this.bitmapNeed = Math.max(this.bitmapNeed, product);
+        return false;
+      }
       lo[c] = l;
       span[c] = s;
     }
@@ -878,8 +961,8 @@ export class Relation {
         bits[at >>> 5] = bits[at >>> 5]! | (1 << (at & 31));
       }
     }
-    if (old) this.pool?.retire(old);
-    if (this.set) this.pool?.retire(this.set);
+    if (old) this.pool?.release(old);
+    if (this.set) this.pool?.release(this.set);
     this.set = null;
     this.bits = bits;
     this.bitLo = lo;
@@ -890,7 +973,7 @@ export class Relation {
   /** Leaves bitmap mode (a lookup needs row numbers): the set is built from the rows. */
   private toSet(): void {
     if (this.bits === null) return;
-    this.pool?.retire(this.bits);
+    this.pool?.release(this.bits);
     this.bits = null;
     this.rehash(setSlots(this.count + 1));
   }
@@ -932,6 +1015,19 @@ export class Relation {
     return out;
   }
 
+  /**
+   * Room for twice the rows: in place when the arena has it right after the rows (nothing copied;
+   * a running join's view of the rows stays valid, the same memory), else by a move.
+   */
+  private growRows(): void {
+    const cap = Math.max(4, this.capacity * 2);
+    const grown = this.pool && this.arity > 0 ? this.pool.grow(this.data, cap * this.arity) : null;
+    if (grown) {
+      this.data = grown;
+      this.capacity = cap;
+    } else this.resize(cap);
+  }
+
   /** Moves the rows to arrays of `cap` rows (at least `count`). */
   private resize(cap: number, exact = false): void {
     if (this.arity > 0) {
@@ -947,9 +1043,12 @@ export class Relation {
 
   /** Rebuilds the set with `size` slots (a power of two, at least 4/3 of the rows) from the rows, in row order. */
   private rehash(size: number): void {
+    // The old set first: only this relation's methods read a set (never a running join's code), and
+    // the new one may then reuse its pages.
+    if (this.set) this.pool?.release(this.set);
+    this.set = null;
     const set = this.pool ? this.pool.int32(size) : new Int32Array(size);
     const mask = size - 1;
-    if (this.set) this.pool?.retire(this.set);
     const d = this.data;
     const a = this.arity;
     for (let r = 0; r < this.count; r++) {
@@ -987,9 +1086,9 @@ export class Relation {
    * is complete; both come back (built from the rows) if a row is added or looked up later.
    */
   compact(): void {
-    if (this.set) this.pool?.retire(this.set);
+    if (this.set) this.pool?.release(this.set);
     this.set = null;
-    if (this.bits) this.pool?.retire(this.bits);
+    if (this.bits) this.pool?.release(this.bits);
     this.bits = null;
     if (this.capacity - this.count <= this.capacity / 16) return;
     const cap = Math.max(4, this.count);
@@ -1004,9 +1103,9 @@ export class Relation {
   releaseIndexes(): void {
     for (const ix of this.indexes.values()) ix.retire();
     this.indexes.clear();
-    if (this.set) this.pool?.retire(this.set);
+    if (this.set) this.pool?.release(this.set);
     this.set = null;
-    if (this.bits) this.pool?.retire(this.bits);
+    if (this.bits) this.pool?.release(this.bits);
     this.bits = null;
   }
 
@@ -1016,6 +1115,7 @@ export class Relation {
     this.pool?.retire(this.data);
     this.data = EMPTY;
     this.count = 0;
+    this.bitmapNeed = 0;
     this.capacity = 0;
   }
 

@@ -3,6 +3,7 @@ import { DiagnosticError } from '../report/diagnostic.js';
 import type { Kind, Value } from './ast.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { explainTuple, whyNotTuple, type Proof, type WhyNot } from './provenance.js';
+import type { Arena } from './arena.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
 import { packedRows, sortedRowOrder, symbolOrder, type PackedRows, type SymbolOrder } from './order.js';
@@ -36,6 +37,8 @@ export class EvalResult {
     readonly inputCounts: readonly number[],
     /** Relations freed after evaluation (EvaluateOptions.keep): reading one throws. */
     readonly released: ReadonlySet<number> = new Set(),
+    /** The evaluation's arena: scratch arrays of sorting and writing come from it (pages already written). */
+    readonly arena: Arena | null = null,
   ) {}
 
   /**
@@ -88,7 +91,13 @@ export class EvalResult {
   /** The rows of relation `id` as sorted keys (see PackedRows), or null when they do not fit one key. */
   packedRows(id: number): PackedRows | null {
     const kinds = this.program.relations[id]!.kinds;
-    return packedRows(this.storage[id]!, kinds, kinds.includes('symbol') ? this.symbolOrder() : null);
+    return packedRows(this.storage[id]!, kinds, kinds.includes('symbol') ? this.symbolOrder() : null, this.arena);
+  }
+
+  /** Gives the arrays of a `packedRows` answer back to the arena (not read after). */
+  releasePacked(p: PackedRows): void {
+    if (p.keys) this.arena?.release(p.keys);
+    if (p.bits) this.arena?.release(p.bits);
   }
 
   /** The text order of the symbols. */

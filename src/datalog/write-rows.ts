@@ -1,12 +1,13 @@
 // Writes a relation's rows, sorted, as Soufflé's tab-separated `.csv` text: bytes straight into a
-// buffer written in 1 MiB chunks, from the packed sorted keys when the rows fit one 32-bit key
+// buffer written in 64 KiB chunks, from the packed sorted keys when the rows fit one 32-bit key
 // (no row order array, sequential reads), else through the sorted row order.
 import { writeSync } from 'node:fs';
 import type { PackedRows } from './order.js';
 import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
 
-const CHUNK = 1 << 20;
+// 64 KiB: a buffer of fresh pages costs a page fault each, the write calls hardly anything.
+const CHUNK = 1 << 16;
 
 /** The decimal digits "00".."99" as character codes, two per entry. */
 const PAIRS = ((): Uint8Array => {
@@ -93,8 +94,10 @@ class Out {
 export function writeRows(fd: number, result: EvalResult, info: RelationInfo): void {
   const out = new Out(fd);
   const packed = result.packedRows(info.id);
-  if (packed) writePacked(out, result, info, packed);
-  else writeOrdered(out, result, info);
+  if (packed) {
+    writePacked(out, result, info, packed);
+    result.releasePacked(packed);
+  } else writeOrdered(out, result, info);
   out.flush();
 }
 
@@ -109,6 +112,10 @@ function writePacked(out: Out, result: EvalResult, info: RelationInfo, p: Packed
   const mins = p.cols.map((c) => c.min);
   // A number column of at most as many values as rows: each value's text made once, then copied.
   const cached = p.cols.map((c, i) => (!sym[i] && c.span <= Math.max(1024, n) ? numberTexts(c.min, c.span) : null));
+  if (a === 2 && p.keys && cached[0] && cached[1]) {
+    writePairs(out, p.keys, weights[0]!, cached[0], cached[1]);
+    return;
+  }
   const row = (key: number): void => {
     let rem = key;
     for (let c = 0; c < a; c++) {
@@ -143,6 +150,31 @@ function writePacked(out: Out, result: EvalResult, info: RelationInfo, p: Packed
     const keys = p.keys!;
     for (let i = 0; i < keys.length; i++) row(keys[i]!);
   }
+}
+
+/** Writes rows of two number columns, each value's text cached, from their sorted keys (the key: first digit * `w0` + second). */
+function writePairs(out: Out, keys: Uint32Array, w0: number, t0: NumberTexts, t1: NumberTexts): void {
+  const buf = out.buf;
+  const s0 = t0.start;
+  const b0 = t0.bytes;
+  const s1 = t1.start;
+  const b1 = t1.bytes;
+  let pos = out.pos;
+  for (let i = 0; i < keys.length; i++) {
+    if (pos >= CHUNK) {
+      out.pos = pos;
+      out.flush();
+      pos = 0;
+    }
+    const k = keys[i]!;
+    const x = Math.floor(k / w0);
+    const y = k - x * w0;
+    for (let j = s0[x]!, e = s0[x + 1]!; j < e; j++) buf[pos++] = b0[j]!;
+    buf[pos++] = 9;
+    for (let j = s1[y]!, e = s1[y + 1]!; j < e; j++) buf[pos++] = b1[j]!;
+    buf[pos++] = 10;
+  }
+  out.pos = pos;
 }
 
 /** Writes rows through the sorted row order (rows that do not fit one key). */

@@ -22,6 +22,7 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('retire' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('recycle' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('shrink' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('grow' as const), pick: fc.nat(), factor: fc.double({ min: 1, max: 4, noNaN: true }) }) },
 );
 
 /** True when two arrays share a byte. */
@@ -63,6 +64,22 @@ describe('Arena', () => {
         } else if (o.kind === 'recycle') {
           arena.recycle();
           retired.length = 0;
+        } else if (o.kind === 'grow') {
+          const l = live.length === 0 ? undefined : live[o.pick % live.length]!;
+          if (l && !(l.a instanceof Uint8Array)) {
+            const length = Math.floor(l.a.length * o.factor);
+            const g = arena.grow(l.a, length);
+            if (g) {
+              // The same memory, lengthened: what was written is kept, and it overlaps no other live array.
+              expect(g.buffer).toBe(l.a.buffer);
+              expect(g.byteOffset).toBe(l.a.byteOffset);
+              expect(g.length).toBe(length);
+              expect(g.subarray(0, l.a.length).every((v) => v === l.tag)).toBe(true);
+              for (const other of [...live.filter((x) => x !== l).map((x) => x.a), ...retired]) expect(overlap(g, other)).toBe(false);
+              g.fill(l.tag);
+              l.a = g;
+            }
+          }
         } else {
           const l = live.length === 0 ? undefined : live[o.pick % live.length]!;
           if (l) {
@@ -95,15 +112,15 @@ describe('Arena', () => {
     const b = arena.int32(40_000);
     expect(b.byteOffset).not.toBe(a.byteOffset); // not before recycle
     arena.recycle();
-    const c = arena.float64(20_000); // the same power-of-two block
+    const c = arena.float64(20_000); // the same block (zeroed arrays are placed from the top down)
     expect(c.buffer).toBe(a.buffer);
     expect(c.byteOffset).toBe(a.byteOffset);
     expect(c.every((v) => v === 0)).toBe(true);
     c.fill(3);
     arena.release(c);
-    const d = arena.float64(20_000, false); // not zero-filled when not asked
+    const d = arena.uint32(40_000, false, true); // placed among the tables, not zero-filled when not asked
     expect(d.byteOffset).toBe(a.byteOffset);
-    expect(d[0]).toBe(3);
+    expect(new Float64Array(d.buffer, d.byteOffset, 1)[0]).toBe(3);
     // Small arrays and arrays it did not hand out are left alone.
     const small = arena.int32(100);
     expect(small.buffer).not.toBe(a.buffer);
@@ -137,11 +154,40 @@ describe('Arena', () => {
     arena.reset();
     expect(arena.bytesInUse).toBe(0);
     const e = arena.int32(1 << 16);
-    expect(e.buffer).toBe(a.buffer); // lowest address first
+    expect(e.buffer).toBe(a.buffer); // the first chunk with room first
     const f = arena.int32(1 << 22);
     expect(f.buffer).toBe(c.buffer);
     expect(f.every((v) => v === 0)).toBe(true);
     expect(arena.reserved).toBe(2 << 24);
+  });
+});
+
+describe('Arena placement', () => {
+  it('places zeroed tables from the top of a chunk down and other arrays from the bottom up; grow lengthens an array in place while the space after it is free', () => {
+    const arena = new Arena(1 << 24);
+    const rows = arena.int32(1 << 16, false); // 256 KB at the bottom
+    const table = arena.int32(1 << 16); // 256 KB at the top
+    expect(rows.byteOffset).toBe(0);
+    expect(table.byteOffset).toBe((1 << 24) - (1 << 18));
+    rows.fill(5);
+    const longer = arena.grow(rows, 1 << 20); // 4 MB: in place, values kept
+    expect(longer).not.toBeNull();
+    expect(longer!.byteOffset).toBe(0);
+    expect(longer!.length).toBe(1 << 20);
+    expect(longer![(1 << 16) - 1]).toBe(5);
+    expect(rows[0]).toBe(5); // the old view is the same memory
+    expect(arena.bytesInUse).toBe((1 << 22) + (1 << 18));
+    const next = arena.int32(1 << 14, false); // 64 KB right after the grown one
+    expect(next.byteOffset).toBe(1 << 22);
+    expect(arena.grow(longer!, (1 << 20) + 1)).toBeNull(); // the space after it is taken
+    expect(arena.grow(new Int32Array(1 << 16), 1 << 17)).toBeNull(); // not an array of the arena
+    // A table that replaces a released one reuses its pages (and only those are zero-filled again).
+    table.fill(1);
+    arena.release(table);
+    const bigger = arena.int32(1 << 17);
+    expect(bigger.byteOffset).toBe((1 << 24) - (1 << 19));
+    expect(bigger.every((v) => v === 0)).toBe(true);
+    expect(arena.touched).toBe((1 << 22) + (1 << 16) + (1 << 19));
   });
 });
 

@@ -59,6 +59,34 @@ describe('dense index', () => {
   );
 });
 
+describe('dense index with chains', () => {
+  test.prop(
+    [fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 50 })), { minLength: 256, maxLength: 700 }), fc.array(fc.tuple(fc.integer({ min: -50, max: 400 }), fc.integer({ min: 0, max: 50 })), { maxLength: 300 }), fc.boolean()],
+    { numRuns: 40 },
+  )('a single key column whose values repeat: every chain holds the rows of its value, newest first, before and after more rows (and one far outside the range)', (first, later, far) => {
+    const rel = new Relation(2, 4);
+    const rows: number[][] = [];
+    const add = (t: number[]): void => {
+      if (rel.add(t, 0)) rows.push(t);
+    };
+    for (const t of first) add(t);
+    const ix = rel.index([0]);
+    const check = (): void => {
+      ix.ensure(rel.count);
+      for (let v = -51; v <= 401; v += 3) {
+        const chain: number[] = [];
+        for (let r = ix.find1(v); r !== -1; r = ix.nextRow(r)) chain.push(r);
+        expect(chain).toEqual(matching(rows, [0], [v]));
+      }
+      if (rows.length >= 256 && !far) expect(ix.single).toBe(false);
+    };
+    check();
+    for (const t of later) add(t);
+    if (far) add([2 ** 40, 0]);
+    check();
+  });
+});
+
 describe('Relation.fromRows', () => {
   test.prop([rowsArb(0, 400), fc.integer({ min: 0, max: 50 }), fc.boolean()], { numRuns: 80 })(
     'holds the distinct rows in first-seen order, with or without a distinct column',

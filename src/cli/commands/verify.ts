@@ -5,7 +5,8 @@ import { guarded, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { PASSES } from '../../passes/registry.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
-import { verify, type VerifyReport } from '../../verify/verify.js';
+// The verifier (and fast-check with it) is loaded when `verify` runs, not at every start-up.
+import type { VerifyReport } from '../../verify/verify.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -63,7 +64,8 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
     .option('--max-tuples <n>', 'a relation holding more than N tuples fails termination', tupleCount)
     .action(async (o: VerifyOpts) => {
       ctx.setExit(
-        await guarded(ctx.io, () => {
+        await guarded(ctx.io, async () => {
+          const { verify } = await import('../../verify/verify.js');
           const passes = selectPasses(o.pass, o.rules);
           const run = {
             extras: readExtraRules(o.rules, passes),

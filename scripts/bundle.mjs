@@ -1,0 +1,41 @@
+// Bundles the compiled entry points (dist/, from tsc) into dist/bundle/ with rolldown: the CLI
+// (cli.js, what bin/ptolog.js runs), its `--jobs` worker thread (worker.js) and the rule engine's
+// library API (datalog.js, what bench/datalog runs). Node then compiles one module instead of
+// resolving, reading and linking a hundred or more (ohm-js alone is some fifty ESM files), which
+// is most of the start-up of a short run. Each entry is bundled on its own (its dependencies
+// inlined; a dynamic `import()`, the LSP server's, stays a lazily loaded chunk beside it), so the
+// engine's bundle holds the engine alone. dist/bundle/ is two levels below the package root like
+// dist/<dir>/, so paths relative to a module (`../../package.json`, `../../rules`) still hold;
+// the grammar files read at run time are copied beside the bundles.
+// Run by `npm run build` after tsc and copy-assets.
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const out = join(dist, 'bundle');
+
+/** Entry name (the bundle's file name) → the compiled module it starts from. */
+const entries = {
+  cli: join(dist, 'cli', 'main.js'),
+  worker: join(dist, 'cli', 'worker.js'),
+  datalog: join(dist, 'datalog', 'index.js'),
+};
+
+rmSync(out, { recursive: true, force: true });
+for (const [name, input] of Object.entries(entries)) {
+  if (!existsSync(input)) throw new Error(`${input} is missing: run tsc first (npm run build)`);
+  await build({
+    input: { [name]: input },
+    platform: 'node',
+    logLevel: 'warn',
+    output: { dir: out, format: 'esm', chunkFileNames: `${name}-chunk-[hash].js` },
+  });
+}
+// The grammars read at run time relative to their module (src/frontend/semantics.ts: ./pypto.ohm).
+for (const dir of readdirSync(dist, { withFileTypes: true })) {
+  if (!dir.isDirectory() || dir.name === 'bundle') continue;
+  for (const f of readdirSync(join(dist, dir.name))) if (f.endsWith('.ohm')) cpSync(join(dist, dir.name, f), join(out, f));
+}
