@@ -1,6 +1,6 @@
 /** A source text with a line index, so byte offsets can be turned into line:col positions. */
 export class SourceText {
-  private readonly lineStarts: Int32Array;
+  private readonly lineStarts: number[];
   private readonly ascii: boolean;
   /** UTF-8 byte offset of each line start; built on the first byte-offset question about non-ASCII text. */
   private lineByteStarts: number[] | undefined;
@@ -9,13 +9,17 @@ export class SourceText {
     readonly path: string,
     readonly text: string,
   ) {
-    // Python's line ends: \n, \r\n and a lone \r. Two passes (count, then fill) so the index is
-    // an exact-size Int32Array: 4 bytes a line, off the JS heap.
-    let count = 1;
-    forEachLineStart(text, () => count++);
-    const starts = new Int32Array(count);
-    let k = 1;
-    forEachLineStart(text, (at) => (starts[k++] = at));
+    const starts = [0];
+    // Python's line ends: \n, \r\n and a lone \r. Without a CR, a native search finds them
+    // (this runs once over the whole module, before the JIT has compiled anything).
+    if (!text.includes('\r')) {
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+      }
+    }
     this.lineStarts = starts;
     this.ascii = !/[^\0-\x7f]/.test(text);
   }
@@ -70,22 +74,6 @@ export class SourceText {
 
   get lineCount(): number {
     return this.lineStarts.length;
-  }
-}
-
-/**
- * Calls `f` with the offset of each line start after the first (Python's line ends: \n, \r\n, a
- * lone \r). Without a CR, a native search finds them (this runs over the whole module before
- * the JIT has compiled anything).
- */
-function forEachLineStart(text: string, f: (at: number) => void): void {
-  if (!text.includes('\r')) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) f(i + 1);
-    return;
-  }
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) f(i + 1);
   }
 }
 
