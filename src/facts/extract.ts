@@ -12,78 +12,9 @@ import { dotted } from '../ir/dotted.js';
 import { unrollDeps } from '../ir/comprehension.js';
 import type { FactSink, FactValue } from './sink.js';
 import { tripCount } from './trip-count.js';
+import { NodeTable, type BindingKind, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
 
-/** A variable binding: one definition of a name. */
-export interface Binding {
-  kind: 'Binding';
-  name: string;
-  bindingKind: 'param' | 'assign' | 'loop_var' | 'iter_arg' | 'yield' | 'as';
-  /** The node that defines it (parameter or statement). */
-  site: FunctionDef | Stmt | ParamEntity;
-  /** The span of the defining name. */
-  start: number;
-  end: number;
-  /** The declared type, when annotated. */
-  type: TypeExpr | null;
-  func: FunctionDef;
-}
-
-/** A parameter as an entity of the id table. */
-export interface ParamEntity {
-  kind: 'Param';
-  param: Param;
-  start: number;
-  end: number;
-}
-
-/** A statement list of a function or compound statement. */
-export interface BlockEntity {
-  kind: 'Block';
-  owner: FunctionDef | Stmt;
-  role: string;
-  stmts: Stmt[];
-  /** The id of `stmts[0]`: the block's statements (as extracted) have the ids first, first + 1, ... */
-  first: number;
-}
-
-/** What an id stands for. */
-export type Entity =
-  | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
-  | { kind: 'Exit'; func: FunctionDef };
-
-/** Id ↔ node maps produced by extraction. */
-export class NodeTable {
-  readonly entities: Entity[] = [];
-  /** For each statement id, the id of the block it is in (0 for other ids): typed, so a million-statement module's table is not a holey array of every id. */
-  private blockOf = new Int32Array(1024);
-
-  /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
-  register(entity: Entity): number {
-    this.entities.push(entity);
-    return this.entities.length;
-  }
-
-  /** Remembers the block of statement `id` (a statement's own id is its block's `first` + its index). */
-  registerStmt(id: number, block: number): void {
-    if (id >= this.blockOf.length) {
-      const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
-      bigger.set(this.blockOf);
-      this.blockOf = bigger;
-    }
-    this.blockOf[id] = block;
-  }
-
-  /** The id of the block holding statement `id`, or undefined when `id` is not a statement. */
-  blockOfStmt(id: number): number | undefined {
-    const b = id >= 0 && id < this.blockOf.length ? this.blockOf[id]! : 0;
-    return b === 0 ? undefined : b;
-  }
-
-  /** The entity with this id. */
-  get(id: number): Entity | undefined {
-    return this.entities[id - 1];
-  }
-}
+export { NodeTable, type Binding, type BindingKind, type BlockEntity, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
 
 /** Extracts the facts of every program in `module` into `sink`; returns the id table. */
 export function extractFacts(module: Module, sink: FactSink): NodeTable {
@@ -102,7 +33,6 @@ interface LoopCtx {
 class Extractor {
   readonly table = new NodeTable();
   private scopeNames = new Map<string, number>();
-  private func!: FunctionDef;
   /** The constants of the program being extracted (its enclosing function's, else the module's). */
   private constants: ReadonlyMap<string, ConstValue> = new Map();
   private funcId = 0;
@@ -134,17 +64,22 @@ class Extractor {
 
   private node(n: Entity, span: Span): number {
     const id = this.table.register(n);
+    this.located(id, span);
+    return id;
+  }
+
+  /** The `span` fact of `id` and its place in `preorder`. */
+  private located(id: number, span: Span): void {
     if (this.spans) {
       const src = this.module.source;
       const line = src.lineOf(span.start);
       this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
     }
-    if (this.preorder) this.located.push(id, span.start, span.end);
-    return id;
+    if (this.preorder) this.spanned.push(id, span.start, span.end);
   }
 
   /** (id, start, end) of every node with a span, for `preorder`. */
-  private readonly located: number[] = [];
+  private readonly spanned = new Int32Column();
   /** Whether the sink keeps `preorder` (computing it sorts every node of the module). */
   private readonly preorder: boolean;
   /** Whether the sink keeps `span` (a line lookup per node). */
@@ -156,7 +91,7 @@ class Extractor {
    */
   emitPreorder(): void {
     if (!this.preorder) return;
-    const l = this.located;
+    const l = this.spanned.view();
     const order = Array.from({ length: l.length / 3 }, (_, i) => i);
     order.sort((a, b) => l[a * 3 + 1]! - l[b * 3 + 1]! || l[b * 3 + 2]! - l[a * 3 + 2]! || l[a * 3]! - l[b * 3]!);
     order.forEach((i, k) => this.emit('preorder', l[i * 3]!, k));
@@ -171,7 +106,6 @@ class Extractor {
 
   private function(f: FunctionDef, pid: number): void {
     const fid = this.node(f, f);
-    this.func = f;
     this.funcId = fid;
     this.scopeNames = new Map();
     this.emit('function', fid, pid, f.name, f.funcKind);
@@ -189,7 +123,7 @@ class Extractor {
       const [exitLine, exitCol] = this.lineCol(f.end);
       this.emit('span', exit, f.end, f.end, exitLine, exitCol);
     }
-    if (this.preorder) this.located.push(exit, f.end, f.end);
+    if (this.preorder) this.spanned.push(exit, f.end, f.end);
     this.emit('cfg_exit', fid, exit);
     this.exitId = exit;
     const entry = this.block(f.body, f, fid, 'body', exit, null);
@@ -204,14 +138,14 @@ class Extractor {
   private param(p: Param, i: number, fid: number): void {
     const entity: ParamEntity = { kind: 'Param', param: p, start: p.start, end: p.end };
     const pidNode = this.node(entity, p);
-    const b = this.bind(p.name, 'param', entity, p, p.type, pidNode);
+    const b = this.bind(p.name, 'param', p, p.type, pidNode);
     this.emit('param', fid, i, b);
     this.emit('param_direction', b, p.direction);
   }
 
-  private bind(name: string, kind: Binding['bindingKind'], site: Binding['site'], span: Span, type: TypeExpr | null, siteId: number): number {
-    const b: Binding = { kind: 'Binding', name, bindingKind: kind, site, start: span.start, end: span.end, type, func: this.func };
-    const id = this.node(b, span);
+  private bind(name: string, kind: BindingKind, span: Span, type: TypeExpr | null, siteId: number): number {
+    const id = this.table.registerBinding(name, kind, siteId, this.funcId, span.start, span.end, type);
+    this.located(id, span);
     this.emit('binding', id, this.funcId, name, kind, siteId);
     if (type) {
       const t = this.type(type, siteId);
@@ -255,14 +189,12 @@ class Extractor {
    * Emits the statements of one block and its control flow. `next` is the node control
    * reaches after the block; returns the first node of the block (or `next` when empty).
    */
-  private block(stmts: Stmt[], owner: FunctionDef | Stmt, ownerId: number, role: string, next: number, loop: LoopCtx | null): number {
-    const entity: BlockEntity = { kind: 'Block', owner, role, stmts, first: 0 };
-    const bk = this.table.register(entity);
+  private block(stmts: Stmt[], owner: FunctionDef | Stmt, ownerId: number, role: BlockRole, next: number, loop: LoopCtx | null): number {
+    const bk = this.table.registerBlock(ownerId, role, stmts);
     this.emit('block', bk, ownerId, role);
     this.emit('block_size', bk, stmts.length);
     // The statements' ids are consecutive (each head registers one id), so none is stored per statement.
     const first = bk + 1;
-    entity.first = first;
     for (let i = 0; i < stmts.length; i++) this.stmtHead(stmts[i]!, bk, i, owner);
     // Expressions and bodies in textual order (so names resolve to the latest binding).
     for (let i = 0; i < stmts.length; i++) {
@@ -303,7 +235,7 @@ class Extractor {
           const tid = this.node(t, t);
           this.emit('expr', tid, 'Name', id, 'target');
           this.emit('name_expr', tid, t.id);
-          const b = this.bind(t.id, isYield ? 'yield' : 'assign', s, t, i === 0 && s.targets.length === 1 ? s.annotation : null, id);
+          const b = this.bind(t.id, isYield ? 'yield' : 'assign', t, i === 0 && s.targets.length === 1 ? s.annotation : null, id);
           this.emit('assign_target', id, i, b);
           this.emit('ref', tid, b);
         });
@@ -357,7 +289,7 @@ class Extractor {
           unrollDeps(s.deps, this.constants).forEach((d, i) => this.emit('scope_dep', id, i, this.expr(d, id, 'deps')));
         }
         if (s.asName) {
-          const b = this.bind(s.asName.id, 'as', s, s.asName, null, id);
+          const b = this.bind(s.asName.id, 'as', s.asName, null, id);
           this.emit('scope_as', id, b);
         }
         const first = this.block(s.body, s, id, 'body', succ, loop);
@@ -380,11 +312,11 @@ class Extractor {
     for (const k of s.kwargs) this.emit('loop_kw', id, k.name, this.expr(k.value, id, 'kw'));
     s.initValues.forEach((e, i) => this.emit('init_value', id, i, this.expr(e, id, 'init')));
     if (s.target) {
-      const b = this.bind(s.target.id, 'loop_var', s, s.target, null, id);
+      const b = this.bind(s.target.id, 'loop_var', s.target, null, id);
       this.emit('loop_var', id, b);
     }
     s.iterArgs.forEach((a, i) => {
-      const b = this.bind(a.id, 'iter_arg', s, a, null, id);
+      const b = this.bind(a.id, 'iter_arg', a, null, id);
       this.emit('iter_arg', id, i, b);
     });
     if (s.cond) this.emit('cond', id, this.expr(s.cond, id, 'cond'));
@@ -587,6 +519,28 @@ enum Link {
   Kwarg,
   SubmitArg,
   SubmitDep,
+}
+
+/** A growable column of 32-bit integers (off the JS heap, 4 bytes a value). */
+class Int32Column {
+  private a = new Int32Array(1024);
+  private n = 0;
+
+  push(x: number, y: number, z: number): void {
+    if (this.n + 3 > this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = x;
+    this.a[this.n++] = y;
+    this.a[this.n++] = z;
+  }
+
+  /** The values pushed so far. */
+  view(): Int32Array {
+    return this.a.subarray(0, this.n);
+  }
 }
 
 /** Reverses, in place, the elements of `a` from index `from` to its end. */

@@ -182,15 +182,17 @@ function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span):
     return ctx.report.unsupported(first ?? span, 'the first argument of pl.submit must be the submitted function, written self.<name>');
   }
   let deps: Expr[] | null = null;
-  let depsSpan: Span | null = null;
+  let depsStart = -1;
+  let depsEnd = -1;
   const rest: Keyword[] = [];
   for (const kw of kwargs) {
     if (kw.name === 'deps') {
       deps = listElts(ctx, kw.value, 'deps=');
-      depsSpan = spanOf(kw.value);
+      depsStart = kw.value.start;
+      depsEnd = kw.value.end;
     } else rest.push(kw);
   }
-  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: exact(rest), deps: deps && exact(deps), depsSpan, start: span.start, end: span.end };
+  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: exact(rest), deps: deps && exact(deps), depsStart, depsEnd, start: span.start, end: span.end };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -543,12 +545,14 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
     );
   }
   let deps: Expr[] | null = null;
-  let depsSpan: Span | null = null;
+  let depsStart = -1;
+  let depsEnd = -1;
   const kwargs: Keyword[] = [];
   for (const kw of call.kwargs) {
     if (kw.name === 'deps') {
       deps = listElts(ctx, kw.value, 'deps=');
-      depsSpan = spanOf(kw.value);
+      depsStart = kw.value.start;
+      depsEnd = kw.value.end;
     } else if (kw.name === 'mode' && call.spelled === 'pl.scope') {
       const v = intToEnum(kw.value, 'ScopeMode');
       if (v.kind === 'Enum' && v.enum === 'ScopeMode') scope = v.member === 'MANUAL' ? 'manual' : 'auto';
@@ -561,7 +565,8 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
     args: call.args,
     kwargs: exact(kwargs),
     deps,
-    depsSpan,
+    depsStart,
+    depsEnd,
     asName: item.asName,
     body: clause.body,
     start: h.start,

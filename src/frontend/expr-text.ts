@@ -64,6 +64,7 @@ export function parseExprText(text: string, at: number): { expr: Expr } | { erro
 
 /** A copy of `x` with every span set to the empty span at `at`. */
 function zeroSpans<T>(x: T, at: number): T {
-  // Every `start` / `end` (a node's own span, and those inside a `depsSpan`) becomes `at`.
-  return JSON.parse(JSON.stringify(x), (k, v: unknown) => (k === 'start' || k === 'end' ? at : v)) as T;
+  // Every `start` / `end` (a node's own span) and every deps span but an absent one (-1) becomes `at`.
+  return JSON.parse(JSON.stringify(x), (k, v: unknown) =>
+    k === 'start' || k === 'end' || ((k === 'depsStart' || k === 'depsEnd') && v !== -1) ? at : v) as T;
 }

@@ -11,7 +11,6 @@ import type {
 import { ENUMS, opByCanonical, opBySpelling } from '../ir/ops.js';
 
 export const NO_SPAN: Span = { start: 0, end: 0 };
-const sp = (): Span => ({ start: 0, end: 0 });
 
 export const name = (id: string): NameExpr => ({ kind: 'Name', id, start: 0, end: 0 });
 export const int = (value: number): Expr => ({ kind: 'Int', value, start: 0, end: 0 });
@@ -82,7 +81,7 @@ export const otherCall = (callee: Expr, args: Expr[] = [], kwargs: Keyword[] = [
   kind: 'Call', callee: { kind: 'other', expr: callee }, args, kwargs, start: 0, end: 0,
 });
 export const submit = (func: string, args: Expr[], deps: Expr[] | null = null, kwargs: Keyword[] = []): SubmitExpr => ({
-  kind: 'Submit', func, args, kwargs, deps, depsSpan: deps ? sp() : null, start: 0, end: 0,
+  kind: 'Submit', func, args, kwargs, deps, depsStart: deps ? 0 : -1, depsEnd: deps ? 0 : -1, start: 0, end: 0,
 });
 
 // Types
@@ -150,7 +149,8 @@ export const scope = (kind: ScopeKind, body: Stmt[], o: ScopeOpts = {}): ScopeSt
   args: o.args ?? [],
   kwargs: o.kwargs ?? [],
   deps: o.deps ?? null,
-  depsSpan: o.deps ? sp() : null,
+  depsStart: o.deps ? 0 : -1,
+  depsEnd: o.deps ? 0 : -1,
   asName: o.asName ? name(o.asName) : null,
   body,
   start: 0, end: 0,

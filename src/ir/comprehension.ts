@@ -77,7 +77,7 @@ function substitute<T>(e: T, name: string, value: number): T {
   const o = e as Record<string, unknown>;
   if (o['kind'] === 'Name' && o['id'] === name) return { kind: 'Int', value, start: o['start'], end: o['end'] } as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = k === 'depsSpan' ? v : substitute(v, name, value);
+  for (const [k, v] of Object.entries(o)) out[k] = substitute(v, name, value);
   return out as T;
 }
 

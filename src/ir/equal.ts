@@ -3,7 +3,7 @@
  * whatever their source spelling. Ignored / normalised:
  * - a program's `constants` (its enclosing function's bindings: their effect is in the tree,
  *   e.g. resolved shapes, and `fmt` prints only the ones the program uses);
- * - `start` / `end` (a node's span) and `depsSpan` (positions), `bareDecorator` (`@pl.function` vs `@pl.function()`), `noSelf`
+ * - `start` / `end` (a node's span) and `depsStart` / `depsEnd` (positions), `bareDecorator` (`@pl.function` vs `@pl.function()`), `noSelf`
  *   (a method written without `self`), a module's `problems` and `spell`,
  *   `isElif` (`elif` vs `else: if`), and `source` (a module's text);
  * - keyword lists (`kwargs`, `decoratorKwargs`) compare as name-keyed sets (order ignored);
@@ -15,7 +15,7 @@
 import type { Keyword, Stmt } from './nodes.js';
 import { hoistDecls } from './visit.js';
 
-const IGNORED: ReadonlySet<string> = new Set(['start', 'end', 'depsSpan', 'bareDecorator', 'isElif', 'source', 'noSelf', 'problems', 'spell']);
+const IGNORED: ReadonlySet<string> = new Set(['start', 'end', 'depsStart', 'depsEnd', 'bareDecorator', 'isElif', 'source', 'noSelf', 'problems', 'spell']);
 const KEYWORD_LISTS: ReadonlySet<string> = new Set(['kwargs', 'decoratorKwargs']);
 const BODIES: ReadonlySet<string> = new Set(['body', 'then', 'orelse']);
 

@@ -92,7 +92,8 @@ export interface CallExpr { kind: 'Call'; callee: Callee; args: Expr[]; kwargs: 
 /**
  * `pl.submit(self.kernel, a, b, deps=[tids])`: a task launch. `func` is the submitted
  * function name (from `self.kernel`), `args` the kernel arguments, `deps` the dependency list
- * (null when no `deps=` is written), `depsSpan` the span of the list expression (for rewrites).
+ * (null when no `deps=` is written), [`depsStart`, `depsEnd`) the span of the list expression
+ * (for rewrites; both -1 when `deps` is null): two numbers, not a span object per Submit.
  */
 export interface SubmitExpr {
   kind: 'Submit';
@@ -100,7 +101,8 @@ export interface SubmitExpr {
   args: Expr[];
   kwargs: Keyword[];
   deps: Expr[] | null;
-  depsSpan: Span | null;
+  depsStart: number;
+  depsEnd: number;
   start: number; end: number;
 }
 
@@ -248,7 +250,9 @@ export interface ScopeStmt extends Commented {
   args: Expr[];
   kwargs: Keyword[];
   deps: Expr[] | null;
-  depsSpan: Span | null;
+  /** The span of the `deps=` list expression, as in SubmitExpr (both -1 when `deps` is null). */
+  depsStart: number;
+  depsEnd: number;
   asName: NameExpr | null;
   body: Stmt[];
   start: number; end: number;

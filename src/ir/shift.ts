@@ -5,7 +5,7 @@
  * property array per node), arrays at their exact size, and callees without a span shared.
  */
 import type {
-  AssignStmt, Callee, Expr, Keyword, NameExpr, Span, Stmt, TupleExpr, TypeExpr,
+  AssignStmt, Callee, Expr, Keyword, NameExpr, Stmt, TupleExpr, TypeExpr,
 } from './nodes.js';
 import { empty } from './compact.js';
 
@@ -14,8 +14,9 @@ export function shiftStmts(stmts: readonly Stmt[], delta: number): Stmt[] {
   return stmts.length === 0 ? empty() : stmts.map((s) => shiftStmt(s, delta));
 }
 
-function sp(s: Span, d: number): Span {
-  return { start: s.start + d, end: s.end + d };
+/** A deps span offset moved by `d` (-1, no deps list, stays). */
+function at(offset: number, d: number): number {
+  return offset < 0 ? offset : offset + d;
 }
 
 function exprs(xs: readonly Expr[], d: number): Expr[] {
@@ -81,7 +82,7 @@ function shiftExpr(e: Expr, d: number): Expr {
     case 'Submit':
       return {
         kind: 'Submit', func: e.func, args: exprs(e.args, d), kwargs: keywords(e.kwargs, d),
-        deps: orNull(e.deps, (x) => exprs(x, d)), depsSpan: orNull(e.depsSpan, (x) => sp(x, d)), start: e.start + d, end: e.end + d,
+        deps: orNull(e.deps, (x) => exprs(x, d)), depsStart: at(e.depsStart, d), depsEnd: at(e.depsEnd, d), start: e.start + d, end: e.end + d,
       };
   }
 }
@@ -157,7 +158,7 @@ function shiftBare(s: Stmt, d: number): Stmt {
     case 'Scope':
       return {
         kind: 'Scope', scope: s.scope, args: exprs(s.args, d), kwargs: keywords(s.kwargs, d),
-        deps: orNull(s.deps, (x) => exprs(x, d)), depsSpan: orNull(s.depsSpan, (x) => sp(x, d)),
+        deps: orNull(s.deps, (x) => exprs(x, d)), depsStart: at(s.depsStart, d), depsEnd: at(s.depsEnd, d),
         asName: s.asName && names([s.asName], d)[0]!, body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d,
       };
   }

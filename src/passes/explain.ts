@@ -42,10 +42,10 @@ const LITERALS: ReadonlySet<string> = new Set(['Int', 'Float', 'Bool', 'None', '
 export function nodesOnLine(a: Analysis, line: number): number[] {
   const src = a.module.source;
   const out: number[] = [];
-  a.table.entities.forEach((e, i) => {
-    if (!isLocated(e)) return;
-    if (src.position(e.start).line === line) out.push(i + 1);
-  });
+  for (let id = 1; id <= a.table.size; id++) {
+    const e = a.table.get(id);
+    if (e !== undefined && isLocated(e) && src.position(e.start).line === line) out.push(id);
+  }
   return out;
 }
 

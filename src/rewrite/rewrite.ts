@@ -151,8 +151,9 @@ function withSpan<T>(x: T, span: Span): T {
   for (const k in from) {
     const v = from[k];
     if (v === undefined || !Object.hasOwn(from, k)) continue;
-    // A node's own span is its `start` / `end` (numbers); `depsSpan` is a span object.
-    out[k] = k === 'start' ? span.start : k === 'end' ? span.end : k === 'depsSpan' ? (v === null ? null : spanOf(span)) : withSpan(v, span);
+    // A node's own span is its `start` / `end`; a deps list's is `depsStart` / `depsEnd` (-1: none).
+    if (k === 'depsStart' || k === 'depsEnd') out[k] = v === -1 ? -1 : k === 'depsStart' ? span.start : span.end;
+    else out[k] = k === 'start' ? span.start : k === 'end' ? span.end : withSpan(v, span);
   }
   return out as T;
 }
@@ -218,7 +219,7 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, 
   }
   for (const e of edits.replaceDeps) {
     const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
-    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || !n.depsSpan) bad(e.node, `replace_deps names ${e.node}, which is not a Submit or a scope with deps=`);
+    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0) bad(e.node, `replace_deps names ${e.node}, which is not a Submit or a scope with deps=`);
     else if (!isIdentifier(e.name)) bad(e.node, `replace_deps(${e.node}, ${JSON.stringify(e.name)}): the name is not a Python name`);
     else plan.deps.push({ node: n, name: e.name });
   }
@@ -325,7 +326,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
 
   // replace_deps: the Submit's / scope's deps list becomes [name].
   for (const { node, name } of plan.deps) {
-    const span = node.depsSpan!;
+    const span = { start: node.depsStart, end: node.depsEnd };
     if (tree) node.deps = [{ kind: 'Name', id: name, start: span.start, end: span.end }];
     textEdits.push({ kind: 'replace', span, text: `[${name}]` });
   }

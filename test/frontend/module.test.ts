@@ -17,7 +17,7 @@ function strip(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(strip);
   if (x && typeof x === 'object') {
     const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) if (k !== 'start' && k !== 'end' && k !== 'depsSpan' && k !== 'source') o[k] = strip(v);
+    for (const [k, v] of Object.entries(x)) if (k !== 'start' && k !== 'end' && k !== 'depsStart' && k !== 'depsEnd' && k !== 'source') o[k] = strip(v);
     return o;
   }
   return x;
@@ -281,7 +281,7 @@ describe('statement-group cache', () => {
     const ifs = body.filter((s) => s.kind === 'If') as Extract<Stmt, { kind: 'If' }>[];
     expect(ifs[0]!.then[0]).not.toBe(ifs[1]!.then[0]);
     const sub = (ifs[3]!.then[0] as Extract<Stmt, { kind: 'Assign' }>).value as Extract<Expr, { kind: 'Submit' }>;
-    expect(src.slice(sub.depsSpan!.start, sub.depsSpan!.end)).toBe('[t]');
+    expect(src.slice(sub.depsStart, sub.depsEnd)).toBe('[t]');
   });
 });
 
@@ -292,8 +292,9 @@ function genericShift<T>(x: T, delta: number): T {
   if (x !== null && typeof x === 'object') {
     const o: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
-      // A node's own span (`start` / `end`), and those of a `depsSpan` object.
+      // A node's own span (`start` / `end`), and a deps list's (`depsStart` / `depsEnd`, -1 when absent).
       if ((k === 'start' || k === 'end') && typeof v === 'number') o[k] = v + delta;
+      else if ((k === 'depsStart' || k === 'depsEnd') && typeof v === 'number') o[k] = v < 0 ? v : v + delta;
       else o[k] = genericShift(v, delta);
     }
     return o as T;

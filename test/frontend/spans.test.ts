@@ -51,10 +51,10 @@ describe('spans', () => {
     expect(t(a.value)).toBe('pl.load(x,   # interior comment\n                    [0, 0],\n                    [4, 4])');
     const sub = (body[1] as Extract<Stmt, { kind: 'Assign' }>).value as Extract<Expr, { kind: 'Submit' }>;
     expect(sub.kind).toBe('Submit');
-    expect(text(m, sub.depsSpan!)).toBe('[t0, t1]');
+    expect(text(m, { start: sub.depsStart, end: sub.depsEnd })).toBe('[t0, t1]');
     expect(sub.deps!.map((d) => t(d))).toEqual(['t0', 't1']);
     const scope = body[3] as Extract<Stmt, { kind: 'Scope' }>;
-    expect(text(m, scope.depsSpan!)).toBe('[ t2 ]');
+    expect(text(m, { start: scope.depsStart, end: scope.depsEnd })).toBe('[ t2 ]');
   });
 
   it('compound statements run from the header to the end of their last body statement', () => {

@@ -1,0 +1,178 @@
+/**
+ * The id table of fact extraction: what each fact id stands for. A million-statement module
+ * has tens of millions of ids, so the table is lean: entities sit in fixed-size chunks (no
+ * single array to grow and copy), and bindings and blocks, which are not IR nodes, are rows of
+ * typed columns made into `Binding` / `BlockEntity` objects only when asked for.
+ */
+import type { FunctionDef, Param, Program, Stmt, TypeExpr, Expr } from '../ir/nodes.js';
+
+/** A variable binding: one definition of a name. */
+export interface Binding {
+  kind: 'Binding';
+  name: string;
+  bindingKind: BindingKind;
+  /** The node that defines it (parameter or statement). */
+  site: FunctionDef | Stmt | ParamEntity;
+  /** The span of the defining name. */
+  start: number;
+  end: number;
+  /** The declared type, when annotated. */
+  type: TypeExpr | null;
+  func: FunctionDef;
+}
+
+export type BindingKind = 'param' | 'assign' | 'loop_var' | 'iter_arg' | 'yield' | 'as';
+
+/** A parameter as an entity of the id table. */
+export interface ParamEntity {
+  kind: 'Param';
+  param: Param;
+  start: number;
+  end: number;
+}
+
+/** The role of a statement list in its owner. */
+export type BlockRole = 'body' | 'then' | 'else';
+
+/** A statement list of a function or compound statement. */
+export interface BlockEntity {
+  kind: 'Block';
+  owner: FunctionDef | Stmt;
+  role: BlockRole;
+  /** The owner's own statement array (a rewrite that splices it changes the owner). */
+  stmts: Stmt[];
+  /** The id of `stmts[0]`: the block's statements (as extracted) have the ids first, first + 1, ... */
+  first: number;
+}
+
+/** What an id stands for. */
+export type Entity =
+  | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
+  | { kind: 'Exit'; func: FunctionDef };
+
+const CHUNK_BITS = 16;
+const CHUNK = 1 << CHUNK_BITS;
+const BINDING_KINDS: readonly BindingKind[] = ['param', 'assign', 'loop_var', 'iter_arg', 'yield', 'as'];
+const BLOCK_ROLES: readonly BlockRole[] = ['body', 'then', 'else'];
+/** Int32 columns per binding row: site id, function id, start, end, kind. */
+const B_STRIDE = 5;
+/** Int32 columns per block row: owner id, role. */
+const K_STRIDE = 2;
+
+/** Id ↔ node maps produced by extraction. */
+export class NodeTable {
+  /**
+   * Entity of id i + 1 at chunks[i >> 16][i & 0xffff]. A number there is a row: k ≥ 0 the k-th
+   * binding, -1 - k the k-th block.
+   */
+  private readonly chunks: (Entity | number)[][] = [];
+  private count = 0;
+  /** For each statement id, the id of the block it is in (0 for other ids): typed, so a million-statement module's table is not a holey array of every id. */
+  private blockOf = new Int32Array(1024);
+  private readonly bindingNames: string[] = [];
+  private bindingRows = new Int32Array(64 * B_STRIDE);
+  /** Declared types of the bindings that have one (by binding row). */
+  private readonly bindingTypes = new Map<number, TypeExpr>();
+  private readonly blockStmts: Stmt[][] = [];
+  private blockRows = new Int32Array(64 * K_STRIDE);
+
+  /** How many ids there are (ids run from 1 to `size`). */
+  get size(): number {
+    return this.count;
+  }
+
+  private push(e: Entity | number): number {
+    const i = this.count++;
+    if ((i & (CHUNK - 1)) === 0) this.chunks.push(new Array<Entity | number>(CHUNK));
+    this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)] = e;
+    return this.count;
+  }
+
+  /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
+  register(entity: Entity): number {
+    return this.push(entity);
+  }
+
+  /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */
+  registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number {
+    const k = this.bindingNames.length;
+    this.bindingNames.push(name);
+    if ((k + 1) * B_STRIDE > this.bindingRows.length) this.bindingRows = grown(this.bindingRows);
+    const r = this.bindingRows;
+    const o = k * B_STRIDE;
+    r[o] = siteId;
+    r[o + 1] = funcId;
+    r[o + 2] = start;
+    r[o + 3] = end;
+    r[o + 4] = BINDING_KINDS.indexOf(kind);
+    if (type !== null) this.bindingTypes.set(k, type);
+    return this.push(k);
+  }
+
+  /** Gives a fresh id to the block `stmts` (the `role` list of the entity `ownerId`); its statements get the ids after it. */
+  registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number {
+    const k = this.blockStmts.length;
+    this.blockStmts.push(stmts);
+    if ((k + 1) * K_STRIDE > this.blockRows.length) this.blockRows = grown(this.blockRows);
+    this.blockRows[k * K_STRIDE] = ownerId;
+    this.blockRows[k * K_STRIDE + 1] = BLOCK_ROLES.indexOf(role);
+    return this.push(-1 - k);
+  }
+
+  /** Remembers the block of statement `id` (a statement's own id is its block's `first` + its index). */
+  registerStmt(id: number, block: number): void {
+    if (id >= this.blockOf.length) {
+      const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
+      bigger.set(this.blockOf);
+      this.blockOf = bigger;
+    }
+    this.blockOf[id] = block;
+  }
+
+  /** The id of the block holding statement `id`, or undefined when `id` is not a statement. */
+  blockOfStmt(id: number): number | undefined {
+    const b = id >= 0 && id < this.blockOf.length ? this.blockOf[id]! : 0;
+    return b === 0 ? undefined : b;
+  }
+
+  /** The entity with this id (a binding or block: a fresh object each time). */
+  get(id: number): Entity | undefined {
+    if (!(id >= 1 && id <= this.count)) return undefined;
+    const i = id - 1;
+    const e = this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
+    if (typeof e !== 'number') return e;
+    return e >= 0 ? this.binding(e) : this.block(-1 - e, id);
+  }
+
+  private binding(k: number): Binding {
+    const r = this.bindingRows;
+    const o = k * B_STRIDE;
+    return {
+      kind: 'Binding',
+      name: this.bindingNames[k]!,
+      bindingKind: BINDING_KINDS[r[o + 4]!]!,
+      site: this.get(r[o]!) as Binding['site'],
+      start: r[o + 2]!,
+      end: r[o + 3]!,
+      type: this.bindingTypes.get(k) ?? null,
+      func: this.get(r[o + 1]!) as FunctionDef,
+    };
+  }
+
+  private block(k: number, id: number): BlockEntity {
+    return {
+      kind: 'Block',
+      owner: this.get(this.blockRows[k * K_STRIDE]!) as FunctionDef | Stmt,
+      role: BLOCK_ROLES[this.blockRows[k * K_STRIDE + 1]!]!,
+      stmts: this.blockStmts[k]!,
+      first: id + 1,
+    };
+  }
+}
+
+/** `a` in an array twice as long (the rest zero). */
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
