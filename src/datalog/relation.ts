@@ -785,12 +785,8 @@ export class Relation {
       }
       slot = (slot + 1) & mask;
     }
-    const r = this.count;
-    if (r >= this.limit) throw new RowLimit();
-    if (r === this.capacity) {
-      this.growRows();
-      d = this.data;
-    }
+    const r = this.freeRow();
+    d = this.data;
     if (!this.wide) {
       for (let i = 0; i < a; i++) {
         const v = t[i]!;
@@ -803,11 +799,24 @@ export class Relation {
     }
     const base = r * a;
     for (let i = 0; i < a; i++) d[base + i] = t[i]!;
+    this.recordRow(set, slot, tag, r, height);
+    return true;
+  }
+
+  /** Row `r` (its values written) becomes a row: its height, its set entry at `slot`; the set grows (or becomes the bitmap) past three quarters full. */
+  private recordRow(set: Int32Array, slot: number, tag: number, r: number, height: number): void {
     if (height !== this.lastHeight) this.step(r, height);
     set[slot] = tag | (r + 1);
     this.count = r + 1;
     if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
-    return true;
+  }
+
+  /** The number of the next row, with room for it (RowLimit past `limit`). */
+  private freeRow(): number {
+    const r = this.count;
+    if (r >= this.limit) throw new RowLimit();
+    if (r === this.capacity) this.growRows();
+    return r;
   }
 
   /**
@@ -836,18 +845,11 @@ export class Relation {
       }
       slot = (slot + 1) & mask;
     }
-    const r = this.count;
-    if (r >= this.limit) throw new RowLimit();
-    if (r === this.capacity) {
-      this.growRows();
-      d = this.data;
-    }
+    const r = this.freeRow();
+    d = this.data;
     d[2 * r] = v0;
     d[2 * r + 1] = v1;
-    if (height !== this.lastHeight) this.step(r, height);
-    set[slot] = tag | (r + 1);
-    this.count = r + 1;
-    if (this.count * 4 > set.length * 3 && !this.toBitmap(0)) this.rehash(2 * set.length);
+    this.recordRow(set, slot, tag, r, height);
     return true;
   }
 
