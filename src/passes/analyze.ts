@@ -101,5 +101,6 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
   });
   const bad = badOpEffects(result);
   if (bad.length > 0) throw new DiagnosticError(bad);
-  return { module, table, program, result, ruleWarnings: warnings };
+  // The program evaluated (projected when `keep` is given), so that its relations describe `result`'s.
+  return { module, table, program: run, result, ruleWarnings: warnings };
 }
