@@ -30,6 +30,7 @@ import type { Span } from '../ir/nodes.js';
 import { DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { scanLines, type LineTable } from '../frontend/scan.js';
+import { IntColumn } from './columns.js';
 
 export type SourceEdit =
   | { kind: 'insertAfter'; anchor: Span; lines: string[] }
@@ -38,26 +39,36 @@ export type SourceEdit =
   | { kind: 'addKeyword'; call: Span; name: string; value: string }
   | { kind: 'deleteRange'; span: Span };
 
+/** The kinds of SourceEdit, by their code in a SourceEditList. */
+const KINDS: ReadonlyArray<SourceEdit['kind']> = ['insertAfter', 'insertBefore', 'replace', 'addKeyword', 'deleteRange'];
+
 /**
  * Source edits as columns (the rewriter's hundreds of thousands of insertions, without an
- * object each): edit i is `kind[i]` at the span (anchor, call) [start[i], end[i]); `a[i]` is an
+ * object each): edit i is `kind(i)` at the span (anchor, call) [start, end); `a` is an
  * insertion's lines (a string: one line), a replacement's text or an added keyword's name;
- * `b[i]` an added keyword's value.
+ * `b` an added keyword's value.
  */
 export class SourceEditList {
-  readonly kind: Array<SourceEdit['kind']> = [];
-  readonly start: number[] = [];
-  readonly end: number[] = [];
+  private readonly kinds: IntColumn;
+  readonly start: IntColumn;
+  readonly end: IntColumn;
   readonly a: Array<string | readonly string[]> = [];
-  readonly b: string[] = [];
+  private readonly b = new Map<number, string>();
+
+  /** `capacity`: how many edits to make room for (more may be added). */
+  constructor(capacity = 16) {
+    this.kinds = new IntColumn(capacity);
+    this.start = new IntColumn(capacity);
+    this.end = new IntColumn(capacity);
+  }
 
   /** Adds an edit given by its columns. */
   push(kind: SourceEdit['kind'], start: number, end: number, a: string | readonly string[] = '', b = ''): void {
-    this.kind.push(kind);
+    if (kind === 'addKeyword') this.b.set(this.a.length, b);
+    this.kinds.push(KINDS.indexOf(kind));
     this.start.push(start);
     this.end.push(end);
     this.a.push(a);
-    this.b.push(b);
   }
 
   /** Adds an edit given as an object. */
@@ -75,8 +86,18 @@ export class SourceEditList {
     }
   }
 
+  /** The kind of edit `i`. */
+  kind(i: number): SourceEdit['kind'] {
+    return KINDS[this.kinds.at(i)]!;
+  }
+
+  /** The value of edit `i` when it adds a keyword, else ''. */
+  value(i: number): string {
+    return this.b.get(i) ?? '';
+  }
+
   get length(): number {
-    return this.kind.length;
+    return this.a.length;
   }
 }
 
@@ -93,28 +114,37 @@ const enum Form {
 }
 
 /**
- * Primitive text changes as columns: change i replaces [start[i], end[i]) by its text (see
- * Form; `lines`, `indent` for an insertion). A change's index keeps insertions stable.
- * `inserted[i]` counts the lines of its text that are inserted statements (for the
- * conservation check). `after[i]` (-1: none): for insertions after a statement, where that
- * statement starts. Insertions at one offset after statements that end together go innermost
- * first (the later-starting statement is the inner one), so an insertion after a loop lands
- * after those in its body.
+ * Primitive text changes as columns: change i replaces [start, end) by its text (see Form;
+ * `text` is the lines of an insertion, `indent` their indentation, in spaces). A change's
+ * index keeps insertions stable. `inserted` counts the lines of its text that are inserted
+ * statements (for the conservation check). `after` (-1: none): for insertions after a
+ * statement, where that statement starts. Insertions at one offset after statements that end
+ * together go innermost first (the later-starting statement is the inner one), so an
+ * insertion after a loop lands after those in its body.
  */
 class Changes {
-  readonly start: number[] = [];
-  readonly end: number[] = [];
-  readonly form: Form[] = [];
+  readonly start: IntColumn;
+  readonly end: IntColumn;
+  readonly form: IntColumn;
   readonly text: Array<string | readonly string[]> = [];
-  readonly indent: string[] = [];
-  readonly inserted: number[] = [];
-  readonly after: number[] = [];
+  readonly indent: IntColumn;
+  readonly inserted: IntColumn;
+  readonly after: IntColumn;
 
-  push(start: number, end: number, text: string, inserted = 0): void {
-    this.add(start, end, Form.text, text, '', inserted, -1);
+  constructor(capacity: number) {
+    this.start = new IntColumn(capacity);
+    this.end = new IntColumn(capacity);
+    this.form = new IntColumn(capacity);
+    this.indent = new IntColumn(capacity);
+    this.inserted = new IntColumn(capacity);
+    this.after = new IntColumn(capacity);
   }
 
-  add(start: number, end: number, form: Form, text: string | readonly string[], indent: string, inserted: number, after: number): void {
+  push(start: number, end: number, text: string, inserted = 0): void {
+    this.add(start, end, Form.text, text, 0, inserted, -1);
+  }
+
+  add(start: number, end: number, form: Form, text: string | readonly string[], indent: number, inserted: number, after: number): void {
     this.start.push(start);
     this.end.push(end);
     this.form.push(form);
@@ -125,7 +155,7 @@ class Changes {
   }
 
   get length(): number {
-    return this.start.length;
+    return this.text.length;
   }
 }
 
@@ -140,7 +170,7 @@ export interface PatchResult {
 
 /** Applies `edits` to `source`; everything outside the edited spans is kept byte for byte. */
 export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[]): PatchResult {
-  const list = new SourceEditList();
+  const list = new SourceEditList(edits.length);
   for (const e of edits) list.add(e);
   return patchSource(source, list);
 }
@@ -150,7 +180,7 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
   const text = source.text;
   const nl = newlineStyle(text);
   const unit = indentUnit(text);
-  const changes = new Changes();
+  const changes = new Changes(edits.length + 16);
   const blockified = new Set<number>();
   // Indentations are runs of spaces: one string per width.
   const spaceRuns: string[] = [];
@@ -269,9 +299,9 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
   const elifAt = (at: number): boolean => text.startsWith('elif', at) && !/\w/.test(text[at + 4] ?? '');
 
   for (let e = 0; e < edits.length; e++) {
-    const kind = edits.kind[e]!;
-    const start = edits.start[e]!;
-    const end = edits.end[e]!;
+    const kind = edits.kind(e);
+    const start = edits.start.at(e);
+    const end = edits.end.at(e);
     const a = edits.a[e]!;
     if ((kind === 'insertAfter' || kind === 'insertBefore') && elifAt(start)) {
       // An `elif` branch is the only statement of its parent's else block: a statement next to
@@ -312,7 +342,7 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
         }
         let j = close - 1;
         while (j >= start && /\s/.test(text[j]!)) j--;
-        const kw = `${a as string}=${edits.b[e]!}`;
+        const kw = `${a as string}=${edits.value(e)}`;
         if (text[j] === '(') changes.push(j + 1, j + 1, kw);
         else if (text[j] === ',') changes.push(j + 1, j + 1, ` ${kw},`);
         else changes.push(j + 1, j + 1, `, ${kw}`);
@@ -323,32 +353,41 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
 
   // Changes in text order (a change's index breaks ties: insertions stay in the order given).
   const { start, end, after } = changes;
-  const order: number[] = [];
-  for (let i = 0; i < changes.length; i++) order.push(i);
-  order.sort((x, y) => start[x]! - start[y]! || end[x]! - end[y]! || (after[x]! >= 0 && after[y]! >= 0 ? after[y]! - after[x]! : 0) || x - y);
-  for (let k = 1; k < order.length; k++) {
+  const n = changes.length;
+  const order: number[] = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => start.at(x) - start.at(y) || end.at(x) - end.at(y) || (after.at(x) >= 0 && after.at(y) >= 0 ? after.at(y) - after.at(x) : 0) || x - y);
+  for (let k = 1; k < n; k++) {
     const prev = order[k - 1]!;
     const cur = order[k]!;
-    if (start[cur]! < end[prev]! || (start[cur] === start[prev] && end[prev]! > start[prev]! && end[cur]! > start[cur]!)) {
+    if (start.at(cur) < end.at(prev) || (start.at(cur) === start.at(prev) && end.at(prev) > start.at(prev) && end.at(cur) > start.at(cur))) {
       throw new DiagnosticError([
-        errorAt(source, start[cur]!, Math.max(end[cur]!, start[cur]! + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
+        errorAt(source, start.at(cur), Math.max(end.at(cur), start.at(cur) + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
       ]);
     }
   }
 
-  // The patched text: the kept slices and the changes' texts, joined once.
-  const pieces: string[] = [];
+  // The patched text: the kept slices and the changes' texts, joined once (the pieces counted
+  // first, so their array is made once).
+  const linesOf = (c: number): number => {
+    const t = changes.text[c]!;
+    return typeof t === 'string' ? 1 : t.length;
+  };
+  let count = 1;
+  for (let c = 0; c < n; c++) count += 1 + (changes.form.at(c) === Form.text ? 1 : 3 * linesOf(c));
+  const pieces: string[] = new Array<string>(count);
+  let p = 0;
   let pos = 0;
   const insertedLines: number[] = [];
   let line = 1;
   for (const c of order) {
-    const s = start[c]!;
-    pieces.push(text.slice(pos, s));
+    const s = start.at(c);
+    pieces[p++] = text.slice(pos, s);
     line += countLines(text, pos, s);
-    const form = changes.form[c]!;
+    const form = changes.form.at(c);
     if (form === Form.text) {
       const t = changes.text[c] as string;
-      if (changes.inserted[c]! > 0) {
+      if (changes.inserted.at(c) > 0) {
         // Inserted statements are whole lines: find their line numbers in the new text.
         const parts = t.split(nl);
         let l = line;
@@ -357,26 +396,37 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
           if (parts[k]!.trim() !== '' && (t.startsWith(nl) ? k > 0 : k < parts.length - 1)) insertedLines.push(l);
         }
       }
-      pieces.push(t);
+      pieces[p++] = t;
       line += countLines(t, 0, t.length);
     } else {
-      // Plain lines (see plainLine): line k of n is the k-th line from here (after a
+      // Plain lines (see plainLine): line k of m is the k-th line from here (after a
       // statement: from the next line), one newline each.
       const t = changes.text[c]!;
-      const indent = changes.indent[c]!;
-      const lines = typeof t === 'string' ? [t] : t;
+      const indent = spaces(changes.indent.at(c));
+      const m = linesOf(c);
       const first = form === Form.after ? line + 1 : line;
-      for (let k = 0; k < lines.length; k++) {
+      for (let k = 0; k < m; k++) {
+        const l = typeof t === 'string' ? t : t[k]!;
         insertedLines.push(first + k);
-        if (form === Form.after) pieces.push(nl, indent, lines[k]!);
-        else if (form === Form.beforeLine) pieces.push(indent, lines[k]!, nl);
-        else pieces.push(lines[k]!, nl, indent);
+        if (form === Form.after) {
+          pieces[p++] = nl;
+          pieces[p++] = indent;
+          pieces[p++] = l;
+        } else if (form === Form.beforeLine) {
+          pieces[p++] = indent;
+          pieces[p++] = l;
+          pieces[p++] = nl;
+        } else {
+          pieces[p++] = l;
+          pieces[p++] = nl;
+          pieces[p++] = indent;
+        }
       }
-      line += lines.length;
+      line += m;
     }
-    pos = end[c]!;
+    pos = end.at(c);
   }
-  pieces.push(text.slice(pos));
+  pieces[p] = text.slice(pos);
   return { text: pieces.join(''), insertedLines };
 }
 
@@ -386,16 +436,17 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
  * indentation around each as the form says.
  */
 function insertion(changes: Changes, at: number, form: Form, lines: string | readonly string[], indent: string, nl: string, after: number): void {
-  const list = typeof lines === 'string' ? [lines] : lines;
-  if (list.every(plainLine)) {
-    changes.add(at, at, form, lines, indent, list.length, after);
+  if (typeof lines === 'string' ? plainLine(lines) : lines.every(plainLine)) {
+    // (indentations are spaces only)
+    changes.add(at, at, form, lines, indent.length, typeof lines === 'string' ? 1 : lines.length, after);
     return;
   }
+  const list = typeof lines === 'string' ? [lines] : lines;
   const body =
     form === Form.after ? list.map((l) => nl + indent + l).join('')
     : form === Form.beforeLine ? list.map((l) => indent + l + nl).join('')
     : list.map((l) => l + nl + indent).join('');
-  changes.add(at, at, Form.text, body, '', list.length, after);
+  changes.add(at, at, Form.text, body, 0, list.length, after);
 }
 
 /** The line breaks in s[from, to): \n, \r\n (once) and a lone \r (a \r at `to` counts alone). */

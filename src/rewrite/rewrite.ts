@@ -31,6 +31,7 @@ import type { NodeTable } from '../facts/extract.js';
 import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { patchSource, SourceEditList, type SourceEdit } from './patch.js';
+import { IntColumn } from './columns.js';
 import { EditTable, type EditSet, type EditValue, type InsertCallEdit } from './edits.js';
 
 export interface RewriteResult {
@@ -164,9 +165,9 @@ function withSpan<T>(x: T, span: Span): T {
  * line; '' when only checked) and, for a tree rewrite, inserting `stmt[k]`.
  */
 interface PlannedInserts {
-  call: number[];
-  start: number[];
-  end: number[];
+  call: IntColumn;
+  start: IntColumn;
+  end: IntColumn;
   line: string[];
   stmt: Stmt[];
 }
@@ -210,7 +211,10 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
   const bad = (id: number, message: string): void => {
     problems.push(badEditDiagnostic(table, source, id, message));
   };
-  const plan: Plan = { edits, inserts: { call: [], start: [], end: [], line: [], stmt: [] }, deps: [], addKw: [], replaceKw: [], attrs: [] };
+  const n = edits.calls.count;
+  const plan: Plan = {
+    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: [], addKw: [], replaceKw: [], attrs: [],
+  };
   for (const b of edits.bad) bad(b.node, b.message);
   for (const o of edits.orphanArgs) bad(o.stmt, `${o.what} at (${o.stmt}, "${o.place}", ${o.seq}) has no insert_call there`);
   const calls = edits.calls;
@@ -315,19 +319,19 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
   const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
-  const textEdits = new SourceEditList();
   const calls = plan.edits.calls;
   const ins = plan.inserts;
+  const textEdits = new SourceEditList(ins.call.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length);
   const placed = (place: string): number[] => {
     const out: number[] = [];
-    for (let k = 0; k < ins.call.length; k++) if (calls.place[ins.call[k]!] === place) out.push(k);
+    for (let k = 0; k < ins.call.length; k++) if (calls.place[ins.call.at(k)] === place) out.push(k);
     return out;
   };
   /** The inserted statements of a tree rewrite, per anchor statement, in the order given. */
   const byAnchor = (order: readonly number[]): Map<number, Stmt[]> => {
     const at = new Map<number, Stmt[]>();
     for (const k of order) {
-      const id = calls.stmt[ins.call[k]!]!;
+      const id = calls.stmt[ins.call.at(k)]!;
       let list = at.get(id);
       if (!list) at.set(id, (list = []));
       list.push(ins.stmt[k]!);
@@ -337,15 +341,15 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
 
   // After a statement: group per anchor, inner anchors before outer ones ending at the same place.
   const after = placed('after').sort((a, b) => {
-    const ca = ins.call[a]!;
-    const cb = ins.call[b]!;
-    return ins.end[a]! - ins.end[b]! || ins.start[b]! - ins.start[a]! || calls.stmt[ca]! - calls.stmt[cb]! || calls.seq[ca]! - calls.seq[cb]!;
+    const ca = ins.call.at(a);
+    const cb = ins.call.at(b);
+    return ins.end.at(a) - ins.end.at(b) || ins.start.at(b) - ins.start.at(a) || calls.stmt[ca]! - calls.stmt[cb]! || calls.seq[ca]! - calls.seq[cb]!;
   });
-  for (const k of after) textEdits.push('insertAfter', ins.start[k]!, ins.end[k]!, ins.line[k]!);
+  for (const k of after) textEdits.push('insertAfter', ins.start.at(k), ins.end.at(k), ins.line[k]!);
 
   // Before a statement, in seq order.
-  const before = placed('before').sort((a, b) => ins.start[a]! - ins.start[b]! || calls.seq[ins.call[a]!]! - calls.seq[ins.call[b]!]!);
-  for (const k of before) textEdits.push('insertBefore', ins.start[k]!, ins.end[k]!, ins.line[k]!);
+  const before = placed('before').sort((a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq[ins.call.at(a)]! - calls.seq[ins.call.at(b)]!);
+  for (const k of before) textEdits.push('insertBefore', ins.start.at(k), ins.end.at(k), ins.line[k]!);
   const insertsAt = tree ? byAnchor(after) : null;
   const insertsBefore = tree ? byAnchor(before) : null;
 
