@@ -3,6 +3,7 @@
  * the rewriter for. Ids are node ids from fact extraction. The rewriter knows no op by name:
  * an inserted call is a template the rules derive (op, arguments, keyword arguments).
  */
+import { IntColumn } from './columns.js';
 
 /**
  * A value of an inserted call's argument (call_arg / call_kwarg's kind, node, text):
@@ -82,7 +83,7 @@ export function emptyEdits(): EditSet {
 /** The number of edits in a set (rules' bad_edit facts and orphan arguments count, so they are reported). */
 export function editCount(e: EditSet): number {
   const calls = e instanceof EditTable ? e.calls.count : e.insertCall.length;
-  const deps = e instanceof EditTable ? e.deps.node.length : e.replaceDeps.length;
+  const deps = e instanceof EditTable ? e.deps.name.length : e.replaceDeps.length;
   return calls + e.orphanArgs.length + deps + e.setKwarg.length + e.replaceKwarg.length + e.removeFuncAttr.length + e.bad.length;
 }
 
@@ -92,10 +93,10 @@ export function editCount(e: EditSet): number {
  * keyword (call_kwarg). `grouped` lists the rows call by call (`from[c]` to `from[c + 1]`).
  */
 export class ValueRows<K extends number | string> {
-  readonly owner: number[] = [];
+  readonly owner = new IntColumn();
   readonly key: K[] = [];
   readonly kind: string[] = [];
-  readonly node: number[] = [];
+  readonly node = new IntColumn();
   readonly text: string[] = [];
   private from: Int32Array = new Int32Array(1);
   private grouped: Int32Array = new Int32Array(0);
@@ -115,11 +116,12 @@ export class ValueRows<K extends number | string> {
    */
   group(calls: number, le?: (a: K, b: K) => boolean, cmp?: (a: K, b: K) => number): void {
     const from = new Int32Array(calls + 1);
-    for (const o of this.owner) from[o + 1]!++;
+    const rows = this.owner.length;
+    for (let r = 0; r < rows; r++) from[this.owner.at(r) + 1]!++;
     for (let c = 0; c < calls; c++) from[c + 1]! += from[c]!;
     const at = from.slice(0, calls);
-    const grouped = new Int32Array(this.owner.length);
-    this.owner.forEach((o, r) => (grouped[at[o]!++] = r));
+    const grouped = new Int32Array(rows);
+    for (let r = 0; r < rows; r++) grouped[at[this.owner.at(r)]!++] = r;
     if (le && cmp) {
       for (let c = 0; c < calls; c++) {
         const a = from[c]!;
@@ -138,7 +140,7 @@ export class ValueRows<K extends number | string> {
     const out: T[] = [];
     for (let i = this.from[c]!; i < this.from[c + 1]!; i++) {
       const r = this.grouped[i]!;
-      out.push(f(this.key[r]!, { kind: this.kind[r]!, node: this.node[r]!, text: this.text[r]! }));
+      out.push(f(this.key[r]!, { kind: this.kind[r]!, node: this.node.at(r), text: this.text[r]! }));
     }
     return out;
   }
@@ -146,16 +148,16 @@ export class ValueRows<K extends number | string> {
 
 /** The insert_call edits of a set as columns: call `i` is insert_call(stmt[i], place[i], seq[i], op[i], bind[i]). */
 export class InsertCalls {
-  readonly stmt: number[] = [];
+  readonly stmt = new IntColumn();
   readonly place: string[] = [];
-  readonly seq: number[] = [];
+  readonly seq = new IntColumn();
   readonly op: string[] = [];
   readonly bind: string[] = [];
   readonly args = new ValueRows<number>();
   readonly kwargs = new ValueRows<string>();
 
   get count(): number {
-    return this.stmt.length;
+    return this.place.length;
   }
 
   /** Adds a call (no arguments yet); returns its index. */
@@ -165,13 +167,13 @@ export class InsertCalls {
     this.seq.push(seq);
     this.op.push(op);
     this.bind.push(bind);
-    return this.stmt.length - 1;
+    return this.place.length - 1;
   }
 
   /** Call `i` as an object (built on each call, with its grouped arguments). */
   edit(i: number): InsertCallEdit {
     return {
-      stmt: this.stmt[i]!, place: this.place[i]!, seq: this.seq[i]!, op: this.op[i]!, bind: this.bind[i]!,
+      stmt: this.stmt.at(i), place: this.place[i]!, seq: this.seq.at(i), op: this.op[i]!, bind: this.bind[i]!,
       args: this.args.of(i, (pos, value) => ({ pos, value })),
       kwargs: this.kwargs.of(i, (key, value) => ({ key, value })),
     };
@@ -186,7 +188,7 @@ export class InsertCalls {
  */
 export class EditTable implements EditSet {
   readonly calls = new InsertCalls();
-  readonly deps: { readonly node: number[]; readonly name: string[] } = { node: [], name: [] };
+  readonly deps: { readonly node: IntColumn; readonly name: string[] } = { node: new IntColumn(), name: [] };
   orphanArgs: OrphanArgEdit[] = [];
   setKwarg: SetKwargEdit[] = [];
   replaceKwarg: SetKwargEdit[] = [];
@@ -200,7 +202,7 @@ export class EditTable implements EditSet {
   }
 
   get replaceDeps(): ReplaceDepsEdit[] {
-    return this.deps.node.map((node, i) => ({ node, name: this.deps.name[i]! }));
+    return this.deps.name.map((name, i) => ({ node: this.deps.node.at(i), name }));
   }
 
   /** `edits` as columns (itself when it is an EditTable), the edits in the same order. */

@@ -240,8 +240,8 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
     if (mode === 'tree') ins.stmt.push(built);
   }
   const deps = edits.deps;
-  for (let i = 0; i < deps.node.length; i++) {
-    const id = deps.node[i]!;
+  for (let i = 0; i < deps.name.length; i++) {
+    const id = deps.node.at(i);
     const name = deps.name[i]!;
     const n = table.get(id) as SubmitExpr | ScopeStmt | undefined;
     if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0) bad(id, `replace_deps names ${id}, which is not a Submit or a scope with deps=`);
@@ -331,7 +331,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const byAnchor = (order: readonly number[]): Map<number, Stmt[]> => {
     const at = new Map<number, Stmt[]>();
     for (const k of order) {
-      const id = calls.stmt[ins.call.at(k)]!;
+      const id = calls.stmt.at(ins.call.at(k));
       let list = at.get(id);
       if (!list) at.set(id, (list = []));
       list.push(ins.stmt[k]!);
@@ -343,12 +343,12 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const after = placed('after').sort((a, b) => {
     const ca = ins.call.at(a);
     const cb = ins.call.at(b);
-    return ins.end.at(a) - ins.end.at(b) || ins.start.at(b) - ins.start.at(a) || calls.stmt[ca]! - calls.stmt[cb]! || calls.seq[ca]! - calls.seq[cb]!;
+    return ins.end.at(a) - ins.end.at(b) || ins.start.at(b) - ins.start.at(a) || calls.stmt.at(ca) - calls.stmt.at(cb) || calls.seq.at(ca) - calls.seq.at(cb);
   });
   for (const k of after) textEdits.push('insertAfter', ins.start.at(k), ins.end.at(k), ins.line[k]!);
 
   // Before a statement, in seq order.
-  const before = placed('before').sort((a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq[ins.call.at(a)]! - calls.seq[ins.call.at(b)]!);
+  const before = placed('before').sort((a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq.at(ins.call.at(a)) - calls.seq.at(ins.call.at(b)));
   for (const k of before) textEdits.push('insertBefore', ins.start.at(k), ins.end.at(k), ins.line[k]!);
   const insertsAt = tree ? byAnchor(after) : null;
   const insertsBefore = tree ? byAnchor(before) : null;
