@@ -73,17 +73,10 @@ export class SourceEditList {
 
   /** Adds an edit given as an object. */
   add(e: SourceEdit): void {
-    switch (e.kind) {
-      case 'insertAfter':
-      case 'insertBefore':
-        return this.push(e.kind, e.anchor.start, e.anchor.end, e.lines);
-      case 'replace':
-        return this.push(e.kind, e.span.start, e.span.end, e.text);
-      case 'addKeyword':
-        return this.push(e.kind, e.call.start, e.call.end, e.name, e.value);
-      case 'deleteRange':
-        return this.push(e.kind, e.span.start, e.span.end);
-    }
+    if (e.kind === 'insertAfter' || e.kind === 'insertBefore') this.push(e.kind, e.anchor.start, e.anchor.end, e.lines);
+    else if (e.kind === 'replace') this.push(e.kind, e.span.start, e.span.end, e.text);
+    else if (e.kind === 'addKeyword') this.push(e.kind, e.call.start, e.call.end, e.name, e.value);
+    else this.push(e.kind, e.span.start, e.span.end);
   }
 
   /** The kind of edit `i`. */
@@ -106,12 +99,8 @@ export class SourceEditList {
  * with the newline and indentation around each: `after` (nl indent line)*, `beforeLine`
  * (indent line nl)*, `beforeInline` (line nl indent)*.
  */
-const enum Form {
-  text,
-  after,
-  beforeLine,
-  beforeInline,
-}
+const Form = { text: 0, after: 1, beforeLine: 2, beforeInline: 3 } as const;
+type Form = (typeof Form)[keyof typeof Form];
 
 /**
  * Primitive text changes as columns: change i replaces [start, end) by its text (see Form;
