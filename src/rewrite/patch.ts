@@ -148,6 +148,9 @@ class Changes {
   }
 }
 
+/** How many different inserted lines the patcher keeps one text of (with newline and indentation). */
+const BODIES_KEPT = 4096;
+
 /** Lines that the insertion forms write without a look at their text: not blank, no line break in them. */
 const plainLine = (l: string): boolean => l.trim() !== '' && !/[\r\n]/.test(l);
 
@@ -364,6 +367,9 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
   };
   let count = 1;
   for (let c = 0; c < n; c++) count += 1 + (changes.form.at(c) === Form.text ? 1 : 3 * linesOf(c));
+  // The texts of inserted lines with their newline and indentation, by line, then by form and
+  // indentation (the first BODIES_KEPT lines: lines that differ everywhere would only fill it).
+  const bodies = new Map<string, Map<number, string>>();
   const pieces: string[] = new Array<string>(count);
   let p = 0;
   let pos = 0;
@@ -397,7 +403,16 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
       for (let k = 0; k < m; k++) {
         const l = typeof t === 'string' ? t : t[k]!;
         insertedLines.push(first + k);
-        if (form === Form.after) {
+        const body = bodies.get(l)?.get(form * 65536 + indent.length);
+        if (body !== undefined) pieces[p++] = body;
+        else if (bodies.size < BODIES_KEPT && indent.length < 65536) {
+          // (a line inserted at many places: its text with newline and indentation made once)
+          const made = form === Form.after ? nl + indent + l : form === Form.beforeLine ? indent + l + nl : l + nl + indent;
+          let forms = bodies.get(l);
+          if (!forms) bodies.set(l, (forms = new Map()));
+          forms.set(form * 65536 + indent.length, made);
+          pieces[p++] = made;
+        } else if (form === Form.after) {
           pieces[p++] = nl;
           pieces[p++] = indent;
           pieces[p++] = l;
@@ -415,7 +430,9 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
     }
     pos = end.at(c);
   }
-  pieces[p] = text.slice(pos);
+  pieces[p++] = text.slice(pos);
+  // (a line whose text was made once is one piece, not three)
+  pieces.length = p;
   return { text: pieces.join(''), insertedLines };
 }
 

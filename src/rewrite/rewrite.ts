@@ -172,6 +172,9 @@ interface PlannedInserts {
   stmt: Stmt[];
 }
 
+/** How many different inserted lines planning keeps one copy of (see planEdits). */
+const LINES_KEPT = 4096;
+
 /**
  * What planning keeps of each inserted statement: `tree` the statement and its line, `text` its
  * line alone, `check` nothing (the edits are only checked).
@@ -199,13 +202,15 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
   const edits = EditTable.of(editSet);
   const problems: Diagnostic[] = [];
   // Inserted text is written with the module's own names for pypto.language / .distributed;
-  // identical lines (the same template at many places) are kept once.
+  // identical lines (the same template at many places) are kept once. (Only the first
+  // LINES_KEPT different lines are remembered: lines that differ everywhere, a name bound in
+  // each, would only fill the map.)
   const lines = new Map<string, string>();
   const printed = (st: Stmt): string => {
     const l = respell(printStmt(st).trimEnd(), spell);
     const had = lines.get(l);
     if (had !== undefined) return had;
-    lines.set(l, l);
+    if (lines.size < LINES_KEPT) lines.set(l, l);
     return l;
   };
   const bad = (id: number, message: string): void => {
@@ -353,10 +358,17 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const insertsAt = tree ? byAnchor(after) : null;
   const insertsBefore = tree ? byAnchor(before) : null;
 
-  // replace_deps: the Submit's / scope's deps list becomes [name].
+  // replace_deps: the Submit's / scope's deps list becomes [name]. (The lists one barrier
+  // replaces come one after the other: they share the text.)
+  let list = '';
+  let listOf = '';
   for (const { node, name } of plan.deps) {
     if (tree) node.deps = [{ kind: 'Name', id: name, start: node.depsStart, end: node.depsEnd }];
-    textEdits.push('replace', node.depsStart, node.depsEnd, `[${name}]`);
+    if (name !== listOf || list === '') {
+      list = `[${name}]`;
+      listOf = name;
+    }
+    textEdits.push('replace', node.depsStart, node.depsEnd, list);
   }
 
   // set_kwarg: add `key=value` to a call.
