@@ -56,6 +56,11 @@ export class Arena {
   /** The size in bytes of each handed-out block by key. */
   private readonly used = new Map<number, number>();
   private readonly retired: number[] = [];
+  /**
+   * Blocks whose array was cut (`shrink`) inside their last grain: the part cut off is still in
+   * the block, so giving the block back retires it (reused after `recycle`) instead of freeing it.
+   */
+  private readonly cutInside = new Set<number>();
   private inUse = 0;
   private peak = 0;
   /** The size of the chunks a reservation is cut into (chunks added later are at least this big). */
@@ -208,7 +213,9 @@ export class Arena {
   /** Gives back the block of `a` for reuse at once: `a` must not be read or written after. Arrays not of this arena are ignored. */
   release(a: View): void {
     const key = this.keyOf(a);
-    if (key >= 0) this.freeBlock(key);
+    if (key < 0) return;
+    if (this.cutInside.delete(key)) this.retired.push(key);
+    else this.freeBlock(key);
   }
 
   /** Gives back the block of `a`, reused only after the next `recycle` (a running join may still read it). */
@@ -239,6 +246,7 @@ export class Arena {
       this.used.set(key + keep, size - keep);
       this.retired.push(key + keep);
     }
+    if (length * a.BYTES_PER_ELEMENT < Math.min(keep, size)) this.cutInside.add(key);
     return out;
   }
 
@@ -285,6 +293,7 @@ export class Arena {
   private freeBlock(key: number): void {
     const size = this.used.get(key)!;
     this.used.delete(key);
+    this.cutInside.delete(key);
     this.inUse -= size;
     const c = Math.floor(key / KEY_SPAN);
     const start = key - c * KEY_SPAN;
@@ -318,6 +327,7 @@ export class Arena {
    */
   reset(): void {
     this.used.clear();
+    this.cutInside.clear();
     this.retired.length = 0;
     this.inUse = 0;
     for (const ch of this.chunks) {
