@@ -11,14 +11,15 @@ export interface Binding {
   kind: 'Binding';
   name: string;
   bindingKind: BindingKind;
-  /** The node that defines it (parameter or statement). */
-  site: FunctionDef | Stmt | ParamEntity;
+  /** The node that defines it (parameter or statement); undefined in a table that does not keep it (NodeTable `keep`). */
+  site: FunctionDef | Stmt | ParamEntity | undefined;
   /** The span of the defining name. */
   start: number;
   end: number;
   /** The declared type, when annotated. */
   type: TypeExpr | null;
-  func: FunctionDef;
+  /** Its function; undefined in a table that does not keep it (NodeTable `keep`). */
+  func: FunctionDef | undefined;
 }
 
 export type BindingKind = 'param' | 'assign' | 'loop_var' | 'iter_arg' | 'yield' | 'as';
@@ -50,6 +51,8 @@ export type Entity =
   | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
   | { kind: 'Exit'; func: FunctionDef };
 
+/** The slot of an id whose node a table with `keep` does not keep (rows are k ≥ 0 and -1 - k ≥ -2^31). */
+const NOT_KEPT = 2 ** 31;
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 const BINDING_KINDS: readonly BindingKind[] = ['param', 'assign', 'loop_var', 'iter_arg', 'yield', 'as'];
@@ -59,8 +62,79 @@ const B_STRIDE = 5;
 /** Int32 columns per block row: owner id, role. */
 const K_STRIDE = 2;
 
+/** What extraction numbers ids with: a NodeTable (ids mapped back to nodes) or an IdCount (ids only counted). */
+export interface IdRegistry {
+  /** How many ids there are (ids run from 1 to `size`). */
+  readonly size: number;
+  register(entity: Entity): number;
+  registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number;
+  registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number;
+  registerStmt(id: number, block: number): void;
+}
+
+/**
+ * Ids numbered as a NodeTable numbers them, with nothing remembered: facts extracted with it
+ * hold no reference to the module's tree, which can then be freed while the facts are evaluated.
+ */
+export class IdCount implements IdRegistry {
+  private count = 0;
+
+  /** How many ids there are. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** A fresh id for `entity` (not kept). */
+  register(_entity: Entity): number {
+    return ++this.count;
+  }
+
+  /** A fresh id for a binding (not kept). */
+  registerBinding(): number {
+    return ++this.count;
+  }
+
+  /** A fresh id for a block (not kept); its statements get the ids after it. */
+  registerBlock(): number {
+    return ++this.count;
+  }
+
+  /** Nothing to remember. */
+  registerStmt(): void {}
+}
+
+/**
+ * `e` without the statements it holds (a function's or compound statement's body, a program's
+ * functions): what a table that keeps a few nodes remembers, so that it keeps no tree alive.
+ */
+function withoutBody(e: Entity): Entity {
+  switch (e.kind) {
+    case 'Function':
+      return { ...e, body: [] };
+    case 'Program':
+      return { ...e, functions: [] };
+    case 'If':
+      return { ...e, then: [], orelse: [] };
+    case 'While':
+    case 'For':
+    case 'Scope':
+      return { ...e, body: [] };
+    case 'Exit':
+      return { kind: 'Exit', func: { ...e.func, body: [] } };
+    default:
+      return e;
+  }
+}
+
 /** Id ↔ node maps produced by extraction. */
-export class NodeTable {
+export class NodeTable implements IdRegistry {
+  /**
+   * Without `keep`, every id's node. With it, only the nodes of the ids it accepts, each without
+   * the statements it holds (see withoutBody), and no block's statements: `get` of another id is
+   * undefined. Such a table locates and rewrites those nodes while the tree is freed.
+   */
+  constructor(private readonly keep?: (id: number) => boolean) {}
+
   /**
    * Entity of id i + 1 at chunks[i >> 16][i & 0xffff]. A number there is a row: k ≥ 0 the k-th
    * binding, -1 - k the k-th block.
@@ -90,7 +164,9 @@ export class NodeTable {
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
-    return this.push(entity);
+    if (!this.keep) return this.push(entity);
+    const id = this.count + 1;
+    return this.push(this.keep(id) ? withoutBody(entity) : NOT_KEPT);
   }
 
   /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */
@@ -112,7 +188,7 @@ export class NodeTable {
   /** Gives a fresh id to the block `stmts` (the `role` list of the entity `ownerId`); its statements get the ids after it. */
   registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number {
     const k = this.blockStmts.length;
-    this.blockStmts.push(stmts);
+    this.blockStmts.push(this.keep ? [] : stmts);
     if ((k + 1) * K_STRIDE > this.blockRows.length) this.blockRows = grown(this.blockRows);
     this.blockRows[k * K_STRIDE] = ownerId;
     this.blockRows[k * K_STRIDE + 1] = BLOCK_ROLES.indexOf(role);
@@ -141,6 +217,7 @@ export class NodeTable {
     const i = id - 1;
     const e = this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
     if (typeof e !== 'number') return e;
+    if (e === NOT_KEPT || (this.keep && !this.keep(id))) return undefined;
     return e >= 0 ? this.binding(e) : this.block(-1 - e, id);
   }
 
@@ -151,11 +228,11 @@ export class NodeTable {
       kind: 'Binding',
       name: this.bindingNames[k]!,
       bindingKind: BINDING_KINDS[r[o + 4]!]!,
-      site: this.get(r[o]!) as Binding['site'],
+      site: this.get(r[o]!) as Binding['site'] | undefined,
       start: r[o + 2]!,
       end: r[o + 3]!,
       type: this.bindingTypes.get(k) ?? null,
-      func: this.get(r[o + 1]!) as FunctionDef,
+      func: this.get(r[o + 1]!) as FunctionDef | undefined,
     };
   }
 
