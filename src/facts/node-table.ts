@@ -51,8 +51,6 @@ export type Entity =
   | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
   | { kind: 'Exit'; func: FunctionDef };
 
-/** The slot of an id whose node a table with `keep` does not keep (rows are k ≥ 0 and -1 - k ≥ -2^31). */
-const NOT_KEPT = 2 ** 31;
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 const BINDING_KINDS: readonly BindingKind[] = ['param', 'assign', 'loop_var', 'iter_arg', 'yield', 'as'];
@@ -126,14 +124,38 @@ function withoutBody(e: Entity): Entity {
   }
 }
 
+/**
+ * A deep copy of the plain objects and arrays of `x` (strings, numbers and other objects, such
+ * as a program's constants map, are shared): a kept node that holds nothing of the tree's pages.
+ */
+function copyTree<T>(x: T): T {
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) return x.map((v: unknown) => copyTree(v)) as T;
+  if (Object.getPrototypeOf(x) !== Object.prototype) return x;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x)) out[k] = copyTree(v);
+  return out as T;
+}
+
 /** Id ↔ node maps produced by extraction. */
 export class NodeTable implements IdRegistry {
   /**
-   * Without `keep`, every id's node. With it, only the nodes of the ids it accepts, each without
-   * the statements it holds (see withoutBody), and no block's statements: `get` of another id is
-   * undefined. Such a table locates and rewrites those nodes while the tree is freed.
+   * Without `keep`, every id's node. With it, only the nodes and bindings of the ids it accepts,
+   * each a copy without the statements it holds (see withoutBody), and no block: `get` of
+   * another id is undefined and `blockOfStmt` always is. Such a table locates and rewrites those
+   * nodes while the tree is freed.
    */
   constructor(private readonly keep?: (id: number) => boolean) {}
+
+  /** With `keep`: the kept ids' entities (nothing is stored per id otherwise). */
+  private readonly kept = new Map<number, Entity>();
+
+  /** With `keep`: a fresh id, `make`'s entity kept when `keep` accepts it. */
+  private keepOne(make: () => Entity): number {
+    const id = ++this.count;
+    if (this.keep!(id)) this.kept.set(id, make());
+    return id;
+  }
 
   /**
    * Entity of id i + 1 at chunks[i >> 16][i & 0xffff]. A number there is a row: k ≥ 0 the k-th
@@ -164,13 +186,21 @@ export class NodeTable implements IdRegistry {
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
-    if (!this.keep) return this.push(entity);
-    const id = this.count + 1;
-    return this.push(this.keep(id) ? withoutBody(entity) : NOT_KEPT);
+    // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
+    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)));
+    return this.push(entity);
   }
 
   /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */
   registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number {
+    if (this.keep) {
+      return this.keepOne(() => ({
+        kind: 'Binding', name, bindingKind: kind, start, end,
+        site: this.kept.get(siteId) as Binding['site'] | undefined,
+        type: type === null ? null : copyTree(type),
+        func: this.kept.get(funcId) as FunctionDef | undefined,
+      }));
+    }
     const k = this.bindingNames.length;
     this.bindingNames.push(name);
     if ((k + 1) * B_STRIDE > this.bindingRows.length) this.bindingRows = grown(this.bindingRows);
@@ -187,8 +217,9 @@ export class NodeTable implements IdRegistry {
 
   /** Gives a fresh id to the block `stmts` (the `role` list of the entity `ownerId`); its statements get the ids after it. */
   registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number {
+    if (this.keep) return ++this.count; // (no block is kept)
     const k = this.blockStmts.length;
-    this.blockStmts.push(this.keep ? [] : stmts);
+    this.blockStmts.push(stmts);
     if ((k + 1) * K_STRIDE > this.blockRows.length) this.blockRows = grown(this.blockRows);
     this.blockRows[k * K_STRIDE] = ownerId;
     this.blockRows[k * K_STRIDE + 1] = BLOCK_ROLES.indexOf(role);
@@ -197,6 +228,7 @@ export class NodeTable implements IdRegistry {
 
   /** Remembers the block of statement `id` (a statement's own id is its block's `first` + its index). */
   registerStmt(id: number, block: number): void {
+    if (this.keep) return;
     if (id >= this.blockOf.length) {
       const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
       bigger.set(this.blockOf);
@@ -214,10 +246,10 @@ export class NodeTable implements IdRegistry {
   /** The entity with this id (a binding or block: a fresh object each time). */
   get(id: number): Entity | undefined {
     if (!(id >= 1 && id <= this.count)) return undefined;
+    if (this.keep) return this.kept.get(id);
     const i = id - 1;
     const e = this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
     if (typeof e !== 'number') return e;
-    if (e === NOT_KEPT || (this.keep && !this.keep(id))) return undefined;
     return e >= 0 ? this.binding(e) : this.block(-1 - e, id);
   }
 
