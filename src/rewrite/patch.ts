@@ -30,6 +30,7 @@ import type { Span } from '../ir/nodes.js';
 import { DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { scanLines, type LineTable } from '../frontend/scan.js';
+import { IntColumn } from './columns.js';
 
 export type SourceEdit =
   | { kind: 'insertAfter'; anchor: Span; lines: string[] }
@@ -38,21 +39,120 @@ export type SourceEdit =
   | { kind: 'addKeyword'; call: Span; name: string; value: string }
   | { kind: 'deleteRange'; span: Span };
 
-/** One primitive text change: replace [start, end) by text. `order` keeps insertions stable. */
-interface Change {
-  start: number;
-  end: number;
-  text: string;
-  order: number;
-  /** Lines of `text` that are inserted statements (for the conservation check). */
-  inserted: number;
-  /**
-   * For insertions after a statement: where that statement starts. Insertions at one offset
-   * after statements that end together go innermost first (the later-starting statement is
-   * the inner one), so an insertion after a loop lands after those in its body.
-   */
-  after?: number;
+/** The kinds of SourceEdit, by their code in a SourceEditList. */
+const KINDS: ReadonlyArray<SourceEdit['kind']> = ['insertAfter', 'insertBefore', 'replace', 'addKeyword', 'deleteRange'];
+
+/**
+ * Source edits as columns (the rewriter's hundreds of thousands of insertions, without an
+ * object each): edit i is `kind(i)` at the span (anchor, call) [start, end); `a` is an
+ * insertion's lines (a string: one line), a replacement's text or an added keyword's name;
+ * `b` an added keyword's value.
+ */
+export class SourceEditList {
+  private readonly kinds: IntColumn;
+  readonly start: IntColumn;
+  readonly end: IntColumn;
+  readonly a: Array<string | readonly string[]> = [];
+  private readonly b = new Map<number, string>();
+
+  /** `capacity`: how many edits to make room for (more may be added). */
+  constructor(capacity = 16) {
+    this.kinds = new IntColumn(capacity);
+    this.start = new IntColumn(capacity);
+    this.end = new IntColumn(capacity);
+  }
+
+  /** Adds an edit given by its columns. */
+  push(kind: SourceEdit['kind'], start: number, end: number, a: string | readonly string[] = '', b = ''): void {
+    if (kind === 'addKeyword') this.b.set(this.a.length, b);
+    this.kinds.push(KINDS.indexOf(kind));
+    this.start.push(start);
+    this.end.push(end);
+    this.a.push(a);
+  }
+
+  /** Adds an edit given as an object. */
+  add(e: SourceEdit): void {
+    if (e.kind === 'insertAfter' || e.kind === 'insertBefore') this.push(e.kind, e.anchor.start, e.anchor.end, e.lines);
+    else if (e.kind === 'replace') this.push(e.kind, e.span.start, e.span.end, e.text);
+    else if (e.kind === 'addKeyword') this.push(e.kind, e.call.start, e.call.end, e.name, e.value);
+    else this.push(e.kind, e.span.start, e.span.end);
+  }
+
+  /** The kind of edit `i`. */
+  kind(i: number): SourceEdit['kind'] {
+    return KINDS[this.kinds.at(i)]!;
+  }
+
+  /** The value of edit `i` when it adds a keyword, else ''. */
+  value(i: number): string {
+    return this.b.get(i) ?? '';
+  }
+
+  get length(): number {
+    return this.a.length;
+  }
 }
+
+/**
+ * How a change's text is written: `text` its own string; the others an insertion's lines
+ * with the newline and indentation around each: `after` (nl indent line)*, `beforeLine`
+ * (indent line nl)*, `beforeInline` (line nl indent)*.
+ */
+const Form = { text: 0, after: 1, beforeLine: 2, beforeInline: 3 } as const;
+type Form = (typeof Form)[keyof typeof Form];
+
+/**
+ * Primitive text changes as columns: change i replaces [start, end) by its text (see Form;
+ * `text` is the lines of an insertion, `indent` their indentation, in spaces). A change's
+ * index keeps insertions stable. `inserted` counts the lines of its text that are inserted
+ * statements (for the conservation check). `after` (-1: none): for insertions after a
+ * statement, where that statement starts. Insertions at one offset after statements that end
+ * together go innermost first (the later-starting statement is the inner one), so an
+ * insertion after a loop lands after those in its body.
+ */
+class Changes {
+  readonly start: IntColumn;
+  readonly end: IntColumn;
+  readonly form: IntColumn;
+  readonly text: Array<string | readonly string[]> = [];
+  readonly indent: IntColumn;
+  readonly inserted: IntColumn;
+  readonly after: IntColumn;
+
+  constructor(capacity: number) {
+    this.start = new IntColumn(capacity);
+    this.end = new IntColumn(capacity);
+    this.form = new IntColumn(capacity);
+    this.indent = new IntColumn(capacity);
+    this.inserted = new IntColumn(capacity);
+    this.after = new IntColumn(capacity);
+  }
+
+  push(start: number, end: number, text: string, inserted = 0): void {
+    this.add(start, end, Form.text, text, 0, inserted, -1);
+  }
+
+  add(start: number, end: number, form: Form, text: string | readonly string[], indent: number, inserted: number, after: number): void {
+    this.start.push(start);
+    this.end.push(end);
+    this.form.push(form);
+    this.text.push(text);
+    this.indent.push(indent);
+    this.inserted.push(inserted);
+    this.after.push(after);
+  }
+
+  get length(): number {
+    return this.text.length;
+  }
+}
+
+/** How many different inserted lines the patcher keeps one text of (with newline and indentation). */
+const BODIES_KEPT = 4096;
+
+/** Lines that the insertion forms write without a look at their text: not blank, no line break in them. */
+const plainLine = (l: string): boolean => l.trim() !== '' && !/[\r\n]/.test(l);
 
 export interface PatchResult {
   text: string;
@@ -62,12 +162,21 @@ export interface PatchResult {
 
 /** Applies `edits` to `source`; everything outside the edited spans is kept byte for byte. */
 export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[]): PatchResult {
+  const list = new SourceEditList(edits.length);
+  for (const e of edits) list.add(e);
+  return patchSource(source, list);
+}
+
+/** As applySourceEdits, for edits given as columns (the rewriter's way: no object per edit). */
+export function patchSource(source: SourceText, edits: SourceEditList): PatchResult {
   const text = source.text;
   const nl = newlineStyle(text);
   const unit = indentUnit(text);
-  const changes: Change[] = [];
+  const changes = new Changes(edits.length + 16);
   const blockified = new Set<number>();
-  let order = 0;
+  // Indentations are runs of spaces: one string per width.
+  const spaceRuns: string[] = [];
+  const spaces = (n: number): string => (spaceRuns[n] ??= ' '.repeat(n));
 
   // Python's line ends: \n, \r\n and a lone \r.
   const lineStartOf = (offset: number): number => {
@@ -80,7 +189,17 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
     while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
     return i;
   };
-  const leading = (lineStart: number): string => /^[ ]*/.exec(text.slice(lineStart, lineStart + 200))![0];
+  /** The spaces (at most 200) a line starts with. */
+  const leading = (lineStart: number): string => {
+    let n = 0;
+    while (n < 200 && text.charCodeAt(lineStart + n) === 32) n++;
+    return spaces(n);
+  };
+  /** True when [from, to) holds spaces only. */
+  const onlySpaces = (from: number, to: number): boolean => {
+    for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 32) return false;
+    return true;
+  };
   /** The statement after `end` on the same line, separated by `;`: its start, else -1. */
   const nextOnLine = (end: number): number => {
     let i = end;
@@ -145,129 +264,205 @@ export function applySourceEdits(source: SourceText, edits: readonly SourceEdit[
     if (broken.has(start)) return;
     broken.add(start);
     const semi = semicolonBefore(start);
-    changes.push({ start: semi, end: start, text: nl + indent, order: order++, inserted: 0 });
+    changes.push(semi, start, nl + indent);
   };
-  /** The indentation a statement starting at `offset` has, turning an inline body into a block. */
-  const indentFor = (anchor: Span): string => {
-    const ls = lineStartOf(anchor.start);
-    const before = text.slice(ls, anchor.start);
-    if (/^[ ]*$/.test(before)) return before;
-    if (semicolonBefore(anchor.start) >= 0) {
+  /** The indentation a statement starting at `start` has, turning an inline body into a block. */
+  const indentFor = (start: number): string => {
+    const ls = lineStartOf(start);
+    if (onlySpaces(ls, start)) return spaces(start - ls);
+    if (semicolonBefore(start) >= 0) {
       // `a; b`: b goes on its own line, indented like the first statement of the line.
-      const listStart = listStartOf(anchor.start);
-      const indent = listStart === anchor.start ? leading(lineStartOf(listStart)) : indentFor({ start: listStart, end: listStart });
-      breakBefore(anchor.start, indent);
+      const listStart = listStartOf(start);
+      const indent = listStart === start ? leading(lineStartOf(listStart)) : indentFor(listStart);
+      breakBefore(start, indent);
       return indent;
     }
     // Inline body: `if c: x = 1` → put `x = 1` on its own line one unit deeper.
     const bodyIndent = leading(ls) + unit;
-    if (!blockified.has(anchor.start)) {
-      blockified.add(anchor.start);
-      let colon = anchor.start - 1;
+    if (!blockified.has(start)) {
+      blockified.add(start);
+      let colon = start - 1;
       while (colon > ls && (text[colon] === ' ' || text[colon] === '\t')) colon--;
-      changes.push({ start: colon + 1, end: anchor.start, text: nl + bodyIndent, order: order++, inserted: 0 });
+      changes.push(colon + 1, start, nl + bodyIndent);
     }
     return bodyIndent;
   };
+  /** An `elif` (the keyword, then no name character) starts at `at`. */
+  const elifAt = (at: number): boolean => text.startsWith('elif', at) && !/\w/.test(text[at + 4] ?? '');
 
-  for (const e of edits) {
-    if ((e.kind === 'insertAfter' || e.kind === 'insertBefore') && /^elif\b/.test(text.slice(e.anchor.start, e.anchor.start + 5))) {
+  for (let e = 0; e < edits.length; e++) {
+    const kind = edits.kind(e);
+    const start = edits.start.at(e);
+    const end = edits.end.at(e);
+    const a = edits.a[e]!;
+    if ((kind === 'insertAfter' || kind === 'insertBefore') && elifAt(start)) {
       // An `elif` branch is the only statement of its parent's else block: a statement next to
       // it would need the chain rewritten into `else:` + `if`, which no edit asks for.
       throw new DiagnosticError([
-        errorAt(source, e.anchor.start, e.anchor.start + 4, 'patch-conflict', 'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.'),
+        errorAt(source, start, start + 4, 'patch-conflict', 'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.'),
       ]);
     }
-    switch (e.kind) {
+    switch (kind) {
       case 'insertAfter': {
-        const indent = indentFor(e.anchor);
+        const indent = indentFor(start);
         // `a; b` with an insertion after a: the lines go between them, b on a line of its own.
-        const next = nextOnLine(e.anchor.end);
+        const next = nextOnLine(end);
         if (next >= 0) breakBefore(next, indent);
-        const at = next >= 0 ? e.anchor.end : lineEndOf(e.anchor.end);
-        const body = e.lines.map((l) => nl + indent + l).join('');
-        changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length, after: e.anchor.start });
+        const at = next >= 0 ? end : lineEndOf(end);
+        insertion(changes, at, Form.after, a, indent, nl, start);
         break;
       }
       case 'insertBefore': {
-        const indent = indentFor(e.anchor);
-        const ls = lineStartOf(e.anchor.start);
-        const inlineStart = text.slice(ls, e.anchor.start).trim() !== '' && !broken.has(e.anchor.start);
-        const at = inlineStart ? e.anchor.start : ls;
-        const body = inlineStart
-          ? e.lines.map((l) => l + nl + indent).join('')
-          : e.lines.map((l) => indent + l + nl).join('');
-        changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length });
+        const indent = indentFor(start);
+        const ls = lineStartOf(start);
+        const inlineStart = !onlySpaces(ls, start) && text.slice(ls, start).trim() !== '' && !broken.has(start);
+        insertion(changes, inlineStart ? start : ls, inlineStart ? Form.beforeInline : Form.beforeLine, a, indent, nl, -1);
         break;
       }
       case 'replace':
-        changes.push({ start: e.span.start, end: e.span.end, text: e.text, order: order++, inserted: 0 });
+        changes.push(start, end, a as string);
         break;
       case 'deleteRange':
-        changes.push({ start: e.span.start, end: e.span.end, text: '', order: order++, inserted: 0 });
+        changes.push(start, end, '');
         break;
       case 'addKeyword': {
-        const close = e.call.end - 1;
+        const close = end - 1;
         if (text[close] !== ')') {
           throw new DiagnosticError([
-            errorAt(source, e.call.start, e.call.end, 'patch-conflict', 'cannot add a keyword argument: the call does not end with ")".'),
+            errorAt(source, start, end, 'patch-conflict', 'cannot add a keyword argument: the call does not end with ")".'),
           ]);
         }
         let j = close - 1;
-        while (j >= e.call.start && /\s/.test(text[j]!)) j--;
-        const kw = `${e.name}=${e.value}`;
-        if (text[j] === '(') changes.push({ start: j + 1, end: j + 1, text: kw, order: order++, inserted: 0 });
-        else if (text[j] === ',') changes.push({ start: j + 1, end: j + 1, text: ` ${kw},`, order: order++, inserted: 0 });
-        else changes.push({ start: j + 1, end: j + 1, text: `, ${kw}`, order: order++, inserted: 0 });
+        while (j >= start && /\s/.test(text[j]!)) j--;
+        const kw = `${a as string}=${edits.value(e)}`;
+        if (text[j] === '(') changes.push(j + 1, j + 1, kw);
+        else if (text[j] === ',') changes.push(j + 1, j + 1, ` ${kw},`);
+        else changes.push(j + 1, j + 1, `, ${kw}`);
         break;
       }
     }
   }
 
-  changes.sort(
-    (a, b) => a.start - b.start || a.end - b.end || (a.after !== undefined && b.after !== undefined ? b.after - a.after : 0) || a.order - b.order,
-  );
-  for (let i = 1; i < changes.length; i++) {
-    const prev = changes[i - 1]!;
-    const cur = changes[i]!;
-    if (cur.start < prev.end || (cur.start === prev.start && prev.end > prev.start && cur.end > cur.start)) {
+  // Changes in text order (a change's index breaks ties: insertions stay in the order given).
+  const { start, end, after } = changes;
+  const n = changes.length;
+  const order: number[] = new Array<number>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => start.at(x) - start.at(y) || end.at(x) - end.at(y) || (after.at(x) >= 0 && after.at(y) >= 0 ? after.at(y) - after.at(x) : 0) || x - y);
+  for (let k = 1; k < n; k++) {
+    const prev = order[k - 1]!;
+    const cur = order[k]!;
+    if (start.at(cur) < end.at(prev) || (start.at(cur) === start.at(prev) && end.at(prev) > start.at(prev) && end.at(cur) > start.at(cur))) {
       throw new DiagnosticError([
-        errorAt(source, cur.start, Math.max(cur.end, cur.start + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
+        errorAt(source, start.at(cur), Math.max(end.at(cur), start.at(cur) + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
       ]);
     }
   }
 
-  let out = '';
+  // The patched text: the kept slices and the changes' texts, joined once (the pieces counted
+  // first, so their array is made once).
+  const linesOf = (c: number): number => {
+    const t = changes.text[c]!;
+    return typeof t === 'string' ? 1 : t.length;
+  };
+  let count = 1;
+  for (let c = 0; c < n; c++) count += 1 + (changes.form.at(c) === Form.text ? 1 : 3 * linesOf(c));
+  // The texts of inserted lines with their newline and indentation, by line, then by form and
+  // indentation (the first BODIES_KEPT lines: lines that differ everywhere would only fill it).
+  const bodies = new Map<string, Map<number, string>>();
+  const pieces: string[] = new Array<string>(count);
+  let p = 0;
   let pos = 0;
   const insertedLines: number[] = [];
   let line = 1;
-  const countLines = (s: string): number => {
-    let n = 0;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 10 || (c === 13 && s.charCodeAt(i + 1) !== 10)) n++;
-    }
-    return n;
-  };
-  for (const c of changes) {
-    const kept = text.slice(pos, c.start);
-    out += kept;
-    line += countLines(kept);
-    if (c.inserted > 0) {
-      // Inserted statements are whole lines: find their line numbers in the new text.
-      const parts = c.text.split(nl);
-      let l = line;
-      for (let k = 0; k < parts.length; k++) {
-        if (k > 0) l++;
-        if (parts[k]!.trim() !== '' && (c.text.startsWith(nl) ? k > 0 : k < parts.length - 1)) insertedLines.push(l);
+  for (const c of order) {
+    const s = start.at(c);
+    pieces[p++] = text.slice(pos, s);
+    line += countLines(text, pos, s);
+    const form = changes.form.at(c);
+    if (form === Form.text) {
+      const t = changes.text[c] as string;
+      if (changes.inserted.at(c) > 0) {
+        // Inserted statements are whole lines: find their line numbers in the new text.
+        const parts = t.split(nl);
+        let l = line;
+        for (let k = 0; k < parts.length; k++) {
+          if (k > 0) l++;
+          if (parts[k]!.trim() !== '' && (t.startsWith(nl) ? k > 0 : k < parts.length - 1)) insertedLines.push(l);
+        }
       }
+      pieces[p++] = t;
+      line += countLines(t, 0, t.length);
+    } else {
+      // Plain lines (see plainLine): line k of m is the k-th line from here (after a
+      // statement: from the next line), one newline each.
+      const t = changes.text[c]!;
+      const indent = spaces(changes.indent.at(c));
+      const m = linesOf(c);
+      const first = form === Form.after ? line + 1 : line;
+      for (let k = 0; k < m; k++) {
+        const l = typeof t === 'string' ? t : t[k]!;
+        insertedLines.push(first + k);
+        const body = bodies.get(l)?.get(form * 65536 + indent.length);
+        if (body !== undefined) pieces[p++] = body;
+        else if (bodies.size < BODIES_KEPT && indent.length < 65536) {
+          // (a line inserted at many places: its text with newline and indentation made once)
+          const made = form === Form.after ? nl + indent + l : form === Form.beforeLine ? indent + l + nl : l + nl + indent;
+          let forms = bodies.get(l);
+          if (!forms) bodies.set(l, (forms = new Map()));
+          forms.set(form * 65536 + indent.length, made);
+          pieces[p++] = made;
+        } else if (form === Form.after) {
+          pieces[p++] = nl;
+          pieces[p++] = indent;
+          pieces[p++] = l;
+        } else if (form === Form.beforeLine) {
+          pieces[p++] = indent;
+          pieces[p++] = l;
+          pieces[p++] = nl;
+        } else {
+          pieces[p++] = l;
+          pieces[p++] = nl;
+          pieces[p++] = indent;
+        }
+      }
+      line += m;
     }
-    out += c.text;
-    line += countLines(c.text);
-    pos = c.end;
+    pos = end.at(c);
   }
-  out += text.slice(pos);
-  return { text: out, insertedLines };
+  pieces[p++] = text.slice(pos);
+  // (a line whose text was made once is one piece, not three)
+  pieces.length = p;
+  return { text: pieces.join(''), insertedLines };
+}
+
+/**
+ * Adds an insertion of `lines` at `at` written in `form` (see Form). Lines that are not plain
+ * (blank, or holding a line break) are written into one text, with the newline and
+ * indentation around each as the form says.
+ */
+function insertion(changes: Changes, at: number, form: Form, lines: string | readonly string[], indent: string, nl: string, after: number): void {
+  if (typeof lines === 'string' ? plainLine(lines) : lines.every(plainLine)) {
+    // (indentations are spaces only)
+    changes.add(at, at, form, lines, indent.length, typeof lines === 'string' ? 1 : lines.length, after);
+    return;
+  }
+  const list = typeof lines === 'string' ? [lines] : lines;
+  const body =
+    form === Form.after ? list.map((l) => nl + indent + l).join('')
+    : form === Form.beforeLine ? list.map((l) => indent + l + nl).join('')
+    : list.map((l) => l + nl + indent).join('');
+  changes.add(at, at, Form.text, body, 0, list.length, after);
+}
+
+/** The line breaks in s[from, to): \n, \r\n (once) and a lone \r (a \r at `to` counts alone). */
+function countLines(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10 || (c === 13 && (i + 1 >= to || s.charCodeAt(i + 1) !== 10))) n++;
+  }
+  return n;
 }
 
 /** The newline a file uses: `\r\n` when it has one, a lone `\r` when it has no `\n`, else `\n`. */

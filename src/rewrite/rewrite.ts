@@ -30,8 +30,9 @@ import { isIdentifier, isOpName, parseExprText } from '../frontend/expr-text.js'
 import type { NodeTable } from '../facts/extract.js';
 import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { applySourceEdits, type SourceEdit } from './patch.js';
-import type { EditSet, EditValue, InsertCallEdit } from './edits.js';
+import { patchSource, SourceEditList, type SourceEdit } from './patch.js';
+import { IntColumn } from './columns.js';
+import { EditTable, type EditSet, type EditValue, type InsertCallEdit } from './edits.js';
 
 export interface RewriteResult {
   /** The rewritten module (the input module's tree, edited in place). */
@@ -158,13 +159,21 @@ function withSpan<T>(x: T, span: Span): T {
   return out as T;
 }
 
-/** An insert_call edit checked and built: the statement (kept only for a tree rewrite) and its printed line. */
-interface PlannedInsert {
-  edit: InsertCallEdit;
-  anchor: Stmt;
-  stmt: Stmt | null;
-  line: string;
+/**
+ * The insert_call edits checked and built, as columns: planned insertion k is call `call[k]` of
+ * the edit table, anchored at the statement [start[k], end[k]), writing `line[k]` (its printed
+ * line; '' when only checked) and, for a tree rewrite, inserting `stmt[k]`.
+ */
+interface PlannedInserts {
+  call: IntColumn;
+  start: IntColumn;
+  end: IntColumn;
+  line: string[];
+  stmt: Stmt[];
 }
+
+/** How many different inserted lines planning keeps one copy of (see planEdits). */
+const LINES_KEPT = 4096;
 
 /**
  * What planning keeps of each inserted statement: `tree` the statement and its line, `text` its
@@ -174,7 +183,9 @@ export type PlanMode = 'tree' | 'text' | 'check';
 
 /** Edits checked and built, ready to apply (nothing of the module changed yet). */
 interface Plan {
-  inserts: PlannedInsert[];
+  /** The edits as columns (the inserted calls are read from it). */
+  edits: EditTable;
+  inserts: PlannedInserts;
   deps: Array<{ node: SubmitExpr | ScopeStmt; name: string }>;
   addKw: Array<{ call: CallExpr; key: string; value: Expr; text: string }>;
   replaceKw: Array<{ kw: Keyword; value: Expr; text: string }>;
@@ -187,25 +198,35 @@ interface Plan {
  * expression or name it claims to be. All problems are reported together (located `bad-edit`
  * / `patch-conflict` errors, DiagnosticError); the module is untouched then.
  */
-export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, mode: PlanMode = 'tree', spell: Spell = { pl: 'pl', pld: 'pld' }): Plan {
+export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet, mode: PlanMode = 'tree', spell: Spell = { pl: 'pl', pld: 'pld' }): Plan {
+  const edits = EditTable.of(editSet);
   const problems: Diagnostic[] = [];
   // Inserted text is written with the module's own names for pypto.language / .distributed;
-  // identical lines (the same template at many places) are kept once.
+  // identical lines (the same template at many places) are kept once. (Only the first
+  // LINES_KEPT different lines are remembered: lines that differ everywhere, a name bound in
+  // each, would only fill the map.)
   const lines = new Map<string, string>();
   const printed = (st: Stmt): string => {
     const l = respell(printStmt(st).trimEnd(), spell);
     const had = lines.get(l);
     if (had !== undefined) return had;
-    lines.set(l, l);
+    if (lines.size < LINES_KEPT) lines.set(l, l);
     return l;
   };
   const bad = (id: number, message: string): void => {
     problems.push(badEditDiagnostic(table, source, id, message));
   };
-  const plan: Plan = { inserts: [], deps: [], addKw: [], replaceKw: [], attrs: [] };
+  const n = edits.calls.count;
+  const plan: Plan = {
+    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: [], addKw: [], replaceKw: [], attrs: [],
+  };
   for (const b of edits.bad) bad(b.node, b.message);
   for (const o of edits.orphanArgs) bad(o.stmt, `${o.what} at (${o.stmt}, "${o.place}", ${o.seq}) has no insert_call there`);
-  for (const e of edits.insertCall) {
+  const calls = edits.calls;
+  const ins = plan.inserts;
+  for (let c = 0; c < calls.count; c++) {
+    // (Each call is an object only while it is checked and built.)
+    const e = calls.edit(c);
     const anchor = table.get(e.stmt);
     if (!anchor || !isStmt(anchor)) {
       bad(e.stmt, `${callTuple(e)} is anchored at ${e.stmt}, which is not a statement`);
@@ -213,15 +234,24 @@ export function planEdits(table: NodeTable, source: SourceText, edits: EditSet, 
     }
     const s = anchor as Stmt;
     const built = insertedStmt(e, table, e.place === 'before' ? s.start : s.end);
-    if (Array.isArray(built)) for (const m of built) bad(e.stmt, m);
-    else if (mode === 'check') plan.inserts.push({ edit: e, anchor: s, stmt: null, line: '' });
-    else plan.inserts.push({ edit: e, anchor: s, stmt: mode === 'tree' ? built : null, line: printed(built) });
+    if (Array.isArray(built)) {
+      for (const m of built) bad(e.stmt, m);
+      continue;
+    }
+    ins.call.push(c);
+    ins.start.push(s.start);
+    ins.end.push(s.end);
+    ins.line.push(mode === 'check' ? '' : printed(built));
+    if (mode === 'tree') ins.stmt.push(built);
   }
-  for (const e of edits.replaceDeps) {
-    const n = table.get(e.node) as SubmitExpr | ScopeStmt | undefined;
-    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0) bad(e.node, `replace_deps names ${e.node}, which is not a Submit or a scope with deps=`);
-    else if (!isIdentifier(e.name)) bad(e.node, `replace_deps(${e.node}, ${JSON.stringify(e.name)}): the name is not a Python name`);
-    else plan.deps.push({ node: n, name: e.name });
+  const deps = edits.deps;
+  for (let i = 0; i < deps.name.length; i++) {
+    const id = deps.node.at(i);
+    const name = deps.name[i]!;
+    const n = table.get(id) as SubmitExpr | ScopeStmt | undefined;
+    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0) bad(id, `replace_deps names ${id}, which is not a Submit or a scope with deps=`);
+    else if (!isIdentifier(name)) bad(id, `replace_deps(${id}, ${JSON.stringify(name)}): the name is not a Python name`);
+    else plan.deps.push({ node: n, name });
   }
   const kwValue = (rel: string, call: number, key: string, value: string, at: number): Expr | undefined => {
     let ok = true;
@@ -294,66 +324,77 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
   const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
-  const textEdits: SourceEdit[] = [];
+  const calls = plan.edits.calls;
+  const ins = plan.inserts;
+  const textEdits = new SourceEditList(ins.call.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length);
+  const placed = (place: string): number[] => {
+    const out: number[] = [];
+    for (let k = 0; k < ins.call.length; k++) if (calls.place[ins.call.at(k)] === place) out.push(k);
+    return out;
+  };
+  /** The inserted statements of a tree rewrite, per anchor statement, in the order given. */
+  const byAnchor = (order: readonly number[]): Map<number, Stmt[]> => {
+    const at = new Map<number, Stmt[]>();
+    for (const k of order) {
+      const id = calls.stmt.at(ins.call.at(k));
+      let list = at.get(id);
+      if (!list) at.set(id, (list = []));
+      list.push(ins.stmt[k]!);
+    }
+    return at;
+  };
 
   // After a statement: group per anchor, inner anchors before outer ones ending at the same place.
-  const after = plan.inserts.filter((i) => i.edit.place === 'after').sort((a, b) => {
-    const sa = a.anchor;
-    const sb = b.anchor;
-    return sa.end - sb.end || sb.start - sa.start || a.edit.stmt - b.edit.stmt || a.edit.seq - b.edit.seq;
+  const after = placed('after').sort((a, b) => {
+    const ca = ins.call.at(a);
+    const cb = ins.call.at(b);
+    return ins.end.at(a) - ins.end.at(b) || ins.start.at(b) - ins.start.at(a) || calls.stmt.at(ca) - calls.stmt.at(cb) || calls.seq.at(ca) - calls.seq.at(cb);
   });
-  const insertsAt = new Map<number, Stmt[]>();
-  for (const i of after) {
-    if (tree) {
-      let list = insertsAt.get(i.edit.stmt);
-      if (!list) insertsAt.set(i.edit.stmt, (list = []));
-      list.push(i.stmt!);
-    }
-    textEdits.push({ kind: 'insertAfter', anchor: spanOf(i.anchor), lines: [i.line] });
-  }
+  for (const k of after) textEdits.push('insertAfter', ins.start.at(k), ins.end.at(k), ins.line[k]!);
 
   // Before a statement, in seq order.
-  const before = plan.inserts.filter((i) => i.edit.place === 'before').sort((a, b) => a.anchor.start - b.anchor.start || a.edit.seq - b.edit.seq);
-  const insertsBefore = new Map<number, Stmt[]>();
-  for (const i of before) {
-    if (tree) {
-      let list = insertsBefore.get(i.edit.stmt);
-      if (!list) insertsBefore.set(i.edit.stmt, (list = []));
-      list.push(i.stmt!);
-    }
-    textEdits.push({ kind: 'insertBefore', anchor: spanOf(i.anchor), lines: [i.line] });
-  }
+  const before = placed('before').sort((a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq.at(ins.call.at(a)) - calls.seq.at(ins.call.at(b)));
+  for (const k of before) textEdits.push('insertBefore', ins.start.at(k), ins.end.at(k), ins.line[k]!);
+  const insertsAt = tree ? byAnchor(after) : null;
+  const insertsBefore = tree ? byAnchor(before) : null;
 
-  // replace_deps: the Submit's / scope's deps list becomes [name].
+  // replace_deps: the Submit's / scope's deps list becomes [name]. (The lists one barrier
+  // replaces come one after the other: they share the text.)
+  let list = '';
+  let listOf = '';
   for (const { node, name } of plan.deps) {
-    const span = { start: node.depsStart, end: node.depsEnd };
-    if (tree) node.deps = [{ kind: 'Name', id: name, start: span.start, end: span.end }];
-    textEdits.push({ kind: 'replace', span, text: `[${name}]` });
+    if (tree) node.deps = [{ kind: 'Name', id: name, start: node.depsStart, end: node.depsEnd }];
+    if (name !== listOf || list === '') {
+      list = `[${name}]`;
+      listOf = name;
+    }
+    textEdits.push('replace', node.depsStart, node.depsEnd, list);
   }
 
   // set_kwarg: add `key=value` to a call.
   for (const { call, key, value, text } of plan.addKw) {
     if (tree) call.kwargs = [...call.kwargs, { name: key, value, start: call.end, end: call.end }]; // (IR arrays may be the shared frozen empty one)
-    textEdits.push({ kind: 'addKeyword', call: spanOf(call), name: key, value: respell(text, spell) });
+    textEdits.push('addKeyword', call.start, call.end, key, respell(text, spell));
   }
 
   // replace_kwarg: a keyword's value becomes the rule's text.
   for (const { kw, value, text } of plan.replaceKw) {
-    textEdits.push({ kind: 'replace', span: spanOf(kw.value), text: respell(text, spell) });
+    textEdits.push('replace', kw.value.start, kw.value.end, respell(text, spell));
     if (tree) kw.value = value;
   }
 
   // remove_func_attr: drop an entry of pl.func_attr({...}).
   for (const { func, key } of plan.attrs) {
-    if (func.attrs) textEdits.push(...removeAttrEntry(func, func.attrs, key, source.text));
+    if (func.attrs) for (const e of removeAttrEntry(func, func.attrs, key, source.text)) textEdits.add(e);
   }
 
-  const applied = plan.inserts.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
+  const applied = ins.call.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
   // Tree: splice inserted statements into their blocks.
-  if (tree) spliceBlocks(table, insertsAt, insertsBefore);
-  plan.inserts.length = 0; // printed: the plan is not needed any more
+  if (insertsAt && insertsBefore) spliceBlocks(table, insertsAt, insertsBefore);
+  // Printed: the plan is not needed any more.
+  ins.stmt.length = 0;
 
-  const patched = applySourceEdits(source, textEdits);
+  const patched = patchSource(source, textEdits);
   return { text: patched.text, insertedLines: patched.insertedLines, applied };
 }
 
