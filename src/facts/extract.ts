@@ -12,14 +12,14 @@ import { dotted } from '../ir/dotted.js';
 import { unrollDeps } from '../ir/comprehension.js';
 import type { FactSink, FactValue } from './sink.js';
 import { tripCount } from './trip-count.js';
-import { IdCount, NodeTable, type BindingKind, type BlockRole, type Entity, type IdRegistry, type ParamEntity } from './node-table.js';
+import { IdCount, NodeTable, type BindingKind, type BlockRole, type Entity, type IdRegistry, type Keep, type ParamEntity } from './node-table.js';
 
-export { NodeTable, type Binding, type BindingKind, type BlockEntity, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
+export { NodeTable, type Keep, type Located, type Binding, type BindingKind, type BlockEntity, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
 
 /** How extraction treats the module and what its table keeps. */
 export interface ExtractOptions {
-  /** Ids whose nodes the table keeps (NodeTable `keep`); default every id's. */
-  keep?: (id: number) => boolean;
+  /** What the table keeps of each id (NodeTable `keep`); default every id's node. */
+  keep?: (id: number) => Keep;
   /**
    * The module is the caller's to consume: each statement is dropped from its block (replaced by
    * a shared `pass`) once its facts are out, and `collect` (a full garbage collection) is

@@ -49,7 +49,22 @@ export interface BlockEntity {
 /** What an id stands for. */
 export type Entity =
   | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
-  | { kind: 'Exit'; func: FunctionDef };
+  | { kind: 'Exit'; func: FunctionDef }
+  | Located;
+
+/**
+ * Where a node is, and its kind (`of`), without the node: what a table that keeps some nodes
+ * (NodeTable `keep`) holds for an id whose node is only located (a finding's, an edit's anchor).
+ */
+export interface Located {
+  kind: 'Located';
+  of: Exclude<Entity, Located>['kind'];
+  start: number;
+  end: number;
+}
+
+/** What a table that keeps some nodes keeps of an id: nothing, where it is (Located), or its node. */
+export type Keep = 'none' | 'span' | 'node';
 
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
@@ -124,6 +139,14 @@ function withoutBody(e: Entity): Entity {
   }
 }
 
+/** Where `e` is (an exit: its function's end). */
+function located(e: Entity): Located {
+  if (e.kind === 'Located') return e;
+  if (e.kind === 'Exit') return { kind: 'Located', of: 'Exit', start: e.func.end, end: e.func.end };
+  if (e.kind === 'Block') return { kind: 'Located', of: 'Block', start: -1, end: -1 }; // (no block is kept)
+  return { kind: 'Located', of: e.kind, start: e.start, end: e.end };
+}
+
 /**
  * A deep copy of the plain objects and arrays of `x` (strings, numbers and other objects, such
  * as a program's constants map, are shared): a kept node that holds nothing of the tree's pages.
@@ -140,20 +163,22 @@ function copyTree<T>(x: T): T {
 /** Id ↔ node maps produced by extraction. */
 export class NodeTable implements IdRegistry {
   /**
-   * Without `keep`, every id's node. With it, only the nodes and bindings of the ids it accepts,
-   * each a copy without the statements it holds (see withoutBody), and no block: `get` of
-   * another id is undefined and `blockOfStmt` always is. Such a table locates and rewrites those
-   * nodes while the tree is freed.
+   * Without `keep`, every id's node. With it, for the ids it says `node` of, the node (or
+   * binding), a copy without the statements it holds (see withoutBody); for those it says
+   * `span` of, a Located; nothing else and no block: `get` of another id is undefined and
+   * `blockOfStmt` always is. Such a table locates and rewrites those nodes while the tree is freed.
    */
-  constructor(private readonly keep?: (id: number) => boolean) {}
+  constructor(private readonly keep?: (id: number) => Keep) {}
 
   /** With `keep`: the kept ids' entities (nothing is stored per id otherwise). */
   private readonly kept = new Map<number, Entity>();
 
-  /** With `keep`: a fresh id, `make`'s entity kept when `keep` accepts it. */
-  private keepOne(make: () => Entity): number {
+  /** With `keep`: a fresh id, with `make`'s entity or `at`'s place kept as `keep` says. */
+  private keepOne(make: () => Entity, at: () => Located): number {
     const id = ++this.count;
-    if (this.keep!(id)) this.kept.set(id, make());
+    const k = this.keep!(id);
+    if (k === 'node') this.kept.set(id, make());
+    else if (k === 'span') this.kept.set(id, at());
     return id;
   }
 
@@ -187,7 +212,7 @@ export class NodeTable implements IdRegistry {
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
     // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
-    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)));
+    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)), () => located(entity));
     return this.push(entity);
   }
 
@@ -199,7 +224,7 @@ export class NodeTable implements IdRegistry {
         site: this.kept.get(siteId) as Binding['site'] | undefined,
         type: type === null ? null : copyTree(type),
         func: this.kept.get(funcId) as FunctionDef | undefined,
-      }));
+      }), () => ({ kind: 'Located', of: 'Binding', start, end }));
     }
     const k = this.bindingNames.length;
     this.bindingNames.push(name);

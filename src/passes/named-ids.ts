@@ -5,39 +5,45 @@
  */
 import type { EvalResult } from '../datalog/index.js';
 
-/** A set of ids from 1 to `size`: one byte each. */
+/** What is read of each id from 1 to `size`, one byte each: 0 nothing, SPAN where it is, NODE the node. */
 export type IdSet = Uint8Array;
 
+/** An id that is only located (a finding's node, an edit's anchor statement). */
+export const SPAN = 1;
+/** An id whose node is read (an edit's call, deps list or function, a node an inserted call copies). */
+export const NODE = 2;
+
 /**
- * The columns that hold node ids in the relations of rules/edits.dl the pipeline reads: the
- * finding's node and a related node, each edit's anchor statement, call, function or node, and
- * the node an inserted call's argument copies.
+ * The columns that hold node ids in the relations of rules/edits.dl the pipeline reads, and
+ * what of the node is read: the finding's node and a related node, each inserted call's anchor
+ * statement and the bad edit's node are located; a node an inserted call's argument copies and
+ * the node a replace_deps / set_kwarg / replace_kwarg / remove_func_attr edits are read.
  */
-const ID_COLUMNS: ReadonlyArray<readonly [string, readonly number[]]> = [
-  ['finding', [2]],
-  ['finding_related', [2]],
-  ['insert_call', [0]],
-  ['call_arg', [0, 5]],
-  ['call_kwarg', [0, 5]],
-  ['replace_deps', [0]],
-  ['set_kwarg', [0]],
-  ['replace_kwarg', [0]],
-  ['remove_func_attr', [0]],
-  ['bad_edit', [0]],
+const ID_COLUMNS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, number]>]> = [
+  ['finding', [[2, SPAN]]],
+  ['finding_related', [[2, SPAN]]],
+  ['insert_call', [[0, SPAN]]],
+  ['call_arg', [[0, SPAN], [5, NODE]]],
+  ['call_kwarg', [[0, SPAN], [5, NODE]]],
+  ['replace_deps', [[0, NODE]]],
+  ['set_kwarg', [[0, NODE]]],
+  ['replace_kwarg', [[0, NODE]]],
+  ['remove_func_attr', [[0, NODE]]],
+  ['bad_edit', [[0, SPAN]]],
 ];
 
 /**
- * The ids among 1..`size` that the finding and edit relations of `result` name (an id out of
- * range names no node and is left out), read from the result's rows without building the edits.
+ * What the finding and edit relations of `result` read of each id among 1..`size` (an id out of
+ * range names no node and is left out), from the result's rows without building the edits.
  */
 export function namedIds(result: EvalResult, size: number): IdSet {
   const ids = new Uint8Array(size + 1);
   for (const [rel, cols] of ID_COLUMNS) {
     if (!result.has(rel)) continue;
     result.forEachTuple(rel, (t) => {
-      for (const c of cols) {
+      for (const [c, what] of cols) {
         const v = t[c];
-        if (typeof v === 'number' && v >= 1 && v <= size) ids[v] = 1;
+        if (typeof v === 'number' && v >= 1 && v <= size && ids[v]! < what) ids[v] = what;
       }
     });
   }

@@ -3,10 +3,10 @@ import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount, type EditSet } from '../rewrite/edits.js';
-import { namedIds, namesNodes, type IdSet } from './named-ids.js';
+import { NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyzeReleased, type AnalyzeOptions, type AuditStage } from './analyze.js';
-import { extractFacts, NO_FACTS, type NodeTable } from '../facts/extract.js';
+import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
 import type { SourceText } from '../report/source.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
@@ -200,7 +200,7 @@ export function auditReport(
  */
 function reread(parse: () => Module, ids: number, named: IdSet, collect: (() => void) | undefined): { module: Module; table: NodeTable } {
   const module = parse();
-  const keep = (id: number): boolean => named[id] === 1;
+  const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === SPAN ? 'span' : 'none');
   const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect } } : { keep });
   // Parsing is deterministic: a different count is a ptolog bug, not the user's.
   if (table.size !== ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${ids}`);
