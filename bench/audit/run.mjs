@@ -22,6 +22,9 @@ async function child(n, what, unique, workload) {
   const { commKernelText, orchestrationText } = await imp('gen/large.js');
   const { applyPasses, auditText } = await imp('passes/pipeline.js');
   const { passByName } = await imp('passes/registry.js');
+  // As the CLI runs them: a full collection when a large module's tree becomes garbage.
+  const { fullCollection } = await imp('cli/collect.js');
+  const run = { collect: fullCollection() };
   const orch = workload === 'orch';
   const pass = passByName(orch ? 'expand-manual-phase-fence' : 'insert-comm-fence');
   let text = orch ? orchestrationText(n) : commKernelText(n, 'flat', unique);
@@ -29,8 +32,8 @@ async function child(n, what, unique, workload) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   let out;
-  if (what === 'apply') out = applyPasses(text, 'bench.py', [pass]).text.length;
-  else out = auditText(text, 'bench.py', [pass]).length;
+  if (what === 'apply') out = applyPasses(text, 'bench.py', [pass], run).text.length;
+  else out = auditText(text, 'bench.py', [pass], run).length;
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   console.log(JSON.stringify({ n, what, ms, cpuMs: (c.user + c.system) / 1000, out, rssMB: process.resourceUsage().maxRSS / 1024 }));

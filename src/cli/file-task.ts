@@ -8,6 +8,7 @@ import { passByName, type PassSpec } from '../passes/registry.js';
 import { readExtraRules } from '../passes/extra-rules.js';
 import { checkRulesRoot } from '../passes/rules-root.js';
 import { evaluationBounds } from './limits.js';
+import { fullCollection } from './collect.js';
 import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
 import { knownCodes } from '../passes/codes.js';
 import { applySuppressions } from '../suppress/suppress.js';
@@ -88,6 +89,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       ...(root !== undefined ? { rulesRoot: root } : {}),
       ...(t.stage !== undefined ? { stage: t.stage } : {}),
       session,
+      collect: fullCollection(),
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
     const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);

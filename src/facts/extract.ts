@@ -12,17 +12,102 @@ import { dotted } from '../ir/dotted.js';
 import { unrollDeps } from '../ir/comprehension.js';
 import type { FactSink, FactValue } from './sink.js';
 import { tripCount } from './trip-count.js';
-import { NodeTable, type BindingKind, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
+import { IdCount, NodeTable, type BindingKind, type BlockRole, type Entity, type IdRegistry, type Keep, type ParamEntity } from './node-table.js';
 
-export { NodeTable, type Binding, type BindingKind, type BlockEntity, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
+export { NodeTable, type Keep, type Located, type Binding, type BindingKind, type BlockEntity, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
 
-/** Extracts the facts of every program in `module` into `sink`; returns the id table. */
-export function extractFacts(module: Module, sink: FactSink): NodeTable {
-  const x = new Extractor(module, sink);
+/** How extraction treats the module and what its table keeps. */
+export interface ExtractOptions {
+  /** What the table keeps of each id (NodeTable `keep`); default every id's node. */
+  keep?: (id: number) => Keep;
+  /**
+   * The module is the caller's to consume: each statement is dropped from its block (replaced by
+   * a shared `pass`) once its facts are out, and `collect` (a full garbage collection) is
+   * called each time another eighth of the statements, at least 65,536, has been dropped. The
+   * tree then shrinks while the facts grow, instead of both being whole at the end. A statement
+   * `v = pl.yield_(...)` is kept (its loop's facts read it after its body's).
+   */
+  consume?: { collect: () => void };
+}
+
+/**
+ * Extracts the facts of every program in `module` into `sink`; returns the id table (see
+ * ExtractOptions for a table of some nodes and a module consumed on the way).
+ */
+export function extractFacts(module: Module, sink: FactSink, opts: ExtractOptions = {}): NodeTable {
+  const table = new NodeTable(opts.keep);
+  extractInto(module, sink, table, opts.consume);
+  return table;
+}
+
+/**
+ * As extractFacts, remembering no node: returns how many ids the facts use. Nothing the facts
+ * hold refers to the module, so its tree can be freed once this returns (or on the way, with
+ * `consume`); extractFacts on the same module (parsed from the same text) numbers every node as
+ * these facts do.
+ */
+export function extractFactsCounted(module: Module, sink: FactSink, consume?: ExtractOptions['consume']): number {
+  const ids = new IdCount();
+  extractInto(module, sink, ids, consume);
+  return ids.size;
+}
+
+/** A sink that keeps nothing (extraction then only numbers the nodes). */
+export const NO_FACTS: FactSink = { add: () => {}, wants: () => false };
+
+function extractInto(module: Module, sink: FactSink, ids: IdRegistry, consume: ExtractOptions['consume']): void {
+  const x = new Extractor(module, sink, ids, consume ? new Consumer(consume.collect, statementCount(module)) : null);
   sink.add('source_file', [module.source.path]);
   for (const p of module.programs) x.program(p);
   x.emitPreorder();
-  return x.table;
+}
+
+/** What a dropped statement is replaced by (never read: the module is being consumed). */
+const DROPPED: Stmt = Object.freeze({ kind: 'Pass', start: 0, end: 0 });
+
+/** Drops statements whose facts are out and calls `collect` each eighth of them (ExtractOptions.consume). */
+class Consumer {
+  private dropped = 0;
+  private readonly step: number;
+  private next: number;
+
+  constructor(
+    private readonly collect: () => void,
+    total: number,
+  ) {
+    this.step = Math.max(65_536, Math.ceil(total / 8));
+    this.next = this.step;
+  }
+
+  /** Drops `stmts[i]` unless a loop's facts still read it (a `pl.yield_` assignment). */
+  drop(stmts: Stmt[], i: number): void {
+    if (isYieldAssign(stmts[i]!)) return;
+    stmts[i] = DROPPED;
+    if (++this.dropped >= this.next) {
+      this.next += this.step;
+      this.collect();
+    }
+  }
+}
+
+/** `v = pl.yield_(...)`. */
+function isYieldAssign(st: Stmt): boolean {
+  return st.kind === 'Assign' && st.value.kind === 'Call' && st.value.callee.kind === 'op' && st.value.callee.name === 'yield_';
+}
+
+/** The statements of every block of the module's programs. */
+function statementCount(module: Module): number {
+  let n = 0;
+  const blocks: Stmt[][] = [];
+  for (const p of module.programs) for (const f of p.functions) blocks.push(f.body);
+  for (let b = blocks.pop(); b !== undefined; b = blocks.pop()) {
+    n += b.length;
+    for (const s of b) {
+      if (s.kind === 'If') blocks.push(s.then, s.orelse);
+      else if (s.kind === 'While' || s.kind === 'For' || s.kind === 'Scope') blocks.push(s.body);
+    }
+  }
+  return n;
 }
 
 interface LoopCtx {
@@ -31,7 +116,6 @@ interface LoopCtx {
 }
 
 class Extractor {
-  readonly table = new NodeTable();
   private scopeNames = new Map<string, number>();
   /** The constants of the program being extracted (its enclosing function's, else the module's). */
   private constants: ReadonlyMap<string, ConstValue> = new Map();
@@ -41,6 +125,8 @@ class Extractor {
   constructor(
     private readonly module: Module,
     private readonly sink: FactSink,
+    private readonly table: IdRegistry,
+    private readonly consumer: Consumer | null,
   ) {
     this.preorder = sink.wants?.('preorder') ?? true;
     this.spans = sink.wants?.('span') ?? true;
@@ -200,6 +286,7 @@ class Extractor {
     for (let i = 0; i < stmts.length; i++) {
       const succ = i + 1 < stmts.length ? first + i + 1 : next;
       this.stmtBody(stmts[i]!, first + i, succ, loop);
+      this.consumer?.drop(stmts, i);
     }
     return stmts.length > 0 ? first : next;
   }
@@ -335,7 +422,7 @@ class Extractor {
     for (const [body, first] of bodies) {
       for (let k = 0; k < body.length; k++) {
         const st = body[k]!;
-        if (st.kind !== 'Assign' || st.value.kind !== 'Call' || st.value.callee.kind !== 'op' || st.value.callee.name !== 'yield_') continue;
+        if (st.kind !== 'Assign' || !isYieldAssign(st)) continue;
         const yid = first + k;
         this.emit('yield_stmt', yid, ownerId);
         st.targets.forEach((t, i) => {

@@ -11,14 +11,15 @@ export interface Binding {
   kind: 'Binding';
   name: string;
   bindingKind: BindingKind;
-  /** The node that defines it (parameter or statement). */
-  site: FunctionDef | Stmt | ParamEntity;
+  /** The node that defines it (parameter or statement); undefined in a table that does not keep it (NodeTable `keep`). */
+  site: FunctionDef | Stmt | ParamEntity | undefined;
   /** The span of the defining name. */
   start: number;
   end: number;
   /** The declared type, when annotated. */
   type: TypeExpr | null;
-  func: FunctionDef;
+  /** Its function; undefined in a table that does not keep it (NodeTable `keep`). */
+  func: FunctionDef | undefined;
 }
 
 export type BindingKind = 'param' | 'assign' | 'loop_var' | 'iter_arg' | 'yield' | 'as';
@@ -48,7 +49,22 @@ export interface BlockEntity {
 /** What an id stands for. */
 export type Entity =
   | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
-  | { kind: 'Exit'; func: FunctionDef };
+  | { kind: 'Exit'; func: FunctionDef }
+  | Located;
+
+/**
+ * Where a node is, and its kind (`of`), without the node: what a table that keeps some nodes
+ * (NodeTable `keep`) holds for an id whose node is only located (a finding's, an edit's anchor).
+ */
+export interface Located {
+  kind: 'Located';
+  of: Exclude<Entity, Located>['kind'];
+  start: number;
+  end: number;
+}
+
+/** What a table that keeps some nodes keeps of an id: nothing, where it is (Located), or its node. */
+export type Keep = 'none' | 'span' | 'node';
 
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
@@ -59,8 +75,113 @@ const B_STRIDE = 5;
 /** Int32 columns per block row: owner id, role. */
 const K_STRIDE = 2;
 
+/** What extraction numbers ids with: a NodeTable (ids mapped back to nodes) or an IdCount (ids only counted). */
+export interface IdRegistry {
+  /** How many ids there are (ids run from 1 to `size`). */
+  readonly size: number;
+  register(entity: Entity): number;
+  registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number;
+  registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number;
+  registerStmt(id: number, block: number): void;
+}
+
+/**
+ * Ids numbered as a NodeTable numbers them, with nothing remembered: facts extracted with it
+ * hold no reference to the module's tree, which can then be freed while the facts are evaluated.
+ */
+export class IdCount implements IdRegistry {
+  private count = 0;
+
+  /** How many ids there are. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** A fresh id for `entity` (not kept). */
+  register(_entity: Entity): number {
+    return ++this.count;
+  }
+
+  /** A fresh id for a binding (not kept). */
+  registerBinding(): number {
+    return ++this.count;
+  }
+
+  /** A fresh id for a block (not kept); its statements get the ids after it. */
+  registerBlock(): number {
+    return ++this.count;
+  }
+
+  /** Nothing to remember. */
+  registerStmt(): void {}
+}
+
+/**
+ * `e` without the statements it holds (a function's or compound statement's body, a program's
+ * functions): what a table that keeps a few nodes remembers, so that it keeps no tree alive.
+ */
+function withoutBody(e: Entity): Entity {
+  switch (e.kind) {
+    case 'Function':
+      return { ...e, body: [] };
+    case 'Program':
+      return { ...e, functions: [] };
+    case 'If':
+      return { ...e, then: [], orelse: [] };
+    case 'While':
+    case 'For':
+    case 'Scope':
+      return { ...e, body: [] };
+    case 'Exit':
+      return { kind: 'Exit', func: { ...e.func, body: [] } };
+    default:
+      return e;
+  }
+}
+
+/** Where `e` is (an exit: its function's end). */
+function located(e: Entity): Located {
+  if (e.kind === 'Located') return e;
+  if (e.kind === 'Exit') return { kind: 'Located', of: 'Exit', start: e.func.end, end: e.func.end };
+  if (e.kind === 'Block') return { kind: 'Located', of: 'Block', start: -1, end: -1 }; // (no block is kept)
+  return { kind: 'Located', of: e.kind, start: e.start, end: e.end };
+}
+
+/**
+ * A deep copy of the plain objects and arrays of `x` (strings, numbers and other objects, such
+ * as a program's constants map, are shared): a kept node that holds nothing of the tree's pages.
+ */
+function copyTree<T>(x: T): T {
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) return x.map((v: unknown) => copyTree(v)) as T;
+  if (Object.getPrototypeOf(x) !== Object.prototype) return x;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x)) out[k] = copyTree(v);
+  return out as T;
+}
+
 /** Id ↔ node maps produced by extraction. */
-export class NodeTable {
+export class NodeTable implements IdRegistry {
+  /**
+   * Without `keep`, every id's node. With it, for the ids it says `node` of, the node (or
+   * binding), a copy without the statements it holds (see withoutBody); for those it says
+   * `span` of, a Located; nothing else and no block: `get` of another id is undefined and
+   * `blockOfStmt` always is. Such a table locates and rewrites those nodes while the tree is freed.
+   */
+  constructor(private readonly keep?: (id: number) => Keep) {}
+
+  /** With `keep`: the kept ids' entities (nothing is stored per id otherwise). */
+  private readonly kept = new Map<number, Entity>();
+
+  /** With `keep`: a fresh id, with `make`'s entity or `at`'s place kept as `keep` says. */
+  private keepOne(make: () => Entity, at: () => Located): number {
+    const id = ++this.count;
+    const k = this.keep!(id);
+    if (k === 'node') this.kept.set(id, make());
+    else if (k === 'span') this.kept.set(id, at());
+    return id;
+  }
+
   /**
    * Entity of id i + 1 at chunks[i >> 16][i & 0xffff]. A number there is a row: k ≥ 0 the k-th
    * binding, -1 - k the k-th block.
@@ -90,11 +211,21 @@ export class NodeTable {
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
+    // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
+    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)), () => located(entity));
     return this.push(entity);
   }
 
   /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */
   registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number {
+    if (this.keep) {
+      return this.keepOne(() => ({
+        kind: 'Binding', name, bindingKind: kind, start, end,
+        site: this.kept.get(siteId) as Binding['site'] | undefined,
+        type: type === null ? null : copyTree(type),
+        func: this.kept.get(funcId) as FunctionDef | undefined,
+      }), () => ({ kind: 'Located', of: 'Binding', start, end }));
+    }
     const k = this.bindingNames.length;
     this.bindingNames.push(name);
     if ((k + 1) * B_STRIDE > this.bindingRows.length) this.bindingRows = grown(this.bindingRows);
@@ -111,6 +242,7 @@ export class NodeTable {
 
   /** Gives a fresh id to the block `stmts` (the `role` list of the entity `ownerId`); its statements get the ids after it. */
   registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number {
+    if (this.keep) return ++this.count; // (no block is kept)
     const k = this.blockStmts.length;
     this.blockStmts.push(stmts);
     if ((k + 1) * K_STRIDE > this.blockRows.length) this.blockRows = grown(this.blockRows);
@@ -121,6 +253,7 @@ export class NodeTable {
 
   /** Remembers the block of statement `id` (a statement's own id is its block's `first` + its index). */
   registerStmt(id: number, block: number): void {
+    if (this.keep) return;
     if (id >= this.blockOf.length) {
       const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
       bigger.set(this.blockOf);
@@ -138,6 +271,7 @@ export class NodeTable {
   /** The entity with this id (a binding or block: a fresh object each time). */
   get(id: number): Entity | undefined {
     if (!(id >= 1 && id <= this.count)) return undefined;
+    if (this.keep) return this.kept.get(id);
     const i = id - 1;
     const e = this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
     if (typeof e !== 'number') return e;
@@ -151,11 +285,11 @@ export class NodeTable {
       kind: 'Binding',
       name: this.bindingNames[k]!,
       bindingKind: BINDING_KINDS[r[o + 4]!]!,
-      site: this.get(r[o]!) as Binding['site'],
+      site: this.get(r[o]!) as Binding['site'] | undefined,
       start: r[o + 2]!,
       end: r[o + 3]!,
       type: this.bindingTypes.get(k) ?? null,
-      func: this.get(r[o + 1]!) as FunctionDef,
+      func: this.get(r[o + 1]!) as FunctionDef | undefined,
     };
   }
 

@@ -1,6 +1,7 @@
 import { join, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
-import { extractFacts, type NodeTable } from '../facts/extract.js';
+import { extractFacts, extractFactsCounted, type NodeTable } from '../facts/extract.js';
+import type { FactSink } from '../facts/sink.js';
 import { databaseSink } from './database-sink.js';
 import { loadProgram, evaluate, projectInputs, type Arena, type EvalResult, type RuleProgram } from '../datalog/index.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -53,6 +54,12 @@ export interface AnalyzeOptions {
   keep?: ReadonlySet<string>;
   /** Where the fact database and the evaluation take their large arrays from (default: the database's own). */
   arena?: Arena;
+  /**
+   * analyzeReleased calls it once the module's tree is unreachable, before evaluation: the CLI
+   * gives a full garbage collection, so that the tree's memory is given back before the
+   * evaluation's is taken (JavaScript offers the library no way to ask for one).
+   */
+  collect?: () => void;
 }
 
 /**
@@ -86,12 +93,47 @@ export function loadRules(
  * when the rules declare an op effect the catalog cannot use (located at its declaration).
  */
 export function analyze(module: Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): Analysis {
+  let table: NodeTable | undefined;
+  const r = evaluateFacts(entry, extra, opts, (sink) => {
+    table = extractFacts(module, sink);
+  });
+  return { module, table: table!, ...r };
+}
+
+/** An evaluation whose module was freed before it ran (see analyzeReleased). */
+export interface ReleasedAnalysis {
+  program: RuleProgram;
+  result: EvalResult;
+  ruleWarnings: Diagnostic[];
+  /** How many node ids the facts use: extractFacts on the module parsed again numbers them alike. */
+  ids: number;
+}
+
+/**
+ * As analyze, on the module `parse` returns, with nothing of its tree kept: the facts are
+ * extracted (ids counted, no node remembered) and the module is unreachable before evaluation
+ * starts, so a large module's tree and the evaluation are never in memory together. A caller
+ * that needs nodes afterwards (to locate findings, to rewrite) parses the text again and
+ * numbers it with extractFacts (`ids` says how many ids that must give).
+ */
+export function analyzeReleased(parse: () => Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): ReleasedAnalysis {
+  let ids = 0;
+  const r = evaluateFacts(entry, extra, opts, (sink) => {
+    // With `collect`, the tree is freed on the way (ExtractOptions.consume), the rest of it here.
+    ids = extractFactsCounted(parse(), sink, opts.collect ? { collect: opts.collect } : undefined);
+    opts.collect?.();
+  });
+  return { ...r, ids };
+}
+
+/** Loads the rules, fills their facts with `extract`, evaluates; the rest of analyze. */
+function evaluateFacts(entry: string, extra: readonly string[], opts: AnalyzeOptions, extract: (sink: FactSink) => void): Omit<Analysis, 'module' | 'table'> {
   const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs, opts.session);
   // Only outputs and kept relations are read from the result: input columns no rule reads are not stored.
   const run = opts.keep ? projectInputs(program, opts.keep) : program;
   const db = run.newDatabase(opts.arena);
   const sink = databaseSink(run, db);
-  const table = extractFacts(module, sink);
+  extract(sink);
   if (opts.stage === 'as-written') sink.add('audit_stage', ['as-written']);
   const result = evaluate(run, db, {
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
@@ -102,5 +144,5 @@ export function analyze(module: Module, entry: string, extra: readonly string[] 
   const bad = badOpEffects(result);
   if (bad.length > 0) throw new DiagnosticError(bad);
   // The program evaluated (projected when `keep` is given), so that its relations describe `result`'s.
-  return { module, table, program: run, result, ruleWarnings: warnings };
+  return { program: run, result, ruleWarnings: warnings };
 }

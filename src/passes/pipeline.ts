@@ -1,16 +1,19 @@
-import type { ConstValue } from '../ir/nodes.js';
+import type { ConstValue, Module } from '../ir/nodes.js';
 import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
-import { editCount } from '../rewrite/edits.js';
+import { editCount, type EditSet } from '../rewrite/edits.js';
+import { NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyze, type Analysis, type AnalyzeOptions, type AuditStage } from './analyze.js';
+import { analyzeReleased, type AnalyzeOptions, type AuditStage } from './analyze.js';
+import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
+import type { SourceText } from '../report/source.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
 import { PASSES, type PassSpec } from './registry.js';
 import { RuleSession } from './rule-session.js';
-import { Arena } from '../datalog/index.js';
+import { Arena, type EvalResult } from '../datalog/index.js';
 
 /**
  * Bytes of arena reserved per character of a file's text before it is parsed: about what the
@@ -29,8 +32,8 @@ function runArena(text: string): Arena {
  * buffers are given back, so that reading the result and rewriting do not sit on top of the
  * pages evaluation wrote at its peak.
  */
-function giveBack(arena: Arena, a: Analysis): void {
-  a.result.detach();
+function giveBack(arena: Arena, result: EvalResult): void {
+  result.detach();
   arena.reset();
   arena.trim();
 }
@@ -53,6 +56,8 @@ export interface RunOptions {
   stage?: AuditStage;
   /** Where loaded rule programs are kept for reuse across calls (default: one session per call). */
   session?: RuleSession;
+  /** A full garbage collection, run when a module's tree has become unreachable (AnalyzeOptions.collect). */
+  collect?: () => void;
 }
 
 /**
@@ -73,6 +78,7 @@ export function passRules(pass: PassSpec, opts: RunOptions): { extra: string[]; 
   if (opts.maxTuples !== undefined) a.maxTuples = opts.maxTuples;
   if (opts.includeDirs !== undefined) a.includeDirs = opts.includeDirs;
   if (opts.stage !== undefined) a.stage = opts.stage;
+  if (opts.collect !== undefined) a.collect = opts.collect;
   a.session = opts.session ?? new RuleSession();
   return { extra: extrasFor(pass, opts.extras ?? [], PASSES, opts.rulesRoot, a.session), analyze: a };
 }
@@ -105,16 +111,26 @@ export function applyPasses(
   for (const [i, pass] of passes.entries()) {
     // Nothing of the previous pass's analysis is read any more: its arrays' blocks are reused.
     arena.reset();
-    const module = parseModuleIsolated(current, path, { defines: opts.defines });
-    if (readErrors === null) {
-      // The first parse reads the original text: its errors and module warnings are the ones to report.
-      readErrors = moduleErrors(module);
-      for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
-    }
+    const passText = current;
+    const parse = (): Module => {
+      const module = parseModuleIsolated(passText, path, { defines: opts.defines });
+      if (readErrors === null) {
+        // The first parse reads the original text: its errors and module warnings are the ones to report.
+        readErrors = moduleErrors(module);
+        for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
+      }
+      return module;
+    };
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
-    const a = analyze(module, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
-    if (i === passes.length - 1) giveBack(arena, a);
-    const findings = readFindings(a.result, a.table, module.source);
+    const a = analyzeReleased(parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    if (i === passes.length - 1) giveBack(arena, a.result);
+    if (!namesNodes(a.result)) {
+      outcomes.push({ pass: pass.name, applied: 0 });
+      continue;
+    }
+    const { module, table } = reread(parse, a.ids, namedIds(a.result, a.ids), opts.collect);
+    opts.collect?.();
+    const findings = readFindings(a.result, table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
     for (const d of findings) warnings.push(d);
@@ -124,9 +140,10 @@ export function applyPasses(
       continue;
     }
     // Only the text is used: the next pass parses it again.
-    const r = rewriteText(module, a.table, edits);
+    const r = rewriteText(module, table, edits);
     current = r.text;
     outcomes.push({ pass: pass.name, applied: r.applied });
+    if (i < passes.length - 1) opts.collect?.(); // this pass's tree, before the next one's
   }
   return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(readErrors ?? []) };
 }
@@ -150,17 +167,44 @@ export function auditReport(
 ): { findings: Diagnostic[]; readErrors: Diagnostic[] } {
   const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
   const arena = runArena(text);
-  const module = parseModuleIsolated(text, path, { defines: opts.defines });
-  const readErrors = moduleErrors(module);
-  const out: Diagnostic[] = (module.problems ?? []).filter((d) => d.severity !== 'error');
+  let readErrors: Diagnostic[] | null = null;
+  const out: Diagnostic[] = [];
+  // Each pass parses the text itself (see analyzeReleased): the first parse's errors and warnings are reported.
+  const parse = (): Module => {
+    const module = parseModuleIsolated(text, path, { defines: opts.defines });
+    if (readErrors === null) {
+      readErrors = moduleErrors(module);
+      for (const d of module.problems ?? []) if (d.severity !== 'error') out.push(d);
+    }
+    return module;
+  };
   for (const [i, pass] of passes.entries()) {
     arena.reset(); // nothing of the previous pass's analysis is read any more
     const rules = passRules(pass, opts);
-    const a = analyze(module, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
-    if (i === passes.length - 1) giveBack(arena, a);
-    for (const d of withInsertionFixes(a, readFindings(a.result, a.table, module.source))) out.push(d);
+    const a = analyzeReleased(parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    if (i === passes.length - 1) giveBack(arena, a.result);
+    if (!namesNodes(a.result)) continue;
+    const { module, table } = reread(parse, a.ids, namedIds(a.result, a.ids), opts.collect);
+    opts.collect?.();
+    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source))) out.push(d);
   }
-  return { findings: sortDiagnostics(dedupe(out)), readErrors };
+  if (readErrors === null) parse();
+  return { findings: sortDiagnostics(dedupe(out)), readErrors: readErrors ?? [] };
+}
+
+/**
+ * The module `parse` gives (the text analyzeReleased evaluated, parsed again) with an id table
+ * numbered as the evaluated facts were (`ids` ids), keeping the nodes of the ids in `named`
+ * only. The module comes back without its programs: nothing keeps the rest of the tree, which
+ * the caller's `collect` gives back once this has returned (the tree is on this call's stack).
+ */
+function reread(parse: () => Module, ids: number, named: IdSet, collect: (() => void) | undefined): { module: Module; table: NodeTable } {
+  const module = parse();
+  const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === SPAN ? 'span' : 'none');
+  const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect } } : { keep });
+  // Parsing is deterministic: a different count is a ptolog bug, not the user's.
+  if (table.size !== ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${ids}`);
+  return { module: { ...module, programs: [] }, table };
 }
 
 /** Drops repeats of one finding (a user rule file that extends several passes derives it once per pass). */
@@ -178,22 +222,20 @@ function dedupe(ds: Diagnostic[]): Diagnostic[] {
  * Adds, to findings whose code the rules declare `fixed_by_insertion(code)` (rules/edits.dl),
  * at a statement where the rules derive insertions, the inserted text as the fix.
  */
-function withInsertionFixes(a: Analysis, findings: Diagnostic[]): Diagnostic[] {
+function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable, src: SourceText, findings: Diagnostic[]): Diagnostic[] {
   const fixedCodes = new Set<string>();
-  if (a.result.has('fixed_by_insertion')) a.result.forEachTuple('fixed_by_insertion', (t) => fixedCodes.add(String(t[0])));
-  const edits = readEdits(a.result);
-  const src = a.module.source;
+  if (result.has('fixed_by_insertion')) result.forEachTuple('fixed_by_insertion', (t) => fixedCodes.add(String(t[0])));
   // Every edit is checked as `apply` would (a bad edit is the same located error here).
-  planEdits(a.table, src, edits, 'check');
+  planEdits(table, src, edits, 'check');
   // The inserted lines are printed only at statements where such a finding is (identical lines kept once).
   const wanted = new Set<number>();
   for (const d of findings) if (!d.fix && d.location && fixedCodes.has(d.code)) wanted.add(d.location.start);
   const lines = new Map<string, string>();
   const byStart = new Map<number, { lines: string[]; end: number }>();
   for (const e of edits.insertCall.filter((x) => x.place === 'after').sort((x, y) => x.seq - y.seq)) {
-    const anchor = a.table.get(e.stmt);
+    const anchor = table.get(e.stmt);
     if (!anchor || !('start' in anchor) || !wanted.has(anchor.start)) continue;
-    const built = insertedStmt(e, a.table, anchor.end);
+    const built = insertedStmt(e, table, anchor.end);
     if (Array.isArray(built)) continue;
     const text = printStmt(built).trim();
     const line = lines.get(text) ?? text;

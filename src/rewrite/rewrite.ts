@@ -228,11 +228,12 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
     // (Each call is an object only while it is checked and built.)
     const e = calls.edit(c);
     const anchor = table.get(e.stmt);
-    if (!anchor || !isStmt(anchor)) {
+    // (A table that keeps some nodes holds only where an anchor is: see NodeTable `keep`.)
+    if (!anchor || !isStmt(anchor.kind === 'Located' ? { kind: anchor.of } : anchor)) {
       bad(e.stmt, `${callTuple(e)} is anchored at ${e.stmt}, which is not a statement`);
       continue;
     }
-    const s = anchor as Stmt;
+    const s = anchor as Span;
     const built = insertedStmt(e, table, e.place === 'before' ? s.start : s.end);
     if (Array.isArray(built)) {
       for (const m of built) bad(e.stmt, m);

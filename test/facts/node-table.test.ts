@@ -39,7 +39,7 @@ function checkTable(text: string): number {
     want(b.name === name, 'name', id);
     want(b.bindingKind === kind, 'bindingKind', id);
     want(b.site === table.get(site), 'site', id);
-    want(b.func === table.get(func) && b.func.kind === 'Function', 'func', id);
+    want(b.func === table.get(func) && b.func?.kind === 'Function', 'func', id);
     want(b.start === spans.get(id)![1] && b.end === spans.get(id)![2], 'span', id);
     const t = types.get(id);
     want(b.type === (t === undefined ? null : table.get(t)), 'type', id);
