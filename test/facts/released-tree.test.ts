@@ -1,0 +1,97 @@
+/**
+ * The pieces that let the pipeline free a module's tree while its facts are evaluated: facts
+ * extracted with ids only counted (and the module consumed on the way) are the facts of a full
+ * extraction, a table that keeps some ids numbers them as the full table does and keeps exactly
+ * what it is told to, and the consumed tree is really given back.
+ */
+import { describe, expect, it } from 'vitest';
+import { test } from '@fast-check/vitest';
+import { setFlagsFromString, getHeapStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parseModule } from '../../src/frontend/index.js';
+import { extractFacts, extractFactsCounted, NO_FACTS, type Keep } from '../../src/facts/extract.js';
+import { MemorySink } from '../../src/facts/sink.js';
+import { arbPrograms, programText } from '../../src/gen/arb.js';
+import { orchestrationText } from '../../src/gen/large.js';
+
+/** Every fact of `sink` as sorted lines (one relation after another). */
+function factLines(sink: MemorySink): string[] {
+  const out: string[] = [];
+  for (const [rel, rows] of sink.relations) for (const r of rows) out.push(`${rel}(${r.join(',')})`);
+  return out.sort();
+}
+
+/** A full garbage collection (the flag stays set for this worker). */
+function gc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+describe('a module freed while its facts are evaluated', () => {
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], { numRuns: 60 })(
+    'counted extraction, consuming the module, gives the facts and the id count of a full one',
+    (ps) => {
+      const text = programText(ps);
+      const full = new MemorySink();
+      const table = extractFacts(parseModule(text, 'gen.py'), full);
+      const counted = new MemorySink();
+      let collects = 0;
+      const ids = extractFactsCounted(parseModule(text, 'gen.py'), counted, { collect: () => collects++ });
+      expect(ids).toBe(table.size);
+      expect(factLines(counted)).toEqual(factLines(full));
+      expect(collects).toBe(0); // (fewer than 65,536 statements: no collection on the way)
+    },
+  );
+
+  it('consumes a large module on the way: a collection per eighth of its statements, each finding less of the tree', () => {
+    const heap = (): number => getHeapStatistics().used_heap_size;
+    gc();
+    const before = heap();
+    const m = parseModule(orchestrationText(140_000), 'big.py');
+    gc();
+    const parsed = heap();
+    const body = m.programs[0]!.functions[1]!.body;
+    const seen: number[] = [];
+    extractFactsCounted(m, NO_FACTS, {
+      collect: () => {
+        gc();
+        seen.push(heap());
+      },
+    });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    // Every statement was dropped (replaced by a shared `pass`) once its facts were out...
+    expect(body.every((s) => s.kind === 'Pass')).toBe(true);
+    // ...and given back: the last collection finds well under half of the tree.
+    expect(parsed - before).toBeGreaterThan(20 * 2 ** 20);
+    expect(seen.at(-1)! - before).toBeLessThan((parsed - before) / 2);
+  });
+
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], { numRuns: 40 })(
+    'a table that keeps some ids numbers as the full table and keeps a Located, a copy without bodies, or nothing',
+    (ps) => {
+      const text = programText(ps);
+      const full = extractFacts(parseModule(text, 'gen.py'), NO_FACTS);
+      const keep = (id: number): Keep => (id % 3 === 0 ? 'node' : id % 3 === 1 ? 'span' : 'none');
+      const some = extractFacts(parseModule(text, 'gen.py'), NO_FACTS, { keep });
+      expect(some.size).toBe(full.size);
+      for (let id = 1; id <= full.size; id++) {
+        const f = full.get(id)!;
+        const k = some.get(id);
+        if (f.kind === 'Block' || keep(id) === 'none') {
+          expect(k).toBeUndefined();
+          continue;
+        }
+        if (keep(id) === 'span') {
+          const at = f.kind === 'Exit' ? f.func.end : 'start' in f ? f.start : -1;
+          expect(k).toMatchObject({ kind: 'Located', of: f.kind, start: at });
+          continue;
+        }
+        expect(k).not.toBe(f);
+        expect(k!.kind).toBe(f.kind);
+        if (k!.kind === 'Function' || k!.kind === 'For' || k!.kind === 'While' || k!.kind === 'Scope') expect(k!.body).toEqual([]);
+        else if (k!.kind === 'If') expect([k!.then, k!.orelse]).toEqual([[], []]);
+        else if (k!.kind !== 'Program' && k!.kind !== 'Exit' && k!.kind !== 'Binding') expect(k).toEqual(f);
+      }
+    },
+  );
+});
