@@ -6,11 +6,15 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** Below this much live-or-dead JavaScript heap a collection gives back too little to be worth its time. */
-const MIN_HEAP_BYTES = 128 * 2 ** 20;
+/**
+ * Below this much live-or-dead JavaScript heap a collection gives back too little to be worth its
+ * time (a module of a few hundred thousand statements: measured, collections there cost more CPU
+ * than the memory they give back is worth).
+ */
+const MIN_HEAP_BYTES = 384 * 2 ** 20;
 
 /**
- * A function that, when the JavaScript heap holds at least 128 MiB, runs a full garbage
+ * A function that, when the JavaScript heap holds at least 384 MiB, runs a full garbage
  * collection twice: the first frees the objects, the second gives their pages back to the
  * system (V8 releases freed pages one cycle later). Nothing is set up before it is needed.
  */
