@@ -107,20 +107,12 @@ export function applyPasses(
   let current = text;
   const outcomes: PassOutcome[] = [];
   const warnings: Diagnostic[] = [];
-  let readErrors: Diagnostic[] | null = null;
+  const read: FirstRead = { errors: null };
   for (const [i, pass] of passes.entries()) {
     // Nothing of the previous pass's analysis is read any more: its arrays' blocks are reused.
     arena.reset();
-    const passText = current;
-    const parse = (): Module => {
-      const module = parseModuleIsolated(passText, path, { defines: opts.defines });
-      if (readErrors === null) {
-        // The first parse reads the original text: its errors and module warnings are the ones to report.
-        readErrors = moduleErrors(module);
-        for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
-      }
-      return module;
-    };
+    // (The first parse reads the original text: its errors and module warnings are the ones to report.)
+    const parse = parserOf(current, path, opts, read, warnings);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     const a = analyzeReleased(parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
     if (i === passes.length - 1) giveBack(arena, a.result);
@@ -132,7 +124,7 @@ export function applyPasses(
     opts.collect?.();
     const findings = readFindings(a.result, table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
-    if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(readErrors ?? []), ...errors]));
+    if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...errors]));
     for (const d of findings) warnings.push(d);
     const edits = readEdits(a.result);
     if (editCount(edits) === 0) {
@@ -145,7 +137,7 @@ export function applyPasses(
     outcomes.push({ pass: pass.name, applied: r.applied });
     if (i < passes.length - 1) opts.collect?.(); // this pass's tree, before the next one's
   }
-  return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(readErrors ?? []) };
+  return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(read.errors ?? []) };
 }
 
 /**
@@ -167,17 +159,10 @@ export function auditReport(
 ): { findings: Diagnostic[]; readErrors: Diagnostic[] } {
   const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
   const arena = runArena(text);
-  let readErrors: Diagnostic[] | null = null;
+  const read: FirstRead = { errors: null };
   const out: Diagnostic[] = [];
   // Each pass parses the text itself (see analyzeReleased): the first parse's errors and warnings are reported.
-  const parse = (): Module => {
-    const module = parseModuleIsolated(text, path, { defines: opts.defines });
-    if (readErrors === null) {
-      readErrors = moduleErrors(module);
-      for (const d of module.problems ?? []) if (d.severity !== 'error') out.push(d);
-    }
-    return module;
-  };
+  const parse = parserOf(text, path, opts, read, out);
   for (const [i, pass] of passes.entries()) {
     arena.reset(); // nothing of the previous pass's analysis is read any more
     const rules = passRules(pass, opts);
@@ -188,8 +173,28 @@ export function auditReport(
     opts.collect?.();
     for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source))) out.push(d);
   }
-  if (readErrors === null) parse();
-  return { findings: sortDiagnostics(dedupe(out)), readErrors: readErrors ?? [] };
+  if (read.errors === null) parse();
+  return { findings: sortDiagnostics(dedupe(out)), readErrors: read.errors ?? [] };
+}
+
+/** What a run's first parse found: its errors (null before it). */
+interface FirstRead {
+  errors: Diagnostic[] | null;
+}
+
+/**
+ * Parses `text` on each call; the first call of a run (`read.errors` null) records the module's
+ * errors in `read` and pushes its warnings and notes to `warnings`.
+ */
+function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead, warnings: Diagnostic[]): () => Module {
+  return () => {
+    const module = parseModuleIsolated(text, path, { defines: opts.defines });
+    if (read.errors === null) {
+      read.errors = moduleErrors(module);
+      for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
+    }
+    return module;
+  };
 }
 
 /**
