@@ -14,14 +14,14 @@ import { runInNewContext } from 'node:vm';
 const MIN_HEAP_BYTES = 384 * 2 ** 20;
 
 /**
- * A function that, when the JavaScript heap holds at least 384 MiB, runs a full garbage
+ * A function that, when the JavaScript heap holds at least `minHeapBytes` (default 384 MiB), runs a full garbage
  * collection twice: the first frees the objects, the second gives their pages back to the
  * system (V8 releases freed pages one cycle later). Nothing is set up before it is needed.
  */
-export function fullCollection(): () => void {
+export function fullCollection(minHeapBytes = MIN_HEAP_BYTES): () => void {
   let gc: (() => void) | undefined;
   return () => {
-    if (getHeapStatistics().used_heap_size < MIN_HEAP_BYTES) return;
+    if (getHeapStatistics().used_heap_size < minHeapBytes) return;
     gc ??= exposedGc();
     gc();
     gc();

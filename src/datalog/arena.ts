@@ -269,13 +269,7 @@ export class Arena {
       const end = start + size;
       const { starts, ends } = ch;
       // The free extent starting where the block ends (extents are sorted by start).
-      let lo = 0;
-      let hi = starts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (starts[mid]! < end) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = firstAtOrAfter(starts, end);
       if (lo >= starts.length || starts[lo] !== end || ends[lo]! - end < want - size) return null;
       if (ends[lo]! - end === want - size) {
         starts.splice(lo, 1);
@@ -300,13 +294,7 @@ export class Arena {
     const end = start + size;
     const { starts, ends } = this.chunks[c]!;
     // The first extent starting after the block.
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! < start) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAtOrAfter(starts, start);
     const joinsPrev = lo > 0 && ends[lo - 1] === start;
     const joinsNext = lo < starts.length && starts[lo] === end;
     if (joinsPrev && joinsNext) {
@@ -353,4 +341,16 @@ export class Arena {
       this.chunkOf.delete(b);
     }
   }
+}
+
+/** The index of the first of the sorted `starts` that is at least `x` (`starts.length` when none is). */
+function firstAtOrAfter(starts: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
