@@ -281,9 +281,23 @@ class Extractor {
     this.emit('block_size', bk, stmts.length);
     // The statements' ids are consecutive (each head registers one id), so none is stored per statement.
     const first = bk + 1;
-    for (let i = 0; i < stmts.length; i++) this.stmtHead(stmts[i]!, bk, i, owner);
+    const pending = this.module.pending;
+    if (pending === undefined) {
+      for (let i = 0; i < stmts.length; i++) this.stmtHead(stmts[i]!, bk, i, owner, this.node(stmts[i]!, stmts[i]!));
+    } else {
+      // A streaming parse (Module.pending): the ids are set aside, each statement is numbered
+      // when it has been parsed, as extraction reaches it (the same ids as above).
+      this.table.reserve(stmts.length);
+    }
     // Expressions and bodies in textual order (so names resolve to the latest binding).
     for (let i = 0; i < stmts.length; i++) {
+      if (pending !== undefined) {
+        pending.ensure(stmts, i);
+        const s = stmts[i]!;
+        this.table.registerAt(first + i, s);
+        this.located(first + i, s);
+        this.stmtHead(s, bk, i, owner, first + i);
+      }
       const succ = i + 1 < stmts.length ? first + i + 1 : next;
       this.stmtBody(stmts[i]!, first + i, succ, loop);
       this.consumer?.drop(stmts, i);
@@ -291,8 +305,8 @@ class Extractor {
     return stmts.length > 0 ? first : next;
   }
 
-  private stmtHead(s: Stmt, bk: number, index: number, owner: FunctionDef | Stmt): number {
-    const id = this.node(s, s);
+  /** The facts of statement `s` (id `id`, numbered) as the `index`-th of block `bk`. */
+  private stmtHead(s: Stmt, bk: number, index: number, owner: FunctionDef | Stmt, id: number): void {
     this.table.registerStmt(id, bk);
     this.emit('stmt', id, s.kind, bk, index);
     this.emit('stmt_func', id, this.funcId);
@@ -300,7 +314,6 @@ class Extractor {
       const src = this.module.source;
       if (src.lineOf(s.start) === src.lineOf(owner.start)) this.emit('inline_body', id);
     }
-    return id;
   }
 
   private edge(a: number, b: number): void {

@@ -66,6 +66,9 @@ export interface Located {
 /** What a table that keeps some nodes keeps of an id: nothing, where it is (Located), or its node. */
 export type Keep = 'none' | 'span' | 'node';
 
+/** What a reserved id holds until registerAt gives it its entity. */
+const RESERVED: Entity = Object.freeze({ kind: 'Located', of: 'Pass', start: 0, end: 0 });
+
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 const BINDING_KINDS: readonly BindingKind[] = ['param', 'assign', 'loop_var', 'iter_arg', 'yield', 'as'];
@@ -83,6 +86,10 @@ export interface IdRegistry {
   registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number;
   registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number;
   registerStmt(id: number, block: number): void;
+  /** Sets aside the next `n` ids, each given its entity later by registerAt (in any order). */
+  reserve(n: number): void;
+  /** Gives the reserved id `id` its entity (as register would have). */
+  registerAt(id: number, entity: Entity): void;
 }
 
 /**
@@ -101,6 +108,14 @@ export class IdCount implements IdRegistry {
   register(_entity: Entity): number {
     return ++this.count;
   }
+
+  /** Sets aside the next `n` ids. */
+  reserve(n: number): void {
+    this.count += n;
+  }
+
+  /** Nothing is kept. */
+  registerAt(_id: number, _entity: Entity): void {}
 
   /** A fresh id for a binding (not kept). */
   registerBinding(): number {
@@ -176,10 +191,15 @@ export class NodeTable implements IdRegistry {
   /** With `keep`: a fresh id, with `make`'s entity or `at`'s place kept as `keep` says. */
   private keepOne(make: () => Entity, at: () => Located): number {
     const id = ++this.count;
+    this.keepAt(id, make, at);
+    return id;
+  }
+
+  /** With `keep`: `make`'s entity or `at`'s place kept for `id` as `keep` says. */
+  private keepAt(id: number, make: () => Entity, at: () => Located): void {
     const k = this.keep!(id);
     if (k === 'node') this.kept.set(id, make());
     else if (k === 'span') this.kept.set(id, at());
-    return id;
   }
 
   /**
@@ -214,6 +234,25 @@ export class NodeTable implements IdRegistry {
     // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
     if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)), () => located(entity));
     return this.push(entity);
+  }
+
+  /** Sets aside the next `n` ids (each given its entity by registerAt). */
+  reserve(n: number): void {
+    if (this.keep) {
+      this.count += n;
+      return;
+    }
+    for (let k = 0; k < n; k++) this.push(RESERVED);
+  }
+
+  /** Gives the reserved id `id` its entity (as register would have). */
+  registerAt(id: number, entity: Entity): void {
+    if (this.keep) {
+      this.keepAt(id, () => copyTree(withoutBody(entity)), () => located(entity));
+      return;
+    }
+    const i = id - 1;
+    this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)] = entity;
   }
 
   /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */

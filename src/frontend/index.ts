@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import type { ConstValue, Module, Program } from '../ir/nodes.js';
+import type { ConstValue, Module, Program, Stmt } from '../ir/nodes.js';
 import { scanLines, type LineTable } from './scan.js';
 import { moduleConstants, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
@@ -24,10 +24,12 @@ import { indentationError } from './indentation.js';
 import { enclosingConstants } from './enclosing.js';
 import { attachComments } from './comments.js';
 import { moduleDynamics } from './dynamics.js';
-import { walkProgram } from '../ir/visit.js';
+import { walkBody, walkProgram, type FunctionVisitor } from '../ir/visit.js';
+import { LazyBlocks, type LazySizes } from './lazy-blocks.js';
 import { beyondExactRange } from '../ir/consts.js';
 
 export { parseDefines };
+export { StreamAbandoned, type LazySizes } from './lazy-blocks.js';
 export { unknownDefines } from './constants.js';
 
 export interface ParseOptions {
@@ -38,6 +40,13 @@ export interface ParseOptions {
    * instead of the hand-written parser (which gives the same IR, only faster).
    */
   grammarOnly?: boolean;
+  /**
+   * Read large blocks as fact extraction reaches them (see lazy-blocks.ts): the module is for
+   * extractFacts with `consume` alone (Module.pending). Where only a whole parse reports exactly
+   * (an error in a lazily read block, `a; b`), parsing or extraction throws StreamAbandoned:
+   * parse the text again without it.
+   */
+  streaming?: boolean | LazySizes;
 }
 
 /**
@@ -82,7 +91,15 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     }
   }
   const nested = nestedJitKernels(text, table, probe, jitFuncs);
-  const parser = new ProgramParser(source, table, constants, imports, jitFuncs, !opts.grammarOnly);
+  // Streaming: the chunks parsed later get the notes a whole parse gives them (set after the parse).
+  let chunkNotes: ((stmts: readonly Stmt[]) => void) | null = null;
+  // (After an indentation error the first errors of the whole parse are reported: no streaming.)
+  const lazy = opts.streaming && !bad
+    ? new LazyBlocks(text, opts.streaming === true ? {} : opts.streaming, (stmts) => chunkNotes?.(stmts))
+    : null;
+  const parserFor = (scope: ReadonlyMap<string, ConstValue>): ProgramParser =>
+    new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly, lazy);
+  const parser = parserFor(constants);
   const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];
   const problems: Diagnostic[] = [...imports.warnings];
@@ -94,7 +111,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       programsSeen++;
       // A program inside a builder function or test method sees that function's constants.
       const scope = enclosingConstants(source.text, table, l, constants, defines);
-      const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly) : parser;
+      const p = scope ? parserFor(scope) : parser;
       const before = p.problems.length;
       const r = p.parseProgramIsolated(l);
       if (r.program) {
@@ -118,7 +135,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const nestedStart = programs.length;
   for (const g of nested) {
     const scope = enclosingConstants(source.text, table, g, constants, defines);
-    const p = scope ? new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly) : parser;
+    const p = scope ? parserFor(scope) : parser;
     const r = p.parseNestedJitKernel(g);
     if (p !== parser) for (const d of p.problems) parser.problems.push(d);
     if (!r.kernel) continue;
@@ -171,14 +188,19 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
-  if (inexactConstants.length > 0 || mayHoldInexact(text, constants, programs)) problems.push(...inexactNumbers(source, programs, constants, inexactConstants));
+  if (inexactConstants.length > 0 || mayHoldInexact(text, constants, programs)) {
+    problems.push(...inexactNumbers(source, programs, constants, inexactConstants));
+    chunkNotes = (stmts) => walkBody(stmts, inexactVisitor(source, constants, problems));
+  }
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
-  const headerComments = attachComments(text, table, programs);
+  // (A streaming parse's module is only extracted: no comments.)
+  const headerComments = lazy ? [] : attachComments(text, table, programs);
   const dynamics = moduleDynamics(text, table, imports, constants);
   return {
     source, constants, programs, problems, spell: imports.spell, stats,
     ...(headerComments.length > 0 ? { headerComments } : {}),
     ...(dynamics.size > 0 ? { dynamics } : {}),
+    ...(lazy ? { pending: lazy } : {}),
   };
 }
 
@@ -287,19 +309,23 @@ function inexactNumbers(
     message: 'this module constant is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: the constant is read as unknown (a trip count or size it sets is not decided)',
     location: { source, start: at.start, end: at.end },
   }));
-  for (const p of programs) {
-    walkProgram(p, {
-      expr: (e) => {
-        const literal = e.kind === 'Int' && !Number.isSafeInteger(e.value);
-        if (!literal && !beyondExactRange(e, constants)) return;
-        out.push({
-          severity: 'note',
-          code: 'inexact-number',
-          message: `this ${literal ? 'integer' : 'constant expression'} is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: it is read as an unknown value (a trip count or size it sets is not decided)`,
-          location: { source, start: e.start, end: e.end },
-        });
-      },
-    });
-  }
+  const visitor = inexactVisitor(source, constants, out);
+  for (const p of programs) walkProgram(p, visitor);
   return out;
+}
+
+/** A visitor adding to `out` a note at each expression beyond ±(2⁵³ − 1) (see inexactNumbers). */
+function inexactVisitor(source: SourceText, constants: ReadonlyMap<string, ConstValue>, out: Diagnostic[]): FunctionVisitor {
+  return {
+    expr: (e) => {
+      const literal = e.kind === 'Int' && !Number.isSafeInteger(e.value);
+      if (!literal && !beyondExactRange(e, constants)) return;
+      out.push({
+        severity: 'note',
+        code: 'inexact-number',
+        message: `this ${literal ? 'integer' : 'constant expression'} is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: it is read as an unknown value (a trip count or size it sets is not decided)`,
+        location: { source, start: e.start, end: e.end },
+      });
+    },
+  };
 }

@@ -21,6 +21,7 @@ import { matchNested } from './nesting.js';
 import { InternPool, exact } from '../ir/compact.js';
 import { shiftStmts } from '../ir/shift.js';
 import { syntaxDiagnostic } from './errors.js';
+import { StreamAbandoned, checkedChunk, type LazyBlocks } from './lazy-blocks.js';
 import { languageNames, memberNames, type Imports } from './imports.js';
 import {
   isHostSubWorker, makeFor, makeFunction, makeIf, makeWhile, makeWith,
@@ -72,8 +73,13 @@ export class ProgramParser {
   private readonly names: ReadonlyMap<string, string>;
   /** Set while a lone `...` body is being matched. */
   private ellipsisOk = false;
-  /** Shared strings and op callees of everything this parser reads. */
-  private readonly pool = new InternPool();
+  /**
+   * Whether a large block may be read lazily here: not in a function whose text may hold a list
+   * comprehension (its check walks the whole body).
+   */
+  private lazyOk = true;
+  /** Shared strings and op callees of everything this parser reads (bounded when it lives through extraction: streaming). */
+  private readonly pool: InternPool;
   /** Token arrays of the hand-written parser, refilled chunk after chunk (no arrays per chunk). */
   private readonly tokens = tokenBuffer();
 
@@ -85,7 +91,10 @@ export class ProgramParser {
     private readonly jitFuncs: ReadonlySet<string> = new Set(),
     /** Read statements with the hand-written parser where it accepts them (else only the grammar). */
     private readonly hand = true,
+    /** A streaming parse's placeholders: large blocks are read as extraction reaches them (see lazy-blocks.ts). */
+    private readonly lazy: LazyBlocks | null = null,
   ) {
+    this.pool = new InternPool(lazy ? 65_536 : Number.POSITIVE_INFINITY);
     this.report = {
       unsupported: (span: Span, message: string): never =>
         failAt(source, span.start, span.end, 'unsupported-construct', message),
@@ -358,6 +367,7 @@ export class ProgramParser {
     );
     let body: Stmt[];
     let hostSource: string[] | null = null;
+    const mayHoldComprehension = !this.forOnlyAsStatement(h, e);
     if (r.inline) {
       if (h + 1 < e) failAt(this.source, t.start[h + 1]!, t.start[h + 1]!, 'syntax-error', 'unexpected indent');
       body = r.inline;
@@ -371,10 +381,16 @@ export class ProgramParser {
         body = [];
         hostSource = this.hostLines(h + 1, e);
       } else {
-        body = this.withEllipsis(this.isEllipsisBody(h + 1, e), () => this.parseBlock(h + 1, e));
+        const lazyOk = this.lazyOk;
+        this.lazyOk = !mayHoldComprehension;
+        try {
+          body = this.withEllipsis(this.isEllipsisBody(h + 1, e), () => this.parseBlock(h + 1, e));
+        } finally {
+          this.lazyOk = lazyOk;
+        }
       }
     }
-    const f = makeFunction(this.bctx, r.decorators, r.head, body, jit, hostSource, !this.forOnlyAsStatement(h, e));
+    const f = makeFunction(this.bctx, r.decorators, r.head, body, jit, hostSource, mayHoldComprehension);
     if (hostSource) f.end = t.end[e - 1]!;
     return f;
   }
@@ -423,9 +439,79 @@ export class ProgramParser {
    * text) is taken from the cache; a compound statement bigger than a chunk is split.
    * A chunk with an error is parsed again statement by statement (a compound one clause by
    * clause), so every statement with an error is reported, not only the first; then the block
-   * throws all of them.
+   * throws all of them. In a streaming parse a large block is read lazily instead (lazyBlock).
    */
   parseBlock(a: number, b: number): Stmt[] {
+    const lazy = this.lazy;
+    if (lazy !== null && this.lazyOk && b - a >= lazy.minGroups) {
+      const starts = this.groupStarts(a, b);
+      if (lazy.wants(starts.length - 1, this.table.start[a]!, this.table.end[b - 1]!)) return this.lazyBlock(lazy, starts);
+    }
+    return this.parseWholeBlock(a, b);
+  }
+
+  /** The first logical line of each statement group of the block [a, b), then `b`. */
+  private groupStarts(a: number, b: number): Int32Array {
+    const t = this.table;
+    const base = t.indent[a]!;
+    const out = new Int32Array(b - a + 1);
+    let n = 0;
+    let g = a;
+    while (g < b) {
+      // (An error only a whole parse reports as it should.)
+      if (t.indent[g]! < base) throw new StreamAbandoned('inconsistent indentation');
+      let e = g + 1;
+      while (e < b && (t.indent[e]! > base || (t.indent[e] === base && this.startsWithAny(e, CLAUSE_WORDS)))) e++;
+      out[n++] = g;
+      g = e;
+    }
+    out[n++] = b;
+    return out.slice(0, n);
+  }
+
+  /**
+   * The block whose statement groups start at `starts` (then its end line), its first and last
+   * chunk of groups parsed (what a statement's builder reads of its body: the first statements,
+   * the last one's end), a placeholder for each chunk in between (see lazy-blocks.ts).
+   */
+  private lazyBlock(lazy: LazyBlocks, starts: Int32Array): Stmt[] {
+    const t = this.table;
+    const n = starts.length - 1;
+    const c = lazy.chunkGroups;
+    const chunks = Math.ceil(n / c);
+    const out = new Array<Stmt>(n);
+    for (let k = 0; k < chunks; k++) {
+      const g0 = k * c;
+      const g1 = Math.min(n, g0 + c);
+      const from = starts[g0]!;
+      const to = starts[g1]!;
+      const parse = (): Stmt[] => this.chunkOf(from, to);
+      if (k === 0 || k === chunks - 1) {
+        const got = checkedChunk(g1 - g0, parse);
+        for (let j = 0; j < got.length; j++) out[g0 + j] = got[j]!;
+      } else {
+        out.fill(lazy.placeholder(g1 - g0, parse, t.start[from]!, t.end[to - 1]!), g0, g1);
+      }
+    }
+    return out;
+  }
+
+  /** The statements of the groups on lines [a, b), read as they are inside a lazily read block. */
+  private chunkOf(a: number, b: number): Stmt[] {
+    const lazyOk = this.lazyOk;
+    const ellipsisOk = this.ellipsisOk;
+    this.lazyOk = true;
+    this.ellipsisOk = false;
+    try {
+      return this.parseWholeBlock(a, b);
+    } finally {
+      this.lazyOk = lazyOk;
+      this.ellipsisOk = ellipsisOk;
+    }
+  }
+
+  /** parseBlock, every statement parsed now (nested large blocks may still be lazy). */
+  private parseWholeBlock(a: number, b: number): Stmt[] {
     const t = this.table;
     const text = this.source.text;
     const base = t.indent[a]!;

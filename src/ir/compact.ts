@@ -29,10 +29,14 @@ export class InternPool {
   private readonly known = new Map<string, Callee>();
   private readonly unknown = new Map<string, Callee>();
 
+  /** `maxStrings`: past it the strings are forgotten (a pool living through a streaming parse stays bounded). */
+  constructor(private readonly maxStrings = Number.POSITIVE_INFINITY) {}
+
   /** The pool's copy of `s`. */
   str(s: string): string {
     const had = this.strings.get(s);
     if (had !== undefined) return had;
+    if (this.strings.size >= this.maxStrings) this.strings.clear();
     this.strings.set(s, s);
     return s;
   }

@@ -352,6 +352,18 @@ export interface Module {
   dynamics?: Map<string, string>;
   /** How the module spells `pl` and `pld` (its imports), for text the rewriter inserts. */
   spell?: { pl: string; pld: string };
+  /**
+   * Set by a streaming parse (ParseOptions.streaming) only: some blocks hold placeholders that
+   * `ensure` parses in place as fact extraction reaches them. Such a module is for extraction
+   * alone: no comments are attached to it.
+   */
+  pending?: PendingStatements;
+}
+
+/** The statements of a streaming parse not parsed yet (Module.pending). */
+export interface PendingStatements {
+  /** Makes `stmts[i]` a parsed statement (parsing its chunk into `stmts` when it is a placeholder). */
+  ensure(stmts: Stmt[], i: number): void;
 }
 
 export interface ReadStats {

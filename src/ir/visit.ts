@@ -154,7 +154,19 @@ export function walkFunction(f: FunctionDef, v: FunctionVisitor): void {
   for (const p of f.params) if (p.type) onType(p.type);
   if (f.returns) onType(f.returns);
   if (f.attrs) onExpr(f.attrs);
-  walkStmts(f.body, (s, depth) => {
+  walkBody(f.body, v);
+}
+
+/** Walks statements as walkFunction walks a body: each statement, then its expressions and types, nested bodies included. */
+export function walkBody(body: readonly Stmt[], v: FunctionVisitor): void {
+  const onExpr = (e: Expr): void => {
+    if (v.expr) walkExpr(e, v.expr);
+  };
+  const onType = (t: TypeExpr): void => {
+    v.type?.(t);
+    for (const e of typeExprs(t)) onExpr(e);
+  };
+  walkStmts(body, (s, depth) => {
     v.stmt?.(s, depth);
     stmtParts(s, onExpr, onType);
   });

@@ -1,5 +1,6 @@
 import { join, isAbsolute } from 'node:path';
 import type { Module } from '../ir/nodes.js';
+import { StreamAbandoned } from '../frontend/index.js';
 import { extractFacts, extractFactsCounted, type NodeTable } from '../facts/extract.js';
 import type { FactSink } from '../facts/sink.js';
 import { databaseSink } from './database-sink.js';
@@ -107,23 +108,37 @@ export interface ReleasedAnalysis {
   ruleWarnings: Diagnostic[];
   /** How many node ids the facts use: extractFacts on the module parsed again numbers them alike. */
   ids: number;
+  /** Whether the module was read by a streaming parse (else whole, after one was abandoned): parse it again the same way. */
+  streamed: boolean;
 }
 
 /**
  * As analyze, on the module `parse` returns, with nothing of its tree kept: the facts are
  * extracted (ids counted, no node remembered) and the module is unreachable before evaluation
- * starts, so a large module's tree and the evaluation are never in memory together. A caller
- * that needs nodes afterwards (to locate findings, to rewrite) parses the text again and
- * numbers it with extractFacts (`ids` says how many ids that must give).
+ * starts, so a large module's tree and the evaluation are never in memory together. `parse(true)`
+ * is asked first for a streaming parse (ParseOptions.streaming: the tree is never whole); when it
+ * is abandoned (StreamAbandoned, at parse or extraction), the facts so far are dropped (the arena
+ * reset) and `parse(false)` read whole. A caller that needs nodes afterwards (to locate findings,
+ * to rewrite) parses the text again the same way (`streamed`) and numbers it with extractFacts
+ * (`ids` says how many ids that must give).
  */
-export function analyzeReleased(parse: () => Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): ReleasedAnalysis {
-  let ids = 0;
-  const r = evaluateFacts(entry, extra, opts, (sink) => {
-    // With `collect`, the tree is freed on the way (ExtractOptions.consume), the rest of it here.
-    ids = extractFactsCounted(parse(), sink, opts.collect ? { collect: opts.collect } : undefined);
-    opts.collect?.();
-  });
-  return { ...r, ids };
+export function analyzeReleased(parse: (streaming: boolean) => Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): ReleasedAnalysis {
+  const once = (streaming: boolean): ReleasedAnalysis => {
+    let ids = 0;
+    const r = evaluateFacts(entry, extra, opts, (sink) => {
+      // With `collect`, the tree is freed on the way (ExtractOptions.consume), the rest of it here.
+      ids = extractFactsCounted(parse(streaming), sink, opts.collect ? { collect: opts.collect } : undefined);
+      opts.collect?.();
+    });
+    return { ...r, ids, streamed: streaming };
+  };
+  try {
+    return once(true);
+  } catch (e) {
+    if (!(e instanceof StreamAbandoned)) throw e;
+    opts.arena?.reset(); // (nothing of the abandoned database is read)
+    return once(false);
+  }
 }
 
 /** Loads the rules, fills their facts with `extract`, evaluates; the rest of analyze. */

@@ -1,5 +1,5 @@
 import type { ConstValue, Module } from '../ir/nodes.js';
-import { parseModuleIsolated, moduleErrors } from '../frontend/index.js';
+import { parseModuleIsolated, type LazySizes } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount, type EditSet } from '../rewrite/edits.js';
@@ -58,6 +58,11 @@ export interface RunOptions {
   session?: RuleSession;
   /** A full garbage collection, run when a module's tree has become unreachable (AnalyzeOptions.collect). */
   collect?: () => void;
+  /**
+   * Which blocks a streaming parse reads as extraction reaches them (ParseOptions.streaming; default:
+   * blocks of 4,096 statements or more, 1,024 at a time). Tests set them small.
+   */
+  lazyBlocks?: LazySizes;
 }
 
 /**
@@ -112,15 +117,16 @@ export function applyPasses(
     // Nothing of the previous pass's analysis is read any more: its arrays' blocks are reused.
     arena.reset();
     // (The first parse reads the original text: its errors and module warnings are the ones to report.)
-    const parse = parserOf(current, path, opts, read, warnings);
+    const reader = parserOf(current, path, opts, read, warnings);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
-    const a = analyzeReleased(parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    const a = analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    reader.settle();
     if (i === passes.length - 1) giveBack(arena, a.result);
     if (!namesNodes(a.result)) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
     }
-    const { module, table } = reread(parse, a.ids, namedIds(a.result, a.ids), opts.collect);
+    const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.();
     const findings = readFindings(a.result, table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
@@ -162,18 +168,22 @@ export function auditReport(
   const read: FirstRead = { errors: null };
   const out: Diagnostic[] = [];
   // Each pass parses the text itself (see analyzeReleased): the first parse's errors and warnings are reported.
-  const parse = parserOf(text, path, opts, read, out);
+  const reader = parserOf(text, path, opts, read, out);
   for (const [i, pass] of passes.entries()) {
     arena.reset(); // nothing of the previous pass's analysis is read any more
     const rules = passRules(pass, opts);
-    const a = analyzeReleased(parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    const a = analyzeReleased(reader.parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    reader.settle();
     if (i === passes.length - 1) giveBack(arena, a.result);
     if (!namesNodes(a.result)) continue;
-    const { module, table } = reread(parse, a.ids, namedIds(a.result, a.ids), opts.collect);
+    const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.();
     for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source))) out.push(d);
   }
-  if (read.errors === null) parse();
+  if (read.errors === null) {
+    reader.parse(false);
+    reader.settle();
+  }
   return { findings: sortDiagnostics(dedupe(out)), readErrors: read.errors ?? [] };
 }
 
@@ -182,33 +192,47 @@ interface FirstRead {
   errors: Diagnostic[] | null;
 }
 
-/**
- * Parses `text` on each call; the first call of a run (`read.errors` null) records the module's
- * errors in `read` and pushes its warnings and notes to `warnings`.
- */
-function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead, warnings: Diagnostic[]): () => Module {
-  return () => {
-    const module = parseModuleIsolated(text, path, { defines: opts.defines });
-    if (read.errors === null) {
-      read.errors = moduleErrors(module);
-      for (const d of module.problems ?? []) if (d.severity !== 'error') warnings.push(d);
-    }
-    return module;
+/** Parses a run's text (streaming or whole); `settle` records what the first parse found. */
+interface Reader {
+  parse: (streaming: boolean) => Module;
+  /**
+   * After the first analysis (a streaming parse's module knows its notes once extracted): when
+   * `read.errors` is null, records the last parse's errors there and pushes its warnings and
+   * notes to the run's warnings.
+   */
+  settle: () => void;
+}
+
+/** The Reader of `text` in a run whose first parse is recorded in `read`, its warnings pushed to `warnings`. */
+function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead, warnings: Diagnostic[]): Reader {
+  let problems: Diagnostic[] | null = null;
+  return {
+    parse: (streaming) => {
+      const module = parseModuleIsolated(text, path, { defines: opts.defines, ...(streaming ? { streaming: opts.lazyBlocks ?? true } : {}) });
+      problems = module.problems ?? [];
+      return module;
+    },
+    settle: () => {
+      if (read.errors !== null || problems === null) return;
+      read.errors = problems.filter((d) => d.severity === 'error');
+      for (const d of problems) if (d.severity !== 'error') warnings.push(d);
+    },
   };
 }
 
 /**
- * The module `parse` gives (the text analyzeReleased evaluated, parsed again) with an id table
- * numbered as the evaluated facts were (`ids` ids), keeping the nodes of the ids in `named`
- * only. The module comes back without its programs: nothing keeps the rest of the tree, which
- * the caller's `collect` gives back once this has returned (the tree is on this call's stack).
+ * The module `parse` gives (the text analyzeReleased evaluated, parsed again as it was:
+ * `streamed`) with an id table numbered as the evaluated facts were (`ids` ids), keeping the
+ * nodes of the ids in `named` only. The module comes back without its programs: nothing keeps
+ * the rest of the tree, which the caller's `collect` gives back once this has returned (the tree
+ * is on this call's stack).
  */
-function reread(parse: () => Module, ids: number, named: IdSet, collect: (() => void) | undefined): { module: Module; table: NodeTable } {
-  const module = parse();
+function reread(parse: (streaming: boolean) => Module, a: { ids: number; streamed: boolean }, named: IdSet, collect: (() => void) | undefined): { module: Module; table: NodeTable } {
+  const module = parse(a.streamed);
   const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === SPAN ? 'span' : 'none');
   const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect } } : { keep });
   // Parsing is deterministic: a different count is a ptolog bug, not the user's.
-  if (table.size !== ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${ids}`);
+  if (table.size !== a.ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${a.ids}`);
   return { module: { ...module, programs: [] }, table };
 }
 
@@ -249,11 +273,19 @@ function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable
     entry.lines.push(line);
     byStart.set(anchor.start, entry);
   }
+  // Findings repeat their fixes (a million-statement kernel: 400,000 findings, a few fix texts): one string each.
+  const texts = new Map<string, string>();
+  const shared = (t: string): string => {
+    const had = texts.get(t);
+    if (had !== undefined) return had;
+    texts.set(t, t);
+    return t;
+  };
   for (const d of findings) {
     if (d.fix || !d.location || !fixedCodes.has(d.code)) continue;
     const entry = byStart.get(d.location.start);
     if (!entry) continue;
-    d.fix = `insert after it: ${entry.lines.join('; ')}`;
+    d.fix = shared(`insert after it: ${entry.lines.join('; ')}`);
     // As an edit: the lines after the statement's last line, with its first line's indentation.
     const last = src.lineOf(entry.end);
     const next = src.lineStart(last + 1);
@@ -261,7 +293,7 @@ function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable
     const indent = /^[ \t]*/.exec(src.lineText(src.lineOf(d.location.start)))![0];
     const body = entry.lines.map((l) => indent + l + nl).join('');
     const atEnd = next >= src.text.length && !src.text.endsWith('\n');
-    d.fixEdits = [{ start: next, end: next, text: atEnd ? nl + body : body }];
+    d.fixEdits = [{ start: next, end: next, text: shared(atEnd ? nl + body : body) }];
   }
   return findings;
 }
