@@ -184,7 +184,7 @@ export function auditReport(
     reader.parse(false);
     reader.settle();
   }
-  return { findings: sortDiagnostics(dedupe(out)), readErrors: read.errors ?? [] };
+  return { findings: sortedUnique(out), readErrors: read.errors ?? [] };
 }
 
 /** What a run's first parse found: its errors (null before it). */
@@ -236,15 +236,22 @@ function reread(parse: (streaming: boolean) => Module, a: { ids: number; streame
   return { module: { ...module, programs: [] }, table };
 }
 
-/** Drops repeats of one finding (a user rule file that extends several passes derives it once per pass). */
-function dedupe(ds: Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return ds.filter((d) => {
-    const k = [d.code, d.severity, d.message, d.location?.start ?? -1, d.location?.end ?? -1, d.path ?? ''].join('\0');
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+/**
+ * `ds` sorted (sortDiagnostics) without repeats of one finding (a user rule file that extends
+ * several passes derives it once per pass): the first of each is kept. Repeats sort next to each
+ * other (same start, code and message), so no key is built per finding.
+ */
+function sortedUnique(ds: Diagnostic[]): Diagnostic[] {
+  sortDiagnostics(ds);
+  const out: Diagnostic[] = [];
+  let run = 0; // where the findings of the current start, code and message begin in `out`
+  for (const d of ds) {
+    const r = out[run];
+    if (r === undefined || r.location?.start !== d.location?.start || r.code !== d.code || r.message !== d.message) run = out.length;
+    else if (out.slice(run).some((o) => o.severity === d.severity && o.location?.end === d.location?.end && (o.path ?? '') === (d.path ?? ''))) continue;
+    out.push(d);
+  }
+  return out;
 }
 
 /**

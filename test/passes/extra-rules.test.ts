@@ -40,6 +40,19 @@ describe('--rules routing', () => {
     expect(r.out).toMatch(/pld\.system\.ttest\(sig, \[0, 0\], 1\)\n\s+pl\.system\.cacheinvalid\(\)/);
   });
 
+  it('a finding an extension derives in every pass it extends is reported once', async () => {
+    const dir = rulesDirWith({
+      'every.dl': 'finding("every-pass-pass", "warning", S, "a pass statement") :- stmt(S, "Pass", _, _).\n',
+      'diagnostics.toml': '[every-pass-pass]\nseverity = "warning"\nsummary = "a pass statement"\nhelp = "a pass statement"\nexample = "pass"\n',
+    });
+    expect(PASSES.filter((p) => extrasFor(p, readExtraRules([dir], PASSES)).length > 0).length).toBeGreaterThan(1);
+    const kernel = join(dir, 'k.py');
+    writeFileSync(kernel, 'import pypto.language as pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n    def f(self):\n        pass\n');
+    const r = await run(['audit', '--rules', dir, kernel]);
+    expect(r.code).toBe(1);
+    expect(r.out.match(/warning\[every-pass-pass\]/g)).toHaveLength(1);
+  });
+
   it('a file no pass can take is reported with located errors, exit 2', async () => {
     const dir = rulesDirWith({ 'mixed.dl': 'sequential_loop_kind("pipeline2").\nimpure_leaf_kind("x").\n' });
     const r = await run(['apply', '--rules', dir, 'examples/ring_allreduce.py']);
