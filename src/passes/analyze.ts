@@ -56,12 +56,18 @@ export interface AnalyzeOptions {
   /** Where the fact database and the evaluation take their large arrays from (default: the database's own). */
   arena?: Arena;
   /**
-   * analyzeReleased calls it once the module's tree is unreachable, before evaluation: the CLI
-   * gives a full garbage collection, so that the tree's memory is given back before the
-   * evaluation's is taken (JavaScript offers the library no way to ask for one).
+   * analyzeReleased calls it where a module's tree has become garbage: `extracting` while its
+   * facts are extracted (each eighth of a large module's statements), `extracted` once the whole
+   * tree is unreachable, right before evaluation (or, in the pipeline, before the result is read),
+   * what follows allocating mostly outside the JavaScript heap for long. The CLI gives a full
+   * garbage collection, so that the tree's memory is given back before the evaluation's is taken
+   * (JavaScript offers the library no way to ask for one).
    */
-  collect?: () => void;
+  collect?: (moment: CollectMoment) => void;
 }
+
+/** Where AnalyzeOptions.collect is called: see there. */
+export type CollectMoment = 'extracting' | 'extracted';
 
 /**
  * Loads (once per `session`) the rule program made of a pass's entry file (under `root`) plus
@@ -127,8 +133,9 @@ export function analyzeReleased(parse: (streaming: boolean) => Module, entry: st
     let ids = 0;
     const r = evaluateFacts(entry, extra, opts, (sink) => {
       // With `collect`, the tree is freed on the way (ExtractOptions.consume), the rest of it here.
-      ids = extractFactsCounted(parse(streaming), sink, opts.collect ? { collect: opts.collect } : undefined);
-      opts.collect?.();
+      const collect = opts.collect;
+      ids = extractFactsCounted(parse(streaming), sink, collect ? { collect: () => collect('extracting') } : undefined);
+      collect?.('extracted');
     });
     return { ...r, ids, streamed: streaming };
   };

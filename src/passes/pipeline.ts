@@ -5,7 +5,7 @@ import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount, type EditSet } from '../rewrite/edits.js';
 import { NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyzeReleased, type AnalyzeOptions, type AuditStage } from './analyze.js';
+import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment } from './analyze.js';
 import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
 import type { SourceText } from '../report/source.js';
 import { readEdits } from './read-edits.js';
@@ -57,7 +57,7 @@ export interface RunOptions {
   /** Where loaded rule programs are kept for reuse across calls (default: one session per call). */
   session?: RuleSession;
   /** A full garbage collection, run when a module's tree has become unreachable (AnalyzeOptions.collect). */
-  collect?: () => void;
+  collect?: (moment: CollectMoment) => void;
   /**
    * Which blocks a streaming parse reads as extraction reaches them (ParseOptions.streaming; default:
    * blocks of 4,096 statements or more, 1,024 at a time). Tests set them small.
@@ -127,7 +127,7 @@ export function applyPasses(
       continue;
     }
     const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
-    opts.collect?.();
+    opts.collect?.('extracted');
     const findings = readFindings(a.result, table, module.source);
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...errors]));
@@ -141,7 +141,7 @@ export function applyPasses(
     const r = rewriteText(module, table, edits);
     current = r.text;
     outcomes.push({ pass: pass.name, applied: r.applied });
-    if (i < passes.length - 1) opts.collect?.(); // this pass's tree, before the next one's
+    if (i < passes.length - 1) opts.collect?.('extracted'); // this pass's tree, before the next one's
   }
   return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(read.errors ?? []) };
 }
@@ -177,7 +177,7 @@ export function auditReport(
     if (i === passes.length - 1) giveBack(arena, a.result);
     if (!namesNodes(a.result)) continue;
     const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
-    opts.collect?.();
+    opts.collect?.('extracted');
     for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source))) out.push(d);
   }
   if (read.errors === null) {
@@ -227,10 +227,10 @@ function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead,
  * the rest of the tree, which the caller's `collect` gives back once this has returned (the tree
  * is on this call's stack).
  */
-function reread(parse: (streaming: boolean) => Module, a: { ids: number; streamed: boolean }, named: IdSet, collect: (() => void) | undefined): { module: Module; table: NodeTable } {
+function reread(parse: (streaming: boolean) => Module, a: { ids: number; streamed: boolean }, named: IdSet, collect: RunOptions['collect']): { module: Module; table: NodeTable } {
   const module = parse(a.streamed);
   const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === SPAN ? 'span' : 'none');
-  const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect } } : { keep });
+  const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect: () => collect('extracting') } } : { keep });
   // Parsing is deterministic: a different count is a ptolog bug, not the user's.
   if (table.size !== a.ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${a.ids}`);
   return { module: { ...module, programs: [] }, table };

@@ -22,6 +22,18 @@ describe('fullCollection', () => {
     expect(heap() - before).toBeLessThan((full - before) / 4);
   });
 
+  it('frees at the `extracted` moment from its lower threshold on, not while extracting', () => {
+    const collect = fullCollection(Number.MAX_SAFE_INTEGER, 0);
+    let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));
+    expect(junk.length).toBe(400_000);
+    const full = heap();
+    junk = null;
+    collect('extracting');
+    expect(heap()).toBeGreaterThan(full - 8 * 2 ** 20);
+    collect('extracted');
+    expect(heap()).toBeLessThan(full - 16 * 2 ** 20);
+  });
+
   it('does nothing below its threshold', () => {
     const collect = fullCollection(Number.MAX_SAFE_INTEGER);
     let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));
