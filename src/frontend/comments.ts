@@ -15,6 +15,7 @@
 import type { Commented, FunctionDef, Program, Stmt } from '../ir/nodes.js';
 import type { LineTable } from './scan.js';
 import { newlineAt } from './chars.js';
+import { firstAtOrAfter } from './sorted.js';
 
 interface Anchor {
   /** Comments starting at or before this offset (and after the previous anchor's) belong here. */
@@ -58,14 +59,8 @@ export function attachComments(text: string, table: LineTable, programs: readonl
   /** The nodes given comments, in order: their lists are shared once all are attached. */
   const commented: Commented[] = [];
   const assign = (from: number, to: number, anchors: readonly Anchor[], skip: readonly [number, number][]): void => {
-    // First comment at or after `from` (binary search), then walk both lists together.
-    let lo = 0;
-    let hi = comments.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (comments[mid]! < from) lo = mid + 1;
-      else hi = mid;
-    }
+    // First comment at or after `from`, then walk both lists together.
+    const lo = firstAtOrAfter(comments, from);
     let a = 0;
     for (let k = lo; k < comments.length && comments[k]! <= to; k++) {
       const c = comments[k]!;

@@ -13,6 +13,7 @@
  * the module whole instead, which reports exactly what a whole parse reports.
  */
 import type { PendingStatements, Stmt } from '../ir/nodes.js';
+import { firstAtOrAfter } from './sorted.js';
 
 /** When a block is read lazily (ParseOptions.streaming). */
 export interface LazySizes {
@@ -65,15 +66,8 @@ export class LazyBlocks implements PendingStatements {
     if (groups < this.minGroups) return false;
     // One group is one statement, except `a; b` (a count known only by parsing); a `pl.func_attr`
     // outside a function's prologue is an error only a whole body shows.
-    const b = this.blockers;
-    let lo = 0;
-    let hi = b.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (b[mid]! < from) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo >= b.length || b[lo]! >= to;
+    const next = this.blockers[firstAtOrAfter(this.blockers, from)];
+    return next === undefined || next >= to;
   }
 
   /** A placeholder for `count` statement groups, parsed by `parse` when extraction reaches them. */

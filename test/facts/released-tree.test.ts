@@ -11,15 +11,10 @@ import { runInNewContext } from 'node:vm';
 import { parseModule } from '../../src/frontend/index.js';
 import { extractFacts, extractFactsCounted, NO_FACTS, type Keep } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
+import { factLines } from './fact-lines.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { orchestrationText } from '../../src/gen/large.js';
 
-/** Every fact of `sink` as sorted lines (one relation after another). */
-function factLines(sink: MemorySink): string[] {
-  const out: string[] = [];
-  for (const [rel, rows] of sink.relations) for (const r of rows) out.push(`${rel}(${r.join(',')})`);
-  return out.sort();
-}
 
 /** A full garbage collection (the flag stays set for this worker). */
 function gc(): void {

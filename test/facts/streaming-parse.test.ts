@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseModule, parseModuleIsolated, StreamAbandoned, type LazySizes } from '../../src/frontend/index.js';
 import { extractFacts, extractFactsCounted, NO_FACTS, type Keep } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
+import { factLines } from './fact-lines.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
 import { applyPasses, auditReport, type RunOptions } from '../../src/passes/pipeline.js';
@@ -24,12 +25,6 @@ const TINY: LazySizes = { minGroups: 3, chunkGroups: 1 };
 /** No block read lazily (a whole parse, through the same code). */
 const NONE: LazySizes = { minGroups: Number.MAX_SAFE_INTEGER };
 
-/** Every fact of `sink` as sorted lines. */
-function factLines(sink: MemorySink): string[] {
-  const out: string[] = [];
-  for (const [rel, rows] of sink.relations) for (const r of rows) out.push(`${rel}(${r.join(',')})`);
-  return out.sort();
-}
 
 /** A kernel whose body is `n` statements (`line(i)` each), in an InCore function. */
 function kernel(n: number, line: (i: number) => string): string {
