@@ -59,15 +59,17 @@ export interface AnalyzeOptions {
    * analyzeReleased calls it where a module's tree has become garbage: `extracting` while its
    * facts are extracted (each eighth of a large module's statements), `extracted` once the whole
    * tree is unreachable, right before evaluation (or, in the pipeline, before the result is read),
-   * what follows allocating mostly outside the JavaScript heap for long. The CLI gives a full
-   * garbage collection, so that the tree's memory is given back before the evaluation's is taken
-   * (JavaScript offers the library no way to ask for one).
+   * what follows allocating mostly outside the JavaScript heap for long; the pipeline also calls it
+   * at `evaluated`, once an evaluation's arrays are given back (Arena.trim) and before the result is
+   * copied out of them. The CLI gives a full garbage collection, so that the tree's (or the
+   * evaluation's) memory is given back before the next is taken (JavaScript offers the library no
+   * way to ask for one).
    */
   collect?: (moment: CollectMoment) => void;
 }
 
 /** Where AnalyzeOptions.collect is called: see there. */
-export type CollectMoment = 'extracting' | 'extracted';
+export type CollectMoment = 'extracting' | 'extracted' | 'evaluated';
 
 /**
  * Loads (once per `session`) the rule program made of a pass's entry file (under `root`) plus

@@ -30,9 +30,13 @@ function runArena(text: string): Arena {
 /**
  * After the last evaluation of a run: its result moved out of the arena (a few relations), whose
  * buffers are given back, so that reading the result and rewriting do not sit on top of the
- * pages evaluation wrote at its peak.
+ * pages evaluation wrote at its peak. The buffers no array uses any more are given back first
+ * (and collected, `collect`): the copies are then not made on top of the peak (1M-statement comm
+ * audit: 995 → 680 MB before the copies, where they took it to 1,034).
  */
-function giveBack(arena: Arena, result: EvalResult): void {
+function giveBack(arena: Arena, result: EvalResult, collect: RunOptions['collect']): void {
+  arena.trim();
+  collect?.('evaluated');
   result.detach();
   arena.reset();
   arena.trim();
@@ -121,7 +125,7 @@ export function applyPasses(
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     const a = analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
     reader.settle();
-    if (i === passes.length - 1) giveBack(arena, a.result);
+    if (i === passes.length - 1) giveBack(arena, a.result, opts.collect);
     if (!namesNodes(a.result)) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
@@ -174,7 +178,7 @@ export function auditReport(
     const rules = passRules(pass, opts);
     const a = analyzeReleased(reader.parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
     reader.settle();
-    if (i === passes.length - 1) giveBack(arena, a.result);
+    if (i === passes.length - 1) giveBack(arena, a.result, opts.collect);
     if (!namesNodes(a.result)) continue;
     const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.('extracted');

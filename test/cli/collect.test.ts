@@ -34,6 +34,17 @@ describe('fullCollection', () => {
     expect(heap()).toBeLessThan(full - 16 * 2 ** 20);
   });
 
+  it('frees at the `evaluated` moment by the ArrayBuffers held, not by the heap', () => {
+    let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));
+    expect(junk.length).toBe(400_000);
+    const full = heap();
+    junk = null;
+    fullCollection(0, 0, Number.MAX_SAFE_INTEGER)('evaluated');
+    expect(heap()).toBeGreaterThan(full - 8 * 2 ** 20);
+    fullCollection(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 0)('evaluated');
+    expect(heap()).toBeLessThan(full - 16 * 2 ** 20);
+  });
+
   it('does nothing below its threshold', () => {
     const collect = fullCollection(Number.MAX_SAFE_INTEGER);
     let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));
