@@ -14,6 +14,7 @@ import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
 import { lastReaders } from './lifetime.js';
+import { MemoSet } from './memo.js';
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -129,6 +130,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const pool = db.arena;
   let height = 0;
   const fns = functorRuntime(symbols);
+  const memos = new MemoSet(pool);
   const lo = new Int32Array(rels.length);
   const lim = new Int32Array(rels.length);
 
@@ -186,7 +188,11 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
     try {
-      r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
+      try {
+        r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos);
+      } finally {
+        memos.release();
+      }
       // The join read its arrays only while it ran: what it let go of can be reused now.
       pool.recycle();
     } catch (e) {
