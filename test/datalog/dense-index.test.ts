@@ -20,7 +20,8 @@ function matching(rows: number[][], cols: number[], key: number[]): number[] {
 }
 
 describe('dense index', () => {
-  test.prop([fc.integer({ min: 256, max: 600 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.integer({ min: 1, max: 3 })], { numRuns: 60 })(
+  // Step 10: ranked over ten values a row, too wide for a table: an id out of order makes it hashed.
+  test.prop([fc.integer({ min: 256, max: 600 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.constantFrom(1, 2, 3, 10)], { numRuns: 60 })(
     'finds what a hashed index finds, before and after rows that break its density or uniqueness',
     (n, more, breakIt, step) => {
       const rel = new Relation(2, 4);
@@ -125,7 +126,7 @@ describe('index lookups against a model', () => {
   test.prop(
     [
       fc.integer({ min: 256, max: 700 }),
-      fc.constantFrom(1, 3, 40),
+      fc.constantFrom(1, 3, 10, 40),
       fc.boolean(),
       fc.integer({ min: 0, max: 2 ** 31 - 1 }),
       fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 4 }),
