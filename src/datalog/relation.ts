@@ -31,6 +31,9 @@ const DENSE_MIN_ROWS = 256;
 const DENSE_SLOTS_PER_ROW = 4;
 const DENSE_SLACK = 1024;
 
+/** A dense table of at most this many slots (256 KB) is built whatever the hashed one would take. */
+const DENSE_ANY_SLOTS = 1 << 16;
+
 /**
  * A ranked index (increasing values) may span this many values per indexed row (plus
  * DENSE_SLACK): it costs a quarter of a byte per value of its range, at most 4 bytes a row here,
@@ -226,7 +229,8 @@ export class Index {
         this.dense = j;
         return true;
       }
-      if (size > limit) continue;
+      // Not over a range wider than the hashed table of distinct keys would be (at most three quarters full).
+      if (size > limit || (size > DENSE_ANY_SLOTS && size > pow2(Math.ceil((4 * upto) / 3) + 1))) continue;
       const table = pool ? pool.int32(size) : new Int32Array(size);
       let unique = true;
       for (let r = 0, b = c; r < upto; r++, b += a) {
@@ -242,10 +246,18 @@ export class Index {
         table.fill(0);
         this.sizeNext(upto);
         const next = this.next;
+        let keys = 0;
         for (let r = 0, b = c; r < upto; r++, b += a) {
           const slot = d[b]! - lo;
+          if (table[slot] === 0) keys++;
           next[r] = table[slot]! - 1;
           table[slot] = r + 1;
+        }
+        if (size > DENSE_ANY_SLOTS && size > pow2(2 * (keys + 1))) {
+          // Few keys over a wide range (`ref(E, B)` on B: 300k bindings over 4M node ids): the
+          // hashed table of the keys (at most half full once chained) is smaller; `next` is reused.
+          pool?.release(table);
+          continue;
         }
         this.chained = true;
       } else if (!unique) {
