@@ -3,10 +3,12 @@
 import type { FunctorRuntime } from './functors.js';
 import type { Index, Relation } from './relation.js';
 import type { Expr, Plan, Step } from './plan.js';
+import type { MemoSet } from './memo.js';
 
 /**
  * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,
- * F the functors over the symbol table (`F.str` its strings, `F.num` the 64-bit arithmetic: `N`).
+ * F the functors over the symbol table (`F.str` its strings, `F.num` the 64-bit arithmetic: `N`),
+ * M where the aggregates' memos come from (the caller frees them when the run ends).
  */
 export type CompiledPlan = (
   R: readonly Relation[],
@@ -17,6 +19,7 @@ export type CompiledPlan = (
   OUT: Relation,
   H: number,
   F: FunctorRuntime,
+  M: MemoSet,
 ) => void;
 
 
@@ -24,8 +27,8 @@ interface Gen {
   temps: number;
   /** How deep exprCode recurses now: every SPILL levels a value goes to a temporary (V8's parser limits nesting). */
   depth: number;
-  /** Names of the per-run memo maps of the plan's aggregates. */
-  memos: string[];
+  /** The per-run memos of the plan's aggregates: their names and key widths. */
+  memos: { name: string; width: number }[];
 }
 
 /** A value computed before the code that uses it, which runs only when `ok` holds of it. */
@@ -230,12 +233,22 @@ function genSteps(steps: readonly Step[], i: number, leaf: () => string, arity: 
       // relations it reads are complete (a lower stratum): it is computed once per distinct key
       // and remembered for this run of the plan. `r(W, N) :- p(W, _, _), N = min M : {q(W, M)}`
       // thus costs one aggregate per distinct W, not one per p tuple (and one with no key, once).
+      // The memo lives in arrays of the arena, freed when the run ends (memo.ts).
       const memo = `m${g.temps++}`;
-      g.memos.push(memo);
-      const key = step.keySlots.length === 0 ? '0' : step.keySlots.length === 1 ? `v${step.keySlots[0]}` : `(${step.keySlots.map((s) => `v${s}`).join(' + "," + ')})`;
-      const cached = `c${g.temps++}`;
-      return `{ let ${acc} = 0; let ${found} = 0; const ${cached} = ${memo}.get(${key});
-if (${cached} === undefined) {\n${body}\n${memo}.set(${key}, ${always ? acc : `${found} === 1 ? ${acc} : null`}); } else if (${cached} !== null) { ${acc} = ${cached}; ${found} = 1; }
+      const ks = step.keySlots;
+      g.memos.push({ name: memo, width: Math.max(1, ks.length) });
+      const at =
+        ks.length === 0
+          ? `${memo}.at1(0)`
+          : ks.length === 1
+            ? `${memo}.at1(v${ks[0]})`
+            : ks.length === 2
+              ? `${memo}.at2(v${ks[0]}, v${ks[1]})`
+              : `(${ks.map((s, j) => `${memo}.q[${j}] = v${s}`).join(', ')}, ${memo}.atN())`;
+      const slot = `c${g.temps++}`;
+      const st = `c${g.temps++}`;
+      return `{ let ${acc} = 0; let ${found} = 0; const ${slot} = ${at}; const ${st} = ${memo}.state(${slot});
+if (${st} === 0) {\n${body}\n${memo}.put(${slot}, ${acc}, ${always ? '1' : found}); } else if (${st} === 1) { ${acc} = ${memo}.value(${slot}); ${found} = 1; }
 if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${rest()}\n} }`;
     }
     case 'scan': {
@@ -302,13 +315,13 @@ export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): Compi
     const line = `const R${k} = R[${k}]; const D${k} = R${k}.data; const S${k} = S[${k}];`;
     return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next; const U${k} = X${k}.single;` : line;
   });
-  const memos = g.memos.map((m) => `const ${m} = new Map();`);
+  const memos = g.memos.map((m) => `const ${m.name} = M.make(${m.width});`);
   const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;', 'const N = F.num;'].join('\n');
   const code = `"use strict";\n${prologue}\n${body}`;
   let fn = cache.get(code);
   if (!fn) {
     if (cache.size > 5000) cache.clear();
-    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', code) as CompiledPlan;
+    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', 'M', code) as CompiledPlan;
     cache.set(code, fn);
   }
   return fn;

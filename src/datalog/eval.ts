@@ -14,6 +14,7 @@ import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
 import { lastReaders } from './lifetime.js';
+import { MemoSet } from './memo.js';
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -77,10 +78,11 @@ export interface EvaluateOptions {
   /** A relation may hold at most this many tuples; past it, evaluation stops with TupleLimitExceeded. */
   maxTuples?: number;
   /**
-   * Keep only these relations and the `.output` / `.printsize` ones for the result (default: every
-   * relation, for explain, why-not and queries). Every other relation, input relations included,
-   * is freed as soon as no later stratum reads it: the database gives up its input relations then
-   * (evaluate it once), and reading a freed relation from the result throws.
+   * Keep only these relations and the `.printsize` ones for the result (default: every relation,
+   * for explain, why-not and queries): with `prune`, only what they depend on is evaluated — an
+   * `.output` not kept (an explanation a caller never reads) is not. Every other relation, input
+   * relations included, is freed as soon as no later stratum reads it: the database gives up its
+   * input relations then (evaluate it once), and reading a freed relation from the result throws.
    */
   keep?: ReadonlySet<string>;
 }
@@ -88,7 +90,7 @@ export interface EvaluateOptions {
 /** Evaluates `program` on the facts of `db`; the database itself is not modified. */
 export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
   db.checkComplete();
-  const needed = options.prune === false ? null : neededRelations(program);
+  const needed = options.prune === false ? null : options.keep ? neededFor(program, options.keep) : neededRelations(program);
   // --timeout S: S seconds from the start of this evaluation (an explicit deadline wins).
   const deadline = options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
   const maxTuples = options.maxTuples;
@@ -129,6 +131,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const pool = db.arena;
   let height = 0;
   const fns = functorRuntime(symbols);
+  const memos = new MemoSet(pool);
   const lo = new Int32Array(rels.length);
   const lim = new Int32Array(rels.length);
 
@@ -186,7 +189,11 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
     try {
-      r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns);
+      try {
+        r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos);
+      } finally {
+        memos.release();
+      }
       // The join read its arrays only while it ran: what it let go of can be reused now.
       pool.recycle();
     } catch (e) {
@@ -286,7 +293,7 @@ function freeAfter(program: RuleProgram, keep: ReadonlySet<string>, evaluated: (
   });
   const out = new Map<number, number[]>();
   program.relations.forEach((info, r) => {
-    if (info.output || info.printsize || keep.has(info.name)) return;
+    if (info.printsize || keep.has(info.name)) return;
     const at = last[r]!;
     let list = out.get(at);
     if (!list) out.set(at, (list = []));
@@ -296,6 +303,7 @@ function freeAfter(program: RuleProgram, keep: ReadonlySet<string>, evaluated: (
 }
 
 const neededCache = new WeakMap<RuleProgram, Set<number>>();
+const keptCache = new WeakMap<RuleProgram, WeakMap<ReadonlySet<string>, Set<number>>>();
 
 /**
  * Ids of the relations the outputs depend on: the `.output` and `.printsize` relations and,
@@ -304,6 +312,25 @@ const neededCache = new WeakMap<RuleProgram, Set<number>>();
 export function neededRelations(program: RuleProgram): Set<number> {
   const hit = neededCache.get(program);
   if (hit) return hit;
+  const needed = dependedOn(program, program.relations.filter((r) => r.output || r.printsize).map((r) => r.id));
+  neededCache.set(program, needed);
+  return needed;
+}
+
+/** As neededRelations, from the relations named in `keep` (undeclared names ignored) and the `.printsize` ones. */
+function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number> {
+  let byKeep = keptCache.get(program);
+  if (!byKeep) keptCache.set(program, (byKeep = new WeakMap()));
+  const hit = byKeep.get(keep);
+  if (hit) return hit;
+  const roots = program.relations.filter((r) => r.printsize || keep.has(r.name)).map((r) => r.id);
+  const needed = dependedOn(program, roots);
+  byKeep.set(keep, needed);
+  return needed;
+}
+
+/** Ids of the relations `roots` and, transitively, every relation a rule deriving one of them reads. */
+function dependedOn(program: RuleProgram, roots: number[]): Set<number> {
   const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
   const reads = new Map<number, number[]>();
   for (const e of edges) {
@@ -312,13 +339,12 @@ export function neededRelations(program: RuleProgram): Set<number> {
     list.push(e.to);
   }
   const needed = new Set<number>();
-  const stack = program.relations.filter((r) => r.output || r.printsize).map((r) => r.id);
+  const stack = roots;
   while (stack.length > 0) {
     const r = stack.pop()!;
     if (needed.has(r) || r < 0) continue;
     needed.add(r);
     for (const to of reads.get(r) ?? []) stack.push(to);
   }
-  neededCache.set(program, needed);
   return needed;
 }

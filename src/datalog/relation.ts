@@ -31,6 +31,19 @@ const DENSE_MIN_ROWS = 256;
 const DENSE_SLOTS_PER_ROW = 4;
 const DENSE_SLACK = 1024;
 
+/** A relation of this many rows or more grows its rows by half instead of doubling them. */
+const LARGE_ROWS = 1 << 20;
+
+/** A dense table of at most this many slots (256 KB) is built whatever the hashed one would take. */
+const DENSE_ANY_SLOTS = 1 << 16;
+
+/**
+ * A ranked index (increasing values) may span this many values per indexed row (plus
+ * DENSE_SLACK): it costs a quarter of a byte per value of its range, at most 4 bytes a row here,
+ * below a hashed table's 5.3 to 10.7 (statement ids among all node ids: 6.5 values a row).
+ */
+const RANKED_SLOTS_PER_ROW = 16;
+
 /** The number of set bits of the 32-bit integer `x`. */
 function popcount32(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
@@ -50,7 +63,8 @@ function popcount32(x: number): number {
  * rows added later that break a condition turn it into the hashed index. A dense column whose
  * values also increase down the rows (ids in the order the facts were emitted) is ranked instead
  * of tabled: a bitmap of the values present and the number of values below each 32-bit word of it
- * (1/16 of the table's bytes): the row of value v is the number of values below it. A hashed index
+ * (1/16 of the table's bytes): the row of value v is the number of values below it — over a range
+ * of up to about sixteen times the number of rows (statement ids among all node ids). A hashed index
  * keeps no `next` chains while every key has one row (ids again: 4 bytes a row saved), its table
  * then tagged and up to three quarters full (see `untag`), and starts chains at the first repeat.
  */
@@ -208,7 +222,7 @@ export class Index {
     const limit = DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK;
     for (let j = 0; j < this.cols.length; j++) {
       const c = this.cols[j]!;
-      const range = compactIntRange(d, c, a, upto, limit);
+      const range = compactIntRange(d, c, a, upto, RANKED_SLOTS_PER_ROW * upto + DENSE_SLACK);
       if (range === null) continue;
       const lo = range.lo;
       const size = range.hi - lo + 1;
@@ -218,6 +232,8 @@ export class Index {
         this.dense = j;
         return true;
       }
+      // Not over a range wider than the hashed table of distinct keys would be (at most three quarters full).
+      if (size > limit || (size > DENSE_ANY_SLOTS && size > pow2(Math.ceil((4 * upto) / 3) + 1))) continue;
       const table = pool ? pool.int32(size) : new Int32Array(size);
       let unique = true;
       for (let r = 0, b = c; r < upto; r++, b += a) {
@@ -233,10 +249,18 @@ export class Index {
         table.fill(0);
         this.sizeNext(upto);
         const next = this.next;
+        let keys = 0;
         for (let r = 0, b = c; r < upto; r++, b += a) {
           const slot = d[b]! - lo;
+          if (table[slot] === 0) keys++;
           next[r] = table[slot]! - 1;
           table[slot] = r + 1;
+        }
+        if (size > DENSE_ANY_SLOTS && size > pow2(2 * (keys + 1))) {
+          // Few keys over a wide range (`ref(E, B)` on B: 300k bindings over 4M node ids): the
+          // hashed table of the keys (at most half full once chained) is smaller; `next` is reused.
+          pool?.release(table);
+          continue;
         }
         this.chained = true;
       } else if (!unique) {
@@ -292,7 +316,7 @@ export class Index {
       const sw = slot >>> 5;
       if (sw >= this.table.length) {
         const words = Math.max(sw + 1, this.table.length * 2);
-        if (words * 32 > DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
+        if (words * 32 > RANKED_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
         const pool = rel.pool;
         const bits = pool ? pool.int32(words) : new Int32Array(words);
         const ranks = pool ? pool.int32(words) : new Int32Array(words);
@@ -334,6 +358,8 @@ export class Index {
   private extendDense(upto: number): boolean {
     if (this.ranked) {
       if (this.extendRanked(upto)) return true;
+      // A table over a range wider than a dense table may span: hashed instead.
+      if (this.table.length * 32 > DENSE_SLOTS_PER_ROW * upto + DENSE_SLACK) return false;
       this.rankedToTable();
     }
     const rel = this.rel;
@@ -1022,7 +1048,10 @@ export class Relation {
    * a running join's view of the rows stays valid, the same memory), else by a move.
    */
   private growRows(): void {
-    const cap = Math.max(4, this.capacity * 2);
+    // Doubled while small, by half once large (the spare rows are cut when the relation is
+    // complete, but until then they and, when the arena has no room after them, the array they
+    // replace are held together: 4.6 M rows of a 1M-statement kernel's expr_kind in 8.4 M).
+    const cap = Math.max(4, this.capacity < LARGE_ROWS ? this.capacity * 2 : Math.ceil(this.capacity * 1.5));
     const grown = this.pool && this.arity > 0 ? this.pool.grow(this.data, cap * this.arity) : null;
     if (grown) {
       this.data = grown;

@@ -62,11 +62,11 @@ describe('evaluate with keep', () => {
     return db;
   };
 
-  it('gives the outputs and the kept relations as a full evaluation does, and frees the others', () => {
+  it('gives the kept relations as a full evaluation does, and frees the others', () => {
     const { program } = loadProgram([{ path: 'l.dl', text }]);
     const full = evaluate(program, facts(program));
     const db = facts(program);
-    const kept = evaluate(program, db, { keep: new Set(['q']) });
+    const kept = evaluate(program, db, { keep: new Set(['q', 'r']) });
     expect(kept.tuples('r')).toEqual(full.tuples('r'));
     expect(kept.tuples('q')).toEqual(full.tuples('q'));
     const each: unknown[][] = [];
@@ -80,5 +80,18 @@ describe('evaluate with keep', () => {
     expect(() => evaluate(program, db)).toThrow(/gave up relations/);
     // Without keep every relation stays.
     expect(full.size('p')).toBeGreaterThan(0);
+  });
+
+  it('evaluates only what the kept relations depend on: an output not kept is neither derived nor readable', () => {
+    const { program } = loadProgram([{ path: 'l.dl', text }]);
+    const full = evaluate(program, facts(program));
+    const kept = evaluate(program, facts(program), { keep: new Set(['q']) });
+    expect(kept.tuples('q')).toEqual(full.tuples('q'));
+    expect(kept.storage[program.relation('r')!.id]!.count).toBe(0);
+    expect(() => kept.tuples('r')).toThrow(/the relation r was freed after evaluation/);
+    // Keeping the output alone evaluates what it needs, q included, and frees q after r's stratum.
+    const out = evaluate(program, facts(program), { keep: new Set(['r']) });
+    expect(out.tuples('r')).toEqual(full.tuples('r'));
+    expect(() => out.tuples('q')).toThrow(/the relation q was freed/);
   });
 });

@@ -9,8 +9,10 @@ function outputs(program: RuleProgram, facts: ReadonlyMap<string, Value[][]>, ke
   const run = keep ? projectInputs(program, keep) : program;
   const db = run.newDatabase();
   for (const [rel, rows] of facts) db.insertMany(rel, rows);
-  const r = evaluate(run, db, keep ? { keep } : {});
-  return new Map(program.relations.filter((i) => i.output).map((i) => [i.name, r.tuples(i.name)]));
+  const outs = program.relations.filter((i) => i.output).map((i) => i.name);
+  // The outputs are read: they are kept (projectInputs reads them whole either way).
+  const r = evaluate(run, db, keep ? { keep: new Set([...keep, ...outs]) } : {});
+  return new Map(outs.map((n) => [n, r.tuples(n)]));
 }
 
 describe('projected input relations', () => {

@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { Relation } from '../../src/datalog/relation.js';
 
@@ -149,5 +149,25 @@ describe('Relation', () => {
     // (each range at most twice as wide as its values), not a set of 4 to 8 bytes a row.
     expect(rel.bytes).toBeLessThan(131_072 * 8 + (4 * 90_000) / 8 + 1024);
     expect(rel.bytes).toBeGreaterThan(131_072 * 8);
+  });
+});
+
+describe('Relation growth', () => {
+  it('doubles its rows while small and grows them by half past 2^20 rows, keeping every row', () => {
+    const r = new Relation(1);
+    const t = new Float64Array(1);
+    for (let i = 0; i < 2 ** 20; i++) {
+      t[0] = i;
+      r.add(t, 0);
+    }
+    expect(r.data.length).toBe(2 ** 20); // doubled up to here
+    t[0] = -1;
+    r.add(t, 0);
+    expect(r.data.length).toBe(1.5 * 2 ** 20);
+    expect(r.count).toBe(2 ** 20 + 1);
+    t[0] = 12345;
+    expect(r.find(t)).toBe(12345);
+    t[0] = -1;
+    expect(r.find(t)).toBe(2 ** 20);
   });
 });
