@@ -70,8 +70,9 @@ export interface RunOptions {
 }
 
 /**
- * The relations `applyPasses` and `audit` read from an evaluation besides the outputs (findings,
- * edits, bad op effects): every other relation is freed as soon as evaluation is done with it.
+ * The relations `applyPasses` and `audit` read from an evaluation (findings, edits, bad op
+ * effects): only what they depend on is evaluated (an `.output` such as an explanation is not),
+ * and every other relation is freed as soon as evaluation is done with it (EvaluateOptions.keep).
  */
 const PIPELINE_READS: ReadonlySet<string> = new Set([
   'finding', 'finding_fix', 'finding_note', 'finding_related', 'fixed_by_insertion', 'bad_op_effect',
