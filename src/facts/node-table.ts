@@ -5,6 +5,7 @@
  * typed columns made into `Binding` / `BlockEntity` objects only when asked for.
  */
 import type { FunctionDef, Param, Program, Stmt, TypeExpr, Expr } from '../ir/nodes.js';
+import { empty } from '../ir/compact.js';
 
 /** A variable binding: one definition of a name. */
 export interface Binding {
@@ -63,8 +64,12 @@ export interface Located {
   end: number;
 }
 
-/** What a table that keeps some nodes keeps of an id: nothing, where it is (Located), or its node. */
-export type Keep = 'none' | 'span' | 'node';
+/**
+ * What a table that keeps some nodes keeps of an id: nothing, where it is (Located), where a
+ * Submit's or scope's deps list is (a copy without its arguments and deps: what replace_deps
+ * reads), or its node.
+ */
+export type Keep = 'none' | 'span' | 'deps' | 'node';
 
 /** What a reserved id holds until registerAt gives it its entity. */
 const RESERVED: Entity = Object.freeze({ kind: 'Located', of: 'Pass', start: 0, end: 0 });
@@ -154,6 +159,19 @@ function withoutBody(e: Entity): Entity {
   }
 }
 
+/**
+ * What replace_deps reads of a Submit or a scope: its kind, its span and its deps list's, and
+ * whether it has one (deps non-null), in a copy without arguments, keywords, deps or body; of any
+ * other entity, where it is.
+ *
+ *   x, t = pl.submit(self.k, x, deps=[a, b])  →  { kind: 'Submit', func: 'k', args: [], kwargs: [], deps: [], depsStart, depsEnd, start, end }
+ */
+function depsShell(e: Entity): Entity {
+  if (e.kind === 'Submit') return { ...e, args: empty(), kwargs: empty(), deps: e.deps === null ? null : empty() };
+  if (e.kind === 'Scope') return { ...e, args: empty(), kwargs: empty(), deps: e.deps === null ? null : empty(), body: empty() };
+  return located(e);
+}
+
 /** Where `e` is (an exit: its function's end). */
 function located(e: Entity): Located {
   if (e.kind === 'Located') return e;
@@ -188,17 +206,18 @@ export class NodeTable implements IdRegistry {
   /** With `keep`: the kept ids' entities (nothing is stored per id otherwise). */
   private readonly kept = new Map<number, Entity>();
 
-  /** With `keep`: a fresh id, with `make`'s entity or `at`'s place kept as `keep` says. */
-  private keepOne(make: () => Entity, at: () => Located): number {
+  /** With `keep`: a fresh id, with `make`'s entity, `shell`'s or `at`'s place kept as `keep` says. */
+  private keepOne(make: () => Entity, at: () => Located, shell: () => Entity = at): number {
     const id = ++this.count;
-    this.keepAt(id, make, at);
+    this.keepAt(id, make, at, shell);
     return id;
   }
 
-  /** With `keep`: `make`'s entity or `at`'s place kept for `id` as `keep` says. */
-  private keepAt(id: number, make: () => Entity, at: () => Located): void {
+  /** With `keep`: `make`'s entity, `shell`'s (`deps`) or `at`'s place kept for `id` as `keep` says. */
+  private keepAt(id: number, make: () => Entity, at: () => Located, shell: () => Entity = at): void {
     const k = this.keep!(id);
     if (k === 'node') this.kept.set(id, make());
+    else if (k === 'deps') this.kept.set(id, shell());
     else if (k === 'span') this.kept.set(id, at());
   }
 
@@ -232,7 +251,7 @@ export class NodeTable implements IdRegistry {
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
     // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
-    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)), () => located(entity));
+    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)), () => located(entity), () => depsShell(entity));
     return this.push(entity);
   }
 
@@ -248,7 +267,7 @@ export class NodeTable implements IdRegistry {
   /** Gives the reserved id `id` its entity (as register would have). */
   registerAt(id: number, entity: Entity): void {
     if (this.keep) {
-      this.keepAt(id, () => copyTree(withoutBody(entity)), () => located(entity));
+      this.keepAt(id, () => copyTree(withoutBody(entity)), () => located(entity), () => depsShell(entity));
       return;
     }
     const i = id - 1;

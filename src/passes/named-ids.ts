@@ -5,19 +5,22 @@
  */
 import type { EvalResult } from '../datalog/index.js';
 
-/** What is read of each id from 1 to `size`, one byte each: 0 nothing, SPAN where it is, NODE the node. */
+/** What is read of each id from 1 to `size`, one byte each: 0 nothing, SPAN where it is, DEPS where its deps list is, NODE the node. */
 export type IdSet = Uint8Array;
 
 /** An id that is only located (a finding's node, an edit's anchor statement). */
 export const SPAN = 1;
-/** An id whose node is read (an edit's call, deps list or function, a node an inserted call copies). */
-export const NODE = 2;
+/** A Submit or scope whose deps list is replaced (replace_deps): where it and its deps list are. */
+export const DEPS = 2;
+/** An id whose node is read (an edit's call or function, a node an inserted call copies). */
+export const NODE = 3;
 
 /**
  * The columns that hold node ids in the relations of rules/edits.dl the pipeline reads, and
  * what of the node is read: the finding's node and a related node, each inserted call's anchor
- * statement and the bad edit's node are located; a node an inserted call's argument copies and
- * the node a replace_deps / set_kwarg / replace_kwarg / remove_func_attr edits are read.
+ * statement and the bad edit's node are located; of the node replace_deps edits, where its deps
+ * list is; a node an inserted call's argument copies and the node a set_kwarg / replace_kwarg /
+ * remove_func_attr edits are read.
  */
 const ID_COLUMNS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, number]>]> = [
   ['finding', [[2, SPAN]]],
@@ -25,7 +28,7 @@ const ID_COLUMNS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number
   ['insert_call', [[0, SPAN]]],
   ['call_arg', [[0, SPAN], [5, NODE]]],
   ['call_kwarg', [[0, SPAN], [5, NODE]]],
-  ['replace_deps', [[0, NODE]]],
+  ['replace_deps', [[0, DEPS]]],
   ['set_kwarg', [[0, NODE]]],
   ['replace_kwarg', [[0, NODE]]],
   ['remove_func_attr', [[0, NODE]]],

@@ -3,7 +3,7 @@ import { parseModuleIsolated, type LazySizes } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount, type EditSet } from '../rewrite/edits.js';
-import { NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
+import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment } from './analyze.js';
 import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
@@ -234,7 +234,7 @@ function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead,
  */
 function reread(parse: (streaming: boolean) => Module, a: { ids: number; streamed: boolean }, named: IdSet, collect: RunOptions['collect']): { module: Module; table: NodeTable } {
   const module = parse(a.streamed);
-  const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === SPAN ? 'span' : 'none');
+  const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === DEPS ? 'deps' : named[id] === SPAN ? 'span' : 'none');
   const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect: () => collect('extracting') } } : { keep });
   // Parsing is deterministic: a different count is a ptolog bug, not the user's.
   if (table.size !== a.ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${a.ids}`);

@@ -62,11 +62,11 @@ describe('a module freed while its facts are evaluated', () => {
   });
 
   test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], { numRuns: 40 })(
-    'a table that keeps some ids numbers as the full table and keeps a Located, a copy without bodies, or nothing',
+    'a table that keeps some ids numbers as the full table and keeps a Located, a deps shell, a copy without bodies, or nothing',
     (ps) => {
       const text = programText(ps);
       const full = extractFacts(parseModule(text, 'gen.py'), NO_FACTS);
-      const keep = (id: number): Keep => (id % 3 === 0 ? 'node' : id % 3 === 1 ? 'span' : 'none');
+      const keep = (id: number): Keep => (['node', 'span', 'deps', 'none'] as const)[id % 4]!;
       const some = extractFacts(parseModule(text, 'gen.py'), NO_FACTS, { keep });
       expect(some.size).toBe(full.size);
       for (let id = 1; id <= full.size; id++) {
@@ -76,7 +76,13 @@ describe('a module freed while its facts are evaluated', () => {
           expect(k).toBeUndefined();
           continue;
         }
-        if (keep(id) === 'span') {
+        if (keep(id) === 'deps' && (f.kind === 'Submit' || f.kind === 'Scope')) {
+          // Where it and its deps list are, whether it has one; nothing of its arguments.
+          expect(k).toMatchObject({ kind: f.kind, start: f.start, end: f.end, depsStart: f.depsStart, depsEnd: f.depsEnd, args: [], kwargs: [] });
+          expect(k!.kind === f.kind && (k as typeof f).deps).toEqual(f.deps === null ? null : []);
+          continue;
+        }
+        if (keep(id) === 'span' || keep(id) === 'deps') {
           const at = f.kind === 'Exit' ? f.func.end : 'start' in f ? f.start : -1;
           expect(k).toMatchObject({ kind: 'Located', of: f.kind, start: at });
           continue;
