@@ -303,7 +303,6 @@ function freeAfter(program: RuleProgram, keep: ReadonlySet<string>, evaluated: (
 }
 
 const neededCache = new WeakMap<RuleProgram, Set<number>>();
-const keptCache = new WeakMap<RuleProgram, WeakMap<ReadonlySet<string>, Set<number>>>();
 
 /**
  * Ids of the relations the outputs depend on: the `.output` and `.printsize` relations and,
@@ -319,13 +318,12 @@ export function neededRelations(program: RuleProgram): Set<number> {
 
 /** As neededRelations, from the relations named in `keep` (undeclared names ignored) and the `.printsize` ones. */
 function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number> {
-  let byKeep = keptCache.get(program);
-  if (!byKeep) keptCache.set(program, (byKeep = new WeakMap()));
-  const hit = byKeep.get(keep);
+  const key = [...keep].sort().join('\0');
+  const hit = program.neededByKeep.get(key);
   if (hit) return hit;
   const roots = program.relations.filter((r) => r.printsize || keep.has(r.name)).map((r) => r.id);
   const needed = dependedOn(program, roots);
-  byKeep.set(keep, needed);
+  program.neededByKeep.set(key, needed);
   return needed;
 }
 

@@ -49,6 +49,8 @@ export class RuleProgram {
   readonly compiledPlans = new Map<string, CompiledPlan>();
   /** This program with unread input columns cut, by the kept relations (see projectInputs): a memo. */
   readonly projections = new Map<string, RuleProgram>();
+  /** The relations each `keep` set of an evaluation needs (by its sorted names; see eval.ts neededFor). */
+  readonly neededByKeep = new Map<string, Set<number>>();
 
   constructor(
     readonly relations: RelationInfo[],

@@ -23,7 +23,8 @@ export interface ExtractOptions {
   /**
    * The module is the caller's to consume: each statement is dropped from its block (replaced by
    * a shared `pass`) once its facts are out, and `collect` (a full garbage collection) is
-   * called each time another eighth of the statements, at least 65,536, has been dropped. The
+   * called each time another eighth of the statements (of a streaming parse's module: those
+   * parsed, a placeholder counting one), at least 65,536, has been dropped. The
    * tree then shrinks while the facts grow, instead of both being whole at the end. A statement
    * `v = pl.yield_(...)` is kept (its loop's facts read it after its body's).
    */

@@ -168,7 +168,10 @@ function withoutBody(e: Entity): Entity {
  */
 function depsShell(e: Entity): Entity {
   if (e.kind === 'Submit') return { ...e, args: empty(), kwargs: empty(), deps: e.deps === null ? null : empty() };
-  if (e.kind === 'Scope') return { ...e, args: empty(), kwargs: empty(), deps: e.deps === null ? null : empty(), body: empty() };
+  if (e.kind === 'Scope') {
+    const asName = e.asName === null ? null : { ...e.asName }; // (a copy: nothing of the tree's pages is kept)
+    return { ...e, args: empty(), kwargs: empty(), deps: e.deps === null ? null : empty(), asName, body: empty() };
+  }
   return located(e);
 }
 
@@ -198,19 +201,26 @@ export class NodeTable implements IdRegistry {
   /**
    * Without `keep`, every id's node. With it, for the ids it says `node` of, the node (or
    * binding), a copy without the statements it holds (see withoutBody); for those it says
-   * `span` of, a Located; nothing else and no block: `get` of another id is undefined and
-   * `blockOfStmt` always is. Such a table locates and rewrites those nodes while the tree is freed.
+   * `deps` of, a deps shell (see depsShell); for those it says `span` of, a Located; nothing else
+   * and no block: `get` of another id is undefined and `blockOfStmt` always is. Such a table
+   * locates and rewrites those nodes while the tree is freed.
    */
   constructor(private readonly keep?: (id: number) => Keep) {}
 
   /** With `keep`: the kept ids' entities (nothing is stored per id otherwise). */
   private readonly kept = new Map<number, Entity>();
 
-  /** With `keep`: a fresh id, with `make`'s entity, `shell`'s or `at`'s place kept as `keep` says. */
-  private keepOne(make: () => Entity, at: () => Located, shell: () => Entity = at): number {
+  /** With `keep`: a fresh id, with `make`'s entity or `at`'s place kept as `keep` says (a binding's). */
+  private keepOne(make: () => Entity, at: () => Located): number {
     const id = ++this.count;
-    this.keepAt(id, make, at, shell);
+    this.keepAt(id, make, at);
     return id;
+  }
+
+  /** With `keep`: of `entity`, a copy (without its statements), a deps shell or where it is, kept for `id` as `keep` says. */
+  private keepEntity(id: number, entity: Entity): void {
+    // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
+    this.keepAt(id, () => copyTree(withoutBody(entity)), () => located(entity), () => depsShell(entity));
   }
 
   /** With `keep`: `make`'s entity, `shell`'s (`deps`) or `at`'s place kept for `id` as `keep` says. */
@@ -250,8 +260,11 @@ export class NodeTable implements IdRegistry {
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
-    // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
-    if (this.keep) return this.keepOne(() => copyTree(withoutBody(entity)), () => located(entity), () => depsShell(entity));
+    if (this.keep) {
+      const id = ++this.count;
+      this.keepEntity(id, entity);
+      return id;
+    }
     return this.push(entity);
   }
 
@@ -267,7 +280,7 @@ export class NodeTable implements IdRegistry {
   /** Gives the reserved id `id` its entity (as register would have). */
   registerAt(id: number, entity: Entity): void {
     if (this.keep) {
-      this.keepAt(id, () => copyTree(withoutBody(entity)), () => located(entity), () => depsShell(entity));
+      this.keepEntity(id, entity);
       return;
     }
     const i = id - 1;

@@ -14,6 +14,7 @@
  */
 import type { PendingStatements, Stmt } from '../ir/nodes.js';
 import { firstAtOrAfter } from './sorted.js';
+import { DiagnosticError } from '../report/diagnostic.js';
 
 /** When a block is read lazily (ParseOptions.streaming). */
 export interface LazySizes {
@@ -89,14 +90,17 @@ export class LazyBlocks implements PendingStatements {
   }
 }
 
-/** `parse()`'s statements, which must be `count`; an error or another count abandons the stream. */
+/**
+ * `parse()`'s statements, which must be `count`: a located error in them (DiagnosticError) or
+ * another count abandons the stream; any other exception is a ptolog bug and is thrown as it is.
+ */
 export function checkedChunk(count: number, parse: () => Stmt[]): Stmt[] {
   let got: Stmt[];
   try {
     got = parse();
   } catch (e) {
-    if (e instanceof StreamAbandoned) throw e;
-    throw new StreamAbandoned(e instanceof Error ? e.message : String(e));
+    if (e instanceof DiagnosticError) throw new StreamAbandoned(e.diagnostics[0]?.message ?? 'an error');
+    throw e;
   }
   if (got.length !== count) throw new StreamAbandoned(`${count} statement groups gave ${got.length} statements`);
   return got;

@@ -1,6 +1,7 @@
 import type { ConstValue, Module } from '../ir/nodes.js';
 import { parseModuleIsolated, type LazySizes } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
+import { InternPool } from '../ir/compact.js';
 import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { editCount, type EditSet } from '../rewrite/edits.js';
 import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
@@ -253,10 +254,19 @@ function sortedUnique(ds: Diagnostic[]): Diagnostic[] {
   for (const d of ds) {
     const r = out[run];
     if (r === undefined || r.location?.start !== d.location?.start || r.code !== d.code || r.message !== d.message) run = out.length;
-    else if (out.slice(run).some((o) => o.severity === d.severity && o.location?.end === d.location?.end && (o.path ?? '') === (d.path ?? ''))) continue;
+    else if (repeats(out, run, d)) continue;
     out.push(d);
   }
   return out;
+}
+
+/** Whether `d` repeats one of `out[from..]` (the same severity, end and path; the rest is the same there). */
+function repeats(out: readonly Diagnostic[], from: number, d: Diagnostic): boolean {
+  for (let k = from; k < out.length; k++) {
+    const o = out[k]!;
+    if (o.severity === d.severity && o.location?.end === d.location?.end && (o.path ?? '') === (d.path ?? '')) return true;
+  }
+  return false;
 }
 
 /**
@@ -286,13 +296,8 @@ function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable
     byStart.set(anchor.start, entry);
   }
   // Findings repeat their fixes (a million-statement kernel: 400,000 findings, a few fix texts): one string each.
-  const texts = new Map<string, string>();
-  const shared = (t: string): string => {
-    const had = texts.get(t);
-    if (had !== undefined) return had;
-    texts.set(t, t);
-    return t;
-  };
+  const texts = new InternPool();
+  const shared = (t: string): string => texts.str(t);
   for (const d of findings) {
     if (d.fix || !d.location || !fixedCodes.has(d.code)) continue;
     const entry = byStart.get(d.location.start);

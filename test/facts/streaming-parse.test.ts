@@ -10,6 +10,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseModule, parseModuleIsolated, StreamAbandoned, type LazySizes } from '../../src/frontend/index.js';
+import { checkedChunk } from '../../src/frontend/lazy-blocks.js';
+import { analyzeReleased } from '../../src/passes/analyze.js';
+import { passByName } from '../../src/passes/registry.js';
+import { commKernelText, orchestrationText } from '../../src/gen/large.js';
 import { extractFacts, extractFactsCounted, NO_FACTS, type Keep } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
 import { factLines } from './fact-lines.js';
@@ -100,6 +104,40 @@ describe('a streaming parse', () => {
     const m = parseModuleIsolated(text, 'k.py', { streaming: TINY });
     expect(m.problems!.some((d) => d.severity === 'error')).toBe(false); // (not parsed yet)
     expect(() => extractFactsCounted(m, NO_FACTS, { collect: () => {} })).toThrow(StreamAbandoned);
+  });
+});
+
+describe('what abandons a streaming parse', () => {
+  const stmt = { kind: 'Pass', start: 0, end: 0 } as const;
+
+  it('a located error or another statement count abandons it; any other exception is a bug, thrown as it is', () => {
+    expect(checkedChunk(1, () => [stmt])).toEqual([stmt]);
+    expect(() => checkedChunk(2, () => [stmt])).toThrow(StreamAbandoned);
+    const located = (): never => {
+      throw new DiagnosticError([{ severity: 'error', code: 'syntax-error', message: 'expected an expression' }]);
+    };
+    expect(() => checkedChunk(1, located)).toThrow(/streaming parse abandoned: expected an expression/);
+    const bug = (): never => {
+      throw new TypeError('a bug');
+    };
+    expect(() => checkedChunk(1, bug)).toThrow(TypeError);
+  });
+
+  it('the generated kernels stream (their analysis is never redone on a whole parse); one with an error in a lazily read block does not', () => {
+    const session = new RuleSession();
+    const streamed = (text: string, pass: string, sizes: LazySizes = {}): boolean =>
+      analyzeReleased((s) => parseModuleIsolated(text, 'big.py', s ? { streaming: sizes } : {}), passByName(pass)!.entry, [], { session }).streamed;
+    // At the default sizes: a body of 6,000 statements is read lazily (it holds no `pass` but its placeholders).
+    const body = parseModuleIsolated(commKernelText(6_000), 'big.py', { streaming: true }).programs[0]!.functions[0]!.body;
+    expect(body.filter((st) => st.kind === 'Pass').length).toBeGreaterThan(1_000);
+    expect(streamed(commKernelText(6_000), 'insert-comm-fence')).toBe(true);
+    expect(streamed(orchestrationText(3_000), 'expand-manual-phase-fence', { minGroups: 64, chunkGroups: 16 })).toBe(true);
+    // (Line 3,000 of the body: in a chunk read lazily, not in the first or last one.)
+    const lines = commKernelText(6_000).split('\n');
+    const at = lines.findIndex((l, i) => i > 3_000 && l.trim().startsWith('x'));
+    lines[at] = lines[at]!.replace(/=.*/, '= = 1');
+    const broken = lines.join('\n');
+    expect(streamed(broken, 'insert-comm-fence')).toBe(false);
   });
 });
 
