@@ -1,6 +1,6 @@
 /**
  * Tokenizer of the hand-written DSL parser (hand-stmt.ts). It reads the same pre-tokenized
- * text as the Ohm grammar (layout.ts: "\n" ends a logical line, U+E001 / U+E002 are
+ * text as the Ohm grammar (layout.ts: "\n" ends a logical line, U+0001 / U+0002 are
  * INDENT / DEDENT, comments blanked) and splits it as the grammar's lexical rules do: names,
  * numbers (any run of number characters, spelling checked later), string literals with their
  * prefix, operators. Anything it does not know (a non-ASCII character, a lone `!` or `$`, an
@@ -181,8 +181,8 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       i++;
       continue;
     }
-    if (c === 0xe001 || c === 0xe002) {
-      kind[t] = c === 0xe001 ? T_INDENT : T_DEDENT;
+    if (c === 1 || c === 2) {
+      kind[t] = c === 1 ? T_INDENT : T_DEDENT;
       start[t] = i;
       end[t] = i + 1;
       text[t] = '';

@@ -18,8 +18,10 @@ import type { SourceText } from '../report/source.js';
 import { LF, CR, HASH, BSLASH, DQ, SQ, isWordChar } from './chars.js';
 
 export const NEWLINE = '\n';
-export const INDENT = '\uE001';
-export const DEDENT = '\uE002';
+// (Characters below U+0100: a pre-tokenized text, and every name sliced from it, is then held
+// one byte a character, as V8 holds the source; a file's patched text is too.)
+export const INDENT = '\x01';
+export const DEDENT = '\x02';
 
 /**
  * Maps offsets of the pre-tokenized text back to the original text. Content characters map
@@ -122,12 +124,13 @@ export interface Chunk {
 /**
  * The content of a logical line as the grammar sees it: comments blanked and newlines or
  * backslash continuations outside strings turned into spaces (length preserved). Sentinel
- * characters in the source outside strings (U+E001..U+E004) become U+FFFD so they cannot fake
+ * characters in the source outside strings (U+0001..U+0004) become U+007F (DEL, which no Python token
+ * holds either) so they cannot fake
  * layout or nesting placeholders.
  */
 export function cleanLine(text: string, start: number, end: number, dirty: boolean): string {
   const raw = text.slice(start, end);
-  if (!dirty && !/[\uE001-\uE004]/.test(raw)) return raw;
+  if (!dirty && !/[\x01-\x04]/.test(raw)) return raw;
   const out: string[] = [];
   let i = start;
   let runStart = start;
@@ -156,9 +159,9 @@ export function cleanLine(text: string, start: number, end: number, dirty: boole
       runStart = i;
       continue;
     }
-    if (c === LF || c === CR || (c >= 0xe001 && c <= 0xe004)) {
+    if (c === LF || c === CR || (c >= 1 && c <= 4)) {
       flush(i);
-      out.push(c >= 0xe001 ? '\uFFFD' : ' ');
+      out.push(c <= 4 ? '\x7f' : ' ');
       i++;
       runStart = i;
       continue;

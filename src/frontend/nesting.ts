@@ -22,8 +22,8 @@ export const GROUP_DEPTH = 24;
 
 const OPEN = new Set([40, 91, 123]);
 const CLOSE = new Set([41, 93, 125]);
-const HOLE = '\uE003';
-const HOLE_FILL = '\uE004';
+const HOLE = '\x03';
+const HOLE_FILL = '\x04';
 
 interface Group {
   open: number;

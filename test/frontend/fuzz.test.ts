@@ -28,7 +28,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({
     kind: fc.constant('insChar' as const),
     at: fc.nat(),
-    ch: fc.constantFrom('(', ')', '[', ']', '{', '}', ':', ',', '=', '.', '"', "'", '#', '\\', '\t', '\n', ' ', '@', 'x', '0', '\uE001', '\uE002', '"""'),
+    ch: fc.constantFrom('(', ')', '[', ']', '{', '}', ':', ',', '=', '.', '"', "'", '#', '\\', '\t', '\n', ' ', '@', 'x', '0', '\x01', '\x02', '"""'),
   }),
   fc.record({
     kind: fc.constantFrom('delLine' as const, 'dupLine' as const, 'indent' as const, 'dedent' as const, 'tab' as const, 'swap' as const),
