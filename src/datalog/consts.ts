@@ -21,7 +21,7 @@ export function arith(op: ArithOp, l: number, r: number, N: Int64Table): number 
 }
 
 /** `l op r` for two encoded values of the same kind (symbol ids for the string constraints). */
-export function compareEncoded(op: CmpOp, l: number, r: number, N: Int64Table, str: readonly string[]): boolean {
+export function compareEncoded(op: CmpOp, l: number, r: number, N: Int64Table, str: readonly (string | undefined)[]): boolean {
   switch (op) {
     case '=':
       return l === r;

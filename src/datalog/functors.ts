@@ -128,7 +128,7 @@ export function applyFunctor(fn: FunctorName, args: readonly (string | Num)[]): 
  */
 export class FunctorRuntime {
   /** The symbol strings by id (the table's own array: it only grows). */
-  readonly str: readonly string[];
+  readonly str: readonly (string | undefined)[];
   /** The database's 64-bit numbers (arithmetic over encoded values). */
   readonly num: Int64Table;
 

@@ -14,13 +14,14 @@ export interface SymbolOrder {
   byRank: Int32Array;
 }
 
-/** The text order of every symbol of the table. */
+/** The text order of every symbol of the table (the ids whose text it forgot last, by id: no row holds them). */
 export function symbolOrder(symbols: SymbolTable): SymbolOrder {
   const n = symbols.size;
-  const byRank = new Int32Array(n);
-  for (let i = 0; i < n; i++) byRank[i] = i;
   const texts = symbols.texts();
-  byRank.sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : 0));
+  const known = n - symbols.forgottenCount;
+  const byRank = new Int32Array(n);
+  for (let i = 0, k = 0, f = known; i < n; i++) byRank[texts[i] === undefined ? f++ : k++] = i;
+  byRank.subarray(0, known).sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : 0));
   const rank = new Uint32Array(n);
   for (let i = 0; i < n; i++) rank[byRank[i]!] = i;
   return { rank, byRank };

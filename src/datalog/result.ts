@@ -49,6 +49,26 @@ export class EvalResult {
     for (const r of this.storage) r.detach();
   }
 
+  /**
+   * Forgets the text of every symbol that no row of the result holds (SymbolTable.retain): an
+   * evaluation that kept a few relations (EvaluateOptions.keep) holds a few of the facts'
+   * symbols, and the rest (a million-statement program's names: 1.9M strings) need not stay
+   * while the result is read.
+   */
+  retainSymbols(): void {
+    const kept = new Uint8Array(this.symbols.size);
+    this.program.relations.forEach((info, id) => {
+      const rel = this.storage[id]!;
+      const a = rel.arity;
+      const d = rel.data;
+      info.kinds.forEach((k, c) => {
+        if (k === 'symbol') for (let p = c; p < rel.count * a; p += a) kept[d[p]!] = 1;
+      });
+    });
+    this.symbols.retain(kept);
+    this.ranks = null;
+  }
+
   /** True when the program declares relation `rel`. */
   has(rel: string): boolean {
     return this.program.byName.has(rel);

@@ -22,7 +22,10 @@ function hashString(s: string): number {
 
 /** A two-way map between symbol strings and their integer ids (ids start at 0, never reused). */
 export class SymbolTable {
-  private readonly strings: string[] = [];
+  /** The text of each id (undefined: forgotten by `retain`). */
+  private readonly strings: (string | undefined)[] = [];
+  /** How many ids `retain` forgot the text of. */
+  private forgotten = 0;
   /** Slots: the id + 1 of a symbol, 0 when empty; at most three quarters full. */
   private slots = new Int32Array(1024);
   private mask = 1023;
@@ -65,17 +68,49 @@ export class SymbolTable {
 
   /** Doubles the slots, placing every id again by its hash. */
   private grow(): void {
-    const size = this.slots.length * 2;
+    this.place(this.slots.length * 2);
+  }
+
+  /** New slots of `size` (a power of two), every id whose text is known placed by its hash. */
+  private place(size: number): void {
     const slots = new Int32Array(size);
     const mask = size - 1;
     const n = this.strings.length;
     for (let id = 0; id < n; id++) {
+      if (this.strings[id] === undefined) continue;
       let i = this.hashes[id]! & mask;
       while (slots[i] !== 0) i = (i + 1) & mask;
       slots[i] = id + 1;
     }
     this.slots = slots;
     this.mask = mask;
+  }
+
+  /**
+   * Forgets the text of every id not marked in `kept` (kept[id] !== 0): after an evaluation whose
+   * result is read through a few relations, the names of a million-statement program's facts need
+   * not stay. A forgotten id is never given out again; `lookup` of its text is then -1 and
+   * `text` of it throws (no kept tuple holds it).
+   */
+  retain(kept: Uint8Array): void {
+    const n = this.strings.length;
+    let live = 0;
+    for (let id = 0; id < n; id++) {
+      if (this.strings[id] === undefined) continue;
+      if (kept[id]) live++;
+      else {
+        this.strings[id] = undefined;
+        this.forgotten++;
+      }
+    }
+    let size = 1024;
+    while (live * 4 > size * 3) size *= 2;
+    this.place(size);
+  }
+
+  /** How many ids `retain` forgot the text of. */
+  get forgottenCount(): number {
+    return this.forgotten;
   }
 
   /** The id of `s`, or -1 when it was never interned (so no tuple can contain it). */
@@ -90,8 +125,8 @@ export class SymbolTable {
     return s;
   }
 
-  /** Every string by id: the table's own array, which only grows (read it, never write it). */
-  texts(): readonly string[] {
+  /** Every string by id (undefined: forgotten by `retain`): the table's own array, which only grows (read it, never write it). */
+  texts(): readonly (string | undefined)[] {
     return this.strings;
   }
 

@@ -6,6 +6,7 @@
  */
 import type { FunctionDef, Param, Program, Stmt, TypeExpr, Expr } from '../ir/nodes.js';
 import { empty } from '../ir/compact.js';
+import { KeptPlaces } from './kept-places.js';
 
 /** A variable binding: one definition of a name. */
 export interface Binding {
@@ -207,8 +208,10 @@ export class NodeTable implements IdRegistry {
    */
   constructor(private readonly keep?: (id: number) => Keep) {}
 
-  /** With `keep`: the kept ids' entities (nothing is stored per id otherwise). */
+  /** With `keep`: the kept ids' nodes and scope shells (nothing is stored per id otherwise). */
   private readonly kept = new Map<number, Entity>();
+  /** With `keep`: the kept places and Submit deps shells, as rows. */
+  private readonly places = new KeptPlaces();
 
   /** With `keep`: a fresh id, with `make`'s entity or `at`'s place kept as `keep` says (a binding's). */
   private keepOne(make: () => Entity, at: () => Located): number {
@@ -227,8 +230,12 @@ export class NodeTable implements IdRegistry {
   private keepAt(id: number, make: () => Entity, at: () => Located, shell: () => Entity = at): void {
     const k = this.keep!(id);
     if (k === 'node') this.kept.set(id, make());
-    else if (k === 'deps') this.kept.set(id, shell());
-    else if (k === 'span') this.kept.set(id, at());
+    else if (k === 'deps' || k === 'span') {
+      const e = k === 'deps' ? shell() : at();
+      if (e.kind === 'Located') this.places.addPlace(id, e.of, e.start, e.end);
+      else if (e.kind === 'Submit') this.places.addSubmit(id, e);
+      else this.kept.set(id, e);
+    }
   }
 
   /**
@@ -342,7 +349,7 @@ export class NodeTable implements IdRegistry {
   /** The entity with this id (a binding or block: a fresh object each time). */
   get(id: number): Entity | undefined {
     if (!(id >= 1 && id <= this.count)) return undefined;
-    if (this.keep) return this.kept.get(id);
+    if (this.keep) return this.kept.get(id) ?? this.places.get(id);
     const i = id - 1;
     const e = this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
     if (typeof e !== 'number') return e;

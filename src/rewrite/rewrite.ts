@@ -172,6 +172,17 @@ interface PlannedInserts {
   stmt: Stmt[];
 }
 
+/**
+ * The replace_deps edits checked, as columns: deps list k, at [start[k], end[k]) in the text,
+ * becomes `[name[k]]`; for a tree rewrite `node[k]` is its Submit or scope (else empty).
+ */
+interface PlannedDeps {
+  start: IntColumn;
+  end: IntColumn;
+  name: string[];
+  node: Array<SubmitExpr | ScopeStmt>;
+}
+
 /** How many different inserted lines planning keeps one copy of (see planEdits). */
 const LINES_KEPT = 4096;
 
@@ -186,7 +197,7 @@ interface Plan {
   /** The edits as columns (the inserted calls are read from it). */
   edits: EditTable;
   inserts: PlannedInserts;
-  deps: Array<{ node: SubmitExpr | ScopeStmt; name: string }>;
+  deps: PlannedDeps;
   addKw: Array<{ call: CallExpr; key: string; value: Expr; text: string }>;
   replaceKw: Array<{ kw: Keyword; value: Expr; text: string }>;
   attrs: Array<{ func: FunctionDef; key: string }>;
@@ -218,7 +229,7 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
   };
   const n = edits.calls.count;
   const plan: Plan = {
-    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: [], addKw: [], replaceKw: [], attrs: [],
+    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: { start: new IntColumn(edits.deps.name.length), end: new IntColumn(edits.deps.name.length), name: [], node: [] }, addKw: [], replaceKw: [], attrs: [],
   };
   for (const b of edits.bad) bad(b.node, b.message);
   for (const o of edits.orphanArgs) bad(o.stmt, `${o.what} at (${o.stmt}, "${o.place}", ${o.seq}) has no insert_call there`);
@@ -252,7 +263,12 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
     const n = table.get(id) as SubmitExpr | ScopeStmt | undefined;
     if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0) bad(id, `replace_deps names ${id}, which is not a Submit or a scope with deps=`);
     else if (!isIdentifier(name)) bad(id, `replace_deps(${id}, ${JSON.stringify(name)}): the name is not a Python name`);
-    else plan.deps.push({ node: n, name });
+    else {
+      plan.deps.start.push(n.depsStart);
+      plan.deps.end.push(n.depsEnd);
+      plan.deps.name.push(name);
+      if (mode === 'tree') plan.deps.node.push(n);
+    }
   }
   const kwValue = (rel: string, call: number, key: string, value: string, at: number): Expr | undefined => {
     let ok = true;
@@ -327,7 +343,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
   const calls = plan.edits.calls;
   const ins = plan.inserts;
-  const textEdits = new SourceEditList(ins.call.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length);
+  const textEdits = new SourceEditList(ins.call.length + plan.deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length);
   const placed = (place: string): number[] => {
     const out: number[] = [];
     for (let k = 0; k < ins.call.length; k++) if (calls.place[ins.call.at(k)] === place) out.push(k);
@@ -363,13 +379,17 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   // replaces come one after the other: they share the text.)
   let list = '';
   let listOf = '';
-  for (const { node, name } of plan.deps) {
-    if (tree) node.deps = [{ kind: 'Name', id: name, start: node.depsStart, end: node.depsEnd }];
+  const deps = plan.deps;
+  for (let k = 0; k < deps.name.length; k++) {
+    const name = deps.name[k]!;
+    const start = deps.start.at(k);
+    const end = deps.end.at(k);
+    if (tree) deps.node[k]!.deps = [{ kind: 'Name', id: name, start, end }];
     if (name !== listOf || list === '') {
       list = `[${name}]`;
       listOf = name;
     }
-    textEdits.push('replace', node.depsStart, node.depsEnd, list);
+    textEdits.push('replace', start, end, list);
   }
 
   // set_kwarg: add `key=value` to a call.
@@ -389,7 +409,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
     if (func.attrs) for (const e of removeAttrEntry(func, func.attrs, key, source.text)) textEdits.add(e);
   }
 
-  const applied = ins.call.length + plan.deps.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
+  const applied = ins.call.length + deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
   // Tree: splice inserted statements into their blocks.
   if (insertsAt && insertsBefore) spliceBlocks(table, insertsAt, insertsBefore);
   // Printed: the plan is not needed any more.

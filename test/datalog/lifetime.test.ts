@@ -94,4 +94,30 @@ describe('evaluate with keep', () => {
     expect(out.tuples('r')).toEqual(full.tuples('r'));
     expect(() => out.tuples('q')).toThrow(/the relation q was freed/);
   });
+
+  it('forgets, once asked, the symbols no kept row holds, and reads the kept ones as before', () => {
+    const named = `.decl e(x: symbol, y: symbol)
+.input e
+.decl q(x: symbol)
+q(X) :- e(X, "t").
+.decl r(x: symbol)
+.output r
+r(Y) :- e(_, Y), Y != "t".
+`;
+    const { program } = loadProgram([{ path: 'n.dl', text: named }]);
+    const db = program.newDatabase();
+    for (let i = 0; i < 20; i++) db.insert('e', [`a${i}`, i % 2 === 0 ? 't' : `b${i}`]);
+    const res = evaluate(program, db, { keep: new Set(['q']) });
+    const before = res.tuples('q');
+    expect(before).toHaveLength(10);
+    const size = res.symbols.size;
+    res.retainSymbols();
+    expect(res.tuples('q')).toEqual(before);
+    expect(res.contains('q', ['a0'])).toBe(true);
+    expect(res.symbols.size).toBe(size);
+    // Only the kept rows' names stay: a1 (no q row), b1 and the constant "t" are forgotten.
+    expect(res.symbols.forgottenCount).toBe(size - 10);
+    expect(res.symbols.lookup('a1')).toBe(-1);
+    expect(res.contains('q', ['a1'])).toBe(false);
+  });
 });

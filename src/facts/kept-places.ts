@@ -1,0 +1,125 @@
+/**
+ * Where the nodes a NodeTable keeps only the place of are (`keep` = `span`), and the deps shells of
+ * the Submits it keeps for replace_deps (`keep` = `deps`), as rows of one typed array found through
+ * an open-addressing table by id: a million-statement orchestration kernel keeps 1.3M of them,
+ * which as objects in a Map took ~170 MB of heap; as rows they take ~40 MB.
+ *
+ *   add(7, 'For', 10, 90)                       get(7) → { kind: 'Located', of: 'For', start: 10, end: 90 }
+ *   add(9, 'Submit', 20, 60, 'k', 44, 58)       get(9) → { kind: 'Submit', func: 'k', args: [], kwargs: [], deps: [], depsStart: 44, depsEnd: 58, start: 20, end: 60 }
+ */
+import type { SubmitExpr } from '../ir/nodes.js';
+import { empty } from '../ir/compact.js';
+import type { Located } from './node-table.js';
+
+/** Int32 values per row: id, kind code, start, end, depsStart, depsEnd, what (one of the three below). */
+const STRIDE = 7;
+/** A row that is a place. */
+const PLACE = 0;
+/** A deps shell of a Submit with `deps=`. */
+const DEPS = 1;
+/** A deps shell of a Submit without `deps=`. */
+const NO_DEPS = 2;
+
+/** Places and Submit deps shells by id (each id added at most once). */
+export class KeptPlaces {
+  private rows = new Int32Array(64 * STRIDE);
+  private count = 0;
+  /** Row + 1 per slot (0: empty), at most half full. */
+  private slots = new Int32Array(128);
+  private readonly kinds: string[] = [];
+  private readonly kindCode = new Map<string, number>();
+  /** A deps shell's callee name by row (undefined: a place's row). */
+  private readonly funcs: (string | undefined)[] = [];
+
+  /** How many ids are kept. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Keeps where the node `of` kind with id `id` is. */
+  addPlace(id: number, of: Located['of'], start: number, end: number): void {
+    this.add(id, of, start, end, 0, 0, PLACE, undefined);
+  }
+
+  /** Keeps what replace_deps reads of the Submit with id `id` (see NodeTable's depsShell). */
+  addSubmit(id: number, s: SubmitExpr): void {
+    this.add(id, 'Submit', s.start, s.end, s.depsStart, s.depsEnd, s.deps === null ? NO_DEPS : DEPS, s.func);
+  }
+
+  /** The kept entity of `id` (a fresh object), or undefined when none is kept. */
+  get(id: number): Located | SubmitExpr | undefined {
+    const r = this.rowOf(id);
+    if (r < 0) return undefined;
+    const o = r * STRIDE;
+    const d = this.rows;
+    const start = d[o + 2]!;
+    const end = d[o + 3]!;
+    const what = d[o + 6]!;
+    if (what === PLACE) return { kind: 'Located', of: this.kinds[d[o + 1]!] as Located['of'], start, end };
+    return {
+      kind: 'Submit', func: this.funcs[r]!, args: empty(), kwargs: empty(), deps: what === NO_DEPS ? null : empty(),
+      depsStart: d[o + 4]!, depsEnd: d[o + 5]!, start, end,
+    };
+  }
+
+  private add(id: number, of: string, start: number, end: number, depsStart: number, depsEnd: number, what: number, func: string | undefined): void {
+    if (this.rowOf(id) >= 0) throw new Error(`id ${id} is kept twice`);
+    let k = this.kindCode.get(of);
+    if (k === undefined) {
+      k = this.kinds.length;
+      this.kinds.push(of);
+      this.kindCode.set(of, k);
+    }
+    if ((this.count + 1) * STRIDE > this.rows.length) {
+      const bigger = new Int32Array(this.rows.length * 2);
+      bigger.set(this.rows);
+      this.rows = bigger;
+    }
+    const r = this.count++;
+    const o = r * STRIDE;
+    const d = this.rows;
+    d[o] = id;
+    d[o + 1] = k;
+    d[o + 2] = start;
+    d[o + 3] = end;
+    d[o + 4] = depsStart;
+    d[o + 5] = depsEnd;
+    d[o + 6] = what;
+    this.funcs.push(func);
+    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(this.slots, r);
+  }
+
+  /** The row of `id`, or -1. */
+  private rowOf(id: number): number {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let i = hash(id) & mask; ; i = (i + 1) & mask) {
+      const e = slots[i]!;
+      if (e === 0) return -1;
+      if (this.rows[(e - 1) * STRIDE] === id) return e - 1;
+    }
+  }
+
+  private place(slots: Int32Array, r: number): void {
+    const mask = slots.length - 1;
+    let i = hash(this.rows[r * STRIDE]!) & mask;
+    while (slots[i] !== 0) i = (i + 1) & mask;
+    slots[i] = r + 1;
+  }
+
+  private rehash(size: number): void {
+    const slots = new Int32Array(size);
+    for (let r = 0; r < this.count; r++) this.place(slots, r);
+    this.slots = slots;
+  }
+}
+
+/** A 32-bit integer's slot hash (murmur3's finalizer). */
+function hash(x: number): number {
+  let h = x ^ (x >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
