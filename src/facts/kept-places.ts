@@ -2,7 +2,7 @@
  * Where the nodes a NodeTable keeps only the place of are (`keep` = `span`), and the deps shells of
  * the Submits it keeps for replace_deps (`keep` = `deps`), as rows of one typed array found through
  * an open-addressing table by id: a million-statement orchestration kernel keeps 1.3M of them,
- * which as objects in a Map took ~170 MB of heap; as rows they take ~40 MB.
+ * which as objects in a Map took ~170 MB of heap; as rows they take ~50 MB.
  *
  *   add(7, 'For', 10, 90)                       get(7) → { kind: 'Located', of: 'For', start: 10, end: 90 }
  *   add(9, 'Submit', 20, 60, 'k', 44, 58)       get(9) → { kind: 'Submit', func: 'k', args: [], kwargs: [], deps: [], depsStart: 44, depsEnd: 58, start: 20, end: 60 }
@@ -11,8 +11,8 @@ import type { SubmitExpr } from '../ir/nodes.js';
 import { empty } from '../ir/compact.js';
 import type { Located } from './node-table.js';
 
-/** Int32 values per row: id, kind code, start, end, depsStart, depsEnd, what (one of the three below). */
-const STRIDE = 7;
+/** Int32 values per row: id, kind code, start, end, depsStart, depsEnd, what (one of the three below), callee code. */
+const STRIDE = 8;
 /** A row that is a place. */
 const PLACE = 0;
 /** A deps shell of a Submit with `deps=`. */
@@ -24,12 +24,11 @@ const NO_DEPS = 2;
 export class KeptPlaces {
   private rows = new Int32Array(64 * STRIDE);
   private count = 0;
-  /** Row + 1 per slot (0: empty), at most half full. */
+  /** Row + 1 per slot (0: empty), at most three quarters full. */
   private slots = new Int32Array(128);
-  private readonly kinds: string[] = [];
-  private readonly kindCode = new Map<string, number>();
-  /** A deps shell's callee name by row (undefined: a place's row). */
-  private readonly funcs: (string | undefined)[] = [];
+  /** The kinds and callee names rows hold, by code. */
+  private readonly names: string[] = [];
+  private readonly nameCode = new Map<string, number>();
 
   /** How many ids are kept. */
   get size(): number {
@@ -55,21 +54,15 @@ export class KeptPlaces {
     const start = d[o + 2]!;
     const end = d[o + 3]!;
     const what = d[o + 6]!;
-    if (what === PLACE) return { kind: 'Located', of: this.kinds[d[o + 1]!] as Located['of'], start, end };
+    if (what === PLACE) return { kind: 'Located', of: this.names[d[o + 1]!] as Located['of'], start, end };
     return {
-      kind: 'Submit', func: this.funcs[r]!, args: empty(), kwargs: empty(), deps: what === NO_DEPS ? null : empty(),
+      kind: 'Submit', func: this.names[d[o + 7]!]!, args: empty(), kwargs: empty(), deps: what === NO_DEPS ? null : empty(),
       depsStart: d[o + 4]!, depsEnd: d[o + 5]!, start, end,
     };
   }
 
   private add(id: number, of: string, start: number, end: number, depsStart: number, depsEnd: number, what: number, func: string | undefined): void {
     if (this.rowOf(id) >= 0) throw new Error(`id ${id} is kept twice`);
-    let k = this.kindCode.get(of);
-    if (k === undefined) {
-      k = this.kinds.length;
-      this.kinds.push(of);
-      this.kindCode.set(of, k);
-    }
     if ((this.count + 1) * STRIDE > this.rows.length) {
       const bigger = new Int32Array(this.rows.length * 2);
       bigger.set(this.rows);
@@ -79,15 +72,31 @@ export class KeptPlaces {
     const o = r * STRIDE;
     const d = this.rows;
     d[o] = id;
-    d[o + 1] = k;
+    d[o + 1] = this.code(of);
     d[o + 2] = start;
     d[o + 3] = end;
     d[o + 4] = depsStart;
     d[o + 5] = depsEnd;
     d[o + 6] = what;
-    this.funcs.push(func);
-    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    d[o + 7] = func === undefined ? -1 : this.code(func);
+    if (this.count * 4 > this.slots.length * 3) this.rehash(this.slots.length * 2);
     else this.place(this.slots, r);
+  }
+
+  /** Gives back the rows' spare room (after the last add; another add grows them again). */
+  trim(): void {
+    if (this.rows.length > this.count * STRIDE) this.rows = this.rows.slice(0, Math.max(1, this.count) * STRIDE);
+  }
+
+  /** The code of a kind or callee name. */
+  private code(name: string): number {
+    let k = this.nameCode.get(name);
+    if (k === undefined) {
+      k = this.names.length;
+      this.names.push(name);
+      this.nameCode.set(name, k);
+    }
+    return k;
   }
 
   /** The row of `id`, or -1. */

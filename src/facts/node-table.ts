@@ -206,7 +206,27 @@ export class NodeTable implements IdRegistry {
    * and no block: `get` of another id is undefined and `blockOfStmt` always is. Such a table
    * locates and rewrites those nodes while the tree is freed.
    */
-  constructor(private readonly keep?: (id: number) => Keep) {}
+  constructor(keep?: (id: number) => Keep) {
+    this.keep = keep ?? null;
+    this.keeping = keep !== undefined;
+  }
+
+  /** What to keep of each id (null: every node, or after doneKeeping). */
+  private keep: ((id: number) => Keep) | null;
+  /** True when the table keeps some nodes only (constructed with `keep`). */
+  private readonly keeping: boolean;
+
+  /**
+   * After extraction, in a table that keeps some nodes: lets go of `keep` (and of what it holds,
+   * such as the set of ids it was made from) and of the kept rows' spare room. Nothing may be
+   * registered afterwards.
+   */
+  doneKeeping(): void {
+    this.keep = () => {
+      throw new Error('an id was registered after doneKeeping');
+    };
+    this.places.trim();
+  }
 
   /** With `keep`: the kept ids' nodes and scope shells (nothing is stored per id otherwise). */
   private readonly kept = new Map<number, Entity>();
@@ -267,7 +287,7 @@ export class NodeTable implements IdRegistry {
 
   /** Gives `entity` a fresh id (ids start at 1; 0 means "none" in facts). */
   register(entity: Entity): number {
-    if (this.keep) {
+    if (this.keeping) {
       const id = ++this.count;
       this.keepEntity(id, entity);
       return id;
@@ -277,7 +297,7 @@ export class NodeTable implements IdRegistry {
 
   /** Sets aside the next `n` ids (each given its entity by registerAt). */
   reserve(n: number): void {
-    if (this.keep) {
+    if (this.keeping) {
       this.count += n;
       return;
     }
@@ -286,7 +306,7 @@ export class NodeTable implements IdRegistry {
 
   /** Gives the reserved id `id` its entity (as register would have). */
   registerAt(id: number, entity: Entity): void {
-    if (this.keep) {
+    if (this.keeping) {
       this.keepEntity(id, entity);
       return;
     }
@@ -296,7 +316,7 @@ export class NodeTable implements IdRegistry {
 
   /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */
   registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number {
-    if (this.keep) {
+    if (this.keeping) {
       return this.keepOne(() => ({
         kind: 'Binding', name, bindingKind: kind, start, end,
         site: this.kept.get(siteId) as Binding['site'] | undefined,
@@ -320,7 +340,7 @@ export class NodeTable implements IdRegistry {
 
   /** Gives a fresh id to the block `stmts` (the `role` list of the entity `ownerId`); its statements get the ids after it. */
   registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number {
-    if (this.keep) return ++this.count; // (no block is kept)
+    if (this.keeping) return ++this.count; // (no block is kept)
     const k = this.blockStmts.length;
     this.blockStmts.push(stmts);
     if ((k + 1) * K_STRIDE > this.blockRows.length) this.blockRows = grown(this.blockRows);
@@ -331,7 +351,7 @@ export class NodeTable implements IdRegistry {
 
   /** Remembers the block of statement `id` (a statement's own id is its block's `first` + its index). */
   registerStmt(id: number, block: number): void {
-    if (this.keep) return;
+    if (this.keeping) return;
     if (id >= this.blockOf.length) {
       const bigger = new Int32Array(Math.max(id + 1, this.blockOf.length * 2));
       bigger.set(this.blockOf);
@@ -349,7 +369,7 @@ export class NodeTable implements IdRegistry {
   /** The entity with this id (a binding or block: a fresh object each time). */
   get(id: number): Entity | undefined {
     if (!(id >= 1 && id <= this.count)) return undefined;
-    if (this.keep) return this.kept.get(id) ?? this.places.get(id);
+    if (this.keeping) return this.kept.get(id) ?? this.places.get(id);
     const i = id - 1;
     const e = this.chunks[i >>> CHUNK_BITS]![i & (CHUNK - 1)]!;
     if (typeof e !== 'number') return e;

@@ -3,10 +3,10 @@ import { parseModuleIsolated, type LazySizes } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { InternPool } from '../ir/compact.js';
 import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
-import { editCount, type EditSet } from '../rewrite/edits.js';
+import { editCount, type EditSet, type EditTable } from '../rewrite/edits.js';
 import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment } from './analyze.js';
+import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
 import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
 import type { SourceText } from '../report/source.js';
 import { readEdits } from './read-edits.js';
@@ -127,20 +127,16 @@ export function applyPasses(
     // (The first parse reads the original text: its errors and module warnings are the ones to report.)
     const reader = parserOf(current, path, opts, read, warnings);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
-    const a = analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
-    reader.settle();
-    if (i === passes.length - 1) giveBack(arena, a.result, opts.collect);
-    if (!namesNodes(a.result)) {
+    // (The analysis is no local here: once read, nothing holds its result while the text is rewritten.)
+    const got = readApplied(analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }), reader, arena, i === passes.length - 1, opts.collect);
+    if (got === null) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
     }
-    const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
-    opts.collect?.('extracted');
-    const findings = readFindings(a.result, table, module.source);
+    const { module, table, findings, edits } = got;
     const errors = findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...errors]));
     for (const d of findings) warnings.push(d);
-    const edits = readEdits(a.result);
     if (editCount(edits) === 0) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
@@ -195,6 +191,26 @@ export function auditReport(
   return { findings: sortedUnique(out), readErrors: read.errors ?? [] };
 }
 
+/**
+ * What apply reads of a pass's analysis `a`: the findings and edits of its result, with the
+ * module parsed again and the nodes they name (null when the result names none). `last`: the
+ * run's last analysis (its arena's buffers are given back, see giveBack).
+ */
+function readApplied(
+  a: ReleasedAnalysis,
+  reader: Reader,
+  arena: Arena,
+  last: boolean,
+  collect: RunOptions['collect'],
+): { module: Module; table: NodeTable; findings: Diagnostic[]; edits: EditTable } | null {
+  reader.settle();
+  if (last) giveBack(arena, a.result, collect);
+  if (!namesNodes(a.result)) return null;
+  const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), collect);
+  collect?.('extracted');
+  return { module, table, findings: readFindings(a.result, table, module.source), edits: readEdits(a.result) };
+}
+
 /** What a run's first parse found: its errors (null before it). */
 interface FirstRead {
   errors: Diagnostic[] | null;
@@ -241,7 +257,10 @@ function reread(parse: (streaming: boolean) => Module, a: { ids: number; streame
   const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect: () => collect('extracting') } } : { keep });
   // Parsing is deterministic: a different count is a ptolog bug, not the user's.
   if (table.size !== a.ids) throw new Error(`the text parsed again has ${table.size} node ids where its facts had ${a.ids}`);
-  return { module: { ...module, programs: [] }, table };
+  table.doneKeeping();
+  // (Nor its statements not parsed yet: a streaming parse's are all read now.)
+  const { pending: _pending, ...rest } = module;
+  return { module: { ...rest, programs: [] }, table };
 }
 
 /**
