@@ -4,8 +4,9 @@
  * an open-addressing table by id: a million-statement orchestration kernel keeps 1.3M of them,
  * which as objects in a Map took ~170 MB of heap; as rows they take ~50 MB.
  *
- *   add(7, 'For', 10, 90)                       get(7) → { kind: 'Located', of: 'For', start: 10, end: 90 }
- *   add(9, 'Submit', 20, 60, 'k', 44, 58)       get(9) → { kind: 'Submit', func: 'k', args: [], kwargs: [], deps: [], depsStart: 44, depsEnd: 58, start: 20, end: 60 }
+ *   addPlace(7, 'For', 10, 90)       get(7) → { kind: 'Located', of: 'For', start: 10, end: 90 }
+ *   addSubmit(9, `pl.submit(self.k, x, deps=[a])` at 20..60, its deps list at 44..58)
+ *                                    get(9) → { kind: 'Submit', func: 'k', args: [], kwargs: [], deps: [], depsStart: 44, depsEnd: 58, start: 20, end: 60 }
  */
 import type { SubmitExpr } from '../ir/nodes.js';
 import { empty } from '../ir/compact.js';
