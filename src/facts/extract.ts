@@ -131,6 +131,7 @@ class Extractor {
   ) {
     this.preorder = sink.wants?.('preorder') ?? true;
     this.spans = sink.wants?.('span') ?? true;
+    this.stmtSpans = sink.wants?.('stmt_span') ?? true;
   }
 
   /** Scratch tuples by arity, reused for every fact (sinks copy what they keep). */
@@ -171,6 +172,8 @@ class Extractor {
   private readonly preorder: boolean;
   /** Whether the sink keeps `span` (a line lookup per node). */
   private readonly spans: boolean;
+  /** Whether the sink keeps `stmt_span` (a line lookup per statement). */
+  private readonly stmtSpans: boolean;
 
   /**
    * `preorder(n, k)`: k is node n's position in source pre-order (by start offset, an
@@ -311,6 +314,10 @@ class Extractor {
     this.table.registerStmt(id, bk);
     this.emit('stmt', id, s.kind, bk, index);
     this.emit('stmt_func', id, this.funcId);
+    if (this.stmtSpans) {
+      const [line, col] = this.lineCol(s.start);
+      this.emit('stmt_span', id, s.start, s.end, line, col);
+    }
     if (owner.kind !== 'Function') {
       const src = this.module.source;
       if (src.lineOf(s.start) === src.lineOf(owner.start)) this.emit('inline_body', id);

@@ -43,6 +43,9 @@ function giveBack(arena: Arena, result: EvalResult, collect: RunOptions['collect
   result.retainSymbols();
   arena.reset();
   arena.trim();
+  // The pages the evaluation wrote are given back now, not when the next parse's allocations
+  // happen to start a collection (1M-statement orchestration apply: 1,300 → 1,249 MiB).
+  collect?.('evaluated');
 }
 
 /** What a run reads besides the text: constants, extra rule files and where their includes are. */

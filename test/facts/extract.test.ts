@@ -144,6 +144,14 @@ class P:
     expect(deps('pl.submit(self.k, x, deps=[carry[i] for i in range(K)])')).toEqual(['[carry[i] for i in range(K)]=?']);
   });
 
+  it('gives every statement, and nothing else, a stmt_span row equal to its span row', () => {
+    const { sink } = facts(KERNEL);
+    const stmts = sink.get('stmt').map((r) => r[0]).sort();
+    const spans = new Map(sink.get('span').map((r) => [r[0], r.join(',')]));
+    expect(sink.get('stmt_span').map((r) => r[0]).sort()).toEqual(stmts);
+    for (const r of sink.get('stmt_span')) expect(r.join(','), `statement ${r[0]}`).toBe(spans.get(r[0]));
+  });
+
   it('marks statements written on their header line', () => {
     const { sink, ids } = facts(KERNEL.replace('if i > 0:\n                w2', 'if i > 0: w2'));
     expect(sink.get('inline_body').map((r) => r[0])).toEqual([ids('w2 = pl.store')]);

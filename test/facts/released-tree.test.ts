@@ -99,3 +99,25 @@ describe('a module freed while its facts are evaluated', () => {
     },
   );
 });
+
+describe("the evaluation's pages", () => {
+  it('are given back with a collection once the result has moved out of the arena, before the text is parsed again', async () => {
+    const { applyPasses } = await import('../../src/passes/pipeline.js');
+    const { passByName } = await import('../../src/passes/registry.js');
+    const text = orchestrationText(20_000);
+    const moments: string[] = [];
+    const buffers: number[] = [];
+    applyPasses(text, 'big.py', [passByName('expand-manual-phase-fence')!], {
+      collect: (m) => {
+        moments.push(m);
+        if (m !== 'evaluated') return;
+        gc();
+        buffers.push(process.memoryUsage().arrayBuffers);
+      },
+    });
+    expect(moments.filter((m) => m !== 'extracting')).toEqual(['extracted', 'evaluated', 'evaluated', 'extracted']);
+    // The first collection gives back the arena's chunks no array used; the second the 16 MB chunk
+    // the evaluation wrote (its result moved out).
+    expect(buffers[0]! - buffers[1]!).toBeGreaterThan(12 * 2 ** 20);
+  });
+});
