@@ -33,11 +33,19 @@ const MIN_HEAP_BYTES_EXTRACTED = 96 * 2 ** 20;
 const MIN_ARRAY_BUFFER_BYTES_EVALUATED = 256 * 2 ** 20;
 
 /**
+ * At the `released` moment the arena's buffers have just been dropped (the result copied out):
+ * a collection gives their written pages back when they hold this much (the 1M-statement
+ * orchestration apply kept 192 MB of them through the second parse and the rewrite: 1,012 MiB).
+ */
+const MIN_ARRAY_BUFFER_BYTES_RELEASED = 64 * 2 ** 20;
+
+/**
  * A function that runs a full garbage collection twice (the first frees the objects, the second
  * gives their pages back to the system: V8 releases freed pages one cycle later) when the
  * JavaScript heap holds at least `minHeapBytes` (default 256 MiB) — `minHeapBytesExtracted`
  * (default 96 MiB) at the `extracted` moment (AnalyzeOptions.collect); at `evaluated`, when
- * ArrayBuffers hold at least `minArrayBufferBytesEvaluated` (default 256 MiB). Nothing is set up
+ * ArrayBuffers hold at least `minArrayBufferBytesEvaluated` (default 256 MiB); at `released`, at
+ * least 64 MiB (or that, when less). Nothing is set up
  * before it is needed.
  */
 export function fullCollection(
@@ -49,6 +57,8 @@ export function fullCollection(
   return (moment) => {
     if (moment === 'evaluated') {
       if (memoryUsage().arrayBuffers < minArrayBufferBytesEvaluated) return;
+    } else if (moment === 'released') {
+      if (memoryUsage().arrayBuffers < Math.min(minArrayBufferBytesEvaluated, MIN_ARRAY_BUFFER_BYTES_RELEASED)) return;
     } else {
       const min = moment === 'extracted' ? Math.min(minHeapBytes, minHeapBytesExtracted) : minHeapBytes;
       if (getHeapStatistics().used_heap_size < min) return;

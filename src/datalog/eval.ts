@@ -13,7 +13,7 @@ export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limi
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
 import { dependencyEdges } from './stratify.js';
-import { lastReaders } from './lifetime.js';
+import { lastReaders, readsOf } from './lifetime.js';
 import { MemoSet } from './memo.js';
 
 /** A compiled plan with its per-run buffers. */
@@ -251,6 +251,13 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const skip = (s: Stratum): boolean => needed !== null && !s.relations.some((r) => needed.has(r));
   const evaluated = (i: number): boolean => !skip(program.strata[i]!);
   const done = lastReaders(program, evaluated);
+  const reads = readsOf(program);
+  // The next stratum evaluated after each one (-1: none).
+  const nextEvaluated = program.strata.map(() => -1);
+  for (let i = program.strata.length - 2, n = -1; i >= 0; i--) {
+    if (evaluated(i + 1)) n = i + 1;
+    nextEvaluated[i] = n;
+  }
   // With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter.
   const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
   const released = new Set<number>();
@@ -271,8 +278,14 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
       for (const r of s.relations) rels[r]!.compact();
       for (const r of done[i]!) rels[r]!.releaseIndexes();
+      // A relation the next stratum does not read holds no index until one that does (which
+      // builds what it needs again): 1M-statement orchestration audit, 290 MB of indexes at its
+      // peak, most of relations read strata later.
+      const next = nextEvaluated[i]!;
+      for (let r = 0; r < rels.length; r++) if (next < 0 || !reads[next]!.has(r)) rels[r]!.releaseIndexes();
       for (const r of free?.get(i) ?? []) release(r);
       pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
+      pool.renewFree(); // (and the pages of chunks left wholly free given back)
     });
   } finally {
     for (const r of rels) r.pool = null;

@@ -139,6 +139,12 @@ export function buildPlan(input: PlanInput): Plan {
       }
     }
     const steps: Step[] = [];
+    // The plan runs once (a top-level body with nothing of the stratum's recursion in it, no
+    // variable bound from outside): its first scan reads its relation once, so keys made of
+    // constants (`expr(E, "Int", _, _)`) filter the rows as they are read instead of building an
+    // index on them, which the relation would hold while it lives (`expr` by kind: 32 MB at 1M
+    // Submits, with the evaluation's peak still ahead).
+    const once = top && (input.prebound?.length ?? 0) === 0 && lits.every((l) => l.k !== 'atom' || l.pos < 0);
     const ready = (t: Term): boolean => [...freeVars(t)].every((v) => bound.has(v));
     const remaining = [...lits];
     const take = (i: number): PLit => remaining.splice(i, 1)[0]!;
@@ -173,9 +179,11 @@ export function buildPlan(input: PlanInput): Plan {
       let version: Version = 'all';
       if (a.pos >= 0) version = input.delta < 0 ? 'full' : a.pos === input.delta ? 'delta' : a.pos < input.delta ? 'old' : 'full';
       const arity = a.args.length;
-      const useIndex = version !== 'delta' && keyCols.length > 0 && keyCols.length < arity;
+      const outerOnce = once && !steps.some((st) => st.op === 'scan');
+      const useIndex = version !== 'delta' && !outerOnce && keyCols.length > 0 && keyCols.length < arity;
       accesses.push({ rel: a.rel, version, keyCols: useIndex ? keyCols : null, arity });
-      steps.push({ op: 'scan', k, rel: a.rel, version, cols, keyCols, lit: a.lit });
+      // (No index: the constant columns are checked in a range scan of every row.)
+      steps.push({ op: 'scan', k, rel: a.rel, version, cols, keyCols: outerOnce && keyCols.length < arity ? [] : keyCols, lit: a.lit });
     };
 
     /** Emits every literal that is ready now (filters, assignments, negations, aggregates). */

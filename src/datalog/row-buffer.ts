@@ -1,6 +1,7 @@
 // Append-only number rows in one growing array of an arena: where a fact database puts the tuples
-// streamed into it before it knows how many there are. The array doubles as rows come (in place
-// when the arena has room after it, else the old one goes back to the arena at once) and is handed over as the relation's rows when the relation is
+// streamed into it before it knows how many there are. The array doubles as rows come (in place:
+// it starts a chunk of the arena of its own, see Arena.growable; moved when it outgrows the chunk,
+// the old one going back to the arena at once) and is handed over as the relation's rows when the relation is
 // built: no second copy. Like a relation's rows, the values are an Int32Array while every value
 // fits 32 bits and are widened once to a Float64Array (encoded 64-bit numbers) when one does not.
 import { Arena } from './arena.js';
@@ -54,7 +55,7 @@ export class RowBuffer {
       this.data = grown;
       return;
     }
-    const d = wide ? this.arena.float64(length, false) : this.arena.int32(length, false);
+    const d = this.arena.growable(length, wide);
     d.set(this.data.subarray(0, this.count * this.arity));
     this.arena.release(this.data);
     this.data = d;

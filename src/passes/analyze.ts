@@ -61,7 +61,8 @@ export interface AnalyzeOptions {
    * tree is unreachable, right before evaluation (or, in the pipeline, before the result is read),
    * what follows allocating mostly outside the JavaScript heap for long; the pipeline also calls it
    * at `evaluated`, once an evaluation's arrays are given back (Arena.trim) and before the result is
-   * copied out of them. The CLI gives a full garbage collection, so that the tree's (or the
+   * copied out of them, and at `released` once the result is out and the arena's buffers are all
+   * dropped. The CLI gives a full garbage collection, so that the tree's (or the
    * evaluation's) memory is given back before the next is taken (JavaScript offers the library no
    * way to ask for one).
    */
@@ -69,7 +70,7 @@ export interface AnalyzeOptions {
 }
 
 /** Where AnalyzeOptions.collect is called: see there. */
-export type CollectMoment = 'extracting' | 'extracted' | 'evaluated';
+export type CollectMoment = 'extracting' | 'extracted' | 'evaluated' | 'released';
 
 /**
  * Loads (once per `session`) the rule program made of a pass's entry file (under `root`) plus

@@ -2,7 +2,8 @@ import type { ConstValue, Module } from '../ir/nodes.js';
 import { parseModuleIsolated, type LazySizes } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { InternPool } from '../ir/compact.js';
-import { rewriteText, insertedStmt, planEdits } from '../rewrite/rewrite.js';
+import { textEditsOf, insertedStmt, planEdits } from '../rewrite/rewrite.js';
+import { patchSource } from '../rewrite/patch.js';
 import { editCount, type EditSet, type EditTable } from '../rewrite/edits.js';
 import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -45,7 +46,7 @@ function giveBack(arena: Arena, result: EvalResult, collect: RunOptions['collect
   arena.trim();
   // The pages the evaluation wrote are given back now, not when the next parse's allocations
   // happen to start a collection (1M-statement orchestration apply: 1,300 → 1,249 MiB).
-  collect?.('evaluated');
+  collect?.('released');
 }
 
 /** What a run reads besides the text: constants, extra rule files and where their includes are. */
@@ -131,23 +132,26 @@ export function applyPasses(
     const reader = parserOf(current, path, opts, read, warnings);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     // (The analysis is no local here: once read, nothing holds its result while the text is rewritten.)
-    const got = readApplied(analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }), reader, arena, i === passes.length - 1, opts.collect);
+    let got = readApplied(analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }), reader, arena, i === passes.length - 1, opts.collect);
     if (got === null) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
     }
-    const { module, table, findings, edits } = got;
-    const errors = findings.filter((d) => d.severity === 'error');
+    const errors = got.findings.filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...errors]));
-    for (const d of findings) warnings.push(d);
-    if (editCount(edits) === 0) {
+    for (const d of got.findings) warnings.push(d);
+    if (editCount(got.edits) === 0) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
     }
-    // Only the text is used: the next pass parses it again.
-    const r = rewriteText(module, table, edits);
-    current = r.text;
-    outcomes.push({ pass: pass.name, applied: r.applied });
+    // Only the text is used: the next pass parses it again. The module, its table and the edits
+    // are let go before the text is patched (the patched text takes their place: 1M-statement
+    // orchestration apply, 1,031 → 950 MiB).
+    const { source, textEdits, applied } = textEditsOf(got.module, got.table, got.edits);
+    got = null;
+    opts.collect?.('extracted'); // (the tree, as after its facts)
+    current = patchSource(source, textEdits).text;
+    outcomes.push({ pass: pass.name, applied });
     if (i < passes.length - 1) opts.collect?.('extracted'); // this pass's tree, before the next one's
   }
   return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(read.errors ?? []) };

@@ -323,7 +323,9 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
 
 /** Applies `edits` to the module's tree and text (all of them checked first, see planEdits). */
 export function rewrite(module: Module, table: NodeTable, edits: EditSet): RewriteResult {
-  return { module, ...applyEdits(module, table, edits, true) };
+  const { source, textEdits, applied } = applyEdits(module, table, edits, true);
+  const patched = patchSource(source, textEdits);
+  return { module, text: patched.text, insertedLines: patched.insertedLines, applied };
 }
 
 /**
@@ -332,11 +334,23 @@ export function rewrite(module: Module, table: NodeTable, edits: EditSet): Rewri
  * module's tree is not to be used afterwards (it may be left partly edited).
  */
 export function rewriteText(module: Module, table: NodeTable, edits: EditSet): Omit<RewriteResult, 'module'> {
+  const { source, textEdits, applied } = textEditsOf(module, table, edits);
+  const patched = patchSource(source, textEdits);
+  return { text: patched.text, insertedLines: patched.insertedLines, applied };
+}
+
+/**
+ * The text changes `rewriteText` patches the module's source with (checked as `rewrite` checks
+ * them) and how many edits they apply: a caller can let go of the module, its table and the edits
+ * before the text is patched (1M-statement orchestration apply: the patched text is built where
+ * they were).
+ */
+export function textEditsOf(module: Module, table: NodeTable, edits: EditSet): { source: SourceText; textEdits: SourceEditList; applied: number } {
   return applyEdits(module, table, edits, false);
 }
 
-/** The work of `rewrite`; the tree is edited only when `tree` is true. */
-function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: boolean): Omit<RewriteResult, 'module'> {
+/** The work of `rewrite` up to the text patch; the tree is edited only when `tree` is true. */
+function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: boolean): { source: SourceText; textEdits: SourceEditList; applied: number } {
   const source = module.source;
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
@@ -415,8 +429,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   // Printed: the plan is not needed any more.
   ins.stmt.length = 0;
 
-  const patched = patchSource(source, textEdits);
-  return { text: patched.text, insertedLines: patched.insertedLines, applied };
+  return { source, textEdits, applied };
 }
 
 function isExpr(n: { kind: string }): boolean {

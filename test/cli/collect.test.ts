@@ -45,6 +45,21 @@ describe('fullCollection', () => {
     expect(heap()).toBeLessThan(full - 16 * 2 ** 20);
   });
 
+  it('frees at the `released` moment once 64 MiB of ArrayBuffers are held (or the `evaluated` threshold, when lower)', () => {
+    let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));
+    expect(junk.length).toBe(400_000);
+    const full = heap();
+    junk = null;
+    expect(process.memoryUsage().arrayBuffers).toBeLessThan(64 * 2 ** 20);
+    fullCollection(0, 0, Number.MAX_SAFE_INTEGER)('released');
+    expect(heap()).toBeGreaterThan(full - 8 * 2 ** 20);
+    let held: ArrayBuffer | null = new ArrayBuffer(80 * 2 ** 20);
+    fullCollection(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)('released');
+    expect(heap()).toBeLessThan(full - 16 * 2 ** 20);
+    expect(held.byteLength).toBe(80 * 2 ** 20);
+    held = null;
+  });
+
   it('does nothing below its threshold', () => {
     const collect = fullCollection(Number.MAX_SAFE_INTEGER);
     let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));

@@ -23,6 +23,7 @@ const op = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('recycle' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('shrink' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('grow' as const), pick: fc.nat(), factor: fc.double({ min: 1, max: 4, noNaN: true }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('renew' as const) }) },
 );
 
 /** True when two arrays share a byte. */
@@ -64,6 +65,12 @@ describe('Arena', () => {
         } else if (o.kind === 'recycle') {
           arena.recycle();
           retired.length = 0;
+        } else if (o.kind === 'renew') {
+          // Only wholly free chunks, each for one as large: a live array whose chunk were renewed
+          // would no longer be the arena's (its release at the end would leave bytes in use).
+          const before = arena.reserved;
+          arena.renewFree();
+          expect(arena.reserved).toBe(before);
         } else if (o.kind === 'grow') {
           const l = live.length === 0 ? undefined : live[o.pick % live.length]!;
           if (l && !(l.a instanceof Uint8Array)) {
@@ -173,6 +180,51 @@ describe('Arena', () => {
     expect(f.buffer).toBe(c.buffer);
     expect(f.every((v) => v === 0)).toBe(true);
     expect(arena.reserved).toBe(2 << 24);
+  });
+});
+
+describe('Arena.renewFree', () => {
+  it('gives a new buffer to each chunk left wholly free after being written, and keeps the others', () => {
+    const arena = new Arena((1 << 24) * 8); // eight chunks of 16 MB
+    const a = arena.int32(1 << 22); // 16 MB: fills a chunk
+    const b = arena.int32(1 << 20);
+    a.fill(7);
+    b.fill(9);
+    const written = arena.touched;
+    expect(written).toBeGreaterThanOrEqual(1 << 24);
+    arena.release(a);
+    expect(arena.renewFree()).toBeGreaterThanOrEqual(1 << 24); // a's chunk
+    expect(arena.touched).toBeLessThan(written);
+    expect(b.every((v) => v === 9)).toBe(true); // b's chunk kept (b is in use)
+    expect(arena.renewFree()).toBe(0); // nothing written is free now
+    const c = arena.int32(1 << 22);
+    expect(c.buffer).not.toBe(a.buffer);
+    expect(c.every((v) => v === 0)).toBe(true);
+    arena.release(b);
+    arena.release(c);
+    expect(arena.bytesInUse).toBe(0);
+  });
+});
+
+describe('Arena.growable', () => {
+  it('starts a chunk no array uses, so that it grows in place to the chunk end; one is added when none is free', () => {
+    const arena = new Arena((1 << 24) * 2); // two chunks of 16 MB
+    const other = arena.int32(1 << 16); // 256 KB in the first chunk
+    const a = arena.growable(1 << 16, false);
+    const b = arena.growable(1 << 16, false);
+    expect(a.byteOffset).toBe(0);
+    expect(b.byteOffset).toBe(0);
+    expect(new Set([other.buffer, a.buffer, b.buffer]).size).toBe(3); // a chunk each (b's added)
+    a.fill(5);
+    // In place up to the end of its 16 MB chunk, and no further.
+    const g = arena.grow(a, (1 << 24) / 4)!;
+    expect(g.buffer).toBe(a.buffer);
+    expect(g.subarray(0, a.length).every((v) => v === 5)).toBe(true);
+    expect(arena.grow(g, (1 << 24) / 4 + 1)).toBeNull();
+    // A chunk added for a growable array leaves it room to double in place.
+    const big = arena.growable((1 << 25) / 8, true); // 32 MB
+    expect(big).toBeInstanceOf(Float64Array);
+    expect(arena.grow(big, (1 << 26) / 8)).not.toBeNull();
   });
 });
 

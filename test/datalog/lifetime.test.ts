@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, loadProgram } from '../../src/datalog/index.js';
-import { lastReaders } from '../../src/datalog/lifetime.js';
+import { lastReaders, readsOf } from '../../src/datalog/lifetime.js';
 
 const text = `.decl e(x: number, y: number)
 .input e
@@ -28,6 +28,16 @@ describe('lastReaders', () => {
     // A stratum not evaluated reads nothing.
     const some = lastReaders(program, (i) => i !== strat('q'));
     expect(at('e', some)).toBe(strat('p'));
+  });
+
+  it('readsOf lists the relations each stratum reads (positive, negated), none it only writes', () => {
+    const { program } = loadProgram([{ path: 'l.dl', text }]);
+    const name = (r: number): string => program.relations[r]!.name;
+    const strat = (n: string): number => program.strata.findIndex((s) => s.relations.some((r) => name(r) === n));
+    const reads = readsOf(program).map((s) => [...s].map(name).sort());
+    expect(reads[strat('p')]).toEqual(['e', 'p']);
+    expect(reads[strat('q')]).toEqual(['e', 'p']);
+    expect(reads[strat('r')]).toEqual(['q']);
   });
 
   it('leaves every tuple and proof intact after the indexes are freed', () => {
