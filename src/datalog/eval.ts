@@ -279,7 +279,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       for (const r of s.relations) rels[r]!.compact();
       for (const r of done[i]!) rels[r]!.releaseIndexes();
       // A relation the next stratum does not read holds no index until one that does (which
-      // builds what it needs again): 1M-statement orchestration audit, 290 MB of indexes at its
+      // builds what it needs again): 1M-statement orchestration audit, ~300 MB of indexes and sets at its
       // peak, most of relations read strata later.
       const next = nextEvaluated[i]!;
       for (let r = 0; r < rels.length; r++) if (next < 0 || !reads[next]!.has(r)) rels[r]!.releaseIndexes();
