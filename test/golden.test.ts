@@ -13,6 +13,15 @@
  * expected files are kept in the suite folder under the file's base name. Commands run
  * in-process with the repository root as working directory. `npm run accept` rewrites every
  * expected file from the current behaviour (review the diff before committing it).
+ *
+ * A known bug is a case with a `<case>.known-bug.json` beside it (never rewritten by accept):
+ *
+ *   {"issue": 28, "command": "audit", "why": "the helper's wait gets no invalidate",
+ *    "exit": 0, "stdoutContains": ["missing-marker"], "stdoutLacks": ["opaque"]}
+ *
+ * It runs `command` (one of the suite's) and asserts the correct behaviour it describes, as a
+ * test expected to fail (`it.fails`): while the bug is there the suite is green; once it is
+ * fixed the test passes, vitest reports that as a failure, and the case becomes a plain golden.
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
@@ -27,6 +36,17 @@ const ruleSession = new RuleSession();
 const root = fileURLToPath(new URL('..', import.meta.url));
 const specsDir = join(root, 'specs');
 const accept = process.env['PTOLOG_ACCEPT'] === '1';
+
+/** What a known-bug case must do once its bug is fixed (see the header). */
+interface KnownBug {
+  issue: number;
+  command: string;
+  why: string;
+  exit?: number;
+  stdoutContains?: string[];
+  stdoutLacks?: string[];
+  stderrContains?: string[];
+}
 
 interface SuiteConfig {
   ext?: string;
@@ -83,6 +103,23 @@ for (const suiteDir of suites()) {
   describe(`golden ${relative(specsDir, suiteDir)}`, () => {
     for (const c of all) {
       const stem = c.input.replace(/\.[^./]+$/, '');
+      const bugPath = join(root, `${c.expected}.known-bug.json`);
+      if (existsSync(bugPath)) {
+        const bug = JSON.parse(readFileSync(bugPath, 'utf8')) as KnownBug;
+        const cmd = config.commands.find((x) => x.name === bug.command);
+        it(`${c.name} known bug (suite has command ${bug.command})`, () => {
+          expect(cmd, `${bugPath}: the suite has no command '${bug.command}'`).toBeDefined();
+        });
+        it.fails(`${c.name} ${bug.command}: known bug of issue #${bug.issue}: ${bug.why}`, async () => {
+          const args = cmd!.args.map((a) => a.replaceAll('{input}', c.input).replaceAll('{stem}', stem).replaceAll('{line}', c.line));
+          const r = await runCli(args);
+          if (bug.exit !== undefined) expect(r.code).toBe(bug.exit);
+          for (const t of bug.stdoutContains ?? []) expect(r.stdout).toContain(t);
+          for (const t of bug.stdoutLacks ?? []) expect(r.stdout).not.toContain(t);
+          for (const t of bug.stderrContains ?? []) expect(r.stderr).toContain(t);
+        });
+        continue;
+      }
       for (const cmd of config.commands) {
         it(`${c.name} ${cmd.name}`, async () => {
           const args = cmd.args.map((a) => a.replaceAll('{input}', c.input).replaceAll('{stem}', stem).replaceAll('{line}', c.line));
