@@ -217,7 +217,11 @@ export function buildPlan(input: PlanInput): Plan {
             const body = planBody(l.agg.body, inner, false);
             const target = l.agg.target ? compileExpr(liftTerm(l.agg.target, [], counter)) : null;
             const keySlots = [...freeVars(l.agg)].map(slotOf);
-            steps.push({ op: 'agg', aggOp: l.agg.op, slot: slotOf(l.v), target, body, term: l.agg, keySlots });
+            // An equality or an atom may have bound the aggregate's variable first (`1 = count :
+            // {...}`, `M = W, M = max X : {...}`): the aggregate then filters, it must not re-bind.
+            const into = bound.has(l.v) ? `$agg${counter.n++}` : l.v;
+            steps.push({ op: 'agg', aggOp: l.agg.op, slot: slotOf(into), target, body, term: l.agg, keySlots });
+            if (into !== l.v) steps.push({ op: 'filter', cmp: '=', l: { k: 'slot', s: slotOf(l.v) }, r: { k: 'slot', s: slotOf(into) }, lit: null });
             bound.add(l.v);
           } else continue;
           remaining.splice(i, 1);

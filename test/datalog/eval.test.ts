@@ -76,6 +76,27 @@ all(N + 1) :- N = count : emp(_, _, _).`,
     expect(r.tuples('all')).toEqual([[4]]);
   });
 
+  it('an equality on an aggregate value filters it, never re-binds it (also in proofs)', () => {
+    const text = `.decl g(k: number)\n.decl v(x: number, k: number)\n.decl p(n: number)
+.decl q(k: number)\n.decl r(k: number, m: number)\n.decl s(k: number, m: number)\n.decl t(k: number, m: number)\n.decl u(k: number)
+.output q, r, s, t, u
+g(1). g(2). v(5, 2). p(1).
+q(K) :- g(K), 1 = count : { v(_, K) }.
+r(K, M) :- g(K), M = max X : { v(X, K) }, M = 7.
+s(K, M) :- g(K), W = 7, M = max X : { v(X, K) }, M = W.
+t(K, M) :- g(K), M = count : { v(_, K) }, (M = 0 ; M = 2).
+u(K) :- g(K), p(count : { v(_, K) }).`;
+    const r = run(text);
+    expect(r.tuples('q')).toEqual([[2]]);
+    expect(r.tuples('r')).toEqual([]);
+    expect(r.tuples('s')).toEqual([]);
+    expect(r.tuples('t')).toEqual([[1, 0]]);
+    expect(r.tuples('u')).toEqual([[2]]);
+    expect(r.explain('q', [1])).toBeNull();
+    expect(r.explain('q', [2])).not.toBeNull();
+    expect(r.explain('r', [2, 7])).toBeNull();
+  });
+
   it('a count over a join counts distinct instances, local variables are scoped', () => {
     const r = run(
       `.decl a(x: number, y: number)\n.input a\n.decl n(x: number, k: number)\n.output n

@@ -1,4 +1,5 @@
-// Random stratifiable programs for property tests: recursion, negation, aggregates and functors
+// Random stratifiable programs for property tests: recursion, negation, aggregates (also followed by
+// equalities on their value) and functors
 // (cat, to_string, to_number, strlen, substr, min, max, contains, match) over random facts. Levels make
 // them stratifiable: negation and aggregates only read lower levels.
 import fc from 'fast-check';
@@ -112,6 +113,16 @@ export function randomCase(seed: number): RandomCase {
     }
     return opts.length > 0 ? pick(opts)() : null;
   };
+  /** A filter on an aggregate's variable `v`: `v = 1`, `2 = v`, `v = W` for a bound W, or a disjunction. */
+  const aggEquality = (v: string, nb: readonly string[]): string =>
+    pick([
+      () => `${v} = ${int(4)}`,
+      () => `${int(4)} = ${v}`,
+      () => (nb.length > 0 ? `${v} = ${pick(nb)}` : `${v} = ${int(3)}`),
+      () => (nb.length > 0 ? `${pick(nb)} = ${v}` : `${int(3)} = ${v}`),
+      () => `(${v} = ${int(3)} ; ${v} = ${int(3)})`,
+      () => `${v} != ${int(3)}`,
+    ])();
   for (const d of derived) {
     const nRules = 1 + int(2);
     for (let k = 0; k < nRules; k++) {
@@ -138,14 +149,21 @@ export function randomCase(seed: number): RandomCase {
       if (r() < 0.1 && withSy && sy.level < d.level) {
         const outer = nb.length > 0 && r() < 0.6 ? pick(nb) : '_';
         body.push(pick([`N = max strlen(T) : { sy(${outer}, T) }`, `N = count : { sy(${outer}, T), contains("p", T) }`, `N = min to_number(substr(T, 1, 1)) : sy(${outer}, T)`]));
+        if (r() < 0.3) body.push(aggEquality('N', nb));
         bound.add('N');
       } else if (r() < 0.3) {
         const x = pick(lower.filter((y) => !y.sym));
         const outer = nb.length > 0 && r() < 0.6 ? pick(nb) : '_';
         const inner = x.arity === 2 ? `${x.name}(${outer}, Q)` : `${x.name}(Q)`;
         const op = pick(['count', 'min', 'max', 'sum']);
-        body.push(op === 'count' ? `N = count : { ${inner} }` : `N = ${op} Q : { ${inner} }`);
-        bound.add('N');
+        const agg = op === 'count' ? `count : { ${inner} }` : `${op} Q : { ${inner} }`;
+        if (r() < 0.2) body.push(`${int(3)} = ${agg}`);
+        else {
+          body.push(`N = ${agg}`);
+          // An equality after the aggregate filters its value (it must not re-bind N).
+          if (r() < 0.35) body.push(aggEquality('N', nb));
+          bound.add('N');
+        }
       }
       if (r() < 0.25 && nb.length > 0) {
         body.push(`M = ${pick(nb)} ${pick(['+', '*', '-', '/', '%'])} ${1 + int(3)}`, 'M < 6', 'M > -3');
