@@ -22,7 +22,7 @@ const ALWAYS = ['replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr'
 function anchored(a: Analysis, spec: ExplainSpec): Array<{ rel: string; col: number }> {
   spec.explainShow.forEach((rel, i) => {
     const info = a.program.relation(rel);
-    if (spec.site && (!info || !info.kinds.includes('number'))) {
+    if (spec.site && !info?.kinds.includes('number')) {
       throw manifestError(spec.site, spec.site.showAt[i] ?? 0, info ? `[explain] show: ${rel} has no number column to anchor it at a line` : `[explain] show: the relation ${rel} is not declared by the contract's rules`);
     }
   });
