@@ -65,7 +65,7 @@ export function formatProof(proof: Proof): string {
 }
 
 /** The why-not answer for an absent tuple, one paragraph per rule. */
-export function formatWhyNot(rel: string, tuple: readonly Value[], answers: readonly WhyNot[], input: boolean): string {
+export function formatWhyNot(rel: string, tuple: readonly (Value | null)[], answers: readonly WhyNot[], input: boolean): string {
   const t = formatTuple(rel, tuple);
   if (answers.length === 0) {
     return input

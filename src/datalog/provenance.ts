@@ -69,20 +69,22 @@ interface HeadQuery {
 const planCache = new WeakMap<EvalResult, Map<string, HeadQuery>>();
 
 /** A plan of the clause body (plus `extra` literals) with the head positions prebound. */
-function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[], key: string): HeadQuery {
+function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[], key: string, free: ReadonlySet<number> = NONE_FREE): HeadQuery {
   let cache = planCache.get(res);
   if (!cache) planCache.set(res, (cache = new Map()));
+  if (free.size > 0) key = `${key}|${[...free].join(',')}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const prebound: string[] = [];
   const from: number[] = [];
   const extra: Literal[] = [];
   const seen = new Set<string>();
-  const headVars = new Set(pc.clause.head.args.flatMap((a) => (a.kind === 'var' ? [a.name] : [])));
+  const headVars = new Set(pc.clause.head.args.flatMap((a, i) => (a.kind === 'var' && !free.has(i) ? [a.name] : [])));
   // Variables a head expression needs (`S` of `S + 1`) may be bound only by body literals not
   // in `body` yet (why-not adds them one by one): such a head column is compared later.
   const bound = boundVars(body, headVars);
   pc.clause.head.args.forEach((a, i) => {
+    if (free.has(i)) return; // a wildcard column: any value (the body binds its variable)
     if (a.kind === 'var' && !seen.has(a.name)) {
       seen.add(a.name);
       prebound.push(a.name);
@@ -197,11 +199,20 @@ function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (
   }
 }
 
-/** Why `tuple` is not in relation `info`: for each rule deriving it, the first failing literal. */
-export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly Value[]): WhyNot[] {
+const NONE_FREE: ReadonlySet<number> = new Set();
+
+/**
+ * Why `tuple` is not in relation `info`: for each rule deriving it, the first failing literal.
+ * A null column is a wildcard (`_`): no tuple with the other columns' values is derived.
+ */
+export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly (Value | null)[]): WhyNot[] {
   const out: WhyNot[] = [];
   const enc = new Float64Array(Math.max(1, tuple.length));
-  tuple.forEach((v, i) => (enc[i] = typeof v === 'string' ? res.symbols.intern(v) : res.symbols.numbers.encode(v)));
+  const free = new Set<number>();
+  tuple.forEach((v, i) => {
+    if (v === null) free.add(i);
+    else enc[i] = typeof v === 'string' ? res.symbols.intern(v) : res.symbols.numbers.encode(v);
+  });
   for (const pc of res.program.clauses) {
     if (pc.head !== info.id) continue;
     const head = pc.clause.head;
@@ -210,7 +221,7 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
     const firstPos = new Map<string, number>();
     let headFail: string | null = null;
     head.args.forEach((a, i) => {
-      if (headFail) return;
+      if (headFail || free.has(i)) return;
       if (a.kind === 'var') {
         const p = firstPos.get(a.name);
         if (p === undefined) firstPos.set(a.name, i);
@@ -219,7 +230,7 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
         headFail = `the head has the constant ${oneLine(a.loc)} in column ${i + 1}`;
       }
     });
-    const bindings: Array<[string, Value]> = [...firstPos].map(([v, i]) => [v, tuple[i]!]);
+    const bindings: Array<[string, Value]> = [...firstPos].map(([v, i]) => [v, tuple[i] as Value]);
     if (headFail) {
       out.push({ rule: ruleRef(pc), literal: null, loc: head.loc, reason: headFail, bindings });
       continue;
@@ -240,7 +251,7 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
       return terms.every((t) => [...freeVars(t)].every((v) => bound.has(v)));
     };
     const satisfiable = (lits: readonly Literal[]): boolean => {
-      const q = headQuery(res, pc, lits, `w${pc.id}:${lits.length}:${lits.map((l) => l.loc.start).join(',')}`);
+      const q = headQuery(res, pc, lits, `w${pc.id}:${lits.length}:${lits.map((l) => l.loc.start).join(',')}`, free);
       let found = false;
       interpret(q.plan, {
         rels: q.plan.accesses.map((a) => res.storage[a.rel]!),

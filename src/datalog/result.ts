@@ -199,10 +199,10 @@ export class EvalResult {
     return row < 0 ? null : explainTuple(this, this.info(rel).id, row);
   }
 
-  /** For an absent tuple: per rule that could derive it, the first body literal that fails. */
-  whyNot(rel: string, tuple: readonly Value[]): WhyNot[] {
+  /** For an absent tuple: per rule that could derive it, the first body literal that fails (a null column: any value). */
+  whyNot(rel: string, tuple: readonly (Value | null)[]): WhyNot[] {
     const info = this.info(rel);
-    this.encode(info, tuple);
+    this.encode(info, tuple.map((v, i) => v ?? (info.kinds[i] === 'symbol' ? '' : 0)));
     return whyNotTuple(this, info, tuple);
   }
 }

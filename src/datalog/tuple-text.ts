@@ -44,6 +44,15 @@ function splitArgs(text: string): Array<{ raw: string; quoted: boolean }> {
 
 /** The relation name and the values of a tuple like `rel(v1, v2)`, checked against the program. */
 export function parseTupleText(program: RuleProgram, text: string): { rel: string; values: Value[] } {
+  return parseTuple(program, text, false) as { rel: string; values: Value[] };
+}
+
+/** As parseTupleText, where an unquoted `_` is a wildcard (null: any value), as in `rel(1, _)`. */
+export function parsePatternText(program: RuleProgram, text: string): { rel: string; values: (Value | null)[] } {
+  return parseTuple(program, text, true);
+}
+
+function parseTuple(program: RuleProgram, text: string, wildcard: boolean): { rel: string; values: (Value | null)[] } {
   const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([\s\S]*)\)\s*$/.exec(text);
   if (!m) fail(`cannot read the tuple ${JSON.stringify(text)}`, 'write it like `path(1, 5)` or `edge("a", "b")` (quote it in the shell).');
   const rel = m[1]!;
@@ -53,10 +62,11 @@ export function parseTupleText(program: RuleProgram, text: string): { rel: strin
   if (args.length !== info.kinds.length) {
     fail(`${rel} has ${info.kinds.length} column${info.kinds.length === 1 ? '' : 's'} but the tuple has ${args.length}`, `write ${rel}(${info.attrs.join(', ')}).`);
   }
-  const values = args.map((a, i): Value => {
+  const values = args.map((a, i): Value | null => {
+    if (wildcard && !a.quoted && a.raw === '_') return null;
     if (info.kinds[i] === 'symbol') return a.raw;
     const v = a.quoted ? null : parseInt64(a.raw);
-    if (v === null) fail(`column ${i + 1} (${info.attrs[i]}) of ${rel} is a number but got ${JSON.stringify(a.raw)}`, 'write a signed 64-bit integer.');
+    if (v === null) fail(`column ${i + 1} (${info.attrs[i]}) of ${rel} is a number but got ${JSON.stringify(a.raw)}`, `write a signed 64-bit integer${wildcard ? ', or _ for any value' : ''}.`);
     return v;
   });
   return { rel, values };

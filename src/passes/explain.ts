@@ -1,12 +1,13 @@
 import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
 import type { Entity } from '../facts/extract.js';
 import type { Span } from '../ir/nodes.js';
-import { parseTupleText } from '../datalog/tuple-text.js';
+import { parsePatternText } from '../datalog/tuple-text.js';
+import { DiagnosticError } from '../report/diagnostic.js';
 import type { Analysis } from './analyze.js';
-import type { ContractManifest } from './manifest.js';
+import { manifestError, type ContractManifest } from './manifest.js';
 
-/** What a contract's manifest says `explain` shows (`[explain]` show and probes). */
-export type ExplainSpec = Pick<ContractManifest, 'explainShow' | 'explainProbes'>;
+/** What a contract's manifest says `explain` shows (`[explain]` show and probes), and where it says it. */
+export type ExplainSpec = Pick<ContractManifest, 'explainShow' | 'explainProbes'> & Partial<Pick<ContractManifest, 'site'>>;
 
 const NO_SPEC: ExplainSpec = { explainShow: [], explainProbes: [] };
 
@@ -19,6 +20,12 @@ const ALWAYS = ['replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr'
  * findings.
  */
 function anchored(a: Analysis, spec: ExplainSpec): Array<{ rel: string; col: number }> {
+  spec.explainShow.forEach((rel, i) => {
+    const info = a.program.relation(rel);
+    if (spec.site && !info?.kinds.includes('number')) {
+      throw manifestError(spec.site, spec.site.showAt[i] ?? 0, info ? `[explain] show: ${rel} has no number column to anchor it at a line` : `[explain] show: the relation ${rel} is not declared by the contract's rules`);
+    }
+  });
   const rels = [...(spec.explainShow.length > 0 ? spec.explainShow : ['insert_call']), ...ALWAYS];
   const out: Array<{ rel: string; col: number }> = [];
   for (const rel of rels) {
@@ -28,11 +35,20 @@ function anchored(a: Analysis, spec: ExplainSpec): Array<{ rel: string; col: num
   return out;
 }
 
-/** The contract's why-not probes for statement `s` (its `$s`), as relation and tuple. */
-function probes(a: Analysis, spec: ExplainSpec, s: number): Array<[string, Value[]]> {
-  return spec.explainProbes.map((p) => {
-    const t = parseTupleText(a.program, p.replaceAll('$s', String(s)));
-    return [t.rel, t.values];
+/**
+ * The contract's why-not probes for statement `s` (its `$s`; `_` any value), as relation and
+ * tuple. A probe the rules cannot read is a `manifest` error at its line in contract.toml.
+ */
+function probes(a: Analysis, spec: ExplainSpec, s: number): Array<[string, (Value | null)[]]> {
+  return spec.explainProbes.map((p, i) => {
+    try {
+      const t = parsePatternText(a.program, p.replaceAll('$s', String(s)));
+      return [t.rel, t.values];
+    } catch (e) {
+      if (!(e instanceof DiagnosticError) || !spec.site) throw e;
+      const d = e.diagnostics[0]!;
+      throw manifestError(spec.site, spec.site.probeAt[i] ?? 0, `[explain] probe '${p}': ${d.message}`, d.fix);
+    }
   });
 }
 

@@ -6,13 +6,14 @@
  *   name = "insert-comm-fence"      # the --pass name
  *   order = 30                      # apply runs contracts in ascending order
  *   summary = "InsertCommFence: ..."
- *   apply = "insert_comm_fence.dl"  # derives the edits (relative to the manifest's folder)
+ *   apply = "insert_comm_fence.dl"  # derives the edits (relative to the manifest's folder);
+ *                                   # optional: a lint-only contract has no edits
  *   audit = "comm_contract.dl"      # derives the findings (includes `apply`)
  *   views = ["graph"]               # views it provides the relations of (optional)
  *
  *   [explain]                       # optional
  *   show = ["insert_after"]         # relations `explain` lists at a line (default: insert_call)
- *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id)
+ *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id, _: any value)
  */
 import { join } from 'node:path';
 import { parseTomlDoc } from './toml-doc.js';
@@ -24,8 +25,10 @@ export interface ContractManifest {
   name: string;
   order: number;
   summary: string;
-  /** Rule file deriving the contract's edits. */
+  /** Rule file deriving the contract's edits (the audit file for a lint-only contract). */
   entry: string;
+  /** False for a lint-only contract (no `apply` file): `apply` does not run it. */
+  edits: boolean;
   /** Rule file deriving the contract's audit findings (includes `entry`). */
   audit: string;
   /** Views whose relations the contract's audit rules derive (`graph`). */
@@ -34,6 +37,22 @@ export interface ContractManifest {
   explainShow: string[];
   /** Why-not probes of `explain` for a statement with nothing derived: tuple text, `$s` the statement's id. */
   explainProbes: string[];
+  /** The manifest's text and where its keys are, to locate an error found later (a bad probe). */
+  site: ManifestSite;
+}
+
+/** A manifest's text, and the offsets of its `show` and `probes` entries (same order as the lists). */
+export interface ManifestSite {
+  source: SourceText;
+  showAt: number[];
+  probeAt: number[];
+  /** Offset of a top-level key (`apply`, `audit`, `name`, ...): 0 when absent. */
+  keyAt: (key: string) => number;
+}
+
+/** A `manifest` error located at `offset` of the manifest. */
+export function manifestError(site: ManifestSite, offset: number, message: string, fix?: string): DiagnosticError {
+  return new DiagnosticError([{ severity: 'error', code: 'manifest', message, location: { source: site.source, start: offset, end: offset + 1 }, ...(fix ? { fix } : {}) }]);
 }
 
 const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain'] as const;
@@ -49,6 +68,18 @@ function fail(source: SourceText, offset: number, message: string): never {
 function keyAt(text: string, key: string): number {
   const m = new RegExp(`^\\s*${key}\\s*=`, 'm').exec(text);
   return m ? m.index + m[0].search(/\S/) : 0;
+}
+
+/** The offsets of the list `key`'s strings (each where its text is written, else the key's). */
+function itemsAt(text: string, key: string, items: readonly string[]): number[] {
+  const base = keyAt(text, key);
+  let from = base;
+  return items.map((x) => {
+    const i = text.indexOf(x, from);
+    if (i < 0) return base;
+    from = i + x.length;
+    return i - 1; // the opening quote
+  });
 }
 
 /** Parses the manifest at `path` (folder `folder` relative to the rules directory); located `manifest` errors. */
@@ -90,6 +121,9 @@ export function parseManifest(path: string, folder: string, text: string): Contr
   }
   const explainShow = strings(ex['show'], 'show', (x) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(x) ? null : `'${x}' is not a relation name`));
   const explainProbes = strings(ex['probes'], 'probes', (x) =>
-    /^[A-Za-z_][A-Za-z0-9_]*\(.*\$s.*\)$/.test(x) ? null : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s`);
-  return { name, order, summary: str('summary'), entry: file('apply'), audit: file('audit'), views, explainShow, explainProbes };
+    /^[A-Za-z_][A-Za-z0-9_]*\(.*\$s.*\)$/.test(x) ? null : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s (_ for any value)`);
+  const audit = file('audit');
+  const edits = doc['apply'] !== undefined;
+  const site: ManifestSite = { source, showAt: itemsAt(text, 'show', explainShow), probeAt: itemsAt(text, 'probes', explainProbes), keyAt: (k) => keyAt(text, k) };
+  return { name, order, summary: str('summary'), entry: edits ? file('apply') : audit, edits, audit, views, explainShow, explainProbes, site };
 }

@@ -125,14 +125,16 @@ export function applyPasses(
   const outcomes: PassOutcome[] = [];
   const warnings: Diagnostic[] = [];
   const read: FirstRead = { errors: null };
-  for (const [i, pass] of passes.entries()) {
+  // A lint-only contract (no `apply` file in its manifest) derives no edits: apply does not run it.
+  const editing = passes.filter((p) => p.edits);
+  for (const [i, pass] of editing.entries()) {
     // Nothing of the previous pass's analysis is read any more: its arrays' blocks are reused.
     arena.reset();
     // (The first parse reads the original text: its errors and module warnings are the ones to report.)
     const reader = parserOf(current, path, opts, read, warnings);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     // (The analysis is no local here: once read, nothing holds its result while the text is rewritten.)
-    let got = readApplied(analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }), reader, arena, i === passes.length - 1, opts.collect);
+    let got = readApplied(analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }), reader, arena, i === editing.length - 1, opts.collect);
     if (got === null) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
@@ -152,8 +154,14 @@ export function applyPasses(
     opts.collect?.('extracted'); // (the tree, as after its facts)
     current = patchSource(source, textEdits).text;
     outcomes.push({ pass: pass.name, applied });
-    if (i < passes.length - 1) opts.collect?.('extracted'); // this pass's tree, before the next one's
+    if (i < editing.length - 1) opts.collect?.('extracted'); // this pass's tree, before the next one's
   }
+  if (read.errors === null) {
+    const r = parserOf(current, path, opts, read, warnings);
+    r.parse(false);
+    r.settle();
+  }
+  for (const p of passes) if (!p.edits) outcomes.push({ pass: p.name, applied: 0 });
   return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(read.errors ?? []) };
 }
 

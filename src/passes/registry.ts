@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { DiagnosticError } from '../report/diagnostic.js';
-import { parseManifest, type ContractManifest } from './manifest.js';
+import { manifestError, parseManifest, type ContractManifest } from './manifest.js';
 
 /** A pass: a contract as its manifest (`rules/<contract>/contract.toml`) declares it. */
 export type PassSpec = ContractManifest;
@@ -19,7 +18,7 @@ export function loadContracts(dir: string): PassSpec[] {
   for (const folder of readdirSync(dir)) {
     const path = join(dir, folder, 'contract.toml');
     if (!existsSync(path)) continue;
-    specs.push(parseManifest(path, folder, readFileSync(path, 'utf8')));
+    specs.push(withFiles(parseManifest(path, folder, readFileSync(path, 'utf8')), dir));
   }
   return checkedOrder(specs);
 }
@@ -30,15 +29,26 @@ export function isContractFolder(dir: string): boolean {
 }
 
 /**
- * The shipped contracts plus those of `ruleDirs` (each `--rules DIR` holding a
+ * The shipped contracts (or `base`) plus those of `ruleDirs` (each `--rules DIR` holding a
  * `contract.toml`; its rule paths absolute), in pipeline order.
  */
-export function contractsWith(ruleDirs: readonly string[] = []): PassSpec[] {
+export function contractsWith(ruleDirs: readonly string[] = [], base: readonly PassSpec[] = PASSES): PassSpec[] {
   const own = ruleDirs.filter(isContractFolder).map((d) => {
     const path = join(d, 'contract.toml');
-    return parseManifest(path, resolve(d), readFileSync(path, 'utf8'));
+    return withFiles(parseManifest(path, resolve(d), readFileSync(path, 'utf8')), d);
   });
-  return own.length === 0 ? [...PASSES] : checkedOrder([...PASSES, ...own]);
+  return own.length === 0 ? [...base] : checkedOrder([...base, ...own]);
+}
+
+/** `spec` when its rule files exist under `dir` (or absolute); else a `manifest` error at the key naming the missing one. */
+function withFiles(spec: PassSpec, dir: string): PassSpec {
+  for (const key of spec.edits ? ['apply', 'audit'] : ['audit']) {
+    const f = key === 'apply' ? spec.entry : spec.audit;
+    if (!existsSync(isAbsolute(f) ? f : join(dir, f))) {
+      throw manifestError(spec.site, spec.site.keyAt(key), `'${key}' names ${basename(f)}, which is not a file in the contract's folder`, `create ${basename(f)} beside contract.toml or correct the name.`);
+    }
+  }
+  return spec;
 }
 
 function checkedOrder(specs: PassSpec[]): PassSpec[] {
@@ -46,7 +56,7 @@ function checkedOrder(specs: PassSpec[]): PassSpec[] {
   for (const s of specs) {
     const before = seen.get(s.name);
     if (before) {
-      throw new DiagnosticError([{ severity: 'error', code: 'manifest', message: `two contracts are named '${s.name}' (${before.entry} and ${s.entry})` }]);
+      throw manifestError(s.site, s.site.keyAt('name'), `two contracts are named '${s.name}' (this one and the one of ${before.site.source.path})`, 'give each contract its own name.');
     }
     seen.set(s.name, s);
   }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { relative, isAbsolute } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, EXIT_OK } from '../io.js';
-import { loadContracts, rulesDir } from '../../passes/registry.js';
+import { contractsWith, loadContracts, rulesDir } from '../../passes/registry.js';
 import { catalogForRules, type CatalogEntry } from '../../passes/catalog.js';
 import { formatRuleHelp, formatRulesList, lookupCode } from '../../passes/catalog-text.js';
 
@@ -14,7 +14,7 @@ export function registerRulesCommand(program: Command, ctx: CommandContext): voi
     .command('rules')
     .description('list the contracts and every diagnostic code, or print the help of one code')
     .argument('[code]', 'a diagnostic code, e.g. missing-marker')
-    .option('--rules <dir>', 'extra rule files (.dl) whose diagnostics.toml adds codes (repeatable)', collect, [])
+    .option('--rules <dir>', 'extra rule files (.dl), or a contract folder, whose diagnostics.toml adds codes (repeatable)', collect, [])
     .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .action(async (code: string | undefined, o: { rules: string[]; rulesRoot?: string }) => {
       ctx.setExit(
@@ -23,7 +23,9 @@ export function registerRulesCommand(program: Command, ctx: CommandContext): voi
           const catalog = catalogForRules(root, o.rules);
           // Catalog paths as the user reads them: relative to the working directory.
           const shown = (e: CatalogEntry): CatalogEntry => ({ ...e, path: isAbsolute(e.path) ? relative(process.cwd(), e.path) : e.path });
-          if (code === undefined) ctx.io.stdout(formatRulesList(loadContracts(root), catalog));
+          // The shipped (or --rules-root) contracts and each --rules folder's own contract.
+          const contracts = contractsWith(o.rules, o.rulesRoot === undefined ? undefined : loadContracts(root));
+          if (code === undefined) ctx.io.stdout(formatRulesList(contracts, catalog));
           else ctx.io.stdout(formatRuleHelp(shown(lookupCode(catalog, code))));
           return EXIT_OK;
         }),

@@ -1,0 +1,98 @@
+// A rule author's loop (issue 30 items 1-3): a lint-only contract needs no `apply` file, an
+// explain probe may use `_`, every manifest error is located in contract.toml, and `ptolog rules
+// --rules DIR` lists the folder's contract.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run, tree } from '../cli/helpers.js';
+
+const LINT = `#include <ptolog/lib.dl>
+#include <ptolog/edits.dl>
+// A syncall with a GM store right before it.
+.decl store_then_sync(s: number, t: number)
+store_then_sync(S, T) :- stmt_call(T, _, Op), local_write_op(Op, _), next_stmt(T, S), stmt_call(S, _, "pl.system.syncall").
+store_then_sync(S, T) :- stmt_call(T, _, Op), local_write_op(Op, _), next_stmt(T, S), stmt_call(S, _, "system.syncall").
+finding("sync-after-store", "warning", S, "a syncall right after a store") :- store_then_sync(S, _).
+.output finding
+`;
+
+const CATALOG = `[sync-after-store]
+severity = "warning"
+summary = "a syncall right after a store"
+`;
+
+function contract(manifest: string): string {
+  return tree({
+    'lint/contract.toml': manifest,
+    'lint/lint.dl': LINT,
+    'lint/diagnostics.toml': CATALOG,
+    'k.py': '@specs/syncall_handoff/handoff.py',
+  });
+}
+
+const LINT_ONLY = `name = "sync-lint"
+order = 50
+summary = "a lint with no edits"
+audit = "lint.dl"
+
+[explain]
+show = ["store_then_sync"]
+probes = ['store_then_sync($s, _)']
+`;
+
+describe('a lint-only contract', () => {
+  it('needs no apply file: audit reports it, apply leaves the file as it is', async () => {
+    const dir = contract(LINT_ONLY);
+    const k = join(dir, 'k.py');
+    const audit = await run(['audit', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', '--format', 'json', k]);
+    expect(audit.err).toBe('');
+    expect(JSON.parse(audit.out).diagnostics.map((d: { code: string }) => d.code)).toEqual(['sync-after-store']);
+    const apply = await run(['apply', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', k]);
+    expect(apply).toEqual({ code: 0, out: readFileSync(k, 'utf8'), err: '' });
+  });
+
+  it('explain probes with _ say why nothing is derived', async () => {
+    const dir = contract(LINT_ONLY);
+    // Line 15 is `t = pl.load(...)`: no syncall after it.
+    const ex = await run(['explain', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', `${join(dir, 'k.py')}:15`]);
+    expect(ex.err).toBe('');
+    expect(ex.code).toBe(0);
+    expect(ex.out).toMatch(/store_then_sync\(\d+, _\) is not derived:/);
+  });
+
+  it('a probe the rules cannot read is located at its line in contract.toml', async () => {
+    const dir = contract(LINT_ONLY.replace("'store_then_sync($s, _)'", "'store_then_sync($s, _)', 'store_then_sink($s, 0)'"));
+    const ex = await run(['explain', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', `${join(dir, 'k.py')}:15`]);
+    expect(ex.code).toBe(2);
+    expect(ex.err).toMatch(/contract\.toml:8:\d+: error\[manifest\]: \[explain\] probe 'store_then_sink\(\$s, 0\)': the relation store_then_sink is not declared/);
+    const show = contract(LINT_ONLY.replace('show = ["store_then_sync"]', 'show = ["store_then_sink"]'));
+    const ex2 = await run(['explain', '--rules', join(show, 'lint'), '--pass', 'sync-lint', `${join(show, 'k.py')}:15`]);
+    expect(ex2.err).toMatch(/contract\.toml:7:\d+: error\[manifest\]: \[explain\] show: the relation store_then_sink is not declared/);
+  });
+
+  it('a rule file the manifest names but the folder lacks is located at its key', async () => {
+    const dir = contract(LINT_ONLY.replace('audit = "lint.dl"', 'audit = "lint.dl"\napply = "edits.dl"'));
+    const r = await run(['audit', '--rules', join(dir, 'lint'), join(dir, 'k.py')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/contract\.toml:5:1: error\[manifest\]: 'apply' names edits\.dl, which is not a file in the contract's folder/);
+  });
+
+  it('a contract name taken twice is located at the second name', async () => {
+    const dir = contract(LINT_ONLY.replace('name = "sync-lint"', 'name = "insert-comm-fence"'));
+    const r = await run(['audit', '--rules', join(dir, 'lint'), join(dir, 'k.py')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/contract\.toml:1:1: error\[manifest\]: two contracts are named 'insert-comm-fence'/);
+  });
+});
+
+describe('ptolog rules --rules DIR', () => {
+  it("lists the folder's contract in the contracts table, and its codes", async () => {
+    const dir = contract(LINT_ONLY);
+    const r = await run(['rules', '--rules', join(dir, 'lint')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ {2}50 +sync-lint +a lint with no edits$/m);
+    expect(r.out).toMatch(/^ {2}sync-after-store +warning +sync-lint /m);
+    const ex = await run(['rules', '--rules', 'rules/examples/syncall_handoff']);
+    expect(ex.out).toMatch(/^ {2}40 +syncall-handoff +syncall handoff/m);
+  });
+});
