@@ -27,11 +27,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../src/cli/main.js';
-import { RuleSession } from '../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
+import { run } from './cli/helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const specsDir = join(root, 'specs');
@@ -55,14 +51,13 @@ interface SuiteConfig {
   inputs?: { path: string; line?: number }[];
 }
 
+/** Runs the CLI in-process with the repository root as working directory. */
 async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
   const cwd = process.cwd();
   process.chdir(root);
   try {
-    const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), ruleSession });
-    return { code, stdout, stderr };
+    const r = await run(args);
+    return { code: r.code, stdout: r.out, stderr: r.err };
   } finally {
     process.chdir(cwd);
   }

@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ruleSession });
-  return { code, out, err };
-}
+import { run as cli } from '../cli/helpers.js';
 
 function setup(): { dir: string; rules: string; facts: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ptolog-dl-'));
