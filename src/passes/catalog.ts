@@ -4,7 +4,8 @@
  * `--rules` file:
  *
  *   [missing-marker]
- *   severity = "warning"           # error | warning | note (the default severity)
+ *   severity = "note"              # error | warning | note (as reported at the default stage)
+ *   stages = { as-written = "warning" }  # optional: the severity at a stage where it differs
  *   summary = "one line"
  *   help = """longer text"""       # optional for a user's code
  *   example = """a snippet"""      # optional for a user's code
@@ -14,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseTomlDoc } from './toml-doc.js';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
+import { AUDIT_STAGES, type AuditStage } from './analyze.js';
 
 /** One declared diagnostic code. */
 export interface CatalogEntry {
@@ -26,6 +28,8 @@ export interface CatalogEntry {
   example: string;
   /** The catalog file declaring it. */
   path: string;
+  /** The severity at an audit stage where it differs from `severity` (the default stage's). */
+  stages: Partial<Record<AuditStage, Severity>>;
 }
 
 /** Codes by name. */
@@ -34,7 +38,7 @@ export type Catalog = ReadonlyMap<string, CatalogEntry>;
 /** The catalog file's name. */
 export const CATALOG_FILE = 'diagnostics.toml';
 
-const KEYS = ['severity', 'summary', 'help', 'example', 'contract'] as const;
+const KEYS = ['severity', 'stages', 'summary', 'help', 'example', 'contract'] as const;
 const SEVERITIES: readonly string[] = ['error', 'warning', 'note'];
 
 function fail(source: SourceText, offset: number, message: string): never {
@@ -74,6 +78,16 @@ export function parseCatalog(path: string, text: string, contract: string): Cata
     };
     const severity = str('severity', true);
     if (!SEVERITIES.includes(severity)) fail(source, offsetOf(text, code, 'severity'), `"${severity}" is not a severity; write "error", "warning" or "note"`);
+    const stages: Partial<Record<AuditStage, Severity>> = {};
+    const st = t['stages'];
+    if (st !== undefined) {
+      if (typeof st !== 'object' || st === null || Array.isArray(st)) fail(source, offsetOf(text, code, 'stages'), `'stages' of [${code}] must be a table like { as-written = "warning" }`);
+      for (const [stage, sev] of Object.entries(st)) {
+        if (!(AUDIT_STAGES as readonly string[]).includes(stage)) fail(source, offsetOf(text, code, 'stages'), `unknown audit stage '${stage}' in [${code}]; the stages are ${AUDIT_STAGES.join(', ')}`);
+        if (typeof sev !== 'string' || !SEVERITIES.includes(sev)) fail(source, offsetOf(text, code, 'stages'), `${JSON.stringify(sev)} is not a severity; write "error", "warning" or "note"`);
+        if (sev !== severity) stages[stage as AuditStage] = sev as Severity;
+      }
+    }
     const summary = str('summary', true);
     if (summary.includes('\n')) fail(source, offsetOf(text, code, 'summary'), `'summary' of [${code}] must be one line`);
     out.push({
@@ -84,6 +98,7 @@ export function parseCatalog(path: string, text: string, contract: string): Cata
       help: str('help', false) || summary,
       example: str('example', false),
       path,
+      stages,
     });
   }
   return out;

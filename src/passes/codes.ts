@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ruleFilesUnder, rulesDir } from './registry.js';
+import { CATALOG_FILE, parseCatalog } from './catalog.js';
 
-/** Codes that TypeScript stages report (the rules' finding codes are read from the rule files). */
-export const BUILTIN_CODES: readonly string[] = [
-  'syntax-error', 'unsupported-construct', 'tab-indent', 'inconsistent-dedent', 'nesting-too-deep',
-  'no-program', 'not-python', 'unfollowed-import', 'patch-conflict', 'unreadable-file', 'write-failed',
-  'bad-edit', 'bad-define', 'unknown-define', 'inexact-number', 'config', 'unknown-pass', 'unknown-suppression-code', 'unused-suppression',
-];
+/**
+ * Codes that TypeScript stages report: those ptolog's own catalog (`rules/diagnostics.toml`)
+ * declares, which is where they are written once (the rules' finding codes are read from the
+ * rule files).
+ */
+export const BUILTIN_CODES: readonly string[] = Object.freeze(ownCodes());
+
+function ownCodes(): string[] {
+  const path = join(rulesDir(), CATALOG_FILE);
+  return parseCatalog(path, readFileSync(path, 'utf8'), 'ptolog').map((e) => e.code);
+}
 
 /**
  * Every code ptolog can report on a kernel: the built-in ones and the `finding("code", ...)`

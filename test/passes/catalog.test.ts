@@ -106,7 +106,7 @@ describe('SARIF rules from the catalog', () => {
     const e = catalog.get('missing-marker')!;
     expect(mm['shortDescription']).toEqual({ text: e.summary });
     expect(mm['fullDescription']).toEqual({ text: e.help });
-    expect(mm['defaultConfiguration']).toEqual({ level: 'warning' });
+    expect(mm['defaultConfiguration']).toEqual({ level: 'note' }); // the default stage's severity
     const help = mm['help'] as { text: string; markdown: string };
     expect(help.text).toContain(e.help);
     expect(help.text).toContain(e.example);
@@ -127,7 +127,7 @@ describe('ptolog rules', () => {
     const at = PASSES.map((p) => text.indexOf(`  ${p.name}  `));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    for (const c of catalog.keys()) expect(text).toMatch(new RegExp(`^  ${c} +(error|warning|note) `, 'm'));
+    for (const c of catalog.keys()) expect(text).toMatch(new RegExp(`^  ${c} +(error|warning|note)(; [a-z-]+: (error|warning|note))* `, 'm'));
   });
 
   it('suggests the closest code for an unknown one', () => {
