@@ -2,7 +2,7 @@
 import { EditorView, basicSetup } from 'codemirror';
 import { placeholder } from '@codemirror/view';
 import { EditorState, type Extension } from '@codemirror/state';
-import { python } from '@codemirror/lang-python';
+import { kernelExtensions, loadText } from './kernel-editor.js';
 import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { instance as vizInstance } from '@viz-js/viz';
 import type { FactTable, Finding, Request, Response } from './protocol.js';
@@ -39,11 +39,11 @@ const onChange = (explainToo: boolean): Extension =>
   });
 
 const kernelView = new EditorView({
-  state: EditorState.create({ doc: initial.kernel, extensions: [basicSetup, python(), onChange(true)] }),
+  state: EditorState.create({ doc: initial.kernel, extensions: [basicSetup, kernelExtensions(initial.kernel), onChange(true)] }),
   parent: $('kernel'),
 });
 const rulesView = new EditorView({
-  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
+  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, EditorView.lineWrapping, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
   parent: $('rules'),
 });
 
@@ -110,10 +110,13 @@ function showFindings(findings: Finding[]): void {
   for (const f of findings) {
     const li = document.createElement('li');
     li.dataset['code'] = f.code;
+    const loc = document.createElement('span');
+    loc.className = `loc sev-${f.severity}`;
+    loc.textContent = `${f.line}:${f.col}`;
     const head = document.createElement('span');
     head.className = `sev-${f.severity}`;
-    head.textContent = `${f.line}:${f.col} ${f.severity}[${f.code}]`;
-    li.append(head, ` ${f.message}`);
+    head.textContent = ` ${f.severity}[${f.code}]`;
+    li.append(loc, head, ` ${f.message}`);
     if (f.fix) {
       const fix = document.createElement('span');
       fix.className = 'fix';
@@ -198,7 +201,7 @@ for (const name of exampleNames) select.append(new Option(name.split('/').pop()!
 select.onchange = () => {
   const text = examples[select.value];
   if (text === undefined) return;
-  kernelView.dispatch({ changes: { from: 0, to: kernelView.state.doc.length, insert: text } });
+  kernelView.dispatch(loadText(kernelView, text));
 };
 
 // Tabs.
@@ -215,7 +218,7 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
 window.addEventListener('hashchange', () => {
   const s = stateFromHash(location.hash);
   if (!s) return;
-  if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch({ changes: { from: 0, to: kernelView.state.doc.length, insert: s.kernel } });
+  if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch(loadText(kernelView, s.kernel));
   if (s.rules !== rulesView.state.doc.toString()) rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
 });
 
