@@ -17,13 +17,15 @@ import { MemorySink } from '../../src/facts/sink.js';
 import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
 import { renderDiagnostics } from '../../src/report/text.js';
 import { setVirtualFile } from './shims/fs.js';
-import type { FactTable, Finding, Response } from './protocol.js';
+import type { FactTable, Finding, Response, TextChange } from './protocol.js';
+import { textChanges } from './changes.js';
+import { fixableStarts, fixOne } from './fix-one.js';
 
 /** Where the user's extra rules live: beside the shipped ones, so `#include "../insert_comm_fence/insert_comm_fence.dl"` works. */
 export const EXTRA_RULES_PATH = '/rules/playground/extra.dl';
 const KERNEL_PATH = 'kernel.py';
 
-function toFinding(d: Diagnostic): Finding {
+function toFinding(d: Diagnostic, pass = ''): Finding {
   const loc = d.location;
   const p = loc?.source.position(loc.start) ?? { line: 1, col: 1 };
   const inRules = loc !== undefined && loc.source.path !== KERNEL_PATH;
@@ -36,6 +38,8 @@ function toFinding(d: Diagnostic): Finding {
     line: inRules ? 1 : p.line,
     col: inRules ? 1 : p.col,
     ...(d.fix ? { fix: d.fix } : {}),
+    pass,
+    fixable: false,
     inRules,
   };
 }
@@ -53,11 +57,7 @@ export class PlaygroundAnalyzer {
    */
   analyze(id: number, kernel: string, rules: string, asWritten = false): Response {
     const t0 = performance.now();
-    if (rules !== this.rules) {
-      setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
-      this.session.forget();
-      this.rules = rules;
-    }
+    this.useRules(rules);
     this.analyses = [];
     try {
       const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
@@ -66,13 +66,20 @@ export class PlaygroundAnalyzer {
       for (const pass of PASSES) {
         const a = analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
         this.analyses.push(a);
-        for (const d of readFindings(a.result, a.table, module.source)) findings.push(toFinding(d));
+        const mine = readFindings(a.result, a.table, module.source).map((d) => toFinding(d, pass.name));
+        if (mine.length > 0) {
+          const starts = fixableStarts(module, extras, this.session, pass.name);
+          for (const f of mine) f.fixable = !f.inRules && starts.has(f.from);
+        }
+        findings.push(...mine);
       }
       findings.sort((x, y) => x.from - y.from || x.code.localeCompare(y.code));
       let diff: string | undefined;
       let applyError: string | undefined;
+      let applyChanges: TextChange[] = [];
       try {
         const applied = applyPasses(kernel, KERNEL_PATH, PASSES, { extras, session: this.session }).text;
+        applyChanges = textChanges(kernel, applied);
         diff = applied === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, applied, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
       } catch (e) {
         if (!(e instanceof DiagnosticError)) throw e;
@@ -82,15 +89,31 @@ export class PlaygroundAnalyzer {
       const g = PASSES.findIndex((p) => p.views.includes('graph'));
       const dot = g < 0 ? '' : fanoutDot(this.analyses[g]!, false, PASSES[g]!.name);
       return {
-        kind: 'analyzed', id, findings, diff, ...(applyError !== undefined ? { applyError } : {}),
+        kind: 'analyzed', id, findings, diff, applyChanges, ...(applyError !== undefined ? { applyError } : {}),
         dot, facts: factTables(kernel, this.session), ms: performance.now() - t0,
       };
     } catch (e) {
       if (e instanceof DiagnosticError) {
-        return { kind: 'analyzed', id, findings: e.diagnostics.map(toFinding), diff: undefined, applyError: renderDiagnostics(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0 };
+        return { kind: 'analyzed', id, findings: e.diagnostics.map((d) => toFinding(d)), diff: undefined, applyChanges: [], applyError: renderDiagnostics(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0 };
       }
       return { kind: 'failed', id, message: e instanceof Error ? e.message : String(e) };
     }
+  }
+
+  /** The quick fix of the finding of pass `pass` at offset `start` of `kernel` (rules as last analysed). */
+  fix(id: number, kernel: string, rules: string, pass: string, start: number): Response {
+    this.useRules(rules);
+    const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
+    const fixed = fixOne(kernel, KERNEL_PATH, extras, this.session, pass, start);
+    return { kind: 'fixed', id, changes: fixed === undefined ? [] : textChanges(kernel, fixed) };
+  }
+
+  /** Makes `rules` the extra rule file (the loaded rule programs forgotten when it changed). */
+  private useRules(rules: string): void {
+    if (rules === this.rules) return;
+    setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
+    this.session.forget();
+    this.rules = rules;
   }
 
   /** `ptolog explain` of 1-based `line` on the last analysed kernel, per pass. */

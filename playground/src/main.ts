@@ -1,11 +1,12 @@
 // The playground page: two editors, the analysis worker, and the result tabs.
 import { EditorView, basicSetup } from 'codemirror';
 import { placeholder } from '@codemirror/view';
-import { EditorState, type Extension } from '@codemirror/state';
-import { python } from '@codemirror/lang-python';
+import { ChangeSet, EditorState, type Extension } from '@codemirror/state';
+import { isolateHistory } from '@codemirror/commands';
+import { kernelExtensions, loadText } from './kernel-editor.js';
 import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { instance as vizInstance } from '@viz-js/viz';
-import type { FactTable, Finding, Request, Response } from './protocol.js';
+import type { FactTable, Finding, Request, Response, TextChange } from './protocol.js';
 import { stateFromHash, stateToHash } from './state.js';
 
 const examples = import.meta.glob('../../examples/*.py', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
@@ -16,6 +17,11 @@ const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'modu
 let nextId = 1;
 let lastAnalyze = 0;
 let lastExplain = 0;
+let lastFix = 0;
+/** The kernel and rules of the analysis on show (fixes apply to exactly this text). */
+let shown: { kernel: string; rules: string; applyChanges: TextChange[]; diff: string } | undefined;
+/** The kernel of each analysis or fix request on its way, by id. */
+const asked = new Map<number, { kernel: string; rules: string }>();
 let analysedCount = 0;
 const started = performance.now();
 
@@ -39,11 +45,11 @@ const onChange = (explainToo: boolean): Extension =>
   });
 
 const kernelView = new EditorView({
-  state: EditorState.create({ doc: initial.kernel, extensions: [basicSetup, python(), onChange(true)] }),
+  state: EditorState.create({ doc: initial.kernel, extensions: [basicSetup, kernelExtensions(initial.kernel), onChange(true)] }),
   parent: $('kernel'),
 });
 const rulesView = new EditorView({
-  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
+  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, EditorView.lineWrapping, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
   parent: $('rules'),
 });
 
@@ -57,6 +63,7 @@ function analyze(): void {
   const rules = rulesView.state.doc.toString();
   history.replaceState(null, '', stateToHash({ kernel, rules }));
   $('status').textContent = 'analysing…';
+  asked.set(lastAnalyze, { kernel, rules });
   post({ kind: 'analyze', id: lastAnalyze, kernel, rules, asWritten: $<HTMLInputElement>('as-written').checked });
 }
 
@@ -72,7 +79,15 @@ worker.onmessage = (ev: MessageEvent<Response>) => {
     if (r.id === lastExplain) $('explain').textContent = r.text;
     return;
   }
-  if (r.id !== lastAnalyze) return; // a newer analysis is on its way
+  if (r.kind === 'fixed') {
+    const req = asked.get(r.id);
+    asked.delete(r.id);
+    if (r.id === lastFix && req) applyKernelChanges(req.kernel, r.changes, 'fix');
+    return;
+  }
+  const req = asked.get(r.id);
+  asked.delete(r.id);
+  if (r.id !== lastAnalyze || !req) return; // a newer analysis is on its way
   if (r.kind === 'failed') {
     $('status').textContent = `internal error: ${r.message}`;
     return;
@@ -81,6 +96,9 @@ worker.onmessage = (ev: MessageEvent<Response>) => {
   const first = analysedCount === 1 ? `, first result ${Math.round(performance.now() - started)} ms after load` : '';
   $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}`;
   showFindings(r.findings);
+  shown = { ...req, applyChanges: r.applyChanges, diff: r.diff ?? '' };
+  $<HTMLButtonElement>('apply-all').disabled = r.applyChanges.length === 0;
+  $<HTMLButtonElement>('copy-diff').disabled = shown.diff === '';
   showDiff(r.diff, r.applyError);
   void showGraph(r.dot);
   showFacts(r.facts);
@@ -98,6 +116,7 @@ function showFindings(findings: Finding[]): void {
       severity: f.severity === 'note' ? 'info' : f.severity,
       source: f.code,
       message: f.fix ? `${f.message}\nfix: ${f.fix}` : f.message,
+      ...(fixable(f) ? { actions: [{ name: 'Fix', apply: () => requestFix(f) }] } : {}),
     }));
   kernelView.dispatch(setDiagnostics(kernelView.state, cm));
   const list = $('findings');
@@ -110,15 +129,29 @@ function showFindings(findings: Finding[]): void {
   for (const f of findings) {
     const li = document.createElement('li');
     li.dataset['code'] = f.code;
+    const loc = document.createElement('span');
+    loc.className = `loc sev-${f.severity}`;
+    loc.textContent = `${f.line}:${f.col}`;
     const head = document.createElement('span');
     head.className = `sev-${f.severity}`;
-    head.textContent = `${f.line}:${f.col} ${f.severity}[${f.code}]`;
-    li.append(head, ` ${f.message}`);
+    head.textContent = ` ${f.severity}[${f.code}]`;
+    li.append(loc, head, ` ${f.message}`);
     if (f.fix) {
       const fix = document.createElement('span');
       fix.className = 'fix';
       fix.textContent = `fix: ${f.fix}`;
       li.append(fix);
+    }
+    if (fixable(f)) {
+      const button = document.createElement('button');
+      button.className = 'fix-button';
+      button.textContent = 'Fix';
+      button.title = 'Apply this finding\'s fix to the kernel (Ctrl+Z undoes it)';
+      button.onclick = (ev) => {
+        ev.stopPropagation();
+        requestFix(f);
+      };
+      li.append(button);
     }
     li.onclick = () => {
       if (f.inRules) return;
@@ -127,6 +160,41 @@ function showFindings(findings: Finding[]): void {
     };
     list.append(li);
   }
+}
+
+/** Whether a finding has a quick fix: its pass derives one at its start. */
+const fixable = (f: Finding): boolean => f.fixable && f.pass !== '' && !f.inRules;
+
+/** Asks the worker for the quick fix of `f` on the analysed kernel (which must still be the editor's text). */
+function requestFix(f: Finding): void {
+  if (!shown || shown.kernel !== kernelView.state.doc.toString()) {
+    $('status').textContent = 'the kernel changed since this analysis: fix it once the new one is shown';
+    return;
+  }
+  lastFix = nextId++;
+  asked.set(lastFix, { kernel: shown.kernel, rules: shown.rules });
+  post({ kind: 'fix', id: lastFix, kernel: shown.kernel, rules: shown.rules, pass: f.pass, start: f.from });
+}
+
+/** Applies `changes` (computed on `kernel`) to the editor as one undoable step, if it still holds `kernel`. */
+function applyKernelChanges(kernel: string, changes: TextChange[], what: string): void {
+  const state = kernelView.state;
+  if (state.doc.toString() !== kernel) {
+    $('status').textContent = `the kernel changed meanwhile: ${what} not applied`;
+    return;
+  }
+  if (changes.length === 0) {
+    $('status').textContent = `no ${what} to apply here`;
+    return;
+  }
+  const set = ChangeSet.of(changes, state.doc.length);
+  kernelView.dispatch({
+    changes: set,
+    userEvent: 'input.fix',
+    annotations: isolateHistory.of('full'),
+    effects: EditorView.scrollIntoView(set.mapPos(changes[0]!.from, 1), { y: 'center' }),
+  });
+  $('status').textContent = `${what} applied (Ctrl+Z undoes it)`;
 }
 
 function showDiff(diff: string | undefined, error: string | undefined): void {
@@ -198,7 +266,7 @@ for (const name of exampleNames) select.append(new Option(name.split('/').pop()!
 select.onchange = () => {
   const text = examples[select.value];
   if (text === undefined) return;
-  kernelView.dispatch({ changes: { from: 0, to: kernelView.state.doc.length, insert: text } });
+  kernelView.dispatch(loadText(kernelView, text));
 };
 
 // Tabs.
@@ -215,9 +283,24 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
 window.addEventListener('hashchange', () => {
   const s = stateFromHash(location.hash);
   if (!s) return;
-  if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch({ changes: { from: 0, to: kernelView.state.doc.length, insert: s.kernel } });
+  if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch(loadText(kernelView, s.kernel));
   if (s.rules !== rulesView.state.doc.toString()) rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
 });
 
 $('as-written').addEventListener('change', () => analyze());
+$('apply-all').addEventListener('click', () => {
+  if (!shown || shown.kernel !== kernelView.state.doc.toString()) {
+    $('status').textContent = 'the kernel changed since this analysis: apply once the new one is shown';
+    return;
+  }
+  applyKernelChanges(shown.kernel, shown.applyChanges, 'apply all');
+});
+$('copy-diff').addEventListener('click', () => {
+  const text = shown?.diff ?? '';
+  if (text === '') return;
+  navigator.clipboard.writeText(text).then(
+    () => ($('status').textContent = 'diff copied'),
+    () => ($('status').textContent = 'the browser refused the clipboard: select the diff and copy it'),
+  );
+});
 analyze();

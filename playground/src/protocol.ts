@@ -3,7 +3,16 @@
 /** The page asks for an analysis of a kernel with extra rules, or for the explain text of a line. */
 export type Request =
   | { kind: 'analyze'; id: number; kernel: string; rules: string; asWritten?: boolean }
-  | { kind: 'explain'; id: number; line: number };
+  | { kind: 'explain'; id: number; line: number }
+  /** The quick fix of the finding of pass `pass` at offset `start` of `kernel`. */
+  | { kind: 'fix'; id: number; kernel: string; rules: string; pass: string; start: number };
+
+/** Replace [from, to) of the kernel by `insert` (offsets into the text the change was computed on). */
+export interface TextChange {
+  from: number;
+  to: number;
+  insert: string;
+}
 
 /** One finding, located by offsets into the kernel text. */
 export interface Finding {
@@ -15,6 +24,10 @@ export interface Finding {
   line: number;
   col: number;
   fix?: string;
+  /** Its pass derives a fix at its start ("Fix" applies it). */
+  fixable: boolean;
+  /** The pass whose rules derived it ('' for a syntax or rule-file error): its quick fix is that pass's. */
+  pass: string;
   /** Located in the extra rules rather than the kernel. */
   inRules: boolean;
 }
@@ -33,6 +46,8 @@ export type Response =
       findings: Finding[];
       /** Unified diff of apply's text; '' when apply changes nothing; undefined when apply refused. */
       diff: string | undefined;
+      /** The changes that turn the kernel into apply's text ("Apply all"); empty when the diff is. */
+      applyChanges: TextChange[];
       /** Why apply refused (its error diagnostics, rendered). */
       applyError?: string;
       dot: string;
@@ -40,4 +55,6 @@ export type Response =
       ms: number;
     }
   | { kind: 'explained'; id: number; text: string }
+  /** The quick fix's changes of the analysed kernel; empty when the pass derives no fix there. */
+  | { kind: 'fixed'; id: number; changes: TextChange[] }
   | { kind: 'failed'; id: number; message: string };

@@ -10,7 +10,10 @@ scope.onmessage = (ev: MessageEvent<Request>) => {
   const r = ev.data;
   let out: Response;
   try {
-    out = r.kind === 'analyze' ? analyzer.analyze(r.id, r.kernel, r.rules, r.asWritten === true) : analyzer.explain(r.id, r.line);
+    out =
+      r.kind === 'analyze' ? analyzer.analyze(r.id, r.kernel, r.rules, r.asWritten === true)
+      : r.kind === 'fix' ? analyzer.fix(r.id, r.kernel, r.rules, r.pass, r.start)
+      : analyzer.explain(r.id, r.line);
   } catch (e) {
     out = { kind: 'failed', id: r.id, message: e instanceof Error ? e.message : String(e) };
   }

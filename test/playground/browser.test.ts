@@ -2,41 +2,31 @@
 // download). Builds the page once (vite), serves it on 127.0.0.1, pastes a kernel and checks
 // each tab. Skipped, with the reason in its name, when no Chromium is found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { PreviewServer } from 'vite';
 import { stateToHash } from '../../playground/src/state.js';
+import { skipReason, startPlayground, type Playground } from './harness.js';
 
-const CANDIDATES = [process.env['PTOLOG_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-const executablePath = CANDIDATES.find((p): p is string => p !== undefined && p !== '' && existsSync(p));
-const skipReason = executablePath ? undefined : 'no Chromium found (apt-get install chromium, or set PTOLOG_CHROMIUM)';
 const OUT = join('test', 'out', 'playground');
-const CONFIG = 'playground/vite.config.ts';
 
 describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let pg: Playground;
   let server: PreviewServer;
   let browser: Browser;
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    await build({ configFile: CONFIG, logLevel: 'error' });
-    server = await preview({ configFile: CONFIG, logLevel: 'error', preview: { host: '127.0.0.1', port: 0, strictPort: false } });
-    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox', '--disable-gpu'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    const url = server.resolvedUrls!.local[0]!;
-    await page.goto(url);
-    await page.waitForSelector('body[data-analysed="1"]', { timeout: 60_000 });
+    pg = await startPlayground();
+    server = pg.server;
+    browser = pg.browser;
+    page = await pg.open('', errors);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await pg?.close();
   });
 
   it('pasting ring_allreduce.py shows its findings, underlined in the editor', async () => {
