@@ -35,7 +35,7 @@ export interface LineTable {
   start: Int32Array;
   /** Offset after the last content character (no trailing comment or whitespace). */
   end: Int32Array;
-  /** Indentation width of the line's first physical line (tabs to the next multiple of 8). */
+  /** Indentation width of the line as Python measures it (tabs to the next multiple of 8, a form feed resets it; see scanLines). */
   indent: Int32Array;
   flags: Uint8Array;
   /** Lexical errors by logical line index (first error of the line). */
@@ -133,8 +133,12 @@ export function scanLines(text: string): LineTable {
   if (text.charCodeAt(0) === 0xfeff) i = 1;
 
   while (i < n) {
-    // At the start of a physical line: measure the indentation.
+    // At the start of a physical line: measure the indentation as CPython's tokenizer does. A
+    // form feed resets the column; a backslash continuation joins the next physical line to
+    // the indentation, and the column at the first one that is not at column 0 is the
+    // indentation of the line (`    \` then `  x = 1` is `x = 1` indented by 4).
     let w = 0;
+    let cont = 0;
     let tabAt = -1;
     for (;;) {
       const c = i < n ? text.charCodeAt(i) : -1;
@@ -143,11 +147,17 @@ export function scanLines(text: string): LineTable {
         if (tabAt < 0) tabAt = i;
         w = (((w / 8) | 0) + 1) * 8;
       } else if (c === FF) w = 0;
-      else break;
+      else if (c === BSLASH && newlineAt(text, i + 1) > 0) {
+        if (cont === 0) cont = w;
+        i += 1 + newlineAt(text, i + 1);
+        continue;
+      } else break;
       i++;
     }
+    if (cont > 0) w = cont;
     if (i >= n) break;
     let c = text.charCodeAt(i);
+    // (A line of white space, or continued into one, is blank; so is a comment line.)
     const blank = c === LF || c === CR ? newlineAt(text, i) : 0;
     if (blank > 0) {
       i += blank;
@@ -157,11 +167,6 @@ export function scanLines(text: string): LineTable {
       comments.push(i);
       i = lineRest(text, i, lfOnly);
       i += newlineAt(text, i);
-      continue;
-    }
-    if (c === BSLASH && newlineAt(text, i + 1) > 0) {
-      // A line holding only a continuation backslash: treat as blank.
-      i += 1 + newlineAt(text, i + 1);
       continue;
     }
 

@@ -30,6 +30,7 @@ import type { Span } from '../ir/nodes.js';
 import { DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { scanLines, type LineTable } from '../frontend/scan.js';
+import { newlineAt } from '../frontend/chars.js';
 import { IntColumn } from './columns.js';
 
 export type SourceEdit =
@@ -200,38 +201,114 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
     for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 32) return false;
     return true;
   };
-  /** The statement after `end` on the same line, separated by `;`: its start, else -1. */
-  const nextOnLine = (end: number): number => {
-    let i = end;
-    while (text[i] === ' ' || text[i] === '\t') i++;
-    if (text[i] !== ';') return -1;
-    i++;
-    while (text[i] === ' ' || text[i] === '\t') i++;
-    return i >= text.length || text[i] === '\n' || text[i] === '\r' || text[i] === '#' ? -1 : i;
+  /** White space inside a line (a form feed too). */
+  const blankAt = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    return c === 32 || c === 9 || c === 12;
   };
-  /** The `;` (with the spaces before it) that separates the statement at `start` from an earlier one on its line, or -1. */
-  const semicolonBefore = (start: number): number => {
-    let i = start - 1;
-    while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
-    if (text[i] !== ';') return -1;
-    let j = i - 1;
-    while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
-    return j + 1;
+  /** Length of the newline ending right before `i` (1 or 2), else 0. */
+  const newlineBefore = (i: number): number => {
+    const c = i > 0 ? text.charCodeAt(i - 1) : -1;
+    if (c === 10) return i > 1 && text.charCodeAt(i - 2) === 13 ? 2 : 1;
+    return c === 13 ? 1 : 0;
   };
   let table: LineTable | null = null;
-  /** Where the logical line holding `offset` starts (a statement before a `;` can span several physical lines). */
-  const logicalStartOf = (offset: number): number => {
+  /** True when the `\` at `b` is in a comment (it then continues nothing). */
+  const inComment = (b: number): boolean => {
+    table ??= scanLines(text);
+    const hashes = table.comments;
+    let lo = 0;
+    let hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (hashes[mid]! < b) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && hashes[lo - 1]! >= lineStartOf(b);
+  };
+  /**
+   * From `i` back over white space and backslash continuations (Python joins a line ending in
+   * `\` to the next): the offset after the last other character before `i`.
+   */
+  const skipBack = (i: number): number => {
+    for (;;) {
+      if (i > 0 && blankAt(i - 1)) i--;
+      else {
+        const d = newlineBefore(i);
+        if (d === 0 || text.charCodeAt(i - d - 1) !== 92 || inComment(i - d - 1)) return i;
+        i -= d + 1;
+      }
+    }
+  };
+  /** From `i` on over white space and backslash continuations: the first other character. */
+  const skipForward = (i: number): number => {
+    for (;;) {
+      if (blankAt(i)) i++;
+      else if (text.charCodeAt(i) === 92 && newlineAt(text, i + 1) > 0) i += 1 + newlineAt(text, i + 1);
+      else return i;
+    }
+  };
+  /** True when `i` is the start of a physical line. */
+  const atLineStart = (i: number): boolean => i === 0 || newlineBefore(i) > 0 || (i === 1 && text.charCodeAt(0) === 0xfeff);
+  /**
+   * The indentation of the logical line whose first physical line starts at `ls`, as Python
+   * measures it (see scanLines: a form feed resets the column, the first backslash
+   * continuation not at column 0 fixes it), in spaces.
+   */
+  const indentAt = (ls: number): string => {
+    let w = 0;
+    let cont = 0;
+    let i = ls;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32) w++;
+      else if (c === 9) w = (((w / 8) | 0) + 1) * 8;
+      else if (c === 12) w = 0;
+      else if (c === 92 && newlineAt(text, i + 1) > 0) {
+        if (cont === 0) cont = w;
+        i += 1 + newlineAt(text, i + 1);
+        continue;
+      } else break;
+      i++;
+    }
+    return spaces(cont || w);
+  };
+  /** The statement after `end` on the same logical line, separated by `;`: its start, else -1. */
+  const nextOnLine = (end: number): number => {
+    let i = skipForward(end);
+    if (text[i] !== ';') return -1;
+    i = skipForward(i + 1);
+    return i >= text.length || text[i] === '\n' || text[i] === '\r' || text[i] === '#' ? -1 : i;
+  };
+  /** The `;` (with the white space before it) that separates the statement at `start` from an earlier one on its logical line, or -1. */
+  const semicolonBefore = (start: number): number => {
+    const i = skipBack(start);
+    if (text[i - 1] !== ';') return -1;
+    return skipBack(i - 1);
+  };
+  /** The logical line holding `offset` (by the scanner's table). */
+  const logicalLineOf = (offset: number): number => {
     table ??= scanLines(text);
     const starts = table.start;
     let lo = 0;
     let hi = table.count - 1;
-    if (hi < 0 || starts[0]! > offset) return lineStartOf(offset) + leading(lineStartOf(offset)).length;
+    if (hi < 0 || starts[0]! > offset) return -1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return starts[lo]!;
+    return lo;
+  };
+  /** Where the logical line holding `offset` starts (a statement before a `;` can span several physical lines). */
+  const logicalStartOf = (offset: number): number => {
+    const l = logicalLineOf(offset);
+    return l < 0 ? lineStartOf(offset) + leading(lineStartOf(offset)).length : table!.start[l]!;
+  };
+  /** The indentation of the logical line holding `offset`, in spaces. */
+  const logicalIndentOf = (offset: number): string => {
+    const l = logicalLineOf(offset);
+    return l < 0 ? leading(lineStartOf(offset)) : spaces(table!.indent[l]!);
   };
   /**
    * Where the simple statements of the logical line holding `offset` start: after the line's
@@ -250,11 +327,7 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
         i = j + q.length - 1;
       } else if (c === '(' || c === '[' || c === '{') depth++;
       else if (c === ')' || c === ']' || c === '}') depth--;
-      else if (c === ':' && depth === 0 && text[i + 1] !== '=') {
-        let j = i + 1;
-        while (text[j] === ' ' || text[j] === '\t') j++;
-        return j;
-      }
+      else if (c === ':' && depth === 0 && text[i + 1] !== '=') return skipForward(i + 1);
     }
     return first;
   };
@@ -266,24 +339,35 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
     const semi = semicolonBefore(start);
     changes.push(semi, start, nl + indent);
   };
+  /**
+   * Where the logical line starts physically when the statement at `start` is its first (only
+   * white space and backslash continuations before it on the line), else -1.
+   */
+  const lineOf = (start: number): number => {
+    const ls = lineStartOf(start);
+    // (The common case: spaces, and the line before does not end in a backslash.)
+    if (onlySpaces(ls, start) && (ls === 0 || text.charCodeAt(ls - newlineBefore(ls) - 1) !== 92)) return ls;
+    const b = skipBack(start);
+    return atLineStart(b) ? b : -1;
+  };
   /** The indentation a statement starting at `start` has, turning an inline body into a block. */
   const indentFor = (start: number): string => {
     const ls = lineStartOf(start);
-    if (onlySpaces(ls, start)) return spaces(start - ls);
+    if (onlySpaces(ls, start) && (ls === 0 || text.charCodeAt(ls - newlineBefore(ls) - 1) !== 92)) return spaces(start - ls);
+    const own = lineOf(start);
+    if (own >= 0) return indentAt(own);
     if (semicolonBefore(start) >= 0) {
       // `a; b`: b goes on its own line, indented like the first statement of the line.
       const listStart = listStartOf(start);
-      const indent = listStart === start ? leading(lineStartOf(listStart)) : indentFor(listStart);
+      const indent = listStart === start ? logicalIndentOf(start) : indentFor(listStart);
       breakBefore(start, indent);
       return indent;
     }
     // Inline body: `if c: x = 1` → put `x = 1` on its own line one unit deeper.
-    const bodyIndent = leading(ls) + unit;
+    const bodyIndent = logicalIndentOf(start) + unit;
     if (!blockified.has(start)) {
       blockified.add(start);
-      let colon = start - 1;
-      while (colon > ls && (text[colon] === ' ' || text[colon] === '\t')) colon--;
-      changes.push(colon + 1, start, nl + bodyIndent);
+      changes.push(skipBack(start), start, nl + bodyIndent);
     }
     return bodyIndent;
   };
@@ -314,9 +398,10 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
       }
       case 'insertBefore': {
         const indent = indentFor(start);
-        const ls = lineStartOf(start);
-        const inlineStart = !onlySpaces(ls, start) && text.slice(ls, start).trim() !== '' && !broken.has(start);
-        insertion(changes, inlineStart ? start : ls, inlineStart ? Form.beforeInline : Form.beforeLine, a, indent, nl, -1);
+        // (Before a statement that starts its line: at the line's start; a line continued
+        // with a backslash starts on an earlier physical line.)
+        const own = broken.has(start) ? lineStartOf(start) : lineOf(start);
+        insertion(changes, own >= 0 ? own : start, own >= 0 ? Form.beforeLine : Form.beforeInline, a, indent, nl, -1);
         break;
       }
       case 'replace':
