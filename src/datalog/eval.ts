@@ -12,7 +12,6 @@ import { EvaluationTimeout, RowLimit, TupleLimitExceeded } from './limits.js';
 export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limits.js';
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
-import { dependencyEdges } from './stratify.js';
 import { lastReaders, readsOf } from './lifetime.js';
 import { MemoSet } from './memo.js';
 
@@ -204,9 +203,13 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   };
 
   const evalStratum = (s: Stratum): void => {
-    const rules = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
-    if (rules.length === 0) return;
     const rec = new Set(s.recursive ? s.relations : []);
+    // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
+    // no plan is built or compiled for it (most rules of a contract on a small kernel).
+    const live = (c: Clause): boolean => c.body.every((l) => l.kind !== 'atom' || rec.has(relId(l.atom.rel)) || rels[relId(l.atom.rel)]!.count > 0);
+    const all = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
+    if (all.length === 0) return;
+    const rules = all.filter((c) => live(c.clause));
     for (const r of s.relations) {
       lo[r] = 0;
       lim[r] = rels[r]!.count;
@@ -342,7 +345,7 @@ function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number>
 
 /** Ids of the relations `roots` and, transitively, every relation a rule deriving one of them reads. */
 function dependedOn(program: RuleProgram, roots: number[]): Set<number> {
-  const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
+  const edges = program.edges;
   const reads = new Map<number, number[]>();
   for (const e of edges) {
     let list = reads.get(e.from);
