@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
 import { RuleSession } from '../passes/rule-session.js';
+import { cacheSpecOf, ruleCacheOf } from './rule-cache.js';
 
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {
@@ -21,6 +22,8 @@ export interface CliIO {
    * calling `main` many times). Default: each run loads the rules it needs.
    */
   ruleSession?: RuleSession;
+  /** --no-cache: compile rule files from source, read and write no compiled-rules cache. */
+  noCache?: boolean;
 }
 
 async function readAllStdin(): Promise<string> {
@@ -99,5 +102,7 @@ export async function guarded(io: CliIO, body: () => Promise<number> | number): 
 
 /** The rule session of one CLI run: the caller's (`io.ruleSession`) or a new one, seen from the working directory. */
 export function ruleSessionOf(io: CliIO): RuleSession {
-  return (io.ruleSession ?? new RuleSession()).at(process.cwd());
+  if (io.ruleSession) return io.ruleSession.at(process.cwd());
+  const spec = cacheSpecOf(io.env ?? {}, io.noCache === true);
+  return new RuleSession(process.cwd(), spec ? ruleCacheOf(spec) : undefined);
 }

@@ -25,6 +25,10 @@ export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('ptolog')
     .description('Audit and rewrite PyPTO kernels with declarative Datalog rules.')
     .version(version(), '-V, --version', 'print the version')
+    .option('--no-cache', 'compile the rule files from source: read and write no cache of compiled rules')
+    .hook('preAction', (cmd) => {
+      if (cmd.opts()['cache'] === false) ctx.io = { ...ctx.io, noCache: true };
+    })
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { runFileTask, type FileResult, type FileTask } from './file-task.js';
 import type { RuleSession } from '../passes/rule-session.js';
+import type { CliRuleCache } from './rule-cache.js';
 
 /** A FileResult for an unexpected exception: one `internal-error` line, no stack trace. */
 export function internalFailure(file: string, e: unknown): FileResult {
@@ -47,13 +48,25 @@ export async function runTasks(
     });
     return results;
   }
-  let next = 0;
-  let done = 0;
+  // The workers start (loading their code) while this thread runs the first task, which loads
+  // (compiles, or reads from the cache) the rule programs the run needs: the workers are given
+  // them with their first task, so no worker compiles the rules again (--jobs N, --no-cache too).
+  const spec = (session.cache as CliRuleCache | undefined)?.spec;
+  const workers = Array.from({ length: Math.min(n, tasks.length - 1) }, () => new Worker(script, { workerData: { cache: spec } }));
+  try {
+    results[0] = runFileTask(tasks[0]!, session);
+  } catch (e) {
+    results[0] = internalFailure(tasks[0]!.file, e);
+  }
+  const compiled = [...((session.cache as CliRuleCache | undefined)?.memory ?? [])];
+  let next = 1;
+  let done = 1;
+  onDone(done);
   await Promise.all(
-    Array.from({ length: n }, () =>
+    workers.map((w) =>
       new Promise<void>((resolveAll) => {
-        const w = new Worker(script);
         let current = -1;
+        let first = true;
         const give = (): void => {
           if (next >= tasks.length) {
             void w.terminate().then(() => resolveAll());
@@ -61,7 +74,8 @@ export async function runTasks(
           }
           const id = next++;
           current = id;
-          w.postMessage({ id, task: tasks[id] });
+          w.postMessage({ id, task: tasks[id], ...(first ? { compiled } : {}) });
+          first = false;
         };
         w.on('message', (m: { id: number; result: FileResult }) => {
           results[m.id] = m.result;

@@ -1,13 +1,18 @@
 // Worker thread of `--jobs N`: runs FileTasks sent by the pool (src/cli/pool.ts) and posts results back.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { runFileTask, type FileTask } from './file-task.js';
 import { internalFailure } from './pool.js';
 import { RuleSession } from '../passes/rule-session.js';
+import { ruleCacheOf, type CacheSpec } from './rule-cache.js';
 
-// The rule programs this worker has loaded, shared by the tasks it runs.
-const session = new RuleSession(process.cwd());
+// The rule programs this worker has loaded, shared by the tasks it runs; its cache is the main
+// thread's (the same directories, and with the first task the programs the main thread loaded).
+const spec = (workerData as { cache?: CacheSpec } | null)?.cache;
+const cache = spec ? ruleCacheOf(spec) : undefined;
+const session = new RuleSession(process.cwd(), cache);
 
-parentPort?.on('message', (m: { id: number; task: FileTask }) => {
+parentPort?.on('message', (m: { id: number; task: FileTask; compiled?: [string, string][] }) => {
+  if (cache) for (const [name, entry] of m.compiled ?? []) cache.memory.set(name, entry);
   let result;
   try {
     result = runFileTask(m.task, session);

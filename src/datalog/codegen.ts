@@ -8,7 +8,8 @@ import type { MemoSet } from './memo.js';
 /**
  * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,
  * F the functors over the symbol table (`F.str` its strings, `F.num` the 64-bit arithmetic: `N`),
- * M where the aggregates' memos come from (the caller frees them when the run ends).
+ * M where the aggregates' memos come from (the caller frees them when the run ends), C the clock
+ * every scan loop ticks (a join of one rule can run for minutes: the deadline is checked inside).
  */
 export type CompiledPlan = (
   R: readonly Relation[],
@@ -20,7 +21,14 @@ export type CompiledPlan = (
   H: number,
   F: FunctorRuntime,
   M: MemoSet,
+  C: Clock,
 ) => void;
+
+/** Counts loop iterations down; at zero, `poll` runs (it checks the deadline and may throw, or sets `n` again). */
+export interface Clock {
+  n: number;
+  poll(): void;
+}
 
 
 interface Gen {
@@ -92,6 +100,9 @@ function keyCode(e: Expr, pre: Pre[], g: Gen): string {
 }
 
 const SPILL = 32;
+
+/** The clock's tick at the top of every scan loop's body. */
+const TICK = 'if (--C.n < 0) C.poll();\n';
 
 function exprCode(e: Expr, pre: Pre[], g: Gen): string {
   if (e.k !== 'bin' && e.k !== 'neg') return exprCodeAt(e, pre, g);
@@ -283,13 +294,13 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
         }
         const skip = bounded ? `if (r${k} >= hi${k}) continue;\n` : '';
         const hiDecl = bounded ? `const hi${k} = B[${2 * k + 1}]; ` : '';
-        const loop = `${fill}\n{ ${hiDecl}for (let r${k} = ${first}; r${k} !== -1; r${k} = U${k} ? -1 : N${k}[r${k}]) {\n${skip}const b${k} = r${k} * ${a};\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n} }`;
+        const loop = `${fill}\n{ ${hiDecl}for (let r${k} = ${first}; r${k} !== -1; r${k} = U${k} ? -1 : N${k}[r${k}]) {\n${TICK}${skip}const b${k} = r${k} * ${a};\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n} }`;
         return guarded(pre, loop);
       }
       // Range scan with equality checks on constant/bound columns.
       const keyChecks = step.cols.flatMap((c, col) => (c.t === 'key' ? [`if (D${k}[b${k} + ${col}] !== q${k}_${col}) continue;`] : []));
       const keyDecls = step.cols.flatMap((c, col) => (c.t === 'key' ? [`const q${k}_${col} = ${keys[col]};`] : []));
-      const loop = `${keyDecls.join(' ')}\nfor (let r${k} = B[${2 * k}], e${k} = B[${2 * k + 1}]; r${k} < e${k}; r${k}++) {\nconst b${k} = r${k} * ${a};\n${keyChecks.join('\n')}\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n}`;
+      const loop = `${keyDecls.join(' ')}\nfor (let r${k} = B[${2 * k}], e${k} = B[${2 * k + 1}]; r${k} < e${k}; r${k}++) {\n${TICK}const b${k} = r${k} * ${a};\n${keyChecks.join('\n')}\n${binds.join('\n')}\n${checks.join('\n')}\n${rest()}\n}`;
       return guarded(pre, loop);
     }
   }
@@ -321,7 +332,7 @@ export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): Compi
   let fn = cache.get(code);
   if (!fn) {
     if (cache.size > 5000) cache.clear();
-    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', 'M', code) as CompiledPlan;
+    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', 'M', 'C', code) as CompiledPlan;
     cache.set(code, fn);
   }
   return fn;

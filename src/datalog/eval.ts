@@ -1,6 +1,6 @@
 // Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
 import type { Clause, Term } from './ast.js';
-import { compilePlan, type CompiledPlan } from './codegen.js';
+import { compilePlan, type Clock, type CompiledPlan } from './codegen.js';
 import { arith } from './consts.js';
 import type { FactDatabase } from './database.js';
 import { functorRuntime } from './functors.js';
@@ -12,9 +12,14 @@ import { EvaluationTimeout, RowLimit, TupleLimitExceeded } from './limits.js';
 export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limits.js';
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './symbols.js';
-import { dependencyEdges } from './stratify.js';
 import { lastReaders, readsOf } from './lifetime.js';
 import { MemoSet } from './memo.js';
+
+/** Rows a join reads between two looks at the clock. */
+const POLL = 1 << 14;
+
+/** Thrown by the clock inside a join when the deadline has passed (run() turns it into an EvaluationTimeout). */
+const PAST_DEADLINE = new Error('past the deadline');
 
 /** A compiled plan with its per-run buffers. */
 interface Runner {
@@ -132,6 +137,16 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   let height = 0;
   const fns = functorRuntime(symbols);
   const memos = new MemoSet(pool);
+  // The deadline is also checked inside a join, every POLL rows its loops read (one rule's join
+  // of three 300-row relations makes 27M tuples: seconds, gigabytes).
+  const clock: Clock = {
+    n: deadline === undefined ? Number.MAX_SAFE_INTEGER : POLL,
+    poll() {
+      if (deadline === undefined) this.n = Number.MAX_SAFE_INTEGER;
+      else if (performance.now() > deadline) throw PAST_DEADLINE;
+      else this.n = POLL;
+    },
+  };
   const lo = new Int32Array(rels.length);
   const lim = new Int32Array(rels.length);
 
@@ -190,7 +205,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
     try {
       try {
-        r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos);
+        r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos, clock);
       } finally {
         memos.release();
       }
@@ -198,15 +213,20 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       pool.recycle();
     } catch (e) {
       if (e instanceof RowLimit) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples!);
+      if (e === PAST_DEADLINE) throw new EvaluationTimeout(program.relations[rels.indexOf(r.out)]!, height, r.out.count, options.timeoutSeconds);
       throw e;
     }
     if (maxTuples !== undefined && r.out.count > maxTuples) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples);
   };
 
   const evalStratum = (s: Stratum): void => {
-    const rules = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
-    if (rules.length === 0) return;
     const rec = new Set(s.recursive ? s.relations : []);
+    // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
+    // no plan is built or compiled for it (most rules of a contract on a small kernel).
+    const live = (c: Clause): boolean => c.body.every((l) => l.kind !== 'atom' || rec.has(relId(l.atom.rel)) || rels[relId(l.atom.rel)]!.count > 0);
+    const all = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
+    if (all.length === 0) return;
+    const rules = all.filter((c) => live(c.clause));
     for (const r of s.relations) {
       lo[r] = 0;
       lim[r] = rels[r]!.count;
@@ -342,7 +362,7 @@ function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number>
 
 /** Ids of the relations `roots` and, transitively, every relation a rule deriving one of them reads. */
 function dependedOn(program: RuleProgram, roots: number[]): Set<number> {
-  const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
+  const edges = program.edges;
   const reads = new Map<number, number[]>();
   for (const e of edges) {
     let list = reads.get(e.from);

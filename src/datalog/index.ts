@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { checkProgram } from './check.js';
 import { loadFiles, type FileParser, type FileReader, type Libraries, type RuleSource } from './load.js';
-import { dependencyEdges } from './stratify.js';
+import { loadProgramCached as loadCached, type CompileRequest, type RuleCache } from './rule-cache.js';
 import { parseFile } from './parser.js';
 import { operands, type Literal, type Term } from './ast.js';
 import { SourceText } from '../report/source.js';
@@ -12,6 +12,8 @@ import type { RuleProgram } from './program.js';
 
 export type { Kind, Value } from './ast.js';
 export type { RuleSource, FileReader, FileParser, Libraries, NotRegular } from './load.js';
+export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';
+export { COMPILED_FORMAT } from './compiled.js';
 export { RuleProgram, type RelationInfo } from './program.js';
 export { projectInputs, type Projection } from './projection.js';
 export { FactDatabase } from './database.js';
@@ -42,9 +44,30 @@ export function loadProgram(
 ): { program: RuleProgram; warnings: Diagnostic[] } {
   const r = checkProgram(loadFiles(sources, read, includeDirs, libraries, parse));
   const given = new Set(sources.map((s) => resolve(typeof s === 'string' ? s : s.path)));
-  const library = new Set(['unused-relation', 'underived-output']);
-  const warnings = r.warnings.filter((w) => !library.has(w.code) || !w.location || given.has(resolve(w.location.source.path)));
-  return { program: r.program, warnings };
+  return { program: r.program, warnings: ownWarnings(r.warnings, (p) => given.has(resolve(p))) };
+}
+
+const LIBRARY_WARNINGS = new Set(['unused-relation', 'underived-output']);
+
+/** The warnings of a load but the library ones (see loadProgram) about files that `given` says were not given. */
+function ownWarnings(warnings: readonly Diagnostic[], given: (path: string) => boolean): Diagnostic[] {
+  return warnings.filter((w) => !LIBRARY_WARNINGS.has(w.code) || !w.location || given(w.location.source.path));
+}
+
+/**
+ * loadProgram of rule files on disk through a compiled-rules cache (rule-cache.ts): parsed and
+ * checked only when no current entry is stored. Paths of `req` are absolute; the program's
+ * source paths are `display(path)` (relative to a working directory, say).
+ */
+export function loadProgramCached(
+  req: CompileRequest,
+  cache: RuleCache,
+  display: (absPath: string) => string = (p) => p,
+  parse?: FileParser,
+): { program: RuleProgram; warnings: Diagnostic[] } {
+  const r = loadCached(req, cache, display, parse);
+  const given = new Set(req.files.map(display));
+  return { program: r.program, warnings: ownWarnings(r.warnings, (p) => given.has(p)) };
 }
 
 /**
@@ -53,7 +76,7 @@ export function loadProgram(
  */
 export function relationsRead(program: RuleProgram): Set<string> {
   const needed = neededRelations(program);
-  const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
+  const edges = program.edges;
   const out = new Set<string>();
   for (const e of edges) {
     if (!needed.has(e.from)) continue;

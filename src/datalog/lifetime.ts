@@ -3,7 +3,6 @@
 // provenance, which rebuilds what a query needs); and which relations each stratum reads, so that
 // a relation the next stratum does not read holds no index meanwhile.
 import type { RuleProgram } from './program.js';
-import { dependencyEdges } from './stratify.js';
 
 /**
  * For each stratum (by position in `program.strata`), the relations that no stratum evaluated
@@ -15,7 +14,7 @@ export function lastReaders(program: RuleProgram, evaluated: (stratum: number) =
     for (const r of s.relations) stratumOf[r] = i;
   });
   const last = new Int32Array(program.relations.length).fill(-1);
-  const edges = dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1);
+  const edges = program.edges;
   for (const e of edges) {
     const s = stratumOf[e.from]!;
     if (e.to < 0 || s < 0 || !evaluated(s)) continue;
@@ -38,7 +37,7 @@ export function readsOf(program: RuleProgram): Set<number>[] {
     for (const r of s.relations) stratumOf[r] = i;
   });
   const out = program.strata.map(() => new Set<number>());
-  for (const e of dependencyEdges(program.clauses, (rel) => program.relation(rel)?.id ?? -1)) {
+  for (const e of program.edges) {
     const s = stratumOf[e.from]!;
     if (e.to >= 0 && s >= 0) out[s]!.add(e.to);
   }

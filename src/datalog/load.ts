@@ -37,7 +37,8 @@ function kindOf(st: Stats): string {
 /** Parses one rule file (parseFile, or a caller's memo of it: a parsed file is never mutated). */
 export type FileParser = (source: SourceText) => ParsedFile;
 
-const diskReader: FileReader = (p) => {
+/** Reads a rule file from disk (see FileReader): the reader loadFiles uses by default. */
+export const readRuleFile: FileReader = (p) => {
   try {
     const st = statSync(p);
     if (!st.isFile()) return { notRegular: kindOf(st) };
@@ -59,7 +60,7 @@ export type Libraries = Readonly<Record<string, string>>;
  */
 export function loadFiles(
   sources: readonly RuleSource[],
-  read: FileReader = diskReader,
+  read: FileReader = readRuleFile,
   includeDirs: readonly string[] = [],
   libraries: Libraries = {},
   parse: FileParser = parseFile,

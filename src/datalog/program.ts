@@ -6,6 +6,7 @@ import { FactDatabase } from './database.js';
 import type { SourceText } from '../report/source.js';
 import type { CompiledPlan } from './codegen.js';
 import type { Projection } from './projection.js';
+import { dependencyEdges, type DepEdge } from './stratify.js';
 
 export interface RelationInfo {
   id: number;
@@ -52,6 +53,8 @@ export class RuleProgram {
   /** The relations each `keep` set of an evaluation needs (by its sorted names; see eval.ts neededFor). */
   readonly neededByKeep = new Map<string, Set<number>>();
 
+  private edgeMemo: DepEdge[] | undefined;
+
   constructor(
     readonly relations: RelationInfo[],
     readonly clauses: ProgramClause[],
@@ -59,6 +62,12 @@ export class RuleProgram {
     readonly sources: SourceText[],
   ) {
     this.byName = new Map(relations.map((r) => [r.name, r]));
+  }
+
+  /** Every dependency edge head → body relation of the clauses (stratify.ts's dependencyEdges, computed once). */
+  get edges(): readonly DepEdge[] {
+    this.edgeMemo ??= dependencyEdges(this.clauses, (rel) => this.byName.get(rel)?.id ?? -1);
+    return this.edgeMemo;
   }
 
   /** The relation named `name`, or undefined. */

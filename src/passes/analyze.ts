@@ -1,10 +1,10 @@
-import { join, isAbsolute } from 'node:path';
+import { dirname, join, isAbsolute, resolve } from 'node:path';
 import type { Module } from '../ir/nodes.js';
 import { StreamAbandoned } from '../frontend/index.js';
 import { extractFacts, extractFactsCounted, type NodeTable } from '../facts/extract.js';
 import type { FactSink } from '../facts/sink.js';
 import { databaseSink } from './database-sink.js';
-import { loadProgram, evaluate, projectInputs, type Arena, type EvalResult, type RuleProgram } from '../datalog/index.js';
+import { loadProgram, loadProgramCached, evaluate, projectInputs, type Arena, type EvalResult, type RuleCache, type RuleProgram } from '../datalog/index.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { checkFindingCodes, checkFindingSeverities } from './findings.js';
 import { badOpEffects } from './op-effects.js';
@@ -90,12 +90,29 @@ export function loadRules(
   const key = [...files, '\u0001', ...dirs].join('\0');
   return session.program(key, () => {
     // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
-    const loaded = loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
+    const loaded = session.cache ? loadCompiled(entry, extra, root, includeDirs, session, session.cache) : loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
     const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
-    const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, loadCatalog(root, [...extra, ...sources]))];
+    const catalogFiles = [...extra, ...sources];
+    const catalog = session.catalog([root, ...new Set(catalogFiles.map((f) => dirname(f)))].join('\0'), () => loadCatalog(root, catalogFiles));
+    const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, catalog)];
     if (bad.length > 0) throw new DiagnosticError(bad);
     return loaded;
   });
+}
+
+/**
+ * The program of loadRules through the session's compiled-rules cache: loaded with absolute
+ * paths (the key of the entry), shown as loadProgram would show the session's paths.
+ */
+function loadCompiled(entry: string, extra: readonly string[], root: string, includeDirs: readonly string[], session: RuleSession, cache: RuleCache): { program: RuleProgram; warnings: Diagnostic[] } {
+  const absRoot = resolve(root);
+  const given = [isAbsolute(entry) ? entry : join(root, entry), ...extra];
+  const files = given.map((f) => resolve(f));
+  // A file given is shown as the caller spelled it (shown relative to the session's directory when absolute), any other relative to the session's directory.
+  const spelled = new Map(given.map((f, i) => [files[i]!, isAbsolute(f) ? session.shown(f, f) : f]));
+  const display = (p: string): string => spelled.get(p) ?? (session.cwd === undefined ? p : session.shown(p, p));
+  const dirs = [...includeDirs.map((d) => resolve(d)), absRoot];
+  return loadProgramCached({ files, includeDirs: dirs, libraries: { ptolog: absRoot }, root: absRoot }, cache, display, (s) => session.parse(s));
 }
 
 /**

@@ -1,9 +1,10 @@
 import { relative } from 'node:path';
 import type { ParsedFile } from '../datalog/ast.js';
 import { parseFile } from '../datalog/parser.js';
-import type { RuleProgram } from '../datalog/index.js';
+import type { RuleCache, RuleProgram } from '../datalog/index.js';
 import type { SourceText } from '../report/source.js';
 import type { Diagnostic } from '../report/diagnostic.js';
+import type { Catalog } from './catalog.js';
 
 /** A loaded rule program and the warnings its static checks gave. */
 export interface LoadedRules {
@@ -15,13 +16,17 @@ export interface LoadedRules {
  * The rule programs one caller (a CLI run, a worker thread, a language server) loads: each
  * parsed and checked once, then reused (the passes share rules/lib.dl, rules/ops.dl and the op
  * catalog). Owned by that caller — the library keeps no rule cache of its own. `cwd`, when
- * given, is the directory rule paths are shown relative to in proofs and diagnostics.
+ * given, is the directory rule paths are shown relative to in proofs and diagnostics. `cache`,
+ * when given, keeps compiled programs between runs (rule-cache.ts; the CLI's comes from
+ * src/cli/rule-cache.ts).
  */
 export class RuleSession {
   constructor(
     readonly cwd?: string,
+    readonly cache?: RuleCache,
     private readonly programs = new Map<string, LoadedRules>(),
     private readonly parsed = new Map<string, ParsedFile>(),
+    private readonly catalogs = new Map<string, Catalog>(),
   ) {}
 
   /**
@@ -29,7 +34,7 @@ export class RuleSession {
    * shown, so one loaded from another directory is not mistaken for it).
    */
   at(cwd: string): RuleSession {
-    return cwd === this.cwd ? this : new RuleSession(cwd, this.programs, this.parsed);
+    return cwd === this.cwd ? this : new RuleSession(cwd, this.cache, this.programs, this.parsed, this.catalogs);
   }
 
   /** A rule path as the user reads it: relative to `cwd` when one is known, else as given. */
@@ -58,9 +63,20 @@ export class RuleSession {
     return hit;
   }
 
-  /** Drops every loaded program and parse, so the next load re-reads the files (a rule file changed on disk). */
+  /** The diagnostic catalog loaded under `key`, loading it with `load` the first time (the passes share the rules root's). */
+  catalog(key: string, load: () => Catalog): Catalog {
+    let hit = this.catalogs.get(key);
+    if (!hit) {
+      hit = load();
+      this.catalogs.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Drops every loaded program, parse and catalog, so the next load re-reads the files (a rule file changed on disk). */
   forget(): void {
     this.programs.clear();
     this.parsed.clear();
+    this.catalogs.clear();
   }
 }

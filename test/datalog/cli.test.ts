@@ -49,4 +49,14 @@ describe('datalog CLI', () => {
     expect(r.err).toContain('broken.dl:2:9: error[undeclared-relation]');
     expect(r.err).not.toMatch(/at .*\.ts:/);
   });
+
+  it('run --timeout stops a long join of one rule: a located evaluation-timeout, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptolog-dl-'));
+    const rules = join(dir, 'cube.dl');
+    const rows = Array.from({ length: 300 }, (_, i) => `v(${i}).`).join(' ');
+    writeFileSync(rules, `.decl v(x: number)\n${rows}\n.decl cube(x: number, y: number, z: number)\n.printsize cube\ncube(X, Y, Z) :- v(X), v(Y), v(Z).\n`);
+    const r = await cli(['run', rules, '--timeout', '0.3']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('cube.dl:3:7: error[evaluation-timeout]: rule evaluation did not finish within 0.3 s');
+  });
 });

@@ -74,6 +74,23 @@ describe('evaluation bounds', () => {
     expect((err as EvaluationStopped).diagnostics[0]!.message).toMatch(/within 0.05 s .*n grew most/);
   });
 
+  it('a deadline stops the long join of one rule inside a non-recursive stratum, naming the relation it derives', () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `v(${i}).`).join('\n');
+    const text = `.decl v(x: number)\n${rows}\n.decl cube(x: number, y: number, z: number)\n.output cube\ncube(X, Y, Z) :- v(X), v(Y), v(Z).\n`;
+    const { program } = loadProgram([{ path: 'test.dl', text }]);
+    let err: unknown;
+    try {
+      evaluate(program, program.newDatabase(), { timeoutSeconds: 0.2 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(EvaluationTimeout);
+    const d = (err as EvaluationStopped).diagnostics[0]!;
+    expect(d.code).toBe('evaluation-timeout');
+    expect(d.message).toMatch(/within 0.2 s .*cube grew most, to \d+ tuples/);
+    expect(d.location?.source.position(d.location.start)).toMatchObject({ line: 302 });
+  });
+
   it('a bound that is not reached changes nothing', () => {
     const { program } = loadProgram([{ path: 'test.dl', text: `${A}a(1).\na(2).\na(X + 1) :- a(X), X < 10.` }]);
     expect(evaluate(program, program.newDatabase(), { maxTuples: 10, deadline: performance.now() + 60_000 }).size('a')).toBe(10);

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluate, loadProgramCached, type CompiledStore, type RuleCache } from '../../src/datalog/index.js';
+import { toPlain } from '../../src/datalog/compiled.js';
+import { diskStore } from '../../src/datalog/disk-store.js';
+import { loadRules } from '../../src/passes/analyze.js';
+import { PASSES, rulesDir } from '../../src/passes/registry.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+import { renderDiagnostics } from '../../src/report/text.js';
+import type { RuleProgram } from '../../src/datalog/index.js';
+import type { Diagnostic } from '../../src/report/diagnostic.js';
+
+/** A cache in directory `dir` (a fresh object: what a new process would have). */
+function cacheIn(dir: string, version = 'v1'): RuleCache & { memory: Map<string, string> } {
+  const store = diskStore(dir);
+  return { version, stores: [store], write: store, memory: new Map() };
+}
+
+/** Everything a program is: its plain form (paths as shown) and its warnings as printed. */
+function fingerprint(r: { program: RuleProgram; warnings: Diagnostic[] }): string {
+  return `${JSON.stringify(toPlain(r))}\n${renderDiagnostics(r.warnings)}`;
+}
+
+/** Evaluates a one-output program and returns the output's tuples. */
+function outputOf(program: RuleProgram, rel: string): unknown {
+  return evaluate(program, program.newDatabase()).tuples(rel);
+}
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'ptolog-cache-'));
+}
+
+/** `main.dl` reads `b` from `inc.dl`, found beside it or in `lib/`. */
+function project(incText: string): { dir: string; main: string } {
+  const dir = tmp();
+  mkdirSync(join(dir, 'lib'));
+  const main = join(dir, 'main.dl');
+  writeFileSync(main, '#include "inc.dl"\n.decl a(x: number)\n.output a\na(X) :- b(X).\n');
+  writeFileSync(join(dir, 'lib', 'inc.dl'), incText);
+  return { dir, main };
+}
+
+const request = (p: { dir: string; main: string }) => ({ files: [p.main], includeDirs: [join(p.dir, 'lib')], libraries: {}, root: p.dir });
+
+/** The one entry file of a cache directory. */
+function entryOf(dir: string): string {
+  const names = readdirSync(dir).filter((n) => n.endsWith('.rules'));
+  expect(names).toHaveLength(1);
+  return join(dir, names[0]!);
+}
+
+describe('compiled-rules cache', () => {
+  it('gives every shipped contract program exactly as loading it from source does (compiled, then read back)', () => {
+    const dir = tmp();
+    const cwd = process.cwd();
+    // (The sessions share their parses: what is compared is the checked program and its round trip.)
+    const parsed = new Map();
+    const session = (cache?: RuleCache) => new RuleSession(cwd, cache, new Map(), parsed);
+    for (const pass of PASSES) {
+      for (const entry of [pass.entry, pass.audit]) {
+        const plain = loadRules(entry, [], rulesDir(), [], session());
+        const compiled = loadRules(entry, [], rulesDir(), [], session(cacheIn(dir)));
+        const read = loadRules(entry, [], rulesDir(), [], session({ ...cacheIn(dir), write: undefined }));
+        expect(fingerprint(compiled)).toBe(fingerprint(plain));
+        expect(fingerprint(read)).toBe(fingerprint(plain));
+      }
+    }
+  });
+
+  it('reads an entry back without parsing (what --jobs workers are given)', () => {
+    const p = project('.decl b(x: number)\nb(1).\n');
+    const first = cacheIn(tmp());
+    loadProgramCached(request(p), first);
+    const worker: RuleCache = { version: 'v1', stores: [], memory: new Map(first.memory) };
+    const r = loadProgramCached(request(p), worker, (x) => x, () => {
+      throw new Error('parsed');
+    });
+    expect(outputOf(r.program, 'a')).toEqual([[1]]);
+  });
+
+  it('recompiles when an included file changes, or a file appears earlier on the include path', () => {
+    const p = project('.decl b(x: number)\nb(1).\n');
+    const dir = tmp();
+    expect(outputOf(loadProgramCached(request(p), cacheIn(dir)).program, 'a')).toEqual([[1]]);
+    writeFileSync(join(p.dir, 'lib', 'inc.dl'), '.decl b(x: number)\nb(2).\n');
+    expect(outputOf(loadProgramCached(request(p), cacheIn(dir)).program, 'a')).toEqual([[2]]);
+    // Beside main.dl is searched before lib/.
+    writeFileSync(join(p.dir, 'inc.dl'), '.decl b(x: number)\nb(3).\n');
+    const r = loadProgramCached(request(p), cacheIn(dir));
+    expect(outputOf(r.program, 'a')).toEqual([[3]]);
+    expect(r.program.sources.map((s) => s.path)).toEqual([p.main, join(p.dir, 'inc.dl')]);
+    // And the entry now stored is the current one.
+    const again = loadProgramCached(request(p), cacheIn(dir, 'v1'), (x) => x, () => {
+      throw new Error('parsed');
+    });
+    expect(outputOf(again.program, 'a')).toEqual([[3]]);
+  });
+
+  it('ignores and replaces a truncated, corrupt or foreign entry', () => {
+    const p = project('.decl b(x: number)\nb(1).\nb(2).\n');
+    const dir = tmp();
+    loadProgramCached(request(p), cacheIn(dir));
+    const path = entryOf(dir);
+    const good = readFileSync(path, 'utf8');
+    const nl = good.indexOf('\n');
+    const header = JSON.parse(good.slice(0, nl)) as { version: string };
+    const damaged = [
+      good.slice(0, Math.floor(good.length / 2)),
+      good.slice(0, nl),
+      '',
+      '\u0000\u0001garbage',
+      // A changed value inside the body (still valid JSON): the checksum catches it.
+      good.slice(0, nl) + good.slice(nl).replace('"b"', '"a"'),
+      // Another build's entry (with a checksum of its own).
+      `${JSON.stringify({ ...header, version: 'v0' })}${good.slice(nl)}`,
+      good.replace('$ROOT/main.dl', '$ROOT/other.dl'),
+    ];
+    for (const text of damaged) {
+      writeFileSync(path, text);
+      const r = loadProgramCached(request(p), cacheIn(dir));
+      expect(outputOf(r.program, 'a')).toEqual([[1], [2]]);
+      expect(readFileSync(path, 'utf8')).toBe(good);
+    }
+  });
+
+  it('a store that fails to write or read only costs a compile', () => {
+    const p = project('.decl b(x: number)\nb(1).\n');
+    const broken: CompiledStore = {
+      read: () => 'not an entry',
+      write: () => {},
+    };
+    const file = join(tmp(), 'a-file');
+    writeFileSync(file, '');
+    const cache: RuleCache = { version: 'v1', stores: [broken, diskStore(join(file, 'sub'))], write: diskStore(join(file, 'sub')) };
+    expect(outputOf(loadProgramCached(request(p), cache).program, 'a')).toEqual([[1]]);
+  });
+});
