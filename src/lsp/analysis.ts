@@ -72,6 +72,8 @@ function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
   out.replaceDeps = all.replaceDeps.filter((e) => names.has(e.name));
   out.setKwarg = all.setKwarg.filter((e) => at(e.call));
   out.replaceKwarg = all.replaceKwarg.filter((e) => at(e.call));
+  // A call hoisted out of this statement (the markers inserted before it are anchored here too).
+  out.hoist = (all.hoist ?? []).filter((e) => at(e.stmt));
   return out;
 }
 

@@ -12,7 +12,7 @@ export type ExplainSpec = Pick<ContractManifest, 'explainShow' | 'explainProbes'
 const NO_SPEC: ExplainSpec = { explainShow: [], explainProbes: [] };
 
 /** The edit vocabulary and diagnostics (rules/edits.dl) `explain` always lists, after the contract's own relations. */
-const ALWAYS = ['replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'bad_edit', 'finding', 'explanation'];
+const ALWAYS = ['replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'hoist_call', 'bad_edit', 'finding', 'explanation'];
 
 /**
  * Relations whose tuples `explain` shows at a line, each anchored at its first number column:

@@ -32,6 +32,7 @@ const ID_COLUMNS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number
   ['set_kwarg', [[0, NODE]]],
   ['replace_kwarg', [[0, NODE]]],
   ['remove_func_attr', [[0, NODE]]],
+  ['hoist_call', [[0, SPAN], [1, NODE]]],
   ['bad_edit', [[0, SPAN]]],
 ];
 

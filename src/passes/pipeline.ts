@@ -83,7 +83,7 @@ export interface RunOptions {
  */
 const PIPELINE_READS: ReadonlySet<string> = new Set([
   'finding', 'finding_fix', 'finding_note', 'finding_related', 'fixed_by_insertion', 'bad_op_effect',
-  'insert_call', 'call_arg', 'call_kwarg', 'replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'bad_edit',
+  'insert_call', 'call_arg', 'call_kwarg', 'replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'hoist_call', 'bad_edit',
 ]);
 
 /** The rule files and evaluation options of `pass` under `opts`. */

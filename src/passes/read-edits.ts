@@ -75,6 +75,7 @@ export function readEdits(result: EvalResult): EditTable {
   each('set_kwarg', ([call, k, value]) => e.setKwarg.push({ call: num(call), key: sym(k), value: sym(value) }));
   each('replace_kwarg', ([call, k, value]) => e.replaceKwarg.push({ call: num(call), key: sym(k), value: sym(value) }));
   each('remove_func_attr', ([func, k]) => e.removeFuncAttr.push({ func: num(func), key: sym(k) }));
+  each('hoist_call', ([st, ex, name]) => e.hoist.push({ stmt: num(st), expr: num(ex), name: sym(name) }));
   each('bad_edit', ([node, message]) => e.bad.push({ node: num(node), message: sym(message) }));
   return e;
 }

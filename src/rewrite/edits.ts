@@ -58,6 +58,17 @@ export interface RemoveFuncAttrEdit {
   key: string;
 }
 
+/**
+ * hoist_call(s, e, name): expression e of statement s (a call in a `return` value or a
+ * `pl.yield_` argument) is bound to `name` by a statement inserted right before s (before the
+ * calls inserted before s), and `name` takes its place in s — PyPTO's FlattenCallExpr.
+ */
+export interface HoistEdit {
+  stmt: number;
+  expr: number;
+  name: string;
+}
+
 /** bad_edit(n, message): the rules say an edit they derived is wrong. */
 export interface BadEditFact {
   node: number;
@@ -72,19 +83,21 @@ export interface EditSet {
   setKwarg: SetKwargEdit[];
   replaceKwarg: SetKwargEdit[];
   removeFuncAttr: RemoveFuncAttrEdit[];
+  /** (Absent: none.) */
+  hoist?: HoistEdit[];
   bad: BadEditFact[];
 }
 
 /** An edit set with nothing in it. */
 export function emptyEdits(): EditSet {
-  return { insertCall: [], orphanArgs: [], replaceDeps: [], setKwarg: [], replaceKwarg: [], removeFuncAttr: [], bad: [] };
+  return { insertCall: [], orphanArgs: [], replaceDeps: [], setKwarg: [], replaceKwarg: [], removeFuncAttr: [], hoist: [], bad: [] };
 }
 
 /** The number of edits in a set (rules' bad_edit facts and orphan arguments count, so they are reported). */
 export function editCount(e: EditSet): number {
   const calls = e instanceof EditTable ? e.calls.count : e.insertCall.length;
   const deps = e instanceof EditTable ? e.deps.name.length : e.replaceDeps.length;
-  return calls + e.orphanArgs.length + deps + e.setKwarg.length + e.replaceKwarg.length + e.removeFuncAttr.length + e.bad.length;
+  return calls + e.orphanArgs.length + deps + e.setKwarg.length + e.replaceKwarg.length + e.removeFuncAttr.length + (e.hoist?.length ?? 0) + e.bad.length;
 }
 
 /**
@@ -193,6 +206,7 @@ export class EditTable implements EditSet {
   setKwarg: SetKwargEdit[] = [];
   replaceKwarg: SetKwargEdit[] = [];
   removeFuncAttr: RemoveFuncAttrEdit[] = [];
+  hoist: HoistEdit[] = [];
   bad: BadEditFact[] = [];
 
   get insertCall(): InsertCallEdit[] {
@@ -224,6 +238,7 @@ export class EditTable implements EditSet {
     t.setKwarg = edits.setKwarg;
     t.replaceKwarg = edits.replaceKwarg;
     t.removeFuncAttr = edits.removeFuncAttr;
+    t.hoist = edits.hoist ?? [];
     t.bad = edits.bad;
     return t;
   }

@@ -201,6 +201,8 @@ interface Plan {
   addKw: Array<{ call: CallExpr; key: string; value: Expr; text: string }>;
   replaceKw: Array<{ kw: Keyword; value: Expr; text: string }>;
   attrs: Array<{ func: FunctionDef; key: string }>;
+  /** hoist_call edits: the statement's span, the expression hoisted, the line and statement inserted. */
+  hoists: Array<{ start: number; end: number; stmt: number; expr: Expr; name: string; line: string; inserted: Stmt }>;
 }
 
 /**
@@ -229,7 +231,7 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
   };
   const n = edits.calls.count;
   const plan: Plan = {
-    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: { start: new IntColumn(edits.deps.name.length), end: new IntColumn(edits.deps.name.length), name: [], node: [] }, addKw: [], replaceKw: [], attrs: [],
+    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: { start: new IntColumn(edits.deps.name.length), end: new IntColumn(edits.deps.name.length), name: [], node: [] }, addKw: [], replaceKw: [], attrs: [], hoists: [],
   };
   for (const b of edits.bad) bad(b.node, b.message);
   for (const o of edits.orphanArgs) bad(o.stmt, `${o.what} at (${o.stmt}, "${o.place}", ${o.seq}) has no insert_call there`);
@@ -315,6 +317,33 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
     if (f?.kind !== 'Function') bad(e.func, `remove_func_attr names ${e.func}, which is not a function`);
     else plan.attrs.push({ func: f, key: e.key });
   }
+  const hoisted = new Set<number>();
+  for (const e of edits.hoist) {
+    const anchor = table.get(e.stmt);
+    const x = table.get(e.expr);
+    const where = `hoist_call(${e.stmt}, ${e.expr}, ${JSON.stringify(e.name)})`;
+    if (!anchor || !isStmt(anchor.kind === 'Located' ? { kind: anchor.of } : anchor)) bad(e.stmt, `${where}: ${e.stmt} is not a statement`);
+    else if (!x || !isExpr(x) || !('start' in x)) bad(e.stmt, `${where}: ${e.expr} is not an expression`);
+    else if (!isIdentifier(e.name)) bad(e.expr, `${where}: the name is not a Python name`);
+    else if (hoisted.has(e.expr)) bad(e.expr, `${where}: the expression is hoisted twice`);
+    else {
+      const s = anchor as Span;
+      const ex = x as Expr;
+      if (ex.start < s.start || ex.end > s.end) {
+        bad(e.expr, `${where}: the expression is not in the statement`);
+        continue;
+      }
+      hoisted.add(e.expr);
+      const at = s.start;
+      const inserted: Stmt = {
+        kind: 'Assign', targets: [{ kind: 'Name', id: e.name, start: at, end: at }], tupleTarget: false, annotation: null, value: withSpan(ex, { start: at, end: at }), start: at, end: at,
+      };
+      // The call as written when it is on one line, else as printed.
+      const written = source.text.slice(ex.start, ex.end);
+      const line = /[\r\n]/.test(written) ? printed(inserted) : `${e.name} = ${written}`;
+      plan.hoists.push({ start: s.start, end: s.end, stmt: e.stmt, expr: ex, name: e.name, line: mode === 'check' ? '' : line, inserted });
+    }
+  }
   if (problems.length > 0) {
     throw new DiagnosticError(problems.sort((a, b) => (a.location?.start ?? -1) - (b.location?.start ?? -1)));
   }
@@ -357,7 +386,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
   const calls = plan.edits.calls;
   const ins = plan.inserts;
-  const textEdits = new SourceEditList(ins.call.length + plan.deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length);
+  const textEdits = new SourceEditList(ins.call.length + plan.deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length + 2 * plan.hoists.length);
   const placed = (place: string): number[] => {
     const out: number[] = [];
     for (let k = 0; k < ins.call.length; k++) if (calls.place[ins.call.at(k)] === place) out.push(k);
@@ -383,11 +412,27 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   });
   for (const k of after) textEdits.push('insertAfter', ins.start.at(k), ins.end.at(k), ins.line[k]!);
 
+  // Hoisted calls: `name = call` first before the statement, then `name` where the call was.
+  const hoists = [...plan.hoists].sort((a, b) => a.start - b.start || a.expr.start - b.expr.start);
+  for (const h of hoists) textEdits.push('insertBefore', h.start, h.end, h.line);
+  for (const h of hoists) textEdits.push('replace', h.expr.start, h.expr.end, h.name);
+
   // Before a statement, in seq order.
   const before = placed('before').sort((a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq.at(ins.call.at(a)) - calls.seq.at(ins.call.at(b)));
   for (const k of before) textEdits.push('insertBefore', ins.start.at(k), ins.end.at(k), ins.line[k]!);
   const insertsAt = tree ? byAnchor(after) : null;
   const insertsBefore = tree ? byAnchor(before) : null;
+  if (insertsBefore) {
+    for (const h of [...hoists].reverse()) {
+      const list = insertsBefore.get(h.stmt);
+      if (list) list.unshift(h.inserted);
+      else insertsBefore.set(h.stmt, [h.inserted]);
+      // The call's node becomes the name, where it stands in the statement.
+      const node = h.expr as unknown as Record<string, unknown>;
+      for (const k of Object.keys(node)) if (k !== 'start' && k !== 'end') delete node[k];
+      Object.assign(node, { kind: 'Name', id: h.name });
+    }
+  }
 
   // replace_deps: the Submit's / scope's deps list becomes [name]. (The lists one barrier
   // replaces come one after the other: they share the text.)
@@ -423,7 +468,7 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
     if (func.attrs) for (const e of removeAttrEntry(func, func.attrs, key, source.text)) textEdits.add(e);
   }
 
-  const applied = ins.call.length + deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length;
+  const applied = ins.call.length + deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length + plan.hoists.length;
   // Tree: splice inserted statements into their blocks.
   if (insertsAt && insertsBefore) spliceBlocks(table, insertsAt, insertsBefore);
   // Printed: the plan is not needed any more.

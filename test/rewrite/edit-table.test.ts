@@ -24,7 +24,7 @@ function fakeResult(rows: Record<string, Value[][]>): EvalResult {
 function plain(e: EditSet): EditSet {
   return {
     insertCall: e.insertCall, orphanArgs: e.orphanArgs, replaceDeps: e.replaceDeps, setKwarg: e.setKwarg,
-    replaceKwarg: e.replaceKwarg, removeFuncAttr: e.removeFuncAttr, bad: e.bad,
+    replaceKwarg: e.replaceKwarg, removeFuncAttr: e.removeFuncAttr, hoist: e.hoist ?? [], bad: e.bad,
   };
 }
 
