@@ -25,22 +25,35 @@ import { fixableStarts, fixOne } from './fix-one.js';
 export const EXTRA_RULES_PATH = '/rules/playground/extra.dl';
 const KERNEL_PATH = 'kernel.py';
 
+/** A file path as the page shows it: relative to the virtual root (no leading `/`). */
+export function displayPath(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+/** Rendered diagnostics with every path spelled as the page shows it. */
+function rendered(ds: Diagnostic[]): string {
+  return renderDiagnostics(ds).replace(/(^|\s)\/(rules\/)/gm, '$1$2');
+}
+
 function toFinding(d: Diagnostic, pass = ''): Finding {
   const loc = d.location;
   const p = loc?.source.position(loc.start) ?? { line: 1, col: 1 };
-  const inRules = loc !== undefined && loc.source.path !== KERNEL_PATH;
+  const file = displayPath(loc?.source.path ?? d.path ?? KERNEL_PATH);
+  // Located in the kernel, in the rules editor's file, or (no place on the page) in a shipped rule file.
+  const located = loc !== undefined && (file === KERNEL_PATH || file === displayPath(EXTRA_RULES_PATH));
   return {
     severity: d.severity,
     code: d.code,
-    message: inRules ? `${loc!.source.path}:${p.line}:${p.col}: ${d.message}` : d.message,
-    from: inRules || !loc ? 0 : loc.start,
-    to: inRules || !loc ? 0 : loc.end,
-    line: inRules ? 1 : p.line,
-    col: inRules ? 1 : p.col,
+    message: d.message,
+    file,
+    from: located ? loc.start : 0,
+    to: located ? loc.end : 0,
+    line: p.line,
+    col: p.col,
     ...(d.fix ? { fix: d.fix } : {}),
     pass,
     fixable: false,
-    inRules,
+    inRules: located && file !== KERNEL_PATH,
   };
 }
 
@@ -69,7 +82,7 @@ export class PlaygroundAnalyzer {
         const mine = readFindings(a.result, a.table, module.source).map((d) => toFinding(d, pass.name));
         if (mine.length > 0) {
           const starts = fixableStarts(module, extras, this.session, pass.name);
-          for (const f of mine) f.fixable = !f.inRules && starts.has(f.from);
+          for (const f of mine) f.fixable = f.file === KERNEL_PATH && starts.has(f.from);
         }
         findings.push(...mine);
       }
@@ -83,7 +96,7 @@ export class PlaygroundAnalyzer {
         diff = applied === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, applied, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
       } catch (e) {
         if (!(e instanceof DiagnosticError)) throw e;
-        applyError = renderDiagnostics(e.diagnostics);
+        applyError = rendered(e.diagnostics);
       }
       // The graph view of the contract whose manifest declares it.
       const g = PASSES.findIndex((p) => p.views.includes('graph'));
@@ -94,7 +107,7 @@ export class PlaygroundAnalyzer {
       };
     } catch (e) {
       if (e instanceof DiagnosticError) {
-        return { kind: 'analyzed', id, findings: e.diagnostics.map((d) => toFinding(d)), diff: undefined, applyChanges: [], applyError: renderDiagnostics(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0 };
+        return { kind: 'analyzed', id, findings: e.diagnostics.map((d) => toFinding(d)), diff: undefined, applyChanges: [], applyError: rendered(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0 };
       }
       return { kind: 'failed', id, message: e instanceof Error ? e.message : String(e) };
     }

@@ -4,6 +4,7 @@ import { placeholder } from '@codemirror/view';
 import { ChangeSet, EditorState, type Extension } from '@codemirror/state';
 import { isolateHistory } from '@codemirror/commands';
 import { kernelExtensions, loadText } from './kernel-editor.js';
+import { datalog } from './datalog-mode.js';
 import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { instance as vizInstance } from '@viz-js/viz';
 import type { FactTable, Finding, Request, Response, TextChange } from './protocol.js';
@@ -11,6 +12,8 @@ import { stateFromHash, stateToHash } from './state.js';
 
 const examples = import.meta.glob('../../examples/*.py', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 const exampleNames = Object.keys(examples).sort();
+/** The kernel's file name in findings (the worker's). */
+const KERNEL_FILE = 'kernel.py';
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
@@ -49,7 +52,7 @@ const kernelView = new EditorView({
   parent: $('kernel'),
 });
 const rulesView = new EditorView({
-  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, EditorView.lineWrapping, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
+  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, datalog, EditorView.lineWrapping, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
   parent: $('rules'),
 });
 
@@ -106,19 +109,22 @@ worker.onmessage = (ev: MessageEvent<Response>) => {
   scheduleExplain();
 };
 
+/** The lint diagnostics of `findings` in an editor holding `doc` (offsets clamped to it). */
+function lintOf(findings: Finding[], length: number): CmDiagnostic[] {
+  return findings.map((f) => ({
+    from: Math.min(f.from, length),
+    to: Math.min(Math.max(f.to, f.from), length),
+    severity: f.severity === 'note' ? 'info' : f.severity,
+    source: f.code,
+    message: f.fix ? `${f.message}\nfix: ${f.fix}` : f.message,
+    ...(fixable(f) ? { actions: [{ name: 'Fix', apply: () => requestFix(f) }] } : {}),
+  }));
+}
+
 function showFindings(findings: Finding[]): void {
-  const doc = kernelView.state.doc;
-  const cm: CmDiagnostic[] = findings
-    .filter((f) => !f.inRules)
-    .map((f) => ({
-      from: Math.min(f.from, doc.length),
-      to: Math.min(Math.max(f.to, f.from), doc.length),
-      severity: f.severity === 'note' ? 'info' : f.severity,
-      source: f.code,
-      message: f.fix ? `${f.message}\nfix: ${f.fix}` : f.message,
-      ...(fixable(f) ? { actions: [{ name: 'Fix', apply: () => requestFix(f) }] } : {}),
-    }));
-  kernelView.dispatch(setDiagnostics(kernelView.state, cm));
+  const inKernel = findings.filter((f) => f.file === KERNEL_FILE);
+  kernelView.dispatch(setDiagnostics(kernelView.state, lintOf(inKernel, kernelView.state.doc.length)));
+  rulesView.dispatch(setDiagnostics(rulesView.state, lintOf(findings.filter((f) => f.inRules), rulesView.state.doc.length)));
   const list = $('findings');
   list.replaceChildren();
   if (findings.length === 0) {
@@ -131,7 +137,7 @@ function showFindings(findings: Finding[]): void {
     li.dataset['code'] = f.code;
     const loc = document.createElement('span');
     loc.className = `loc sev-${f.severity}`;
-    loc.textContent = `${f.line}:${f.col}`;
+    loc.textContent = `${f.file === KERNEL_FILE ? '' : `${f.file}:`}${f.line}:${f.col}`;
     const head = document.createElement('span');
     head.className = `sev-${f.severity}`;
     head.textContent = ` ${f.severity}[${f.code}]`;
@@ -153,17 +159,20 @@ function showFindings(findings: Finding[]): void {
       };
       li.append(button);
     }
-    li.onclick = () => {
-      if (f.inRules) return;
-      kernelView.dispatch({ selection: { anchor: f.from }, scrollIntoView: true });
-      kernelView.focus();
-    };
+    // A click shows the place: in the kernel, or in the rules editor.
+    const view = f.file === KERNEL_FILE ? kernelView : f.inRules ? rulesView : undefined;
+    if (view) {
+      li.onclick = () => {
+        view.dispatch({ selection: { anchor: Math.min(f.from, view.state.doc.length) }, scrollIntoView: true });
+        view.focus();
+      };
+    } else li.classList.add('elsewhere');
     list.append(li);
   }
 }
 
 /** Whether a finding has a quick fix: its pass derives one at its start. */
-const fixable = (f: Finding): boolean => f.fixable && f.pass !== '' && !f.inRules;
+const fixable = (f: Finding): boolean => f.fixable && f.pass !== '' && f.file === KERNEL_FILE;
 
 /** Asks the worker for the quick fix of `f` on the analysed kernel (which must still be the editor's text). */
 function requestFix(f: Finding): void {

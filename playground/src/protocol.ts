@@ -14,11 +14,13 @@ export interface TextChange {
   insert: string;
 }
 
-/** One finding, located by offsets into the kernel text. */
+/** One finding, located by offsets into the kernel text or the extra rules' text. */
 export interface Finding {
   severity: 'error' | 'warning' | 'note';
   code: string;
   message: string;
+  /** The file it is in: `kernel.py`, `rules/playground/extra.dl` (the rules editor) or a shipped rule file. */
+  file: string;
   from: number;
   to: number;
   line: number;
@@ -28,7 +30,7 @@ export interface Finding {
   fixable: boolean;
   /** The pass whose rules derived it ('' for a syntax or rule-file error): its quick fix is that pass's. */
   pass: string;
-  /** Located in the extra rules rather than the kernel. */
+  /** Located in the rules editor's file (from/to/line/col are in its text). */
   inRules: boolean;
 }
 
