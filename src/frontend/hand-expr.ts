@@ -15,7 +15,7 @@ import { empty, exact, type InternPool } from '../ir/compact.js';
 import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
 import { precedence, type OperandTok, type OpTok } from './precedence.js';
 import { decodeString, parseNumber } from './literals.js';
-import { T_END, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
+import { KEYWORDS, T_END, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
 
 /** Thrown when the hand-written parser does not accept a piece (the grammar reads it instead). */
 export const NO_PARSE: unique symbol = Symbol('no-parse');
@@ -34,12 +34,7 @@ export interface HandState {
   tokens?: Tokens | undefined;
 }
 
-/** Python's keywords: never a name. */
-export const KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'assert', 'async', 'await', 'as', 'break', 'class', 'continue', 'def', 'del',
-  'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal',
-  'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
-]);
+export { KEYWORDS };
 
 const BIN_SYMS = new Set(['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '@']);
 

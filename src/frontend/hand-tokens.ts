@@ -3,7 +3,7 @@
  * text as the Ohm grammar (layout.ts: "\n" ends a logical line, U+0001 / U+0002 are
  * INDENT / DEDENT, comments blanked) and splits it as the grammar's lexical rules do: names,
  * numbers (any run of number characters, spelling checked later), string literals with their
- * prefix, operators. Anything it does not know (a non-ASCII character, a lone `!` or `$`, an
+ * prefix, operators. Anything it does not know (a character beyond ASCII outside a name, a lone `!` or `$`, an
  * unterminated string, a name glued to a quote that is not a string prefix) gives null: the
  * caller then lets the grammar read the text and report the error as it always did.
  */
@@ -95,6 +95,43 @@ function numberEnd(s: string, i: number): number {
   return j;
 }
 
+/** Python's keywords: never a name. */
+export const KEYWORDS: ReadonlySet<string> = new Set([
+  'False', 'None', 'True', 'and', 'assert', 'async', 'await', 'as', 'break', 'class', 'continue', 'def', 'del',
+  'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal',
+  'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+]);
+
+const XID_START = /\p{XID_Start}/uy;
+const XID_CONTINUE = /\p{XID_Continue}/uy;
+
+/** True when the character at `i` (not ASCII) can start a Python name (XID_Start, PEP 3131). */
+function startsName(s: string, i: number): boolean {
+  XID_START.lastIndex = i;
+  return XID_START.test(s);
+}
+
+/**
+ * End of the name characters from `i` on (ASCII ones and XID_Continue ones beyond ASCII,
+ * PEP 3131), or -1 when a character beyond ASCII that Python does not take in a name comes
+ * next (Python: "invalid character").
+ */
+export function unicodeNameEnd(s: string, i: number): number {
+  const n = s.length;
+  let j = i;
+  while (j < n) {
+    const c = s.charCodeAt(j);
+    if (isIdChar(c)) j++;
+    else if (c < 128) break;
+    else {
+      XID_CONTINUE.lastIndex = j;
+      if (!XID_CONTINUE.test(s)) return -1;
+      j = XID_CONTINUE.lastIndex;
+    }
+  }
+  return j;
+}
+
 /** Empty token arrays, for `tokenize` to fill (and refill: one set serves every chunk of a parse). */
 export function tokenBuffer(): Tokens {
   return { kind: [], start: [], end: [], text: [] };
@@ -120,13 +157,31 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       i++;
       continue;
     }
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) {
-      // A name: [A-Za-z_][A-Za-z0-9_]* (isIdChar written inline: no call per character).
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c > 127 && startsName(s, i))) {
+      // A name: [A-Za-z_][A-Za-z0-9_]* (isIdChar written inline: no call per character), or
+      // with characters beyond ASCII as Python takes them (PEP 3131, see unicodeNameEnd).
       let j = i + 1;
       let d = j < n ? s.charCodeAt(j) : -1;
       while ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95) {
         j++;
         d = j < n ? s.charCodeAt(j) : -1;
+      }
+      if (c > 127 || d > 127) {
+        // (Not ASCII: the name as Python reads it, NFKC-normalised; a character Python does
+        // not take in a name, or a name that normalises to a keyword, is the grammar's to judge.)
+        j = unicodeNameEnd(s, c > 127 ? i : j);
+        if (j < 0) return null;
+        d = j < n ? s.charCodeAt(j) : -1;
+        if (d === 34 || d === 39) return null;
+        const name = s.slice(i, j).normalize('NFKC');
+        if (KEYWORDS.has(name)) return null;
+        kind[t] = T_NAME;
+        start[t] = i;
+        end[t] = j;
+        text[t] = pool ? pool.str(name) : name;
+        t++;
+        i = j;
+        continue;
       }
       const q = d;
       if (q === 34 || q === 39) {
@@ -142,7 +197,6 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
         i = e;
         continue;
       }
-      if (q > 127) return null;
       kind[t] = T_NAME;
       start[t] = i;
       end[t] = j;

@@ -86,8 +86,8 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     let h = l + 1;
     while (h < table.count && table.indent[h] === 0 && text.charCodeAt(table.start[h]!) === 64) h++;
     if (h < table.count && table.indent[h] === 0 && lineStartsWithWord(text, table, h, 'def')) {
-      const m = /^def\s+(\w+)/.exec(text.slice(table.start[h]!, table.end[h]!));
-      if (m) jitFuncs.add(m[1]!);
+      const m = DEF_NAME.exec(text.slice(table.start[h]!, table.end[h]!));
+      if (m) jitFuncs.add(m[1]!.normalize('NFKC'));
     }
   }
   const nested = nestedJitKernels(text, table, probe, jitFuncs);
@@ -204,6 +204,9 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   };
 }
 
+/** The name a `def` line defines (a Python name, PEP 3131: NFKC-normalised when read). */
+const DEF_NAME = /^def\s+([\p{XID_Start}_][\p{XID_Continue}]*)/u;
+
 /**
  * The first decorator lines of the `@pl.jit...` kernels nested in a function or class (not in a
  * `@pl.program` class); their names are added to `jitFuncs` (calls to them resolve).
@@ -225,8 +228,8 @@ function nestedJitKernels(text: string, table: LineTable, probe: ProgramParser, 
       let e = h + 1;
       while (e < table.count && table.indent[e]! > w) e++;
       if (jit) {
-        const m = h < table.count ? /^def\s+(\w+)/.exec(text.slice(table.start[h]!, table.end[h]!)) : null;
-        if (m) jitFuncs.add(m[1]!);
+        const m = h < table.count ? DEF_NAME.exec(text.slice(table.start[h]!, table.end[h]!)) : null;
+        if (m) jitFuncs.add(m[1]!.normalize('NFKC'));
         out.push(l);
       }
       l = e - 1;

@@ -30,6 +30,11 @@ let compiled: Compiled | null = null;
 function compile(): Compiled {
   if (compiled === null) {
     const grammar = ohm.grammar(readFileSync(new URL('./pypto.ohm', import.meta.url), 'utf8'));
+    // (The Unicode properties of names: see xidStart in pypto.ohm.)
+    // (ohm-js's typings give UnicodeChar no constructor argument; it takes the property's name.)
+    const UnicodeChar = ohm.pexprs.UnicodeChar as unknown as new (property: string) => ohm.PExpr;
+    grammar.rules.xidStart!.body = new UnicodeChar('XID_Start');
+    grammar.rules.xidContinue!.body = new UnicodeChar('XID_Continue');
     // biome-ignore lint/suspicious/noExplicitAny: one operation returns every IR node kind
     const semantics = grammar.createSemantics().addOperation<any>('ir', actions);
     compiled = { grammar, semantics };
@@ -78,6 +83,12 @@ function resolveName(id: string, span: Span): Expr {
 }
 
 type N = ohm.Node;
+
+/** The name an `ident` node spells, as Python reads it: NFKC-normalised beyond ASCII (PEP 3131). */
+function nameOf(n: N): string {
+  const s = n.sourceString;
+  return /[^\x00-\x7f]/.test(s) ? s.normalize('NFKC') : s;
+}
 
 function sp(n: N): Span {
   return { start: st.map.start(n.source.startIdx), end: st.map.end(n.source.endIdx) };
@@ -174,13 +185,13 @@ const actions: ohm.ActionDict<any> = {
     return d;
   },
   ClassHead(_kw, name, _bases, _colon) {
-    return name.sourceString;
+    return nameOf(name);
   },
   DefHead(_kw, name, lp, params, rp, ret, _colon) {
     const s = sp(this);
     const ps: RawParam[] = params.numChildren > 0 ? ir(params.children[0]!) : [];
     const d: DefHeadDesc = {
-      name: name.sourceString,
+      name: nameOf(name),
       params: ps,
       paramsSpan: { start: sp(lp).start, end: sp(rp).end },
       returns: opt(ret),
@@ -206,7 +217,7 @@ const actions: ohm.ActionDict<any> = {
   },
   Param_plain(name, ann, def) {
     if (def.numChildren > 0) unsupportedHere(def, 'default parameter values');
-    const p: RawParam = { name: name.sourceString, nameSpan: sp(name), annotation: opt(ann), span: sp(this) };
+    const p: RawParam = { name: nameOf(name), nameSpan: sp(name), annotation: opt(ann), span: sp(this) };
     return p;
   },
   ParamAnn(_c, e) {
@@ -340,7 +351,7 @@ const actions: ohm.ActionDict<any> = {
     return exprList(seq(first, rest), trail.numChildren > 0, sp(this));
   },
   TargetItem_name(id) {
-    const n: NameExpr = { kind: 'Name', id: id.sourceString, start: spS(this), end: spE(this) };
+    const n: NameExpr = { kind: 'Name', id: nameOf(id), start: spS(this), end: spE(this) };
     return n;
   },
   TargetItem_paren(_l, inner, _r) {
@@ -377,7 +388,7 @@ const actions: ohm.ActionDict<any> = {
       const inner = t.children[0]!;
       switch (inner.ctorName) {
         case 'TrailerAttr':
-          e = makeAttr(e, inner.children[1]!.sourceString, span);
+          e = makeAttr(e, nameOf(inner.children[1]!), span);
           break;
         case 'TrailerCall': {
           const argsNode = inner.children[1]!;
@@ -400,13 +411,13 @@ const actions: ohm.ActionDict<any> = {
     return tok;
   },
   ident(_a, _b) {
-    return resolveName(this.sourceString, sp(this));
+    return resolveName(nameOf(this), sp(this));
   },
   ArgList(first, _c, rest, _t) {
     return seq(first, rest);
   },
   Arg_keyword(name, _eq, e) {
-    const a: ArgDesc = { name: name.sourceString, value: ir(e), start: spS(this), end: spE(this) };
+    const a: ArgDesc = { name: nameOf(name), value: ir(e), start: spS(this), end: spE(this) };
     return a;
   },
   Arg_star(_s, s2, _e) {

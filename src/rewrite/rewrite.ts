@@ -30,7 +30,9 @@ import { isIdentifier, isOpName, parseExprText } from '../frontend/expr-text.js'
 import type { NodeTable } from '../facts/extract.js';
 import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { patchSource, SourceEditList, type SourceEdit } from './patch.js';
+import { newlineStyle, patchSource, SourceEditList, type SourceEdit } from './patch.js';
+import { skipString } from '../frontend/scan.js';
+import { newlineAt } from '../frontend/chars.js';
 import { IntColumn } from './columns.js';
 import { EditTable, type EditSet, type EditValue, type InsertCallEdit } from './edits.js';
 
@@ -438,12 +440,20 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   // replaces come one after the other: they share the text.)
   let list = '';
   let listOf = '';
+  let nl: string | undefined;
   const deps = plan.deps;
   for (let k = 0; k < deps.name.length; k++) {
     const name = deps.name[k]!;
     const start = deps.start.at(k);
     const end = deps.end.at(k);
     if (tree) deps.node[k]!.deps = [{ kind: 'Name', id: name, start, end }];
+    const hash = source.text.indexOf('#', start);
+    if (hash >= 0 && hash < end) {
+      // (A list written over several lines may hold comments: they are kept.)
+      nl ??= newlineStyle(source.text);
+      textEdits.push('replace', start, end, depsKeepingComments(source.text, start, end, name, nl));
+      continue;
+    }
     if (name !== listOf || list === '') {
       list = `[${name}]`;
       listOf = name;
@@ -475,6 +485,46 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   ins.stmt.length = 0;
 
   return { source, textEdits, applied };
+}
+
+/**
+ * The text a deps list [start, end) becomes when it holds only `name`, keeping the list's
+ * comments: `[\n    a,  # c\n    # d\n]` becomes `[name  # c\n    # d\n]` (each comment on a
+ * line of its own after the first, at the indentation of its line; the `]` at that of its own);
+ * `nl`: the file's newline.
+ */
+export function depsKeepingComments(text: string, start: number, end: number, name: string, nl: string): string {
+  const comments: number[] = [];
+  const ends: number[] = [];
+  let i = start;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const r = skipString(text, i);
+      i = r < 0 ? -r - 1 : r;
+    } else if (c === 35) {
+      let j = i;
+      while (j < end && newlineAt(text, j) === 0) j++;
+      comments.push(i);
+      ends.push(j);
+      i = j;
+    } else i++;
+  }
+  if (comments.length === 0) return `[${name}]`;
+  /** The white space the physical line holding `at` starts with. */
+  const indentOf = (at: number): string => {
+    let ls = at;
+    while (ls > 0 && newlineAt(text, ls - 1) === 0) ls--;
+    let e = ls;
+    while (e < at && (text.charCodeAt(e) === 32 || text.charCodeAt(e) === 9 || text.charCodeAt(e) === 12)) e++;
+    return text.slice(ls, e);
+  };
+  let out = `[${name}`;
+  comments.forEach((at, k) => {
+    const comment = text.slice(at, ends[k]).trimEnd();
+    out += k === 0 ? `  ${comment}` : `${nl}${indentOf(at)}${comment}`;
+  });
+  return `${out}${nl}${indentOf(end - 1)}]`;
 }
 
 function isExpr(n: { kind: string }): boolean {

@@ -200,7 +200,7 @@ describe('hand-written parser = Ohm grammar', () => {
   const edit = fc.constantFrom(
     '(', ')', '[', ']', '{', '}', ':', ',', '=', '==', '.', '...', '"', "'", '\\', '\n', ' ', '@', '*', '**', '-', '+=',
     'x', '0', '1.5', '1e', '0x', 'if ', ' else ', 'for ', ' in ', 'not ', ' is ', 'lambda ', ':=', 'r"a"', 'b"a"', 'f"a"',
-    'yield ', 'await ', 'del ', '\t', ';', '# c', '\x01', '\x02', '\x03', 'é', '"""', 'as ', 'with ', 'while ',
+    'yield ', 'await ', 'del ', '\t', ';', '# c', '\x01', '\x02', '\x03', 'é', 'ﬁ', 'ｉｆ', '·', '→', '\u0301', '"""', 'as ', 'with ', 'while ',
   );
   test.prop([fc.nat(seeds.length - 1), fc.nat(), fc.nat(3), edit], { numRuns: 100 })(
     'edited examples: the same IR or the same diagnostics either way',
@@ -219,7 +219,7 @@ describe('hand-written parser = Ohm grammar', () => {
       'x = f(*a)\n', 'x = lambda: 1\n', 'x = 0x\n', 'x = 1j\n', 'x = f"a"\n', 'x = a @ b\n', 'a < b < c\n',
       'x = y = 1\n', 'x: int\n', 'while c:\n\x01pass\n\x02else:\n\x01pass\n\x02', 'x = a[1:2:3]\n',
       'for x in y:\n\x01pass\n\x02else:\n\x01pass\n\x02', 'with a as (b, c):\n\x01pass\n\x02', 'x = ...\n',
-      'x = +1\n', 'x = é\n', 'x = \x03\n', 'f(a=1, b)\n', 'return\n\x01x\n', 'x = 1 if\n', 'try:\n\x01pass\n\x02',
+      'x = +1\n', 'x = →\n', 'x = a→b\n', 'x = \x03\n', 'f(a=1, b)\n', 'return\n\x01x\n', 'x = 1 if\n', 'try:\n\x01pass\n\x02',
     ];
     for (const text of bad) {
       const chunk = emitChunkOf(text);
