@@ -19,7 +19,7 @@ import type { SeverityOverride } from '../config/config.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { RuleSession } from '../passes/rule-session.js';
 import { toWire, type WireBundle } from '../report/wire.js';
-import { interruptedWrites, readSource, writeAtomic, type SourceFile } from './files.js';
+import { interruptedWrites, moduleReader, readSource, writeAtomic, type SourceFile } from './files.js';
 
 /** What to do with one file. */
 export interface FileTask {
@@ -32,6 +32,8 @@ export interface FileTask {
   rules: string[];
   include: string[];
   defines: string[];
+  /** Directories searched for imported modules after the file's folder (absolute). */
+  importRoots?: string[];
   severity: Record<string, SeverityOverride>;
   /** Codes dropped in this file (per-file-ignores). */
   ignoredCodes: string[];
@@ -90,6 +92,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       ...(t.stage !== undefined ? { stage: t.stage } : {}),
       session,
       collect: fullCollection(),
+      modules: moduleReader(t.importRoots ?? []),
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
     const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);

@@ -4,6 +4,7 @@ import {
 } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
+import type { ModuleReader } from '../frontend/index.js';
 
 /** How a source file's bytes were decoded (so writing it back keeps every other byte). */
 export type SourceEncoding = 'utf8' | 'latin1';
@@ -189,4 +190,20 @@ export function ensureOutputDir(dir: string, flag: string): void {
       : e instanceof Error ? e.message : String(e);
     throw new DiagnosticError([{ severity: 'error', code: 'unwritable-output', path: dir, message: `cannot create the output directory ${dir} (${flag}): ${why}.` }]);
   }
+}
+
+/** Reads the project's modules for the frontend (ModuleReader): a missing file or a directory is none; another failure, why. */
+export function moduleReader(roots: readonly string[]): ModuleReader {
+  return {
+    roots,
+    read: (path) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
+        return { error: code === 'EACCES' ? 'permission denied' : e instanceof Error ? e.message : String(e) };
+      }
+    },
+  };
 }

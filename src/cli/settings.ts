@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { loadConfig, loadConfigFile, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { loadConfig, loadConfigFile, packageRoots, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
 import { ignoredCodes } from '../config/apply.js';
 import type { Severity } from '../report/diagnostic.js';
 import type { AuditStage } from '../passes/analyze.js';
@@ -13,6 +13,8 @@ export interface SharedOpts {
   pass: string[];
   rules: string[];
   define: string[];
+  /** `--import-root DIR`: directories searched for imported modules (project-imports.ts). */
+  importRoot?: string[];
   config?: string;
   isolated?: boolean;
   exclude: string[];
@@ -96,6 +98,15 @@ export class Settings {
       rules,
       include: [...(this.o.includePath ?? []).map((d) => resolve(this.cwd, d)), ...(c?.include ?? [])],
       defines: [...(c?.defines ?? []), ...this.o.define],
+      // (Relative to the working directory when inside it: notes name them as the user gave the file.)
+      importRoots: [...new Set([
+        ...packageRoots(resolve(this.cwd, file), readIfFile),
+        ...(c?.importRoots ?? []),
+        ...(this.o.importRoot ?? []).map((d) => resolve(this.cwd, d)),
+      ].map((d) => {
+        const r = relative(this.cwd, d);
+        return r === '' ? '.' : r.startsWith('..') || isAbsolute(r) ? d : r;
+      }))],
       severity: c?.severity ?? {},
       ignoredCodes: c ? [...ignoredCodes(c, resolve(this.cwd, file))] : [],
       reportUnusedIgnores: this.o.reportUnusedIgnores === true,

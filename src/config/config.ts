@@ -33,6 +33,8 @@ export interface PtologConfig {
   severity: Record<string, SeverityOverride>;
   /** Globs (relative to root) of files and directories never read; replaces the default list. */
   exclude: string[];
+  /** Directories searched for the modules a kernel file imports helpers from (`import-roots`). */
+  importRoots: string[];
   /** Globs added to `exclude`. */
   extendExclude: string[];
   /** Glob → codes dropped in the files it matches. */
@@ -57,6 +59,7 @@ const KEYS: Record<string, Check> = {
   include: isStrings,
   exclude: isStrings,
   'extend-exclude': isStrings,
+  'import-roots': isStrings,
   defines: (v) =>
     typeof v === 'object' && v !== null && !Array.isArray(v) &&
     Object.values(v).every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'bigint' || (Array.isArray(x) && x.every((y) => typeof y === 'number' || typeof y === 'bigint')))
@@ -164,6 +167,7 @@ export function parseConfig(path: string, text: string): PtologConfig | undefine
     severity: (t['severity'] as Record<string, SeverityOverride> | undefined) ?? {},
     exclude: t['exclude'] !== undefined ? strs('exclude') : [...DEFAULT_EXCLUDE],
     extendExclude: strs('extend-exclude'),
+    importRoots: strs('import-roots').map(abs),
     perFileIgnores: (t['per-file-ignores'] as Record<string, string[]> | undefined) ?? {},
   };
   if (t['passes'] !== undefined) cfg.passes = strs('passes');
@@ -191,6 +195,40 @@ export function loadConfig(startDir: string, readFile: ConfigReader): PtologConf
     }
     const up = dirname(dir);
     if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/**
+ * The package roots of the project holding `file`: the folder of the nearest `pyproject.toml`
+ * (upwards from the file), its `src/` or `python/` folder when the file is under one, and the
+ * folders its packaging names (`[tool.setuptools.packages.find] where`, `[tool.setuptools]
+ * package-dir`, `[tool.scikit-build] wheel.packages`). Empty without a pyproject.toml.
+ */
+export function packageRoots(file: string, readFile: ConfigReader): string[] {
+  let dir = dirname(resolve(file));
+  for (;;) {
+    const p = join(dir, 'pyproject.toml');
+    const text = readFile(p);
+    if (text !== undefined) {
+      const out = [dir];
+      for (const sub of ['src', 'python']) if (resolve(file).startsWith(`${join(dir, sub)}/`)) out.push(join(dir, sub));
+      let doc: Record<string, unknown> = {};
+      try {
+        doc = parse(text) as Record<string, unknown>;
+      } catch {
+        return out; // (a malformed pyproject.toml is reported where it is read as configuration)
+      }
+      const at = (...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), doc);
+      const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+      for (const w of strings(at('tool', 'setuptools', 'packages', 'find', 'where'))) out.push(join(dir, w));
+      const pd = at('tool', 'setuptools', 'package-dir');
+      if (typeof pd === 'object' && pd !== null) for (const v of Object.values(pd)) if (typeof v === 'string') out.push(join(dir, v));
+      for (const w of strings(at('tool', 'scikit-build', 'wheel', 'packages'))) out.push(dirname(join(dir, w)));
+      return [...new Set(out)];
+    }
+    const up = dirname(dir);
+    if (up === dir) return [];
     dir = up;
   }
 }

@@ -17,6 +17,7 @@ import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 import { printExpr } from '../ir/print.js';
 import { dotted } from '../ir/dotted.js';
 import { empty, exact, type InternPool } from '../ir/compact.js';
+import { foldDecoratorPath } from './decorators.js';
 
 export interface Reporter {
   unsupported(span: Span, message: string): never;
@@ -162,6 +163,10 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
     return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
   const spelled = dotted(calleeExpr);
+  // A helper imported from another module called through its module (`comm.ping(...)`).
+  if (spelled !== null && calleeExpr.kind === 'Attr' && ctx.jitFuncs?.has(spelled)) {
+    return { kind: 'Call', callee: { kind: 'self', name: spelled, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
+  }
   if (spelled === 'pl.submit') return makeSubmit(ctx, args, kwargs, span);
   if (spelled !== null && (spelled.startsWith('pl.') || spelled.startsWith('pld.'))) {
     const spec = opBySpelling(spelled);
@@ -670,7 +675,7 @@ function enumText(e: Expr | undefined): string | null {
 export function isHostSubWorker(decorators: readonly DecoratorDesc[]): boolean {
   for (const d of decorators) {
     const e = d.expr;
-    if (e.kind !== 'Call' || calleeSpelling(e.callee) !== 'pl.function') continue;
+    if (e.kind !== 'Call' || decoratorSpelling(e) !== 'pl.function') continue;
     const kw = (n: string): string | null => enumText(e.kwargs.find((k) => k.name === n)?.value);
     if (kw('level') === 'Level.HOST' && kw('role') === 'Role.SubWorker') return true;
   }
@@ -687,9 +692,26 @@ const JIT_FORMS: Record<string, { kind: FunctionKind; level: boolean; autoScope:
   'pl.jit.extern': { kind: 'AIV', level: false, autoScope: false },
 };
 
+/** A decorator expression's dotted name (its callee's when called), PyPTO's module paths folded (`pypto.jit.jit` → `pl.jit`). */
+export function decoratorSpelling(e: Expr): string | null {
+  const d = e.kind === 'Call' ? calleeSpelling(e.callee) : dotted(e);
+  return d === null ? null : foldDecoratorPath(d);
+}
+
+/** `e` (a decorator) spelled `name` (its folded spelling) when written through a PyPTO module path (`pypto.jit.jit`): what fmt prints. */
+function foldedDecorator(e: Expr, name: string): Expr {
+  const written = e.kind === 'Call' ? calleeSpelling(e.callee) : dotted(e);
+  if (written === name) return e;
+  const span = { start: e.start, end: e.end };
+  let x: Expr = { kind: 'Name', id: 'pl', start: span.start, end: span.end };
+  for (const part of name.split('.').slice(1)) x = makeAttr(x, part, span);
+  if (e.kind !== 'Call') return x;
+  return { ...e, callee: { kind: 'op', name, known: false } };
+}
+
 /** The JIT form of a decorator expression (`pl.jit.incore`, also called), or null. */
 export function jitForm(e: Expr): string | null {
-  const d = e.kind === 'Call' ? calleeSpelling(e.callee) : dotted(e);
+  const d = decoratorSpelling(e);
   return d !== null && Object.hasOwn(JIT_FORMS, d) ? d : null;
 }
 
@@ -778,7 +800,7 @@ export function makeFunction(
     if (jit && jitForm(e) !== null) {
       const form = jitForm(e)!;
       if (jitExpr === undefined) {
-        jitExpr = e;
+        jitExpr = foldedDecorator(e, form);
         funcKind = jitKind(ctx, d, form);
         found = true;
         continue;
@@ -786,18 +808,18 @@ export function makeFunction(
       ctx.report.unsupported(d.span, 'a JIT kernel takes exactly one @pl.jit decorator (@pl.jit, @pl.jit.host, @pl.jit.incore, @pl.jit.inline, @pl.jit.opaque or @pl.jit.extern(...))');
     }
     // A module-level `@pl.inline` helper: PyPTO's InlineFunctions pass expands it at its call sites.
-    if (jit && dotted(e) === 'pl.inline' && jitExpr === undefined) {
-      jitExpr = e;
+    if (jit && e.kind !== 'Call' && decoratorSpelling(e) === 'pl.inline' && jitExpr === undefined) {
+      jitExpr = foldedDecorator(e, 'pl.inline');
       funcKind = 'Inline';
       found = true;
       continue;
     }
-    if (dotted(e) === 'pl.function') {
+    if (e.kind !== 'Call' && decoratorSpelling(e) === 'pl.function') {
       bareDecorator = true;
       found = true;
       continue;
     }
-    if (e.kind === 'Call' && calleeSpelling(e.callee) === 'pl.function') {
+    if (e.kind === 'Call' && decoratorSpelling(e) === 'pl.function') {
       found = true;
       const typeArg = e.args[0] ?? e.kwargs.find((k) => k.name === 'type')?.value;
       if (e.args.length > 1) ctx.report.unsupported(e.args[1]!, '@pl.function takes only keyword arguments');

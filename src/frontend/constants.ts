@@ -62,7 +62,7 @@ function inexact(e: Expr, constants: ReadonlyMap<string, ConstValue>): boolean {
 /**
  * The module's constants: top-level integer/list assignments, with `defines` overriding. The
  * value of an assignment whose integer is beyond ±(2⁵³ − 1) is unknown; its span is pushed to
- * `inexactAt`.
+ * `inexactAt`. (The value at the end of the module; constantsTimeline gives it line by line.)
  */
 export function moduleConstants(
   text: string,
@@ -70,30 +70,170 @@ export function moduleConstants(
   defines: ReadonlyMap<string, ConstValue>,
   inexactAt: { start: number; end: number }[] = [],
 ): Map<string, ConstValue> {
+  return constantsTimeline(text, table, defines, inexactAt).final;
+}
+
+/** The module's constants as Python binds them, statement after statement (see constantsTimeline). */
+export interface ConstantsTimeline {
+  /** The constants at the end of the module. */
+  final: Map<string, ConstValue>;
+  /** The constants bound when logical line `l` runs (a `@pl.program` decorator: PyPTO reads the class then). */
+  at(l: number): Map<string, ConstValue>;
+}
+
+const SIMPLE_STATEMENTS = /^(?:import|from|del|global|nonlocal)\b/;
+const DEF = /^(?:async\s+)?(?:def|class)\b/;
+const COMPOUND = /^(?:for|while|if|elif|else|try|except|finally|with|match|case|async)\b/;
+
+/**
+ * The module's constants in Python's evaluation order: `NAME = <int expr>` binds NAME from then
+ * on, `NAME += <int expr>` updates it; any other binding of a name at module level (a tuple or
+ * chained assignment, `import`, `def`, `del`, a `for` target, an assignment inside a top-level
+ * `if` / `for` / `while` / `try` / `with`) makes its value unknown from then on (a name PyPTO then
+ * resolves is symbolic, never a stale value). `defines` decide their names everywhere.
+ */
+export function constantsTimeline(
+  text: string,
+  table: LineTable,
+  defines: ReadonlyMap<string, ConstValue>,
+  inexactAt: { start: number; end: number }[] = [],
+): ConstantsTimeline {
   const env = new Map<string, ConstValue>(defines);
-  for (let l = 0; l < table.count; l++) {
-    if (table.indent[l] !== 0) continue;
+  /** Changes after the first line: [line, name, value (undefined: unknown)]. */
+  const events: [number, string, ConstValue | undefined][] = [];
+  const set = (l: number, name: string, v: ConstValue | undefined): void => {
+    if (defines.has(name)) return;
+    if (v === undefined) {
+      if (!env.has(name)) return;
+      env.delete(name);
+    } else env.set(name, v);
+    events.push([l, name, v]);
+  };
+  let l = 0;
+  while (l < table.count) {
+    if (table.indent[l] !== 0) {
+      l++;
+      continue;
+    }
     const s = table.start[l]!;
     const e = table.end[l]!;
     const c = text.charCodeAt(s);
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) continue;
-    const m = ASSIGN.exec(text.slice(s, Math.min(e, s + 256)));
-    if (!m) continue;
-    const name = m[1]!;
-    if (defines.has(name)) continue;
-    const rhs = cleanLine(text, s + m[0].length, e, true).trim();
-    const x = parseConstExpr(rhs, env);
-    const v = x === undefined ? undefined : evalConstValue(x, env);
-    if (v !== undefined) env.set(name, v);
-    else {
-      env.delete(name);
-      if (x !== undefined && inexact(x, env)) {
-        const start = text.indexOf(rhs, s + m[0].length);
+    // The block of a top-level compound statement (or def / class): its lines up to the next top-level one.
+    let next = l + 1;
+    while (next < table.count && table.indent[next]! > 0) next++;
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 40 || c === 91 || c >= 128)) {
+      l = next;
+      continue;
+    }
+    const head = text.slice(s, Math.min(e, s + 256));
+    const m = ASSIGN.exec(head);
+    if (m && !/^(?:lambda|not|and|or|in|is)$/.test(m[1]!)) {
+      const name = m[1]!;
+      const rhsStart = s + m[0].length;
+      const rhs = cleanLine(text, rhsStart, e, true).trim();
+      if (defines.has(name)) {
+        l = next;
+        continue;
+      }
+      const x = parseConstExpr(rhs, env);
+      const v = x === undefined ? undefined : evalConstValue(x, env);
+      if (v === undefined && x !== undefined && inexact(x, env)) {
+        const start = text.indexOf(rhs, rhsStart);
         if (start >= 0) inexactAt.push({ start, end: start + rhs.length });
+      }
+      // A chained assignment (`A = B = 3`) binds B too: not read, so unknown.
+      if (v === undefined) for (const n of boundNames(rhs)) set(l, n, undefined);
+      set(l, name, v);
+      l = next;
+      continue;
+    }
+    const aug = AUG_ASSIGN.exec(head);
+    if (aug) {
+      const name = aug[1]!;
+      const old = env.get(name);
+      const rhs = cleanLine(text, s + aug[0].length, e, true).trim();
+      const x = old === undefined || typeof old !== 'number' ? undefined : parseConstExpr(`(${old}) ${aug[2]} (${rhs})`, env);
+      set(l, name, x === undefined ? undefined : evalConstValue(x, env));
+      l = next;
+      continue;
+    }
+    const line = cleanLine(text, s, e, true);
+    if (DEF.test(line)) {
+      // A function or class: its name is bound; what its body binds is its own.
+      for (const n of boundNames(line)) set(l, n, undefined);
+    } else if (SIMPLE_STATEMENTS.test(line) || COMPOUND.test(line) || line.includes('=')) {
+      for (let k = l; k < next; k++) {
+        const lk = cleanLine(text, table.start[k]!, table.end[k]!, true);
+        for (const n of boundNames(lk)) set(k, n, undefined);
+        if (k > l && DEF.test(lk)) {
+          const w = table.indent[k]!;
+          while (k + 1 < next && table.indent[k + 1]! > w) k++;
+        }
+      }
+    }
+    l = next;
+  }
+  const final = env;
+  return {
+    final,
+    at: (line: number): Map<string, ConstValue> => {
+      if (events.length === 0 || events[events.length - 1]![0] < line) return final;
+      // The timeline of the lines before `line` alone.
+      return constantsTimeline(text, { ...table, count: Math.min(line, table.count) }, defines).final;
+    },
+  };
+}
+
+const AUG_ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(\*\*|\/\/|>>|<<|[-+*%&|^])=/;
+
+/**
+ * Names a logical line binds, roughly as Python does: assignment targets (tuples, chains, with
+ * or without annotation), augmented assignments, `for` targets, `with ... as` / `except ... as`
+ * names, imports, `def` / `class` names, `del`. Attributes and subscripts bind no name.
+ */
+function boundNames(line: string): string[] {
+  const out: string[] = [];
+  const names = (targets: string): void => {
+    for (const m of targets.matchAll(/(?<![\w.\])])([A-Za-z_][A-Za-z0-9_]*)(?![\w.[(])/g)) {
+      if (!/^(?:in|not|and|or|is|None|True|False)$/.test(m[1]!)) out.push(m[1]!);
+    }
+  };
+  const t = line.trim();
+  let m: RegExpExecArray | null;
+  if ((m = /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/.exec(t))) out.push(m[1]!);
+  else if ((m = /^(?:async\s+)?for\s+(.*?)\s+in\b/.exec(t))) names(m[1]!);
+  else if ((m = /^del\s+(.*)$/.exec(t))) names(m[1]!);
+  else if ((m = /^import\s+(.*)$/.exec(t))) {
+    for (const part of m[1]!.split(',')) {
+      const im = /^\s*([\w.]+)(?:\s+as\s+(\w+))?/.exec(part);
+      if (im) out.push(im[2] ?? im[1]!.split('.')[0]!);
+    }
+  } else if ((m = /^from\s+\S+\s+import\s+(.*)$/.exec(t))) {
+    for (const part of m[1]!.replace(/[()]/g, '').split(',')) {
+      const im = /^\s*(\w+)(?:\s+as\s+(\w+))?/.exec(part);
+      if (im) out.push(im[2] ?? im[1]!);
+    }
+  } else {
+    for (const w of t.matchAll(/\b(?:as)\s+([A-Za-z_]\w*)/g)) out.push(w[1]!);
+    // Assignment targets: the text before each top-level `=` that is not a comparison.
+    let depth = 0;
+    let last = 0;
+    for (let i = 0; i < t.length; i++) {
+      const ch = t[i]!;
+      if (ch === '(' || ch === '[' || ch === '{') depth++;
+      else if (ch === ')' || ch === ']' || ch === '}') depth--;
+      else if (ch === '=' && depth === 0 && t[i + 1] !== '=' && !'=!<>'.includes(t[i - 1] ?? '')) {
+        // (An annotation `x: int = 1` binds x; an augmented `x += 1` binds x.)
+        const target = t.slice(last, i).replace(/(\*\*|\/\/|>>|<<|[-+*%&|^@])$/, '').replace(/:.*$/, '');
+        names(target);
+        last = i + 1;
+      } else if (ch === ':' && depth === 0 && /^(?:if|elif|else|while|for|try|except|finally|with)\b/.test(t)) {
+        // The body after a compound header's colon on the same line.
+        last = i + 1;
       }
     }
   }
-  return env;
+  return out;
 }
 
 function badDefine(spec: string, why: string): never {

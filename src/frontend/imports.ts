@@ -14,6 +14,7 @@ import type { LineTable } from './scan.js';
 import { lineStartsWithWord } from './scan.js';
 import { cleanLine } from './layout.js';
 import { FLAG_DIRTY } from './scan.js';
+import { foldDecoratorPath } from './decorators.js';
 
 /** What a local name stands for: a module (`pl` / `pld`) or a member of one (`pl.Tensor`). */
 export interface Imports {
@@ -38,6 +39,20 @@ function canonicalOf(module: string, member: string): string | null {
   if (MODULES[full]) return MODULES[full]!;
   const m = MODULES[module];
   return m ? `${m}.${member}` : null;
+}
+
+/** The modules where PyPTO defines its decorator objects (`jit`, `function`, `inline`, `program`), besides pypto.language. */
+const DECORATOR_MODULES: ReadonlySet<string> = new Set(['pypto.jit', 'pypto.jit.decorator', 'pypto.language.parser', 'pypto.language.parser.decorator']);
+
+/**
+ * `from pypto.jit import jit` → `pl.jit`, `from pypto.language.parser.decorator import inline` →
+ * `pl.inline`; a decorator module imported by name (`from pypto import jit`) → its path; else null.
+ */
+function decoratorOf(module: string, member: string): string | null {
+  const full = `${module}.${member}`;
+  const folded = foldDecoratorPath(full);
+  if (folded !== full) return folded;
+  return DECORATOR_MODULES.has(full) ? full : null;
 }
 
 /** Reads every `import` / `from ... import` line of the module (at any indentation). */
@@ -77,6 +92,8 @@ export function readImports(source: SourceText, table: LineTable): Imports {
         const m = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
         if (!m) continue;
         const [, mod, as] = m;
+        // A module holding PyPTO's decorator objects (`import pypto.jit as pj`, then `@pj.jit`).
+        if (as && DECORATOR_MODULES.has(mod!)) bind(as, mod!);
         const canonical = MODULES[mod!];
         if (!canonical) continue;
         if (as) bind(as, canonical);
@@ -88,7 +105,7 @@ export function readImports(source: SourceText, table: LineTable): Imports {
     if (!m) continue;
     const mod = m[1]!;
     const items = m[2]!;
-    if (mod !== 'pypto' && !MODULES[mod]) continue;
+    if (mod !== 'pypto' && !MODULES[mod] && !DECORATOR_MODULES.has(mod)) continue;
     for (const part of items.split(',')) {
       const t = part.trim();
       if (t === '') continue;
@@ -100,7 +117,7 @@ export function readImports(source: SourceText, table: LineTable): Imports {
       if (!im) continue;
       const member = im[1]!;
       const local = im[2] ?? member;
-      const canonical = canonicalOf(mod, member);
+      const canonical = canonicalOf(mod, member) ?? decoratorOf(mod, member);
       if (canonical) bind(local, canonical);
     }
   }

@@ -13,9 +13,11 @@
 import { readFileSync } from 'node:fs';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import type { ConstValue, Module, Program, Stmt } from '../ir/nodes.js';
+import type { ConstValue, FunctionDef, Module, Program, Stmt } from '../ir/nodes.js';
+import { dotted } from '../ir/dotted.js';
+import { importedHelpers, unfollowedNote, type ImportedHelpers, type ModuleReader } from './project-imports.js';
 import { scanLines, type LineTable } from './scan.js';
-import { moduleConstants, parseDefines } from './constants.js';
+import { constantsTimeline, parseDefines } from './constants.js';
 import { ProgramParser } from './program.js';
 import { readImports } from './imports.js';
 import type { Diagnostic } from '../report/diagnostic.js';
@@ -31,6 +33,7 @@ import { beyondExactRange } from '../ir/consts.js';
 export { parseDefines };
 export { StreamAbandoned, type LazySizes } from './lazy-blocks.js';
 export { unknownDefines } from './constants.js';
+export type { ModuleReader } from './project-imports.js';
 
 export interface ParseOptions {
   /** `-D NAME=VALUE` definitions: define or override module constants. */
@@ -47,6 +50,12 @@ export interface ParseOptions {
    * parse the text again without it.
    */
   streaming?: boolean | LazySizes;
+  /**
+   * Reads the project's other modules: a call of an inline helper imported from one is read as
+   * PyPTO inlines it (no opaque write), an import that cannot be followed is a note where a kernel
+   * calls it (project-imports.ts). Absent: imports are not followed.
+   */
+  modules?: ModuleReader;
 }
 
 /**
@@ -77,7 +86,8 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   // errors the program parser finds before it are reported with it, as Python reports the first).
   const bad = indentationError(source, table);
   const inexactConstants: { start: number; end: number }[] = [];
-  const constants = moduleConstants(text, table, opts.defines ?? new Map(), inexactConstants);
+  const timeline = constantsTimeline(text, table, opts.defines ?? new Map(), inexactConstants);
+  const constants = timeline.final;
   const imports = readImports(source, table);
   const probe = new ProgramParser(source, table, constants, imports, new Set(), !opts.grammarOnly);
   const jitFuncs = new Set<string>();
@@ -91,6 +101,9 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     }
   }
   const nested = nestedJitKernels(text, table, probe, jitFuncs);
+  const localKernels = jitFuncs.size;
+  const imported = opts.modules ? importedHelpers(source, table, path, opts.modules) : null;
+  if (imported) for (const name of imported.helpers.keys()) if (!jitFuncs.has(name)) jitFuncs.add(name);
   // Streaming: the chunks parsed later get the notes a whole parse gives them (set after the parse).
   let chunkNotes: ((stmts: readonly Stmt[]) => void) | null = null;
   // (After an indentation error the first errors of the whole parse are reported: no streaming.)
@@ -109,8 +122,11 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   while (l < table.count) {
     if (parser.isProgramDecorator(l)) {
       programsSeen++;
-      // A program inside a builder function or test method sees that function's constants.
-      const scope = enclosingConstants(source.text, table, l, constants, defines);
+      // PyPTO reads the class when its decorator runs: the module's constants bound by then (a
+      // later `N = 8` is not seen). A program inside a builder function or test method sees
+      // that function's constants.
+      const current = timeline.at(l);
+      const scope = enclosingConstants(source.text, table, l, current, defines) ?? (sameConstants(current, constants) ? null : current);
       const p = scope ? parserFor(scope) : parser;
       const before = p.problems.length;
       const r = p.parseProgramIsolated(l);
@@ -176,7 +192,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     const first = problems.filter((d) => d.severity === 'error' && (d.location?.start ?? Infinity) <= bad.location!.end);
     return { source, constants, programs: [], problems: [...first, ...(first.length > 0 ? [] : [bad])], spell: imports.spell };
   }
-  if (programsSeen === 0 && jitFuncs.size === 0 && !problems.some((d) => d.severity === 'error')) {
+  if (programsSeen === 0 && localKernels === 0 && !problems.some((d) => d.severity === 'error')) {
     problems.push({
       severity: 'note',
       code: 'no-program',
@@ -188,13 +204,20 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       location: { source, start: 0, end: 0 },
     });
   }
-  if (inexactConstants.length > 0 || mayHoldInexact(text, constants, programs)) {
+  // (Only where a kernel reads them: a module with no kernel gets no note about its numbers.)
+  if (programs.length > 0 && (inexactConstants.length > 0 || mayHoldInexact(text, constants, programs))) {
     problems.push(...inexactNumbers(source, programs, constants, inexactConstants));
     chunkNotes = (stmts) => walkBody(stmts, inexactVisitor(source, constants, problems));
   }
-  const stats = { programs: programsSeen, programsWithErrors, jitKernels: jitFuncs.size, jitKernelsWithErrors };
+  const stats = { programs: programsSeen, programsWithErrors, jitKernels: localKernels, jitKernelsWithErrors };
   // (A streaming parse's module is only extracted: no comments.)
   const headerComments = lazy ? [] : attachComments(text, table, programs);
+  if (imported) {
+    const own = new Set(programs.flatMap((p) => p.functions.map((f) => f.name)));
+    const stubs = [...imported.helpers.keys()].filter((n) => !own.has(n)).map((name) => importedStub(name));
+    if (stubs.length > 0) programs.push({ kind: 'Program', name: 'imported', jit: true, imported: true, functions: stubs, start: 0, end: 0 });
+    if (imported.unfollowed.size > 0) problems.push(...unfollowedCalls(source, programs, imported.unfollowed));
+  }
   const dynamics = moduleDynamics(text, table, imports, constants);
   return {
     source, constants, programs, problems, spell: imports.spell, stats,
@@ -208,8 +231,9 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
 const DEF_NAME = /^def\s+([\p{XID_Start}_][\p{XID_Continue}]*)/u;
 
 /**
- * The first decorator lines of the `@pl.jit...` kernels nested in a function or class (not in a
- * `@pl.program` class); their names are added to `jitFuncs` (calls to them resolve).
+ * The first decorator lines of the `@pl.jit...`, `@pl.function` and `@pl.inline` functions nested
+ * in a function or class (a builder, a test method; not in a `@pl.program` class); their names
+ * are added to `jitFuncs` (calls to them resolve).
  */
 function nestedJitKernels(text: string, table: LineTable, probe: ProgramParser, jitFuncs: Set<string>): number[] {
   const out: number[] = [];
@@ -221,7 +245,7 @@ function nestedJitKernels(text: string, table: LineTable, probe: ProgramParser, 
     let h = l;
     let jit = false;
     while (h < table.count && table.indent[h] === w && isDecorator(h)) {
-      if (w > 0 && probe.isJitOnlyDecorator(h)) jit = true;
+      if (w > 0 && probe.isJitDecorator(h)) jit = true;
       h++;
     }
     if (probe.isProgramDecorator(l) || jit) {
@@ -236,6 +260,59 @@ function nestedJitKernels(text: string, table: LineTable, probe: ProgramParser, 
     } else l = h - 1;
   }
   return out;
+}
+
+/**
+ * Whether `text` may hold a program or kernel: a decorator line of PyPTO's (`@pl.program`,
+ * `@pl.jit...`, `@pl.function`, `@pl.inline`, through the module's imports). False decides,
+ * before any rule is loaded, that there is nothing to judge (parseModuleIsolated then reads
+ * nothing but its notes and errors).
+ */
+export function mayHoldKernel(text: string): boolean {
+  if (!text.includes('@') || text.includes('\u0000')) return false;
+  const table = scanLines(text);
+  const source = new SourceText('', text);
+  const probe = new ProgramParser(source, table, new Map(), readImports(source, table));
+  for (let l = 0; l < table.count; l++) {
+    if (text.charCodeAt(table.start[l]!) === 64 && probe.decoratorRole(l) !== null) return true;
+  }
+  return false;
+}
+
+/** The body-less Inline function standing for helper `name` imported from another module. */
+function importedStub(name: string): FunctionDef {
+  return {
+    kind: 'Function', name, funcKind: 'Inline', decoratorKwargs: [], bareDecorator: false, params: [], returns: null,
+    docstring: null, attrs: null, body: [], noSelf: true, start: 0, end: 0,
+  };
+}
+
+/** A note at each import not followed whose name a kernel calls (once per import and name). */
+function unfollowedCalls(source: SourceText, programs: readonly Program[], unfollowed: ImportedHelpers['unfollowed']): Diagnostic[] {
+  const out = new Map<string, Diagnostic>();
+  const visitor: FunctionVisitor = {
+    expr: (e) => {
+      if (e.kind !== 'Call' || e.callee.kind !== 'other') return;
+      const d = dotted(e.callee.expr);
+      if (d === null) return;
+      const root = d.split('.')[0]!;
+      const u = unfollowed.get(root);
+      if (u && !out.has(root)) out.set(root, unfollowedNote(source, u, d));
+    },
+  };
+  for (const p of programs) walkProgram(p, visitor);
+  return [...out.values()];
+}
+
+/** Whether two constant maps bind the same names to the same values. */
+function sameConstants(a: ReadonlyMap<string, ConstValue>, b: ReadonlyMap<string, ConstValue>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (w === undefined || JSON.stringify(v) !== JSON.stringify(w)) return false;
+  }
+  return true;
 }
 
 /** Parses a module's text; throws a DiagnosticError holding every error when a program or function cannot be read. */

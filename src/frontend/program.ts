@@ -14,15 +14,16 @@
 import { DiagnosticError, errorAt, failAt, type Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
-import { FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
-import { emitRanges } from './layout.js';
+import { FLAG_DIRTY, FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
+import { cleanLine, emitRanges } from './layout.js';
 import { tokenBuffer } from './hand-tokens.js';
 import { matchNested } from './nesting.js';
 import { InternPool, exact } from '../ir/compact.js';
 import { shiftStmts } from '../ir/shift.js';
 import { syntaxDiagnostic } from './errors.js';
 import { StreamAbandoned, checkedChunk, type LazyBlocks } from './lazy-blocks.js';
-import { languageNames, memberNames, type Imports } from './imports.js';
+import type { Imports } from './imports.js';
+import { decoratorName, decoratorRole, type DecoratorRole } from './decorators.js';
 import {
   isHostSubWorker, makeFor, makeFunction, makeIf, makeWhile, makeWith,
   type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type Reporter,
@@ -67,9 +68,6 @@ export class ProgramParser {
   private readonly cache = new Map<string, Stmt[] | null>();
   /** Errors of functions left out of their program (each program and function is read on its own). */
   readonly problems: Diagnostic[] = [];
-  private readonly programRe: RegExp;
-  private readonly jitRe: RegExp;
-  private readonly jitOnlyRe: RegExp;
   private readonly names: ReadonlyMap<string, string>;
   /** Set while a lone `...` body is being matched. */
   private ellipsisOk = false;
@@ -101,30 +99,32 @@ export class ProgramParser {
       syntax: (span: Span, message: string): never => failAt(source, span.start, span.end, 'syntax-error', message),
     };
     this.bctx = { report: this.report, constants, jitFuncs, pool: this.pool };
-    this.names = imports?.names ?? new Map();
-    const alt = (xs: string[]): string => xs.map((x) => x.replace(/[^\w]/g, '')).filter((x) => x !== '').join('|') || '(?!)';
-    const lang = imports ? languageNames(imports) : ['pl'];
-    const prog = imports ? memberNames(imports, 'program') : [];
-    const jit = imports ? memberNames(imports, 'jit') : [];
-    const fn = imports ? [...memberNames(imports, 'function'), ...memberNames(imports, 'inline')] : [];
-    this.programRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*program|(?:${alt(prog)}))(?![A-Za-z0-9_])`);
-    this.jitOnlyRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*jit|(?:${alt(jit)}))(?![A-Za-z0-9_])`);
-    this.jitRe = new RegExp(`^@\\s*(?:(?:${alt(lang)})\\s*\\.\\s*(?:jit|function|inline)|(?:${alt([...jit, ...fn])}))(?![A-Za-z0-9_])`);
+    this.names = imports?.names ?? new Map([['pl', 'pl'], ['pld', 'pld']]);
   }
 
   /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */
   isProgramDecorator(l: number): boolean {
-    return this.decoratorMatches(l, this.programRe);
+    return this.decoratorRole(l) === 'program';
   }
 
-  /** True when logical line `l` is a `@pl.jit...` or `@pl.function` decorator (through the module's imports): at indentation 0, a module-level kernel. */
+  /** True when logical line `l` is a `@pl.jit...`, `@pl.function` or `@pl.inline` decorator (through the module's imports). */
   isJitDecorator(l: number): boolean {
-    return this.decoratorMatches(l, this.jitRe);
+    const r = this.decoratorRole(l);
+    return r === 'jit' || r === 'function';
   }
 
-  /** True when logical line `l` is a `@pl.jit...` decorator (not `@pl.function`): a kernel also where it is nested in a function. */
+  /** True when logical line `l` is a `@pl.jit...` decorator (not `@pl.function`). */
   isJitOnlyDecorator(l: number): boolean {
-    return this.decoratorMatches(l, this.jitOnlyRe);
+    return this.decoratorRole(l) === 'jit';
+  }
+
+  /** What the decorator on logical line `l` declares (decorators.ts), null when it is no PyPTO decorator or no decorator. */
+  decoratorRole(l: number): DecoratorRole {
+    const text = this.source.text;
+    const s = this.table.start[l]!;
+    if (text.charCodeAt(s) !== 64) return null;
+    const line = cleanLine(text, s, this.table.end[l]!, (this.table.flags[l]! & FLAG_DIRTY) !== 0);
+    return decoratorRole(decoratorName(line, this.names));
   }
 
   /**
@@ -149,13 +149,6 @@ export class ProgramParser {
       return this.parseFunction(g, h, e, base, true);
     });
     return { kernel, next: e };
-  }
-
-  private decoratorMatches(l: number, re: RegExp): boolean {
-    const text = this.source.text;
-    const s = this.table.start[l]!;
-    if (text.charCodeAt(s) !== 64) return false;
-    return re.test(text.slice(s, Math.min(s + 64, this.table.end[l]!)));
   }
 
   private lineSpan(l: number): Span {

@@ -317,6 +317,12 @@ export interface Program extends Commented {
   name: string;
   /** The module-level JIT kernels of a module (each a `@pl.jit...` function), read as one program. */
   jit?: true;
+  /**
+   * Inline helpers imported from other modules (project-imports.ts), each a function without
+   * body named as the module calls it: a call of one is no opaque write (its body is judged in
+   * its own file). Not printed.
+   */
+  imported?: true;
   functions: FunctionDef[];
   /**
    * The constants in effect for this program when a builder function or test method encloses

@@ -540,7 +540,8 @@ function usesPld(text: string): boolean {
  * The canonical form of a module (what `ptolog fmt` prints for a file): imports, the module
  * constants the programs mention, and every program in order. Empty when there is no program.
  */
-export function printModule(m: Pick<Module, 'constants' | 'programs' | 'headerComments' | 'dynamics'>): string {
+export function printModule(mod: Pick<Module, 'constants' | 'programs' | 'headerComments' | 'dynamics'>): string {
+  const m = mod.programs.some((p) => p.imported) ? { ...mod, programs: mod.programs.filter((p) => !p.imported) } : mod;
   if (m.programs.length === 0) return '';
   const used = new Set<string>();
   const texts: string[] = [];

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseModule, parseModuleIsolated, moduleErrors } from '../../src/frontend/index.js';
 import { respell } from '../../src/frontend/imports.js';
+import { dotted } from '../../src/ir/dotted.js';
 import { ty } from './helpers.js';
 
 const KERNEL = (pl: string, annotation: string): string =>
@@ -73,5 +74,47 @@ describe('errors stay local', () => {
 
   it('parseModule (strict) throws every error at once', () => {
     expect(() => parseModule(src, 'e.py')).toThrow(/lambda[\s\S]*only @pl.function[\s\S]*slice step/);
+  });
+});
+
+describe('decorator spellings (issue 28 item 8, issue 34 item 7)', () => {
+  const K = (deco: string, name = 'k'): string => `${deco}\ndef ${name}(x: pl.Tensor[[8], pl.FP32]):\n    return x\n`;
+  const kinds = (text: string): [string, string][] =>
+    parseModule(text, 'j.py').programs.flatMap((p) => p.functions.map((f): [string, string] => [f.name, f.funcKind]));
+
+  it('reads the jit object imported from pypto.jit / pypto.jit.decorator, and its kinds', () => {
+    const text = 'import pypto.language as pl\nfrom pypto.jit.decorator import jit\nfrom pypto.jit import jit as j2\n\n' +
+      K('@jit', 'a') + K('@jit.incore(level=pl.Level.AIV)', 'b') + K('@jit.host', 'c') + K('@j2.inline', 'd') + K('@jit.opaque()', 'e');
+    expect(kinds(text)).toEqual([['a', 'Orchestration'], ['b', 'InCore'], ['c', 'Opaque'], ['d', 'Inline'], ['e', 'Opaque']]);
+  });
+
+  it('reads module aliases of pypto.jit and the parser decorators, and prints the pl. spelling', () => {
+    const text = 'import pypto.language as pl\nimport pypto.jit as pj\nfrom pypto import jit as jm\nfrom pypto.language.parser.decorator import inline as inl\n\n' +
+      K('@pj.jit.incore', 'a') + K('@jm.jit', 'b') + K('@inl', 'c') + K('@pypto.jit.decorator.jit.inline', 'd');
+    const m = parseModule(text, 'j.py');
+    expect(kinds(text)).toEqual([['a', 'InCore'], ['b', 'Orchestration'], ['c', 'Inline'], ['d', 'Inline']]);
+    expect(m.programs[0]!.functions.map((f) => (f.jit ? dotted(f.jit) : null))).toEqual(['pl.jit.incore', 'pl.jit', 'pl.inline', 'pl.jit.inline']);
+  });
+
+  it('reads a decorator in parentheses, split by a continuation, or past 64 characters', () => {
+    const alias = 'a'.repeat(80);
+    const text = `import pypto.language as pl\nimport pypto.language as ${alias}\n\n` +
+      K('@(pl.jit.incore)', 'a') + K('@pl.jit.\\\n    incore', 'b') + K(`@${alias}.jit.incore`, 'c') +
+      `@(${alias}.program)\nclass P:\n    @pl.function\n    def f(self):\n        pass\n` +
+      '@pl.\\\nprogram\nclass Q:\n    @pl.function\n    def f(self):\n        pass\n';
+    const m = parseModule(text, 'j.py');
+    expect(m.programs.map((p) => p.name)).toEqual(['P', 'Q', 'jit']);
+    expect(kinds(text).filter(([n]) => n !== 'f')).toEqual([['a', 'InCore'], ['b', 'InCore'], ['c', 'InCore']]);
+  });
+
+  it('reads @pl.function and @pl.inline defined in a builder function; a call of the helper is a call of it', () => {
+    const text = 'import pypto.language as pl\n\ndef build():\n' +
+      '    @pl.inline\n    def h(x: pl.Tensor[[8], pl.FP32]):\n        return x\n\n' +
+      '    @pl.function(type=pl.FunctionType.InCore)\n    def k(x: pl.Tensor[[8], pl.FP32]):\n        x = h(x)\n        return x\n';
+    const m = parseModule(text, 'b.py');
+    const fs = m.programs.flatMap((p) => p.functions);
+    expect(fs.map((f) => [f.name, f.funcKind])).toEqual([['h', 'Inline'], ['k', 'InCore']]);
+    const call = fs[1]!.body[0]!;
+    expect(call.kind === 'Assign' && call.value.kind === 'Call' ? call.value.callee : null).toMatchObject({ kind: 'self', name: 'h' });
   });
 });

@@ -48,6 +48,7 @@ export function kernelOptions(cmd: Command): Command {
     .option('-I, --include-path <dir>', 'directory searched for `#include`s of rule files (repeatable; `<ptolog/...>` is the shipped rules)', collect, [])
     .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
+    .option('--import-root <dir>', 'directory searched for the modules a kernel file imports helpers from (repeatable; after the file\'s folder and the project\'s package roots)', collect, [])
     .option('--config <file>', 'use this pyproject.toml / ptolog.toml instead of looking for one')
     .option('--isolated', 'ignore every configuration file')
     .option('--exclude <glob>', 'skip matching paths inside directories and globs (repeatable; adds to the configured exclude)', collect, [])
