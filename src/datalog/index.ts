@@ -11,7 +11,8 @@ import { SourceText } from '../report/source.js';
 import type { RuleProgram } from './program.js';
 
 export type { Kind, Value } from './ast.js';
-export type { RuleSource, FileReader, FileParser, Libraries, NotRegular } from './load.js';
+export type { RuleSource, FileReader, FileParser, Libraries, NotRegular, TooLarge } from './load.js';
+export { MAX_RULE_FILE_BYTES } from './load.js';
 export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';
 export { COMPILED_FORMAT } from './compiled.js';
 export { RuleProgram, type RelationInfo } from './program.js';

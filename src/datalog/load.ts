@@ -1,5 +1,5 @@
 // Reads rule files and resolves `#include` (relative, absolute, <library/...>; each file once per program).
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
@@ -19,8 +19,24 @@ export interface NotRegular {
   notRegular: string;
 }
 
-/** Reads a file's text; undefined when it does not exist or cannot be read; NotRegular for a device, FIFO or directory. */
-export type FileReader = (absPath: string) => string | undefined | NotRegular;
+/** What a reader found at a path holding more than `limit` bytes (`bytes` when its size is known). */
+export interface TooLarge {
+  tooLarge: true;
+  bytes?: number;
+  limit: number;
+}
+
+/**
+ * The most bytes a rule file may hold (the op catalog, the largest shipped, holds about 100 KB):
+ * a larger file (a binary, a sparse file, `/proc/self/pagemap`) is a located error, never read whole.
+ */
+export const MAX_RULE_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a file's text; undefined when it does not exist or cannot be read; NotRegular for a
+ * device, FIFO or directory; TooLarge past MAX_RULE_FILE_BYTES.
+ */
+export type FileReader = (absPath: string) => string | undefined | NotRegular | TooLarge;
 
 /** What kind of non-regular file a stat describes. */
 function kindOf(st: Stats): string {
@@ -42,11 +58,40 @@ export const readRuleFile: FileReader = (p) => {
   try {
     const st = statSync(p);
     if (!st.isFile()) return { notRegular: kindOf(st) };
+    if (st.size > MAX_RULE_FILE_BYTES) return { tooLarge: true, bytes: st.size, limit: MAX_RULE_FILE_BYTES };
+    // A size of 0 may be a file whose size is not known before reading it (`/proc`, `/sys`): read it up to the limit.
+    if (st.size === 0) return readBounded(p);
     return readFileSync(p, 'utf8');
   } catch {
     return undefined;
   }
 };
+
+/** A file's text read in pieces, or TooLarge as soon as it passes MAX_RULE_FILE_BYTES. */
+function readBounded(p: string): string | TooLarge {
+  const fd = openSync(p, 'r');
+  try {
+    const pieces: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_RULE_FILE_BYTES) return { tooLarge: true, limit: MAX_RULE_FILE_BYTES };
+      pieces.push(buf.subarray(0, n));
+    }
+    return Buffer.concat(pieces).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How a TooLarge file is described: its size when known, and the limit. */
+function tooLargeText(t: TooLarge): string {
+  const mb = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
+  return `holds ${t.bytes !== undefined ? `${mb(t.bytes)}, ` : ''}more than the ${mb(t.limit)} (${t.limit} bytes) ptolog reads as a rule file`;
+}
 
 /** Where `#include <name/...>` is looked for besides the include paths (`{ ptolog: <shipped rules> }`). */
 export type Libraries = Readonly<Record<string, string>>;
@@ -67,7 +112,7 @@ export function loadFiles(
 ): LoadedFile[] {
   const memory = new Map<string, string>();
   for (const s of sources) if (typeof s !== 'string') memory.set(resolve(s.path), s.text);
-  const readAny = (abs: string): string | undefined | NotRegular => memory.get(abs) ?? read(abs);
+  const readAny = (abs: string): ReturnType<FileReader> => memory.get(abs) ?? read(abs);
   const exists = (c: string): boolean => seen.has(resolve(c)) || readAny(resolve(c)) !== undefined;
   const seen = new Set<string>();
   const files: LoadedFile[] = [];
@@ -121,6 +166,14 @@ export function loadFiles(
       if (seen.has(abs)) continue;
       seen.add(abs);
       const incText = readAny(abs);
+      if (incText !== undefined && typeof incText !== 'string' && 'tooLarge' in incText) {
+        errors.push(
+          errorAt(inc.loc.source, inc.loc.start, inc.loc.end, 'file-too-large', `the included file ${display} ${tooLargeText(incText)}`, {
+            fix: 'include a rule file (.dl): a larger file is not read (split a very large rule file in several).',
+          }),
+        );
+        continue;
+      }
       if (typeof incText !== 'string') {
         const why = incText === undefined ? 'cannot be read' : `is ${incText.notRegular}, not a regular file`;
         errors.push(
@@ -140,6 +193,10 @@ export function loadFiles(
     if (seen.has(abs)) continue;
     seen.add(abs);
     const text = typeof s === 'string' ? read(abs) : s.text;
+    if (text !== undefined && typeof text !== 'string' && 'tooLarge' in text) {
+      errors.push({ severity: 'error', code: 'file-too-large', message: `the rule file ${path} ${tooLargeText(text)}`, path, fix: 'give a rule file (.dl): a larger file is not read.' });
+      continue;
+    }
     if (typeof text !== 'string') {
       const why = text === undefined ? 'cannot read the rule file' : `the rule file is ${text.notRegular}, not a regular file:`;
       errors.push({ severity: 'error', code: 'file-not-found', message: `${why} ${path}`, path, fix: 'check the path (rule files are read only from regular files).' });

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { readRuleFile } from '../datalog/load.js';
+import { basename, join, resolve } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { PASSES, isContractFolder, type PassSpec } from './registry.js';
 import { loadRules } from './analyze.js';
@@ -37,10 +38,11 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
       ]);
     }
     for (const f of files) {
-      let text = '';
-      try {
-        text = readFileSync(f, 'utf8');
-      } catch {
+      const text = readRuleFile(resolve(f));
+      if (typeof text !== 'string') {
+        if (text !== undefined && 'tooLarge' in text) {
+          throw new DiagnosticError([{ severity: 'error', code: 'file-too-large', path: f, message: `the rule file ${f} holds more than the ${text.limit} bytes ptolog reads as a rule file.` }]);
+        }
         throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: f, message: `cannot read the rule file ${f}.` }]);
       }
       const written = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => m[1]!);

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +121,27 @@ describe('includes', () => {
       'include-not-found: the included path /dev/zero is a character device, not a regular file',
       `include-not-found: the included path ${dir} is a directory, not a regular file`,
     ]);
+  });
+
+  it('a rule file past the size bound is a located error naming the bound, never read whole', () => {
+    const sparse = join(dir, 'sparse.dl');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 3 * 1024 ** 3);
+    const big = join(dir, 'big.dl');
+    writeFileSync(big, '');
+    truncateSync(big, 700 * 1024 ** 2);
+    const errs = loadErrors(`#include "/proc/self/pagemap"\n#include "${sparse}"\n#include "${big}"\n${A}`);
+    expect(errs).toEqual([
+      'file-too-large: the included file /proc/self/pagemap holds more than the 16 MB (16777216 bytes) ptolog reads as a rule file',
+      `file-too-large: the included file ${sparse} holds 3072 MB, more than the 16 MB (16777216 bytes) ptolog reads as a rule file`,
+      `file-too-large: the included file ${big} holds 700 MB, more than the 16 MB (16777216 bytes) ptolog reads as a rule file`,
+    ]);
+    try {
+      loadProgram([sparse]);
+    } catch (e) {
+      expect((e as DiagnosticError).diagnostics.map((d) => [d.code, d.path])).toEqual([['file-too-large', sparse]]);
+    }
+    expect.assertions(2);
   });
 
   it('a file re-declaring many relations of another is one error, a few are one per relation', () => {
