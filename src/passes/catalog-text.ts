@@ -26,7 +26,8 @@ export function formatRulesList(contracts: readonly ContractManifest[], catalog:
 
 /** One code's full entry: heading, summary, help, example and where it is declared. */
 export function formatRuleHelp(e: CatalogEntry): string {
-  const example = e.example === '' ? '' : `\nExample:\n\n${e.example.split('\n').map((l) => (l === '' ? '' : `    ${l}`)).join('\n')}\n`;
+  const block = (title: string, text: string): string => (text === '' ? '' : `\n${title}:\n\n${text.split('\n').map((l) => (l === '' ? '' : `    ${l}`)).join('\n')}\n`);
+  const example = block('Example', e.example) + block('Not reported (the example done right)', e.ok);
   return `${e.code} (${severityText(e)}, contract ${e.contract})\n\n${e.summary}\n\n${e.help}\n${example}\nDeclared in ${e.path}.\n`;
 }
 

@@ -8,7 +8,12 @@
  *   stages = { as-written = "warning" }  # optional: the severity at a stage where it differs
  *   summary = "one line"
  *   help = """longer text"""       # optional for a user's code
- *   example = """a snippet"""      # optional for a user's code
+ *   example = """a snippet"""      # optional for a user's code; reports the code
+ *   ok = """a snippet"""           # optional: the same done right; does not report it
+ *
+ * An example is run by test/passes/catalog-examples.test.ts: a Python file is audited, a rule
+ * file checked, unless its first line says how (`# ptolog audit --as-written`, `// ptolog run
+ * --max-tuples 1000 -D -`; `{file}` stands for the example); a `ptolog ...` command line is shown only.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +31,8 @@ export interface CatalogEntry {
   summary: string;
   help: string;
   example: string;
+  /** The example done right (`ok`): it does not report the code ('' when none). */
+  ok: string;
   /** The catalog file declaring it. */
   path: string;
   /** The severity at an audit stage where it differs from `severity` (the default stage's). */
@@ -38,7 +45,7 @@ export type Catalog = ReadonlyMap<string, CatalogEntry>;
 /** The catalog file's name. */
 export const CATALOG_FILE = 'diagnostics.toml';
 
-const KEYS = ['severity', 'stages', 'summary', 'help', 'example', 'contract'] as const;
+const KEYS = ['severity', 'stages', 'summary', 'help', 'example', 'ok', 'contract'] as const;
 const SEVERITIES: readonly string[] = ['error', 'warning', 'note'];
 
 function fail(source: SourceText, offset: number, message: string): never {
@@ -97,6 +104,7 @@ export function parseCatalog(path: string, text: string, contract: string): Cata
       summary,
       help: str('help', false) || summary,
       example: str('example', false),
+      ok: str('ok', false),
       path,
       stages,
     });

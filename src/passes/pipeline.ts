@@ -216,7 +216,7 @@ export function auditReport(
     if (!namesNodes(a.result)) continue;
     const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.('extracted');
-    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source))) out.push(d);
+    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source, { related: true }))) out.push(d);
   }
   if (read.errors === null) {
     reader.parse(false);

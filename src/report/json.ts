@@ -17,6 +17,8 @@ export interface DiagnosticJson {
   /** The fix as edits: replace the bytes [startOffset, endOffset) by text. */
   fixEdits?: { startOffset: number; endOffset: number; text: string }[];
   notes?: string[];
+  /** Other places the finding involves (the rules' `finding_related`), positions as above. */
+  related?: { message: string; file: string; line: number; column: number; endLine: number; endColumn: number }[];
 }
 
 /** Converts a diagnostic to its JSON shape (positions 1-based, offsets in bytes from 0; ends exclusive). */
@@ -40,6 +42,15 @@ export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
       ? { fixEdits: d.fixEdits.map((x) => ({ startOffset: loc.source.byteOffset(x.start), endOffset: loc.source.byteOffset(x.end), text: x.text })) }
       : {}),
     ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
+    ...(d.related && d.related.length > 0
+      ? {
+          related: d.related.map((r) => {
+            const a = r.location.source.position(r.location.start);
+            const b = r.location.source.position(r.location.end);
+            return { message: r.message, file: r.location.source.path, line: a.line, column: a.col, endLine: b.line, endColumn: b.col };
+          }),
+        }
+      : {}),
   };
 }
 

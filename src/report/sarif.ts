@@ -75,6 +75,21 @@ export function renderSarif(
     } else if (d.path) {
       r.locations = [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
     }
+    // The rules' finding_related places (the notify an unreleased write reaches, ...).
+    if (d.related && d.related.length > 0) {
+      r.relatedLocations = d.related.map((x, i) => {
+        const a = x.location.source.position(x.location.start);
+        const b = x.location.source.position(x.location.end);
+        return {
+          id: i + 1,
+          physicalLocation: {
+            artifactLocation: { uri: x.location.source.path.replaceAll('\\', '/') },
+            region: { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col },
+          },
+          message: { text: x.message },
+        };
+      });
+    }
     if (d.fix) r.message.text += ` Fix: ${d.fix}`;
     if (d.fix && d.fixEdits && loc) {
       const src = loc.source;

@@ -96,3 +96,31 @@ describe('ptolog rules --rules DIR', () => {
     expect(ex.out).toMatch(/^ {2}40 +syncall-handoff +syncall handoff/m);
   });
 });
+
+describe('finding_related in JSON and SARIF', () => {
+  const KERNEL = `import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class Publish:
+    @pl.function(type=pl.FunctionType.InCore)
+    def send(self, t: pl.Tile[[1, 8], pl.FP32], out: pld.DistributedTensor[[1, 8], pl.FP32], sig: pld.DistributedTensor[[1, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
+        pl.store(t, [0, 0], out)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.Set)
+`;
+
+  it('the notify an unreleased write reaches is a related location', async () => {
+    const k = join(tree({ 'k.py': KERNEL }), 'k.py');
+    const json = await run(['audit', '--as-written', '--pass', 'insert-comm-fence', '--format', 'json', k]);
+    const cv = JSON.parse(json.out).diagnostics.find((d: { code: string }) => d.code === 'contract-violation');
+    expect(cv.related).toEqual([{ message: 'the notify this write reaches without a release', file: k, line: 10, column: 9, endLine: 10, endColumn: 69 }]);
+    const sarif = await run(['audit', '--as-written', '--pass', 'insert-comm-fence', '--format', 'sarif', k]);
+    const result = JSON.parse(sarif.out).runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'contract-violation');
+    expect(result.relatedLocations).toEqual([{
+      id: 1,
+      physicalLocation: { artifactLocation: { uri: k }, region: { startLine: 10, startColumn: 9, endLine: 10, endColumn: 69 } },
+      message: { text: 'the notify this write reaches without a release' },
+    }]);
+  });
+});
