@@ -1,4 +1,4 @@
-import type { ConstValue, Module } from '../ir/nodes.js';
+import type { ConstValue, Module, Program } from '../ir/nodes.js';
 import { parseModuleIsolated, type LazySizes } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { InternPool } from '../ir/compact.js';
@@ -74,6 +74,13 @@ export interface RunOptions {
    * blocks of 4,096 statements or more, 1,024 at a time). Tests set them small.
    */
   lazyBlocks?: LazySizes;
+  /**
+   * Only the programs it accepts are analysed (the language server re-analyses the programs an
+   * edit touched, with the `@pl.inline` helpers they call); default every program.
+   */
+  programs?: (p: Program) => boolean;
+  /** `audit` reads each finding's related places too (Diagnostic.related: the language server's relatedInformation). */
+  related?: boolean;
 }
 
 /**
@@ -189,7 +196,8 @@ export function auditReport(
     if (!namesNodes(a.result)) continue;
     const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.('extracted');
-    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source))) out.push(d);
+    const found = readFindings(a.result, table, module.source, opts.related ? { related: true } : undefined);
+    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, found)) out.push(d);
   }
   if (read.errors === null) {
     reader.parse(false);
@@ -241,7 +249,7 @@ function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead,
     parse: (streaming) => {
       const module = parseModuleIsolated(text, path, { defines: opts.defines, ...(streaming ? { streaming: opts.lazyBlocks ?? true } : {}) });
       problems = module.problems ?? [];
-      return module;
+      return opts.programs ? { ...module, programs: module.programs.filter(opts.programs) } : module;
     },
     settle: () => {
       if (read.errors !== null || problems === null) return;
