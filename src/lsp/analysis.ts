@@ -1,6 +1,6 @@
 /**
  * The analyses behind the language server, on a document's text (no LSP types here): the text
- * after fixing one finding or all of them (the same rewriter as `apply`) and the explain summary
+ * after fixing one finding or all of them (the same rewriter as `apply`) and the explanation
  * of a line. The audit findings, program by program, are in `programs.ts`.
  */
 import { parseModule } from '../frontend/index.js';
@@ -9,8 +9,7 @@ import { readFindings } from '../passes/findings.js';
 import { readEdits } from '../passes/read-edits.js';
 import { applyPasses } from '../passes/pipeline.js';
 import { extrasFor, readExtraRules, type ExtraRuleFile } from '../passes/extra-rules.js';
-import { explainSummary } from '../passes/explain.js';
-import { passByName } from '../passes/registry.js';
+import { explainLine } from '../passes/explain.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import { emptyEdits, editCount, type EditSet } from '../rewrite/edits.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -77,13 +76,24 @@ function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
   return out;
 }
 
-/** The explain summary (one line per derived tuple) of 1-based `line`, per pass that derived anything. */
-export function hoverSummary(analyses: ReadonlyMap<string, Analysis>, line: number): { pass: string; lines: string[] }[] {
-  const out: { pass: string; lines: string[] }[] = [];
-  for (const [pass, a] of analyses) {
-    if (line < 1 || line > a.module.source.lineCount) continue;
-    const lines = explainSummary(a, line, passByName(pass));
-    if (lines.length > 0) out.push({ pass, lines });
+/**
+ * What `ptolog explain FILE:LINE` prints for 1-based `line` of the document, per pass of the
+ * settings (the whole module analysed, its helpers with it): the derived tuples with their proofs.
+ * A document that does not read gives its errors.
+ */
+export function explainText(text: string, path: string, settings: LspSettings, session: RuleSession, line: number): string {
+  try {
+    const module = parseModule(text, path, { defines: settings.defines });
+    const out: string[] = [];
+    for (const pass of settings.passes) {
+      const a = analyze(module, pass.audit, extrasFor(pass, extras(settings), settings.passes, undefined, session), {
+        session, ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
+      });
+      out.push(`== ${pass.name}`, explainLine(a, line, pass));
+    }
+    return out.join('\n');
+  } catch (e) {
+    if (e instanceof DiagnosticError) return e.diagnostics.map((d) => d.message).join('\n');
+    throw e;
   }
-  return out;
 }

@@ -9,6 +9,8 @@ export interface FindingData {
   pass: string;
   /** Offset of the finding's node in the text it was computed on. */
   start: number;
+  /** What the finding's fix inserts (the CLI's `fix:` line without its `insert after it: `), when it has edits. */
+  fix?: string;
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
@@ -33,7 +35,7 @@ const TOP: Range = { start: { line: 0, character: 0 }, end: { line: 0, character
 
 /**
  * A finding as an LSP diagnostic of document `docPath`: code, severity, relatedInformation, a
- * codeDescription link to the rule's help. A diagnostic located in another file (a rule file
+ * codeDescription link to the rule's help, and the CLI's `fix:` and `note:` lines in the message. A diagnostic located in another file (a rule file
  * given with --rules) is shown at the top of the document, with its own place as related information.
  */
 export function toLspDiagnostic(f: PassFinding, docPath: string, docUri: string, base: string, help: ReadonlyMap<string, string>): LspDiagnostic {
@@ -55,6 +57,7 @@ export function toLspDiagnostic(f: PassFinding, docPath: string, docUri: string,
   for (const n of d.notes ?? []) message += `\nnote: ${n}`;
   const href = help.get(d.code);
   const data: FindingData = { pass: f.pass, start: here ? d.location!.start : -1 };
+  if (here && d.fixEdits && d.fixEdits.length > 0 && d.fix) data.fix = d.fix.replace(/^insert after it: /, '');
   return {
     range: here ? rangeOf(d.location!) : TOP,
     severity: SEVERITY[d.severity],

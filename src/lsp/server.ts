@@ -1,37 +1,63 @@
 /**
- * The ptolog language server on a given connection: diagnostics (debounced; per document only
- * the programs whose text changed are re-analysed, the others reuse the document's previous
- * per-program results; a stale result is never published over a newer one), code actions
- * (markers for one finding, fix all, a suppression comment), hover (the explain summary) and
- * formatting (`fmt`, which keeps comments). Each analysis is logged (`window/logMessage`, type
- * Log): how many programs were analysed of how many.
+ * The ptolog language server on a given connection. Diagnostics are `ptolog audit`'s findings
+ * for the document's text (debounced; per document only the units — programs with the
+ * `@pl.inline` helpers they call — whose text changed are re-analysed; an analysis a newer edit
+ * makes stale stops at its next step and is never published). Hover and code actions answer
+ * from the last published result without analysing: hover shows the code's catalog summary, the
+ * marker as it would be inserted, the rule that derived it and how to see the proof; quick fixes
+ * ("insert the markers", "ignore on this line"), "Fix all" (`source.fixAll`, only where there are
+ * findings) and "Canonicalize as PyPTO prints it" are resolved (`codeAction/resolve`) only when
+ * chosen. Formatting changes layout only (layout.ts). The editor's `ptolog` settings are read
+ * with `workspace/configuration` and re-read when they change. Each analysis is logged
+ * (`window/logMessage`, type Log): how many units were analysed of how many.
  */
 import { fileURLToPath } from 'node:url';
 import {
   CodeActionKind, TextDocuments, TextDocumentSyncKind, type CodeAction, type Connection,
-  type Hover, type InitializeResult,
+  type Hover, type InitializeParams, type InitializeResult, type TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { RuleSession } from '../passes/rule-session.js';
-import { explainLine } from '../passes/explain.js';
-import { passByName } from '../passes/registry.js';
-import type { Analysis } from '../passes/analyze.js';
-import { fixAllText, fixOneText, hoverSummary } from './analysis.js';
-import { auditProgramsSteps, type ProgramAudit, type ProgramsAudit } from './programs.js';
+import { rulesDir, ruleFilesUnder } from '../passes/registry.js';
+import { loadCatalog, type Catalog } from '../passes/catalog.js';
+import { readExtraRules } from '../passes/extra-rules.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { explainText, fixAllText, fixOneText, type PassFinding } from './analysis.js';
+import { auditProgramsSteps, type ProgramCache } from './programs.js';
 import { formatText } from './format.js';
+import { layoutText } from './layout.js';
 import type { LspSettings } from './settings.js';
 import { toLspDiagnostic, type FindingData } from './convert.js';
-import { ruleHelpLinks } from './help.js';
+import { indexRules, ruleHelpLinks, ruleOfFinding, type RuleIndex } from './help.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
+import { NO_CLIENT_SETTINGS, readClientSettings, withClientSettings, type ClientSettings } from './client-settings.js';
 import type { ServerOptions } from './settings.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
 export const EXPLAIN_COMMAND = 'ptolog.explain';
+/** The command that applies every fix of a document (workspace/applyEdit): arguments [uri]. */
+export const FIX_ALL_COMMAND = 'ptolog.fixAll';
+/** The command that rewrites a document's programs as PyPTO prints them (workspace/applyEdit): arguments [uri]. */
+export const CANONICALIZE_COMMAND = 'ptolog.canonicalize';
+/** The code action kind of "Canonicalize as PyPTO prints it". */
+export const CANONICALIZE_KIND = 'source.canonicalize.ptolog';
 
 interface Published {
   text: string;
-  rulesGeneration: number;
-  programs: ProgramsAudit['programs'];
+  version: number;
+  /** The findings published (after configuration and suppressions), with the pass of each. */
+  findings: PassFinding[];
+}
+
+/** What a code action carries until it is resolved. */
+interface ActionData {
+  uri: string;
+  /** The document version the action was offered for. */
+  version: number;
+  what: 'fixOne' | 'fixAll' | 'canonicalize';
+  pass?: string;
+  start?: number;
+  code?: string;
 }
 
 /** What, besides the rules generation, decides a document's analyses: its settings. */
@@ -44,6 +70,9 @@ export function documentPath(uri: string): string {
   return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
 }
 
+/** Markdown text with its special characters escaped. */
+const md = (s: string): string => s.replace(/[\\`*_[\]<>]/g, '\\$&');
+
 /** Serves the ptolog language server on `connection` (the caller calls `connection.listen()`). */
 export function startServer(connection: Connection, options: ServerOptions, base: string): void {
   const documents = new TextDocuments(TextDocument);
@@ -52,36 +81,51 @@ export function startServer(connection: Connection, options: ServerOptions, base
   const help = ruleHelpLinks();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const published = new Map<string, Published>();
-  /** Per document: its programs' analyses from the last analysis (reused for unchanged programs). */
-  const caches = new Map<string, ReadonlyMap<string, ProgramAudit>>();
+  /** Per document: its units' analyses from the last analysis (reused for unchanged units). */
+  const caches = new Map<string, ProgramCache>();
+  /** Per document: the salt and text its last analysis ran on (no analysis again for the same). */
+  const analysedFor = new Map<string, string>();
   let rulesGeneration = 0;
   /** The rule programs this server has loaded (paths shown relative to the workspace base). */
   const session = new RuleSession(base);
   let stopWatching: (() => void) | undefined;
+  let client: ClientSettings = NO_CLIENT_SETTINGS;
+  let pullsConfiguration = false;
+  let resolvesEdits = false;
+  let clientCommands = false;
+  /** Per rules generation: the rule index (hover's rule links) and the catalog (summaries), read when first asked. */
+  let rulesInfo: { generation: number; index: RuleIndex; catalog: Catalog } | undefined;
 
   const logError = (what: string, e: unknown): void => {
     const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
     connection.console.error(`ptolog: internal error while ${what}: ${msg}`);
   };
 
+  /** A document's settings: the command line's and its configuration file's, then the editor's. */
+  const settingsFor = (path: string): LspSettings => {
+    const r = withClientSettings(options.settingsFor(path), client, base);
+    for (const p of r.problems) connection.console.warn(p);
+    return r.settings;
+  };
+
   /**
-   * Analyses a document pass by pass, letting queued messages in between; stops as soon as a
-   * newer text (or a rules change, or a close) makes the result stale, so it is never published.
+   * Analyses a document unit by unit, letting queued messages in between; stops as soon as a
+   * newer text (or a rules or settings change, or a close) makes the result stale, so it is never published.
    */
   const analyseNow = async (uri: string): Promise<void> => {
     timers.delete(uri);
     const doc = documents.get(uri);
     if (!doc) return;
     const text = doc.getText();
-    const last = published.get(uri);
-    if (last && last.text === text && last.rulesGeneration === rulesGeneration) return;
     const version = doc.version;
     const generation = rulesGeneration;
     const stale = (): boolean => documents.get(uri)?.version !== version || generation !== rulesGeneration;
     const path = documentPath(uri);
     try {
-      const settings = options.settingsFor(path);
-      const steps = auditProgramsSteps(text, path, settings, settingsSalt(settings, generation), caches.get(uri) ?? new Map(), session);
+      const settings = settingsFor(path);
+      const salt = settingsSalt(settings, generation);
+      if (analysedFor.get(uri) === `${salt}\u0000${text}`) return;
+      const steps = auditProgramsSteps(text, path, settings, salt, caches.get(uri) ?? new Map(), session);
       let step = steps.next();
       while (!step.done) {
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,18 +135,23 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (stale()) return;
       const audit = step.value;
       caches.set(uri, audit.cache);
-      connection.console.log(`ptolog: analysed ${audit.analysed} of ${audit.total} programs of ${path}`);
-      const filtered = filter(audit.findings.map((f) => f.diagnostic), text, path);
-      const kept = new Set(filtered);
-      const diagnostics = audit.findings.filter((f) => kept.has(f.diagnostic)).map((f) => toLspDiagnostic(f, path, uri, base, help));
-      // What the filter itself reports (a configuration file that does not load) is published too.
-      const own = new Set(audit.findings.map((f) => f.diagnostic));
-      for (const d of filtered) if (!own.has(d)) diagnostics.push(toLspDiagnostic({ pass: '', diagnostic: d }, path, uri, base, help));
-      published.set(uri, { text, rulesGeneration: generation, programs: audit.programs });
+      analysedFor.set(uri, `${salt}\u0000${text}`);
+      connection.console.log(`ptolog: analysed ${audit.analysed} of ${audit.total} units of ${path}`);
+      const findings = filtered(audit.findings, text, path);
+      published.set(uri, { text, version, findings });
+      const diagnostics = findings.map((f) => toLspDiagnostic(f, path, uri, base, help));
       void connection.sendDiagnostics({ uri, version, diagnostics });
     } catch (e) {
       logError(`analysing ${uri}`, e);
     }
+  };
+
+  /** The findings the configuration and suppression comments keep (re-graded), each with its pass. */
+  const filtered = (findings: readonly PassFinding[], text: string, path: string): PassFinding[] => {
+    const key = (d: Diagnostic): string => `${d.location?.start ?? -1}\u0000${d.code}\u0000${d.message}`;
+    const passOf = new Map(findings.map((f) => [key(f.diagnostic), f.pass]));
+    // What the filter itself reports (a configuration file that does not load) is published too (pass '').
+    return filter(findings.map((f) => f.diagnostic), text, path).map((d) => ({ pass: passOf.get(key(d)) ?? '', diagnostic: d }));
   };
 
   const schedule = (uri: string, delay = debounceMs): void => {
@@ -111,33 +160,73 @@ export function startServer(connection: Connection, options: ServerOptions, base
     timers.set(uri, setTimeout(() => void analyseNow(uri), delay));
   };
 
+  /** Rules or settings changed: every open document is analysed again. */
   const rulesChanged = (): void => {
     session.forget();
     rulesGeneration++;
     for (const doc of documents.all()) schedule(doc.uri);
   };
 
-  connection.onInitialize((): InitializeResult => ({
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll] },
-      hoverProvider: true,
-      documentFormattingProvider: true,
-      executeCommandProvider: { commands: [EXPLAIN_COMMAND] },
-    },
-    serverInfo: { name: 'ptolog' },
-  }));
+  /** Reads the editor's `ptolog` settings (workspace/configuration); re-analyses when they changed. */
+  const pullSettings = async (): Promise<void> => {
+    if (!pullsConfiguration) return;
+    try {
+      const [raw] = (await connection.sendRequest('workspace/configuration', { items: [{ section: 'ptolog' }] })) as unknown[];
+      const r = readClientSettings(raw);
+      for (const p of r.problems) connection.console.warn(p);
+      if (JSON.stringify(r.settings) === JSON.stringify(client)) return;
+      client = r.settings;
+      rulesChanged();
+    } catch (e) {
+      logError('reading the settings', e);
+    }
+  };
+
+  const info = (): { index: RuleIndex; catalog: Catalog } => {
+    if (rulesInfo?.generation !== rulesGeneration) {
+      const extra = readExtraRules(settingsFor(base).ruleDirs, settingsFor(base).passes).map((x) => x.path);
+      let catalog: Catalog = new Map();
+      try {
+        catalog = loadCatalog(rulesDir(), extra);
+      } catch {
+        // A catalog that does not load is reported by the analysis; hover shows no summary.
+      }
+      rulesInfo = { generation: rulesGeneration, index: indexRules([...ruleFilesUnder(rulesDir()), ...extra]), catalog };
+    }
+    return rulesInfo;
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    pullsConfiguration = params.capabilities.workspace?.configuration === true;
+    resolvesEdits = params.capabilities.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true;
+    const init = params.initializationOptions as { clientCommands?: boolean } | undefined;
+    // An editor extension that contributes the commands itself (VS Code) asks for none to be registered for it.
+    clientCommands = init?.clientCommands === true;
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll, CANONICALIZE_KIND], resolveProvider: true },
+        hoverProvider: true,
+        documentFormattingProvider: true,
+        executeCommandProvider: { commands: clientCommands ? [] : [EXPLAIN_COMMAND, FIX_ALL_COMMAND, CANONICALIZE_COMMAND] },
+      },
+      serverInfo: { name: 'ptolog' },
+    };
+  });
 
   connection.onInitialized(() => {
+    void pullSettings();
     if (!options.watch) return;
     try {
-      const dirs = [...new Set(documents.all().flatMap((d) => options.settingsFor(documentPath(d.uri)).ruleDirs))];
-      const paths = dirs.length > 0 ? dirs : options.settingsFor(base).ruleDirs;
+      const dirs = [...new Set(documents.all().flatMap((d) => settingsFor(documentPath(d.uri)).ruleDirs))];
+      const paths = dirs.length > 0 ? dirs : settingsFor(base).ruleDirs;
       if (paths.length > 0) stopWatching = options.watch(paths, rulesChanged);
     } catch (e) {
       logError('watching the rule files', e);
     }
   });
+
+  connection.onDidChangeConfiguration(() => void pullSettings());
 
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
@@ -146,54 +235,80 @@ export function startServer(connection: Connection, options: ServerOptions, base
     timers.delete(e.document.uri);
     published.delete(e.document.uri);
     caches.delete(e.document.uri);
+    analysedFor.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
+
+  /** The edits of a resolved action on the document's current text, or undefined when there are none. */
+  const editsOf = (data: ActionData): TextEdit[] | undefined => {
+    const doc = documents.get(data.uri);
+    if (!doc) return undefined;
+    const path = documentPath(doc.uri);
+    const text = doc.getText();
+    let next: string | undefined;
+    if (data.what === 'fixAll') next = fixAllText(text, path, settingsFor(path), session);
+    else if (data.what === 'canonicalize') next = formatText(text, path, settingsFor(path).defines);
+    else {
+      if (doc.version !== data.version) return undefined;
+      // The CLI's fix of the finding (its JSON `fixEdits`) when the text is the one analysed; else the pass's edits there.
+      const last = published.get(data.uri);
+      const f = last?.text === text ? last.findings.find((x) => x.diagnostic.location?.start === data.start && x.diagnostic.code === data.code && x.diagnostic.fixEdits) : undefined;
+      if (f) return f.diagnostic.fixEdits!.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.text }));
+      next = fixOneText(text, path, settingsFor(path), session, data.pass ?? '', data.start ?? -1);
+    }
+    return next === undefined || next === text ? undefined : textEdits(doc, next);
+  };
+
+  /** An action offered for `data`: resolved later when the client resolves edits, else now. */
+  const lazyAction = (action: CodeAction, data: ActionData): CodeAction | undefined => {
+    if (resolvesEdits) return { ...action, data };
+    const edits = editsOf(data);
+    return edits ? { ...action, edit: { changes: { [data.uri]: edits } } } : undefined;
+  };
 
   connection.onCodeAction((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
     try {
-      const path = documentPath(doc.uri);
-      const settings = options.settingsFor(path);
-      const text = doc.getText();
-      const actions: CodeAction[] = [];
       const ours = params.context.diagnostics.filter((d) => d.source === 'ptolog');
       const only = params.context.only;
-      const wants = (kind: string): boolean => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
+      const wants = (kind: string): boolean => (only ? only.some((k) => kind === k || kind.startsWith(`${k}.`)) : kind === CodeActionKind.QuickFix);
+      // A cursor move where there is no finding costs nothing.
+      if (ours.length === 0 && !only) return [];
+      const actions: CodeAction[] = [];
+      const uri = doc.uri;
+      const version = doc.version;
       if (wants(CodeActionKind.QuickFix)) {
         for (const d of ours) {
           const data = d.data as FindingData | undefined;
-          if (data && data.pass !== '' && data.start >= 0 && doc.offsetAt(d.range.start) === data.start) {
-            const next = fixOneText(text, path, settings, session, data.pass, data.start);
-            if (next !== undefined && next !== text) {
-              actions.push({
-                title: `ptolog: insert the markers for this ${String(d.code)}`,
-                kind: CodeActionKind.QuickFix,
-                diagnostics: [d],
-                isPreferred: true,
-                edit: { changes: { [doc.uri]: textEdits(doc, next) } },
-              });
-            }
+          if (!data || data.pass === '') continue;
+          if (data.fix !== undefined && data.start >= 0 && doc.offsetAt(d.range.start) === data.start) {
+            const a = lazyAction(
+              { title: `ptolog: insert ${data.fix}`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true },
+              { uri, version, what: 'fixOne', pass: data.pass, start: data.start, code: String(d.code) },
+            );
+            if (a) actions.push(a);
           }
-          if (typeof d.code === 'string' && data && data.pass !== '') {
+          if (typeof d.code === 'string') {
             actions.push({
               title: `ptolog: ignore ${d.code} on this line`,
               kind: CodeActionKind.QuickFix,
               diagnostics: [d],
-              edit: { changes: { [doc.uri]: [suppressionEdit(doc, d.range.start.line, d.code)] } },
+              edit: { changes: { [uri]: [suppressionEdit(doc, d.range.start.line, d.code)] } },
             });
           }
         }
       }
-      if (wants(CodeActionKind.SourceFixAll) || (wants(CodeActionKind.QuickFix) && ours.length > 0)) {
-        const next = fixAllText(text, path, settings, session);
-        if (next !== undefined && next !== text) {
-          actions.push({
-            title: 'Fix all ptolog findings',
-            kind: wants(CodeActionKind.SourceFixAll) && !wants(CodeActionKind.QuickFix) ? CodeActionKind.SourceFixAll : CodeActionKind.QuickFix,
-            edit: { changes: { [doc.uri]: textEdits(doc, next) } },
-          });
-        }
+      // "Fix all" only where there is something to fix.
+      const fixable = published.get(uri)?.findings.some((f) => f.pass !== '' && f.diagnostic.fixEdits !== undefined) === true;
+      const fixAllKind = wants(CodeActionKind.SourceFixAll) ? CodeActionKind.SourceFixAll : wants(CodeActionKind.QuickFix) && ours.length > 0 ? CodeActionKind.QuickFix : undefined;
+      if (fixable && fixAllKind) {
+        const a = lazyAction({ title: 'Fix all ptolog findings', kind: fixAllKind }, { uri, version, what: 'fixAll' });
+        if (a) actions.push(a);
+      }
+      if (only && wants(CANONICALIZE_KIND)) {
+        const a = lazyAction({ title: 'Canonicalize as PyPTO prints it', kind: CANONICALIZE_KIND }, { uri, version, what: 'canonicalize' });
+        if (a) actions.push(a);
       }
       return actions;
     } catch (e) {
@@ -202,51 +317,59 @@ export function startServer(connection: Connection, options: ServerOptions, base
     }
   });
 
-  /** The analyses (per pass) of the program holding 1-based `line` of the document, if any. */
-  const analysesOf = (uri: string, line: number): Map<string, Analysis> | undefined => {
-    const doc = documents.get(uri);
-    if (!doc) return undefined;
-    const last = published.get(uri);
-    let programs: ProgramsAudit['programs'];
-    if (last && last.text === doc.getText() && last.rulesGeneration === rulesGeneration) programs = last.programs;
-    else {
-      const path = documentPath(uri);
-      const settings = options.settingsFor(path);
-      const steps = auditProgramsSteps(doc.getText(), path, settings, settingsSalt(settings, rulesGeneration), caches.get(uri) ?? new Map(), session);
-      let step = steps.next();
-      while (!step.done) step = steps.next();
-      programs = step.value.programs;
+  connection.onCodeActionResolve((action) => {
+    try {
+      const data = action.data as ActionData | undefined;
+      if (!data) return action;
+      const edits = editsOf(data);
+      return edits ? { ...action, edit: { changes: { [data.uri]: edits } } } : action;
+    } catch (e) {
+      logError('resolving a code action', e);
+      return action;
     }
-    return programs.find((p) => line >= p.fromLine && line <= p.toLine)?.analyses;
-  };
+  });
 
   connection.onHover((params): Hover | null => {
     try {
-      const line = params.position.line + 1;
-      const analyses = analysesOf(params.textDocument.uri, line);
-      if (!analyses) return null;
-      const parts = hoverSummary(analyses, line);
-      if (parts.length === 0) return null;
-      const body = parts.map((p) => `**${p.pass}**\n${p.lines.map((l) => `- ${l.replace(/[\\`*_[\]<>]/g, '\\$&')}`).join('\n')}`).join('\n\n');
-      return {
-        contents: { kind: 'markdown', value: `${body}\n\n_Proof: \`ptolog explain ${documentPath(params.textDocument.uri)}:${line}\` (command \`${EXPLAIN_COMMAND}\`)._` },
-      };
+      const last = published.get(params.textDocument.uri);
+      if (!last) return null;
+      const line = params.position.line;
+      const path = documentPath(params.textDocument.uri);
+      const here = last.findings.filter((f) => {
+        const loc = f.diagnostic.location;
+        return f.pass !== '' && loc !== undefined && loc.source.path === path && loc.source.position(loc.start).line - 1 === line;
+      });
+      if (here.length === 0) return null;
+      const { index, catalog } = info();
+      const parts = here.map((f) => hoverPart(f, catalog, index));
+      const args = encodeURIComponent(JSON.stringify([params.textDocument.uri, line + 1]));
+      const proof = `Proof: [Explain this line](command:${EXPLAIN_COMMAND}?${args}) (command \`${EXPLAIN_COMMAND}\`), or \`ptolog explain ${md(path)}:${line + 1}\``;
+      return { contents: { kind: 'markdown', value: `${parts.join('\n\n---\n\n')}\n\n${proof}` } };
     } catch (e) {
       logError('computing a hover', e);
       return null;
     }
   });
 
-  connection.onExecuteCommand((params) => {
-    if (params.command !== EXPLAIN_COMMAND) return null;
+  connection.onExecuteCommand(async (params) => {
     try {
       const [uri, line] = params.arguments ?? [];
-      if (typeof uri !== 'string' || typeof line !== 'number') return null;
-      const analyses = analysesOf(uri, line);
-      if (!analyses) return null;
-      return [...analyses].map(([pass, a]) => `== ${pass}\n${explainLine(a, line, passByName(pass))}`).join('\n');
+      if (typeof uri !== 'string') return null;
+      const doc = documents.get(uri);
+      if (!doc) return null;
+      const path = documentPath(uri);
+      if (params.command === EXPLAIN_COMMAND) {
+        if (typeof line !== 'number') return null;
+        return explainText(doc.getText(), path, settingsFor(path), session, line);
+      }
+      const what = params.command === FIX_ALL_COMMAND ? 'fixAll' : params.command === CANONICALIZE_COMMAND ? 'canonicalize' : undefined;
+      if (!what) return null;
+      const edits = editsOf({ uri, version: doc.version, what });
+      if (!edits) return false;
+      const r = await connection.workspace.applyEdit({ label: what === 'fixAll' ? 'Fix all ptolog findings' : 'Canonicalize as PyPTO prints it', edit: { changes: { [uri]: edits } } });
+      return r.applied;
     } catch (e) {
-      logError('explaining a line', e);
+      logError(`running ${params.command}`, e);
       return null;
     }
   });
@@ -255,9 +378,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return null;
     try {
-      const path = documentPath(doc.uri);
-      const next = formatText(doc.getText(), path, options.settingsFor(path).defines);
-      // A document that does not read (or holds no program) is left as it is.
+      const next = layoutText(doc.getText());
+      // A document that does not tokenize, or whose layout is already the canonical one, is left as it is.
       if (next === undefined || next === doc.getText()) return [];
       return textEdits(doc, next);
     } catch (e) {
@@ -274,3 +396,23 @@ export function startServer(connection: Connection, options: ServerOptions, base
 
   documents.listen(connection);
 }
+
+/**
+ * One finding's hover: its code with the catalog's summary, the message, the marker exactly as
+ * `apply` inserts it, and the rule that derived it (a link to its line).
+ */
+function hoverPart(f: PassFinding, catalog: Catalog, index: RuleIndex): string {
+  const d = f.diagnostic;
+  const entry = catalog.get(d.code);
+  const out = [`**${md(d.code)}** (${d.severity}, ${md(f.pass)})${entry ? `: ${md(entry.summary)}` : ''}`, '', md(d.message)];
+  if (d.fixEdits && d.fixEdits.length > 0) {
+    out.push('', 'Inserted after it:', '', '```python', ...d.fixEdits.map((e) => e.text.replace(/\r?\n$/, '')), '```');
+  } else if (d.fix) {
+    out.push('', `Fix: ${md(d.fix)}`);
+  }
+  const rule = ruleOfFinding(index, d.code, d.message);
+  if (rule) out.push('', `Rule: [${md(rule.path.split(/[\\/]/).slice(-2).join('/'))}:${rule.line}](${rule.href})`);
+  return out.join('\n');
+}
+
+

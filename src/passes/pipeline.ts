@@ -1,4 +1,4 @@
-import type { ConstValue, Module } from '../ir/nodes.js';
+import type { ConstValue, Module, Program } from '../ir/nodes.js';
 import { mayHoldKernel, parseModuleIsolated, type LazySizes, type ModuleReader } from '../frontend/index.js';
 import { printStmt } from '../ir/print.js';
 import { InternPool } from '../ir/compact.js';
@@ -76,6 +76,11 @@ export interface RunOptions {
   lazyBlocks?: LazySizes;
   /** Reads the project's other modules for the helpers a file imports (ParseOptions.modules); absent: imports are not followed. */
   modules?: ModuleReader;
+  /**
+   * Only the programs it accepts are analysed (the language server re-analyses the programs an
+   * edit touched, with the `@pl.inline` helpers they call); default every program.
+   */
+  programs?: (p: Program) => boolean;
 }
 
 /**
@@ -216,7 +221,9 @@ export function auditReport(
     if (!namesNodes(a.result)) continue;
     const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.('extracted');
-    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, readFindings(a.result, table, module.source, { related: true }))) out.push(d);
+    // Each finding's related places too (JSON `related`, SARIF relatedLocations, the language server's relatedInformation).
+    const found = readFindings(a.result, table, module.source, { related: true });
+    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, found)) out.push(d);
   }
   if (read.errors === null) {
     reader.parse(false);
@@ -281,7 +288,7 @@ function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead,
         ...(opts.modules ? { modules: opts.modules } : {}),
       });
       problems = module.problems ?? [];
-      return module;
+      return opts.programs ? { ...module, programs: module.programs.filter(opts.programs) } : module;
     },
     settle: () => {
       if (read.errors !== null || problems === null) return;

@@ -1,71 +1,13 @@
 // Drives the real `ptolog lsp` (bin/ptolog.js over dist/, built by `npm test`) over stdio with
 // vscode-jsonrpc's node connection, as an editor does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, Hover, PublishDiagnosticsParams, TextEdit } from 'vscode-languageserver';
 import { main } from '../../src/cli/main.js';
-
-interface Server {
-  child: ChildProcess;
-  conn: MessageConnection;
-  diagnostics: PublishDiagnosticsParams[];
-  logs: string[];
-  stderr: string[];
-  /** The next publishDiagnostics for `uri` matching `pred`. */
-  next(uri: string, pred?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
-}
-
-function startServer(args: string[] = []): Server {
-  const child = spawn(process.execPath, ['bin/ptolog.js', 'lsp', '--stdio', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-  const diagnostics: PublishDiagnosticsParams[] = [];
-  const logs: string[] = [];
-  const stderr: string[] = [];
-  child.stderr!.on('data', (b: Buffer) => stderr.push(b.toString()));
-  const waiters: { uri: string; pred: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }[] = [];
-  conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
-    diagnostics.push(p);
-    for (const w of [...waiters]) {
-      if (w.uri === p.uri && w.pred(p)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(p);
-      }
-    }
-  });
-  conn.onNotification('window/logMessage', (p: { message: string }) => {
-    logs.push(p.message);
-  });
-  conn.listen();
-  return {
-    child, conn, diagnostics, logs, stderr,
-    next: (uri, pred = () => true) => new Promise((resolve) => waiters.push({ uri, pred, resolve })),
-  };
-}
-
-async function initialize(s: Server, root: string): Promise<Record<string, unknown>> {
-  const r = await s.conn.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(root).href, capabilities: {} });
-  await s.conn.sendNotification('initialized', {});
-  return r as Record<string, unknown>;
-}
-
-async function stop(s: Server): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => s.child.on('exit', (code) => resolve(code)));
-  await s.conn.sendRequest('shutdown');
-  await s.conn.sendNotification('exit');
-  const code = await exited;
-  s.conn.dispose();
-  return code;
-}
-
-function applyEdits(text: string, edits: TextEdit[]): string {
-  return TextDocument.applyEdits(TextDocument.create('x', 'python', 0, text), edits);
-}
+import { applyEdits, change, initialize, open, startServer, stop, type Server } from './client.js';
 
 async function cli(args: string[]): Promise<string> {
   let out = '';
@@ -90,9 +32,7 @@ describe('ptolog lsp over stdio', () => {
     s = startServer(['--as-written']);
     const caps = await initialize(s, dir);
     expect(caps).toHaveProperty('capabilities.hoverProvider', true);
-    const published = s.next(ringUri);
-    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: ringUri, languageId: 'python', version: 1, text: ringText } });
-    first = await published;
+    first = await open(s, ringUri, ringText);
   });
   afterAll(async () => {
     if (s.child.exitCode === null) s.child.kill();
@@ -143,7 +83,7 @@ describe('ptolog lsp over stdio', () => {
       textDocument: { uri: ringUri }, range: wait.range, context: { diagnostics: [wait] },
     })) as CodeAction[];
     const titles = actions.map((a) => a.title);
-    expect(titles).toEqual(['ptolog: insert the markers for this missing-marker', 'ptolog: ignore missing-marker on this line', 'Fix all ptolog findings']);
+    expect(titles).toEqual(['ptolog: insert pl.system.cacheinvalid()', 'ptolog: ignore missing-marker on this line', 'Fix all ptolog findings']);
     const one = applyEdits(ringText, actions[0]!.edit!.changes![ringUri]!);
     const inserted = one.split('\n').filter((l) => !ringText.split('\n').includes(l));
     expect(inserted).toEqual(['            pl.system.cacheinvalid()']);
@@ -152,13 +92,34 @@ describe('ptolog lsp over stdio', () => {
     expect(ignored.split('\n')[wait.range.start.line]).toBe('            # ptolog: ignore[missing-marker]');
   });
 
-  it('hover shows the explain summary of the line', async () => {
+  it("diagnostics carry the CLI's fix line", () => {
+    const write = first.diagnostics.find((d) => d.code === 'missing-marker' && d.range.start.line === lineOf(ringText, 'pld.tile.remote_store('))!;
+    expect(text(write)).toBe('remote publishing write without its pl.system.fence()\nfix: insert after it: pl.system.fence()');
+  });
+
+  it('a cursor move where there is no finding gets no action', async () => {
+    const actions = await s.conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: ringUri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] },
+    });
+    expect(actions).toEqual([]);
+  });
+
+  it('hover shows the catalog summary, the marker as inserted, the rule and how to see the proof', async () => {
     const write = lineOf(ringText, 'pld.tile.remote_store(');
     const h = (await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: ringUri }, position: { line: write, character: 14 } })) as Hover;
     const value = (h.contents as { value: string }).value;
-    expect(value).toContain('**insert-comm-fence**');
-    expect(value).toContain('missing-marker: remote publishing write without its pl.system.fence()');
-    expect(value).toContain('derives insert\\_after');
+    expect(value).toContain('**missing-marker** (warning, insert-comm-fence): ');
+    expect(value).toContain('remote publishing write without its pl.system.fence()');
+    expect(value).toContain('```python\n            pl.system.fence()\n```');
+    // The rule that wrote this message, as a link to its line.
+    const part = value.slice(value.indexOf('**missing-marker**'));
+    const rule = /Rule: \[insert\\_comm\\_fence\/comm\\_contract\.dl:(\d+)\]\((file:\/\/\S+)#L(\d+)\)/.exec(part)!;
+    expect(rule).not.toBeNull();
+    const ruleLines = readFileSync('rules/insert_comm_fence/comm_contract.dl', 'utf8').split('\n');
+    expect(ruleLines[Number(rule[1]) - 1]).toMatch(/^missing_message\(S, "remote publishing write without its pl\.system\.fence\(\)"\)/);
+    expect(rule[3]).toBe(rule[1]);
+    expect(value).toContain(`command:ptolog.explain?${encodeURIComponent(JSON.stringify([ringUri, write + 1]))}`);
+    expect(value).not.toMatch(/insert_after\(\d/);
     const none = await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: ringUri }, position: { line: 0, character: 0 } });
     expect(none).toBeNull();
     const proof = (await s.conn.sendRequest('workspace/executeCommand', { command: 'ptolog.explain', arguments: [ringUri, write + 1] })) as string;
@@ -284,7 +245,7 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     const opened = s.next(twoUri);
     await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: twoUri, languageId: 'python', version: 1, text: twoText } });
     const p1 = await opened;
-    expect(analysed(s)).toEqual([`ptolog: analysed 2 of 2 programs of ${twoPath}`]);
+    expect(analysed(s)).toEqual([`ptolog: analysed 2 of 2 units of ${twoPath}`]);
     expect(p1.diagnostics.filter((d) => d.code === 'missing-marker')).toHaveLength(4);
 
     // An edit inside the second program: only it is analysed again.
@@ -293,7 +254,7 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     const p2wait = s.next(twoUri, (q) => q.version === 2);
     await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: twoUri, version: 2 }, contentChanges: [{ text: edited2 }] });
     const p2 = await p2wait;
-    expect(analysed(s).slice(1)).toEqual([`ptolog: analysed 1 of 2 programs of ${twoPath}`]);
+    expect(analysed(s).slice(1)).toEqual([`ptolog: analysed 1 of 2 units of ${twoPath}`]);
     expect(p2.diagnostics.map(key).sort()).toEqual(await fresh(s, edited2, 1));
 
     // An edit inside the first program on one line: the second moves (offsets), it is not analysed
@@ -302,42 +263,117 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     const p3wait = s.next(twoUri, (q) => q.version === 3);
     await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: twoUri, version: 3 }, contentChanges: [{ text: edited3 }] });
     const p3 = await p3wait;
-    expect(analysed(s).slice(2)).toEqual([`ptolog: analysed 1 of 2 programs of ${twoPath}`]);
+    expect(analysed(s).slice(2)).toEqual([`ptolog: analysed 1 of 2 units of ${twoPath}`]);
     expect(p3.diagnostics.map(key).sort()).toEqual(await fresh(s, edited3, 2));
 
     // Hover in the second program explains from its (reused) analysis.
     const lines3 = edited3.split('\n');
     const write2 = lines3.findIndex((l, i) => i > lineOf(edited3, 'class Second') && l.includes('pld.tile.remote_store('));
     const hover = (await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: twoUri }, position: { line: write2, character: 14 } })) as Hover;
-    expect((hover.contents as { value: string }).value).toContain('missing-marker: InsertCommFence inserts pl.system.fence() after this remote publishing write');
+    expect((hover.contents as { value: string }).value).toContain('InsertCommFence inserts pl.system.fence() after this remote publishing write');
     expect(await stop(s)).toBe(0);
     expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
   });
 
-  it('formats each program in place as fmt prints it (comments kept), the rest of the file as written', async () => {
+  it('"Format Document" changes layout only, every token kept; "Canonicalize as PyPTO prints it" is a separate action', async () => {
     const s = startServer();
-    await initialize(s, dir);
-    const messy = ringText.replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data,[step,0],[1,CHUNK])  # my chunk');
-    const published = s.next(ringUri);
-    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: ringUri, languageId: 'python', version: 1, text: messy } });
-    await published;
+    await initialize(s, dir, { textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } });
+    const messy = ringText
+      .replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data,[step,0],[1,CHUNK])   # my chunk')
+      .replace('total = pl.add(acc, incoming)', 'total=pl.add( acc,incoming )   ');
+    await open(s, ringUri, messy);
     const edits = (await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })) as TextEdit[];
     const formatted = applyEdits(messy, edits);
-    // The module docstring, imports and constants stay; the program is fmt's.
-    expect(formatted.slice(0, formatted.indexOf('@pl.program'))).toBe(messy.slice(0, messy.indexOf('@pl.program')));
-    const fmtOut = await cli(['fmt', ringPath]);
-    expect(formatted.slice(formatted.indexOf('@pl.program'))).toBe(fmtOut.slice(fmtOut.indexOf('@pl.program')).replace('            chunk =', '            # my chunk\n            chunk ='));
-    expect(formatted).toContain("# send my chunk into the next rank's window");
+    // Only the two messy lines change, to their regular layout; pl.load and the keyword names stay.
+    expect(formatted).toBe(ringText.replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data, [step, 0], [1, CHUNK])  # my chunk'));
+    expect(formatted).toContain('pld.tile.remote_store(chunk, target=win, peer=next_rank, offsets=[step, 0])');
     // Formatting the formatted text changes nothing.
-    const again = s.next(ringUri, (q) => q.version === 2);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 2 }, contentChanges: [{ text: formatted }] });
-    await again;
+    await change(s, ringUri, formatted, 2);
     expect(await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })).toEqual([]);
-    // A document with a syntax error is left as it is.
-    const broken = s.next(ringUri, (q) => q.version === 3);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 3 }, contentChanges: [{ text: `${formatted}\n@pl.program\nclass Bad:\n    x = (\n` }] });
-    await broken;
+    // The printer's form: a source action, resolved when chosen.
+    const [canon] = (await s.conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: ringUri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.canonicalize'] },
+    })) as CodeAction[];
+    expect(canon!.title).toBe('Canonicalize as PyPTO prints it');
+    expect(canon!.edit).toBeUndefined();
+    const resolved = (await s.conn.sendRequest('codeAction/resolve', canon)) as CodeAction;
+    const printed = applyEdits(formatted, resolved.edit!.changes![ringUri]!);
+    const fmtOut = await cli(['fmt', ringPath]);
+    expect(printed.slice(printed.indexOf('@pl.program'))).toBe(fmtOut.slice(fmtOut.indexOf('@pl.program')).replace('            chunk =', '            # my chunk\n            chunk ='));
+    // A document that does not tokenize as Python is left as it is.
+    await change(s, ringUri, `${formatted}\nx = "open\n`, 3);
     expect(await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })).toEqual([]);
+    expect(await stop(s)).toBe(0);
+  });
+});
+
+describe('ptolog lsp: lazy code actions, settings, helpers', () => {
+  it('quick fixes and "Fix all" are resolved only when chosen; "Fix all" is offered only where there are findings', async () => {
+    const s = startServer(['--as-written']);
+    await initialize(s, dir, { textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } });
+    const p = await open(s, ringUri, ringText);
+    const wait = p.diagnostics.find((d) => d.code === 'missing-marker' && text(d).includes('wait'))!;
+    const actions = (await s.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: ringUri }, range: wait.range, context: { diagnostics: [wait] } })) as CodeAction[];
+    expect(actions.map((a) => [a.title, a.edit === undefined])).toEqual([
+      ['ptolog: insert pl.system.cacheinvalid()', true], ['ptolog: ignore missing-marker on this line', false], ['Fix all ptolog findings', true],
+    ]);
+    const one = (await s.conn.sendRequest('codeAction/resolve', actions[0])) as CodeAction;
+    expect(applyEdits(ringText, one.edit!.changes![ringUri]!).split('\n')[wait.range.start.line + 1]).toBe('            pl.system.cacheinvalid()');
+    const all = (await s.conn.sendRequest('codeAction/resolve', actions[2])) as CodeAction;
+    const fixed = applyEdits(ringText, all.edit!.changes![ringUri]!);
+    expect(fixed).toBe(await cli(['apply', ringPath]));
+    const fixAll = { textDocument: { uri: ringUri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] } };
+    expect(((await s.conn.sendRequest('textDocument/codeAction', fixAll)) as CodeAction[]).map((a) => a.kind)).toEqual(['source.fixAll']);
+    // Fixed: no finding, no "Fix all".
+    expect((await change(s, ringUri, fixed, 2)).diagnostics).toEqual([]);
+    expect(await s.conn.sendRequest('textDocument/codeAction', fixAll)).toEqual([]);
+    expect(await stop(s)).toBe(0);
+  });
+
+  it('reads the editor settings (workspace/configuration) and honours a change without a restart', async () => {
+    const s = startServer();
+    let settings: Record<string, unknown> = {};
+    s.conn.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((i) => (i.section === 'ptolog' ? settings : null)));
+    await initialize(s, dir, { workspace: { configuration: true } });
+    const kPath = join(dir, 'settings.py');
+    writeFileSync(kPath, ringText);
+    const uri = pathToFileURL(kPath).href;
+    const p = await open(s, uri, ringText);
+    expect(p.diagnostics.map((d) => d.severity)).toEqual([3, 3]);
+    settings = { stage: 'as-written', passes: ['insert-comm-fence'] };
+    const next = s.next(uri, (q) => q.diagnostics.some((d) => d.code === 'contract-violation'));
+    await s.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    const q = await next;
+    expect(q.diagnostics.filter((d) => d.code === 'missing-marker').map((d) => d.severity)).toEqual([2, 2]);
+    // A define from the settings: an unknown name is reported as the CLI reports it.
+    settings = { stage: 'as-written', defines: ['NOPE=3'] };
+    const third = s.next(uri, (r) => r.diagnostics.some((d) => d.code === 'unknown-define'));
+    await s.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    expect((await third).diagnostics.some((d) => d.code === 'unknown-define')).toBe(true);
+    expect(await stop(s)).toBe(0);
+    expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
+  });
+
+  it('analyses a program with the inline helpers it calls; editing the helper re-analyses its callers', async () => {
+    const s = startServer(['--as-written', '--pass', 'insert-comm-fence']);
+    await initialize(s, dir);
+    const helperText = readFileSync('specs/insert_comm_fence/inline_helper.py', 'utf8');
+    // A second, independent program after it.
+    const other = ringText.slice(ringText.indexOf('@pl.program'));
+    const t1 = `${helperText}\n\nNRANKS = 4\nCHUNK = 64\n\n\n${other}`;
+    const hPath = join(dir, 'helper.py');
+    writeFileSync(hPath, t1);
+    const uri = pathToFileURL(hPath).href;
+    const analysedLogs = (): string[] => s.logs.filter((l) => l.startsWith('ptolog: analysed') && l.endsWith(hPath));
+    const p1 = await open(s, uri, t1);
+    expect(analysedLogs()).toEqual([`ptolog: analysed 2 of 2 units of ${hPath}`]);
+    expect(p1.diagnostics.filter((d) => d.range.start.line === 11).map((d) => d.code).sort()).toEqual(['contract-violation', 'missing-marker']);
+    // The helper no longer writes (same line count): its unit (the helper and its caller) is analysed again, the other program is not.
+    const t2 = t1.replace('    pl.store(t, [0, 0], dst)\n', '    u = pl.add(t, t)\n');
+    const p2 = await change(s, uri, t2, 2);
+    expect(analysedLogs().slice(1)).toEqual([`ptolog: analysed 1 of 2 units of ${hPath}`]);
+    expect(p2.diagnostics.filter((d) => d.range.start.line < 25)).toEqual([]);
+    expect(p2.diagnostics.length).toBeGreaterThan(0);
     expect(await stop(s)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `ptolog lsp [--stdio] [--pass NAME]... [--rules DIR]... [-D NAME=VALUE]...`: the language
+ * `ptolog lsp [--stdio] [--pass NAME]... [--rules DIR]... [-D NAME=VALUE]... [--stage STAGE | --as-written]`: the language
  * server over stdio. The only place the server touches the process (its stdin/stdout, cwd).
  */
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { guarded, EXIT_OK } from '../io.js';
 import { parseDefines } from '../../frontend/index.js';
 import type { LspSettings } from '../../lsp/index.js';
 import { selectPasses } from '../passes.js';
+import { AUDIT_STAGES, type AuditStage } from '../../passes/analyze.js';
+import { Option } from 'commander';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -17,6 +19,7 @@ interface LspOpts {
   rules: string[];
   define: string[];
   asWritten?: boolean;
+  stage?: AuditStage;
 }
 
 /** `lsp`: serve the Language Server Protocol on stdin/stdout until the client says exit. */
@@ -28,12 +31,13 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
     .option('--pass <name>', 'pass to run (repeatable); all when none is named', collect, [])
     .option('--rules <dir>', 'extra rule files (.dl), re-read when they change (repeatable)', collect, [])
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
-    .option('--as-written', 'judge documents as their text stands, not as PyPTO\'s Default pipeline compiles them (see audit --stage)')
+    .addOption(new Option('--stage <stage>', 'the stage documents are judged at, over the configuration\'s (see audit --stage)').choices(AUDIT_STAGES))
+    .option('--as-written', 'same as --stage as-written')
     .action(async (o: LspOpts) => {
       ctx.setExit(
         await guarded(ctx.io, async () => {
           const settings: LspSettings = {
-            passes: selectPasses(o.pass, o.rules), ruleDirs: o.rules, defines: parseDefines(o.define), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
+            passes: selectPasses(o.pass, o.rules), ruleDirs: o.rules, defines: parseDefines(o.define), ...(o.asWritten ? { stage: 'as-written' as const } : o.stage ? { stage: o.stage } : {}),
           };
           // Loaded here so the other commands do not pay for the LSP packages.
           const { createConnection } = await import('vscode-languageserver/node');
