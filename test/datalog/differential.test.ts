@@ -2,9 +2,10 @@ import { describe, expect } from 'vitest';
 import { test as fcTest } from '@fast-check/vitest';
 import { evaluate, evaluateNaive, loadProgram } from '../../src/datalog/index.js';
 import { randomCase, seeds } from './gen.js';
+import { runs as scaled } from '../runs.js';
 
 describe('optimized evaluator = naive evaluator', () => {
-  fcTest.prop([seeds], { numRuns: 300 })('on random stratifiable programs', (seed) => {
+  fcTest.prop([seeds], scaled(300))('on random stratifiable programs', (seed) => {
     const c = randomCase(seed);
     const { program } = loadProgram([{ path: `random-${seed}.dl`, text: c.text }]);
     const db = program.newDatabase();

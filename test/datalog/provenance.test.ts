@@ -7,6 +7,7 @@ import { arith64, normNum, type Num } from '../../src/datalog/int64.js';
 import { applyFunctor } from '../../src/datalog/functors.js';
 import { randomCase, seeds } from './gen.js';
 import { run } from './helpers.js';
+import { runs as scaled } from '../runs.js';
 
 /** The value of a term under a substitution (undefined for `_`, aggregates or division by zero). */
 function value(t: Term, s: Map<string, Value>): Value | undefined {
@@ -85,7 +86,7 @@ function validate(program: RuleProgram, res: EvalResult, input: Map<string, Valu
 }
 
 describe('provenance', () => {
-  fcTest.prop([seeds], { numRuns: 150 })('every proof is valid and minimal proofs exist for every derived tuple', (seed) => {
+  fcTest.prop([seeds], scaled(150))('every proof is valid and minimal proofs exist for every derived tuple', (seed) => {
     const c = randomCase(seed);
     const { program } = loadProgram([{ path: `random-${seed}.dl`, text: c.text }]);
     const db = program.newDatabase();

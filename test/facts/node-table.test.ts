@@ -11,6 +11,7 @@ import { MemorySink } from '../../src/facts/sink.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { orchestrationText } from '../../src/gen/large.js';
 import type { FunctionDef, Stmt } from '../../src/ir/nodes.js';
+import { runs as scaled } from '../runs.js';
 
 /** The statement list `role` of `owner`. */
 function listOf(owner: Entity, role: string): Stmt[] | undefined {
@@ -68,7 +69,7 @@ function checkTable(text: string): number {
 }
 
 describe('the id table', () => {
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 4 })], { numRuns: 60 })(
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 4 })], scaled(60))(
     'bindings and blocks stand for what their facts say',
     (ps) => {
       checkTable(programText(ps));

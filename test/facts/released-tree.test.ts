@@ -14,6 +14,7 @@ import { MemorySink } from '../../src/facts/sink.js';
 import { factLines } from './fact-lines.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { orchestrationText } from '../../src/gen/large.js';
+import { runs as scaled } from '../runs.js';
 
 
 /** A full garbage collection (the flag stays set for this worker). */
@@ -23,7 +24,7 @@ function gc(): void {
 }
 
 describe('a module freed while its facts are evaluated', () => {
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], { numRuns: 60 })(
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], scaled(60))(
     'counted extraction, consuming the module, gives the facts and the id count of a full one',
     (ps) => {
       const text = programText(ps);
@@ -61,7 +62,7 @@ describe('a module freed while its facts are evaluated', () => {
     expect(seen.at(-1)! - before).toBeLessThan((parsed - before) / 2);
   });
 
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], { numRuns: 40 })(
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 5 })], scaled(40))(
     'a table that keeps some ids numbers as the full table and keeps a Located, a deps shell, a copy without bodies, or nothing',
     (ps) => {
       const text = programText(ps);

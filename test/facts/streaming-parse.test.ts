@@ -23,6 +23,7 @@ import { applyPasses, auditReport, type RunOptions } from '../../src/passes/pipe
 import { PASSES } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
+import { runs as scaled } from '../runs.js';
 
 /** Every block of three statements or more read lazily, one statement group per chunk. */
 const TINY: LazySizes = { minGroups: 3, chunkGroups: 1 };
@@ -49,7 +50,7 @@ function kernel(n: number, line: (i: number) => string): string {
 const loads = (i: number): string => `x${i} = pl.load(t, [0, ${i % 8}], [1, 8])`;
 
 describe('a streaming parse', () => {
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 6 })], { numRuns: 80 })(
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 2, maxStmts: 6 })], scaled(80))(
     'gives the facts and ids of a whole parse, and a keeping table the same nodes',
     (ps) => {
       const text = programText(ps);

@@ -23,6 +23,7 @@ import type { Reporter } from '../../src/frontend/build.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { arbRespelling, respell } from '../../src/gen/respell.js';
 import { commKernelText, orchestrationText } from '../../src/gen/large.js';
+import { runs as scaled } from '../runs.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -186,7 +187,7 @@ describe('hand-written parser = Ohm grammar', () => {
     }
   });
 
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 3, maxStmts: 4 }), arbRespelling], { numRuns: 30 })(
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 3, maxStmts: 4 }), arbRespelling], scaled(30))(
     'generated programs (respelled): every body accepted, same IR; same module',
     (programs, r) => {
       const text = respell(programText(programs), r);
@@ -202,7 +203,7 @@ describe('hand-written parser = Ohm grammar', () => {
     'x', '0', '1.5', '1e', '0x', 'if ', ' else ', 'for ', ' in ', 'not ', ' is ', 'lambda ', ':=', 'r"a"', 'b"a"', 'f"a"',
     'yield ', 'await ', 'del ', '\t', ';', '# c', '\x01', '\x02', '\x03', 'é', 'ﬁ', 'ｉｆ', '·', '→', '\u0301', '"""', 'as ', 'with ', 'while ',
   );
-  test.prop([fc.nat(seeds.length - 1), fc.nat(), fc.nat(3), edit], { numRuns: 100 })(
+  test.prop([fc.nat(seeds.length - 1), fc.nat(), fc.nat(3), edit], scaled(100))(
     'edited examples: the same IR or the same diagnostics either way',
     (k, at, del, ins) => {
       const src = seeds[k]!;

@@ -19,6 +19,7 @@ import { arbJitProgram, arbPrograms, programText } from '../../src/gen/arb.js';
 import fc from 'fast-check';
 import { arbRespelling, respell } from '../../src/gen/respell.js';
 import type { Program } from '../../src/ir/nodes.js';
+import { runs as scaled } from '../runs.js';
 
 const fmt = (text: string): string => printModule(parseModule(text, 'gen.py'));
 
@@ -48,7 +49,7 @@ function expectSamePrograms(actual: Program[], expected: Program[]): void {
 }
 
 describe('canonical printer properties', () => {
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 3, maxStmts: 4 })], { numRuns: 120 })(
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 3, maxStmts: 4 })], scaled(120))(
     'parse(print(p)) equals p',
     (ps) => {
       const text = programText(ps);
@@ -57,7 +58,7 @@ describe('canonical printer properties', () => {
     },
   );
 
-  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], { numRuns: 80 })(
+  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(80))(
     'a respelling parses to the same program and formats to the canonical text',
     (ps, r) => {
       const canonical = programText(ps);
@@ -67,7 +68,7 @@ describe('canonical printer properties', () => {
     },
   );
 
-  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], { numRuns: 50 })(
+  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(50))(
     'fmt is idempotent',
     (ps, r) => {
       const once = fmt(respell(programText(ps), r));
@@ -75,7 +76,7 @@ describe('canonical printer properties', () => {
     },
   );
 
-  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], { numRuns: 60 })(
+  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(60))(
     'comments: fmt keeps every comment, parse(fmt(x)) equals parse(x) with its comments, fmt is idempotent',
     (ps, r) => {
       const noisy = respell(programText(ps), { ...r, comments: true });
@@ -109,12 +110,12 @@ describe('canonical printer properties', () => {
     .filter(([ps, jit]) => !callsName(ps, new Set(jit.functions.map((f) => f.name))))
     .map(([ps, jit]) => [...ps, jit]);
 
-  test.prop([arbModule], { numRuns: 80 })('JIT kernels: parse(print(p)) equals p', (ps) => {
+  test.prop([arbModule], scaled(80))('JIT kernels: parse(print(p)) equals p', (ps) => {
     const m = parseModule(programText(ps), 'jit.py');
     expectSamePrograms(m.programs, ps);
   });
 
-  test.prop([arbModule, arbRespelling], { numRuns: 40 })('JIT kernels: fmt is idempotent and keeps every comment', (ps, r) => {
+  test.prop([arbModule, arbRespelling], scaled(40))('JIT kernels: fmt is idempotent and keeps every comment', (ps, r) => {
     const noisy = respell(programText(ps), r);
     const once = fmt(noisy);
     expect(fmt(once)).toBe(once);

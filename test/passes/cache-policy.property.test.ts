@@ -26,12 +26,13 @@ import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { childBodies, isCachePolicyDecl } from '../../src/ir/visit.js';
 import type { Program, Stmt } from '../../src/ir/nodes.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { runs as scaled } from '../runs.js';
 
 // The rule programs, loaded once for every generated program of this file.
 const session = new RuleSession();
 
 const pass = passByName('cache-policy')!;
-const runs = { numRuns: 80 };
+const runs = scaled(80);
 const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;
 const fmt = (text: string): string => printModule(parseModule(text, 'gen.py'));
 
@@ -231,13 +232,13 @@ describe('cache-policy properties', () => {
     expect(applyOnce(text)).toBe(text);
   });
 
-  test.prop([arbPrograms({ maxDepth: 3 })], { numRuns: 60 })('random programs without declarations are never changed', (ps) => {
+  test.prop([arbPrograms({ maxDepth: 3 })], scaled(60))('random programs without declarations are never changed', (ps) => {
     const text = programText(withoutDecls(ps));
     fc.pre(!text.includes('set_cache_policy') && !text.includes('"cache_policy"'));
     expect(applyOnce(text)).toBe(text);
   });
 
-  test.prop([arbPrograms({ maxDepth: 3 })], { numRuns: 60 })('on any program, apply either rewrites or refuses with cache-policy errors', (ps) => {
+  test.prop([arbPrograms({ maxDepth: 3 })], scaled(60))('on any program, apply either rewrites or refuses with cache-policy errors', (ps) => {
     const text = programText(ps);
     try {
       const once = applyOnce(text);

@@ -18,6 +18,7 @@ import { databaseSink } from '../../src/passes/database-sink.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { runs as scaled } from '../runs.js';
 
 // The rule programs, loaded once for every generated program of this file.
 const session = new RuleSession();
@@ -37,7 +38,7 @@ function dropMarkers(text: string, keep: readonly boolean[]): string {
     .join('\n');
 }
 
-test.prop([arbCommProgram(), fc.array(fc.boolean(), { minLength: 1, maxLength: 16 })], { numRuns: 80 })(
+test.prop([arbCommProgram(), fc.array(fc.boolean(), { minLength: 1, maxLength: 16 })], scaled(80))(
   'linear audit = reference path audit (reported writes, reads, and their witnesses)',
   (p, keep) => {
     const applied = applyPasses(commModuleText(p, printProgram), 'gen.py', [pass], { session }).text;

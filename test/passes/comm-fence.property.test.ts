@@ -21,13 +21,14 @@ import type { Stmt } from '../../src/ir/nodes.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
 import { joinWithSemicolons } from '../../src/gen/respell.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { runs as scaled } from '../runs.js';
 
 // The rule programs, loaded once for every generated program of this file.
 const session = new RuleSession();
 
 const pass = passByName('insert-comm-fence')!;
 const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;
-const runs = { numRuns: 60 };
+const runs = scaled(60);
 
 /** A kernel PyPTO outlines from an orchestration body: a CORE_GROUP pl.at, a pl.spmd body. */
 function isKernelScope(s: Stmt): boolean {
@@ -84,7 +85,7 @@ describe('InsertCommFence properties', () => {
     expect(notes.length).toBe(asWritten.filter((d) => d.code === 'missing-marker' && d.severity === 'warning').length);
   });
 
-  test.prop([arbCommProgram(), fc.nat()], { numRuns: 20 })('on programs written with `;`: the same program; apply is idempotent and the audit clean after it', (p, seed) => {
+  test.prop([arbCommProgram(), fc.nat()], scaled(20))('on programs written with `;`: the same program; apply is idempotent and the audit clean after it', (p, seed) => {
     const canonical = commModuleText(p, printProgram);
     const text = joinWithSemicolons(canonical, seed);
     expect(structurallyEqual(parseModule(text, 'gen.py').programs, parseModule(canonical, 'gen.py').programs)).toBe(true);

@@ -20,12 +20,13 @@ import { walkStmts } from '../../src/ir/visit.js';
 import { checkRewrite } from '../../src/verify/checks.js';
 import type { Expr } from '../../src/ir/nodes.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { runs as scaled } from '../runs.js';
 
 // The rule programs, loaded once for every generated program of this file.
 const session = new RuleSession();
 
 const pass = passByName('expand-manual-phase-fence')!;
-const runs = { numRuns: 60 };
+const runs = scaled(60);
 const gen = arbOrchestrationProgram();
 const textOf = (p: Parameters<typeof printProgram>[0]): string => orchestrationModuleText(p, printProgram);
 const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;

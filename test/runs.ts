@@ -1,0 +1,11 @@
+/**
+ * How many cases a property test draws. `npm test` draws a quarter of each property's full count
+ * (at least 10), so the suite stays quick enough to run often; `npm run test:deep`
+ * (`PTOLOG_DEEP=1`, which CI also runs) draws the full count.
+ */
+const deep = process.env['PTOLOG_DEEP'] === '1';
+
+/** fast-check parameters for a property whose full size is `full` runs. */
+export function runs(full: number): { numRuns: number } {
+  return { numRuns: deep ? full : Math.max(10, Math.round(full / 4)) };
+}
