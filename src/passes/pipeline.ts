@@ -5,6 +5,7 @@ import { InternPool } from '../ir/compact.js';
 import { textEditsOf, insertedStmt, planEdits } from '../rewrite/rewrite.js';
 import { patchSource } from '../rewrite/patch.js';
 import { editCount, type EditSet, type EditTable } from '../rewrite/edits.js';
+import { editsOutsideFailed } from './local-errors.js';
 import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
@@ -115,10 +116,10 @@ export interface PassOutcome {
 
 /**
  * Runs `passes` in order on a file's text: each pass parses the current text, derives its
- * edits and patches the text; the next pass reads the patched text. A pass whose rules derive
- * an error finding refuses to rewrite (DiagnosticError, the text untouched). A program or
- * function that cannot be read is left untouched and reported in `errors` (located); every
- * other one is still rewritten.
+ * edits and patches the text; the next pass reads the patched text. A program (a JIT kernel) in
+ * which a pass's rules derive an error finding, or that cannot be read, is left untouched by every
+ * pass and reported in `errors` (located); every other one is still rewritten. An error finding
+ * outside every program stops the whole file (DiagnosticError, the text untouched).
  */
 export function applyPasses(
   text: string,
@@ -144,6 +145,9 @@ export function applyPasses(
   const read: FirstRead = { errors: null };
   // A lint-only contract (no `apply` file in its manifest) derives no edits: apply does not run it.
   const editing = passes.filter((p) => p.edits);
+  // The programs / JIT kernels an error finding leaves untouched (by name: every pass), and those errors.
+  const failed = new Set<string>();
+  const localErrors: Diagnostic[] = [];
   for (const [i, pass] of editing.entries()) {
     // Nothing of the previous pass's analysis is read any more: its arrays' blocks are reused.
     arena.reset();
@@ -157,8 +161,16 @@ export function applyPasses(
       continue;
     }
     const errors = got.findings.filter((d) => d.severity === 'error');
-    if (errors.length > 0) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...errors]));
-    for (const d of got.findings) warnings.push(d);
+    if (errors.length > 0 || failed.size > 0) {
+      // A program (or JIT kernel) with an error is left untouched; the others are rewritten.
+      // (The programs' extents from a full parse of the text: the analysis's module holds only what its results name.)
+      const whole = parseModuleIsolated(current, path, { ...(opts.defines ? { defines: opts.defines } : {}) });
+      const kept = editsOutsideFailed(whole, got.table, got.edits, errors, failed);
+      if (kept === null) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...localErrors, ...errors]));
+      got.edits = kept;
+      localErrors.push(...errors);
+    }
+    for (const d of got.findings) if (d.severity !== 'error') warnings.push(d);
     if (editCount(got.edits) === 0) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
@@ -179,7 +191,7 @@ export function applyPasses(
     r.settle();
   }
   for (const p of passes) if (!p.edits) outcomes.push({ pass: p.name, applied: 0 });
-  return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics(read.errors ?? []) };
+  return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics([...(read.errors ?? []), ...localErrors]) };
 }
 
 /**
