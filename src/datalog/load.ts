@@ -112,7 +112,14 @@ export function loadFiles(
 ): LoadedFile[] {
   const memory = new Map<string, string>();
   for (const s of sources) if (typeof s !== 'string') memory.set(resolve(s.path), s.text);
-  const readAny = (abs: string): ReturnType<FileReader> => memory.get(abs) ?? read(abs);
+  // Each path is read once per load (looking an include up reads it, then it is loaded).
+  const reads = new Map<string, ReturnType<FileReader>>();
+  const readAny = (abs: string): ReturnType<FileReader> => {
+    const m = memory.get(abs);
+    if (m !== undefined) return m;
+    if (!reads.has(abs)) reads.set(abs, read(abs));
+    return reads.get(abs);
+  };
   const exists = (c: string): boolean => seen.has(resolve(c)) || readAny(resolve(c)) !== undefined;
   const seen = new Set<string>();
   const files: LoadedFile[] = [];

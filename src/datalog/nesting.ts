@@ -60,11 +60,13 @@ function brackets(text: string): number[] {
 }
 
 /**
- * Replaces deep parenthesised terms by placeholders (`parseTerm` parses the text with everything
- * outside the group blanked, or returns undefined when it is not a term; it sees the placeholders
- * already in `subs`). Iterative throughout.
+ * Replaces deep parenthesised terms by placeholders (`parseTerm` parses the group's content,
+ * which starts at `offset` in the text, or returns undefined when it is not a term; it sees the
+ * placeholders already in `subs`). Iterative throughout. The groups tried and found not to be
+ * terms may hold at most about half the text (a binary file's random brackets nest deeply):
+ * past that, no more are tried, and the parser reports the file's error.
  */
-export function flattenDeepGroups<T>(text: string, parseTerm: (blanked: string) => T | undefined, subs: Map<string, T>): Flattened<T> {
+export function flattenDeepGroups<T>(text: string, parseTerm: (content: string, offset: number) => T | undefined, subs: Map<string, T>): Flattened<T> {
   const pos = brackets(text);
   let maxDepth = 0;
   let depth = 0;
@@ -78,6 +80,7 @@ export function flattenDeepGroups<T>(text: string, parseTerm: (blanked: string) 
   }
   if (maxDepth <= CHUNK) return { text, subs };
   let chars = text;
+  let budget = text.length / 2 + 100_000;
   const stack: Group[] = [];
   for (const p of pos) {
     const c = chars[p];
@@ -88,10 +91,10 @@ export function flattenDeepGroups<T>(text: string, parseTerm: (blanked: string) 
     const g = stack.pop();
     if (g === undefined) continue; // unbalanced: the parser reports it
     g.close = p;
-    if (!g.brace && g.height > CHUNK) {
-      const inner = `${' '.repeat(g.open + 1)}${chars.slice(g.open + 1, g.close)}${' '.repeat(chars.length - g.close)}`;
-      const term = parseTerm(inner);
-      if (term !== undefined) {
+    if (!g.brace && g.height > CHUNK && budget > 0) {
+      const term = parseTerm(chars.slice(g.open + 1, g.close), g.open + 1);
+      if (term === undefined) budget -= g.close - g.open;
+      else {
         const name = `__ptolog_nest${subs.size}`;
         const width = g.close - g.open - 1;
         if (name.length <= width) {

@@ -307,9 +307,9 @@ function checkTerms(ctx: ParseCtx, roots: readonly Term[]): void {
   }
 }
 
-/** Parses a term alone (the rest of the text blanked), for deep parentheses, with the file's semantics; undefined when it is none. */
-function parseNestedTerm(semantics: ReturnType<typeof semanticsFor>, blanked: string): Term | undefined {
-  const m = datalogGrammar().match(blanked, 'Term');
+/** Parses a term alone (a group's content, ctx.base its offset), for deep parentheses, with the file's semantics; undefined when it is none. */
+function parseNestedTerm(semantics: ReturnType<typeof semanticsFor>, content: string): Term | undefined {
+  const m = datalogGrammar().match(content, 'Term');
   if (m.failed()) return undefined;
   return semantics(m).ast() as Term;
 }
@@ -335,9 +335,9 @@ export function parseFile(source: SourceText, options: { grammarOnly?: boolean; 
   // is tested against, and what gives a syntax error its message).
   const fast = options.grammarOnly ? { clauses: [], rest: [[0, source.text.length] as [number, number]] } : takeFastFacts(source, options.minFactRun);
   try {
-    const flat = flattenDeepGroups(source.text, (blanked) => {
-      ctx.base = 0;
-      return parseNestedTerm(semantics, blanked);
+    const flat = flattenDeepGroups(source.text, (content, offset) => {
+      ctx.base = offset;
+      return parseNestedTerm(semantics, content);
     }, ctx.nested);
     if (flat.problem) {
       const p = flat.problem;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type EvaluationStopped, EvaluationTimeout, loadProgram, TupleLimitExceeded } from '../../src/datalog/index.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
+import { flattenDeepGroups } from '../../src/datalog/nesting.js';
 
 /** The codes and messages of the errors loading `text` raises. */
 function loadErrors(text: string): string[] {
@@ -40,6 +41,40 @@ describe('rule files nested deeply', () => {
 
   it('deeply parenthesised literals are a located error, not a stack overflow', () => {
     expect(loadErrors(`${A}a(X) :- X = 1, ${'('.repeat(500)}X = 1${')'.repeat(500)}.`)[0]).toMatch(/^nesting-too-deep: parentheses around literals/);
+  });
+});
+
+describe('binary files', () => {
+  /** A megabyte of pseudo-random bytes, as a UTF-8 reading of them gives (brackets nest thousands deep). */
+  const junk = (): string => {
+    let x = 12345;
+    const bytes = Buffer.alloc(1 << 20);
+    for (let i = 0; i < bytes.length; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      bytes[i] = x >>> 24;
+    }
+    // Half a percent of the bytes are opening brackets, a little fewer closing ones.
+    for (let i = 0; i < bytes.length; i += 180) bytes[i] = 40;
+    for (let i = 90; i < bytes.length; i += 200) bytes[i] = 41;
+    return bytes.toString('utf8');
+  };
+
+  it('the deep groups of a binary file are tried as terms on their own text, within a bound of the file size', () => {
+    const text = junk();
+    let tried = 0;
+    flattenDeepGroups(text, (content) => {
+      tried += content.length;
+      return undefined;
+    }, new Map());
+    expect(tried).toBeLessThanOrEqual(text.length);
+  });
+
+  it('an included binary file is a syntax error at its first bytes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptolog-bin-'));
+    writeFileSync(join(dir, 'bin.dl'), junk());
+    const errs = loadErrors(`#include "${join(dir, 'bin.dl')}"\n${A}`);
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatch(/^syntax-error: expected .* but found/);
   });
 });
 

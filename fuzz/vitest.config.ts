@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// The fuzz harness (`npm run fuzz`, not part of `npm test`): property tests over many more cases
+// than the unit tests run. PTOLOG_FUZZ_RUNS sets the number of cases of each property (default
+// 200; see fuzz/runs.ts); no test has a time limit, so a large count runs to its end.
+// PTOLOG_SEED reproduces a run (test/setup.ts).
+export default defineConfig({
+  test: {
+    include: ['fuzz/**/*.fuzz.ts'],
+    testTimeout: 0,
+    hookTimeout: 0,
+    pool: 'forks',
+    setupFiles: ['test/setup.ts'],
+  },
+});
