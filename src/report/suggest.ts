@@ -18,6 +18,8 @@ export function closestName(name: string, known: Iterable<string>): string | und
   let best: string | undefined;
   let bestD = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const k of known) {
+    // The distance is at least the difference in length: skip the quadratic work when that is already too far.
+    if (Math.abs(k.length - name.length) >= bestD) continue;
     const d = editDistance(name, k);
     if (d < bestD) {
       best = k;
