@@ -10,7 +10,7 @@ import { checkRulesRoot } from '../passes/rules-root.js';
 import { evaluationBounds } from './limits.js';
 import { fullCollection } from './collect.js';
 import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
-import { knownCodes } from '../passes/codes.js';
+import { codesKnownTo } from './known-codes.js';
 import { applySuppressions } from '../suppress/suppress.js';
 import { applyOverrides } from '../config/apply.js';
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
@@ -69,7 +69,8 @@ export interface FileResult {
 /** Drops and re-grades one file's findings by its configuration and suppression comments. */
 function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extraFiles: readonly string[]): Diagnostic[] {
   const graded = applyOverrides(ds, t.severity, new Set(t.ignoredCodes));
-  return applySuppressions(graded, source, { knownCodes: knownCodes(extraFiles), reportUnused: t.reportUnusedIgnores }).diagnostics;
+  const known = codesKnownTo(t.rulesRoot, t.rules, extraFiles);
+  return applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
 }
 
 /** A unified diff whose headers `git apply` and `patch -p1` accept for relative and absolute paths. */

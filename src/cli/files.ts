@@ -20,7 +20,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Why a path cannot be read, in the words every command uses. */
 export function unreadableReason(e: unknown, path: string): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
+  if (code === 'ENOENT') return 'no such file or directory';
   if (code === 'EISDIR' || (code === undefined && isDirectory(path))) return 'it is a directory';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ENOTDIR') return 'a part of the path is not a directory';

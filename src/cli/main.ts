@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { processIO, EXIT_FAILURE, type CliIO } from './io.js';
+import { processIO, reportDiagnostics, EXIT_FAILURE, type CliIO } from './io.js';
+import { DiagnosticError } from '../report/diagnostic.js';
 import { commandModules } from './commands/index.js';
 import { closestName } from '../report/suggest.js';
 
@@ -58,6 +59,11 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     if (e instanceof CommanderError) {
       // --help and --version exit 0; usage errors exit 2 ("could not run").
       return e.exitCode === 0 ? 0 : EXIT_FAILURE;
+    }
+    // An option parser's located error: a usage error too, never a stack trace.
+    if (e instanceof DiagnosticError) {
+      reportDiagnostics(io, e.diagnostics);
+      return EXIT_FAILURE;
     }
     throw e;
   }

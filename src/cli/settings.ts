@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { loadConfig, loadConfigFile, packageRoots, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
+import { loadConfig, loadConfigFile, packageRoots, unknownConfigCodes, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { codesKnownTo } from './known-codes.js';
 import { ignoredCodes } from '../config/apply.js';
 import type { Severity } from '../report/diagnostic.js';
 import type { AuditStage } from '../passes/analyze.js';
@@ -51,6 +53,18 @@ export class Settings {
     private readonly cwd: string,
   ) {
     this.fixed = o.config !== undefined && !o.isolated ? loadConfigFile(o.config, readIfFile) : undefined;
+  }
+
+  /**
+   * Warnings about the configuration files the run used: codes in `severity` and
+   * `per-file-ignores` that no loaded catalog or rule file declares (once per file).
+   */
+  warnings(): Diagnostic[] {
+    const configs = new Map<string, PtologConfig>();
+    for (const c of [this.fixed, ...this.byDir.values()]) if (c) configs.set(c.path, c);
+    return [...configs.values()].flatMap((c) =>
+      (c.codeRefs ?? []).length === 0 ? [] : unknownConfigCodes(c, codesKnownTo(this.o.rulesRoot, [...c.rules, ...this.o.rules])),
+    );
   }
 
   /** The configuration that applies to `file` (a path, or a directory for `dirOf = false`). */

@@ -1,14 +1,17 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import type { Diagnostic } from '../report/diagnostic.js';
+import { unreadableReason } from './files.js';
 
 /** How directories are walked. */
 export interface WalkOptions {
   /** Globs of paths never read inside a directory or glob (matched against the path relative to `excludeRoot` and against each name). */
   exclude: readonly string[];
   excludeRoot: string;
+  /** Lists a directory (default: readdirSync); tests inject failures here. */
+  readDir?: (dir: string) => Dirent[];
 }
 
 /** The files the command reads, in a stable order, and what could not be found. */
@@ -74,8 +77,12 @@ function excluder(o: WalkOptions): (abs: string) => boolean {
   };
 }
 
-/** Every `.py` file under `dir` (sorted, depth first), skipping excluded and git-ignored paths. */
-function walk(dir: string, o: WalkOptions, keep: (abs: string) => boolean = () => true): string[] {
+/**
+ * Every `.py` file under `dir` (sorted, depth first), skipping excluded and git-ignored paths.
+ * A directory that cannot be listed is reported to `unreadable` (never skipped in silence).
+ */
+function walk(dir: string, o: WalkOptions, unreadable: (d: Diagnostic) => void, keep: (abs: string) => boolean = () => true): string[] {
+  const readDir = o.readDir ?? ((d: string) => readdirSync(d, { withFileTypes: true }));
   const excluded = excluder(o);
   const out: string[] = [];
   const visit = (d: string, stack: GitIgnore[]): void => {
@@ -83,8 +90,9 @@ function walk(dir: string, o: WalkOptions, keep: (abs: string) => boolean = () =
     const here = g ? [...stack, g] : stack;
     let entries;
     try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
+      entries = readDir(d);
+    } catch (e) {
+      unreadable({ severity: 'error', code: 'unreadable-file', path: d, message: `cannot read the directory ${d}: ${unreadableReason(e, d)}; its files are not checked.` });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -133,24 +141,26 @@ export function expandTargets(args: readonly string[], o: WalkOptions): Targets 
       continue;
     }
     let st;
+    let why: unknown;
     try {
       st = statSync(a);
-    } catch {
+    } catch (e) {
       st = undefined;
+      why = e;
     }
     if (st?.isDirectory()) {
-      for (const f of walk(a, o)) add(f);
+      for (const f of walk(a, o, (d) => errors.push(d))) add(f);
     } else if (st) {
       add(a);
     } else if (GLOB_CHARS.test(a)) {
       const { base } = picomatch.scan(a);
       const match = picomatch(a.split(sep).join('/'), { dot: false });
       const root = base === '' ? '.' : base;
-      const found = existsSync(root) ? walk(root, o, (abs) => match(relative(process.cwd(), abs).split(sep).join('/')) || match(abs)) : [];
+      const found = existsSync(root) ? walk(root, o, (d) => errors.push(d), (abs) => match(relative(process.cwd(), abs).split(sep).join('/')) || match(abs)) : [];
       if (found.length === 0) errors.push({ severity: 'error', code: 'unreadable-file', path: a, message: `no file matches ${a}.` });
       for (const f of found) add(f);
     } else {
-      errors.push({ severity: 'error', code: 'unreadable-file', path: a, message: `cannot read ${a}: no such file or directory.` });
+      errors.push({ severity: 'error', code: 'unreadable-file', path: a, message: `cannot read ${a}: ${unreadableReason(why, a)}.` });
     }
   }
   return { files, errors };

@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve, isAbsolute } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { DiagnosticError, type Diagnostic, type Severity } from '../report/diagnostic.js';
+import { DiagnosticError, type Diagnostic, type Location, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { closestName } from '../report/suggest.js';
 import { PASSES, passByName } from '../passes/registry.js';
@@ -43,6 +43,16 @@ export interface PtologConfig {
   maxWarnings?: number;
   /** The stage `audit` judges files at (`stage = "as-written"`; default pipeline). */
   stage?: AuditStage;
+  /** Where each diagnostic code named in `severity` and `per-file-ignores` is written (see unknownConfigCodes). */
+  codeRefs?: CodeRef[];
+}
+
+/** A diagnostic code named in the configuration, located. */
+export interface CodeRef {
+  code: string;
+  /** The key it is under: `severity` or `per-file-ignores`. */
+  key: string;
+  location: Location;
 }
 
 /** Files and directories never read unless `exclude` replaces this list. */
@@ -170,11 +180,51 @@ export function parseConfig(path: string, text: string): PtologConfig | undefine
     importRoots: strs('import-roots').map(abs),
     perFileIgnores: (t['per-file-ignores'] as Record<string, string[]> | undefined) ?? {},
   };
+  cfg.codeRefs = codeRefs(source, tableName, cfg);
   if (t['passes'] !== undefined) cfg.passes = strs('passes');
   if (t['fail-on'] !== undefined) cfg.failOn = t['fail-on'] as Severity;
   if (t['max-warnings'] !== undefined) cfg.maxWarnings = Number(t['max-warnings']);
   if (t['stage'] !== undefined) cfg.stage = t['stage'] as AuditStage;
   return cfg;
+}
+
+/** Locates the codes of `severity` and `per-file-ignores` (the first mention after the key). */
+function codeRefs(source: SourceText, tableName: string, cfg: PtologConfig): CodeRef[] {
+  const text = source.text;
+  const out: CodeRef[] = [];
+  const find = (key: string, code: string): number => {
+    const from = keyOffset(text, tableName, key);
+    const esc = code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const re = new RegExp(`(?<![\\w-])${esc}(?![\\w-])`, 'g');
+    re.lastIndex = from;
+    return re.exec(text)?.index ?? from;
+  };
+  for (const code of Object.keys(cfg.severity)) {
+    const at = find('severity', code);
+    out.push({ code, key: 'severity', location: { source, start: at, end: at + code.length } });
+  }
+  for (const codes of Object.values(cfg.perFileIgnores)) {
+    for (const code of codes) {
+      const at = find('per-file-ignores', code);
+      out.push({ code, key: 'per-file-ignores', location: { source, start: at, end: at + code.length } });
+    }
+  }
+  return out;
+}
+
+/**
+ * A warning for each code the configuration names that is not in `known` (a typo would
+ * otherwise silently override or drop nothing), with the closest known code.
+ */
+export function unknownConfigCodes(cfg: PtologConfig, known: ReadonlySet<string>): Diagnostic[] {
+  return (cfg.codeRefs ?? []).filter((r) => !known.has(r.code)).map((r) => {
+    const near = closestName(r.code, known);
+    return {
+      severity: 'warning', code: 'config', location: r.location,
+      message: `unknown code '${r.code}' in ${r.key} (it has no effect)${near ? ` — did you mean '${near}'?` : ''}`,
+      fix: '`ptolog rules` lists the codes.',
+    };
+  });
 }
 
 /**

@@ -57,6 +57,8 @@ export function closestName(name: string, known: Iterable<string>): string | und
   let best: string | undefined;
   let bestD = Math.min(Math.max(2, Math.floor(name.length / 3)), MAX_SUGGESTION_EDITS) + 1;
   for (const k of known) {
+    // The distance is at least the difference in length: skip the work when that is already too far.
+    if (Math.abs(k.length - name.length) >= bestD) continue;
     const d = editDistanceWithin(name, k, bestD - 1);
     if (d < bestD) {
       best = k;

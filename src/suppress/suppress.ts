@@ -7,6 +7,8 @@
  */
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
+import { closestName } from '../report/suggest.js';
+import { commentRanges, inRanges } from './comments.js';
 
 /** One suppression comment. */
 export interface Suppression {
@@ -24,17 +26,17 @@ export interface Suppression {
 
 const COMMENT = /#\s*ptolog:\s*(ignore-file|ignore)\b(?:\[([^\]]*)\])?/g;
 
-/** The suppression comments of a source text, in order. */
+/** The suppression comments of a source text, in order: only in real comments, never in a string or docstring. */
 export function parseSuppressions(source: SourceText): Suppression[] {
   const out: Suppression[] = [];
   const text = source.text;
   if (!text.includes('ptolog:')) return out;
+  const comments = commentRanges(text);
   for (const m of text.matchAll(COMMENT)) {
     const start = m.index;
+    if (!inRanges(comments, start)) continue;
     const line = source.lineOf(start);
     const before = text.slice(source.lineStart(line), start);
-    // A `#` inside a string before the comment makes this no comment at all: require the text before it to hold no quote.
-    if (/["']/.test(before)) continue;
     const alone = before.trim() === '';
     const fileWide = m[1] === 'ignore-file';
     const codes: { code: string; start: number }[] = [];
@@ -111,8 +113,8 @@ export function applySuppressions(diagnostics: readonly Diagnostic[], source: So
       if (opts.knownCodes && !opts.knownCodes.has(c.code)) {
         kept.push({
           severity: 'warning', code: 'unknown-suppression-code', location: where(c.start, c.start + c.code.length),
-          message: `the suppression names ${c.code}, which is no code ptolog reports`,
-          fix: 'check the spelling (the codes are in the README).',
+          message: `the suppression names ${c.code}, which is no code ptolog reports${didYouMean(c.code, opts.knownCodes)}`,
+          fix: 'check the spelling (`ptolog rules` lists the codes).',
         });
       } else if (opts.reportUnused && !used.has(`${i}\0${c.code}`)) {
         kept.push({
@@ -126,4 +128,9 @@ export function applySuppressions(diagnostics: readonly Diagnostic[], source: So
     }
   });
   return { diagnostics: kept, suppressed };
+}
+
+function didYouMean(code: string, known: ReadonlySet<string>): string {
+  const near = closestName(code, known);
+  return near ? ` (did you mean ${near}?)` : '';
 }

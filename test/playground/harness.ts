@@ -41,7 +41,7 @@ export async function startPlayground(): Promise<Playground> {
         });
       }
       await page.goto(base + hash);
-      await page.waitForSelector('body[data-analysed="1"]', { timeout: 60_000 });
+      await page.waitForSelector('body[data-analysed="1"]', { timeout: 0 });
       return page;
     },
     async close(): Promise<void> {
@@ -53,7 +53,7 @@ export async function startPlayground(): Promise<Playground> {
 
 /** Waits until the page has shown its `n`th analysis. */
 export async function analysed(page: Page, n: number): Promise<void> {
-  await page.waitForSelector(`body[data-analysed="${n}"]`, { timeout: 60_000 });
+  await page.waitForSelector(`body[data-analysed="${n}"]`, { timeout: 0 });
 }
 
 /** How many analyses the page has shown. */

@@ -10,6 +10,7 @@ import { passRules, type RunOptions } from '../../passes/pipeline.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
 import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
+import { defineTypos } from '../define-typos.js';
 import { analyze } from '../../passes/analyze.js';
 import { explainLine } from '../../passes/explain.js';
 import { fanoutDot } from '../../passes/graph.js';
@@ -73,7 +74,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         const opts = runOptions(o, passes, ruleSessionOf(ctx.io));
         const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
         const readErrors = moduleErrors(module);
-        reportDiagnostics(ctx.io, readErrors);
+        reportDiagnostics(ctx.io, [...defineTypos(module, opts.defines), ...readErrors]);
         const line = Number(lineText);
         if (line < 1 || line > module.source.lineCount) {
           throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
@@ -103,7 +104,7 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           const opts = runOptions(o, [pass], ruleSessionOf(ctx.io));
           const module = parseModuleIsolated(readText(file), file, { defines: opts.defines });
           const readErrors = moduleErrors(module);
-          reportDiagnostics(ctx.io, readErrors);
+          reportDiagnostics(ctx.io, [...defineTypos(module, opts.defines), ...readErrors]);
           const rules = passRules(pass, opts);
           const a = analyze(module, pass.audit, rules.extra, rules.analyze);
           ctx.io.stdout(fanoutDot(a, o.after === true, pass.name));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
 import { ensureOutputDir } from '../files.js';
+import { defineTypos } from '../define-typos.js';
 import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
 import { extractFacts } from '../../facts/extract.js';
 import { MemorySink } from '../../facts/sink.js';
@@ -23,9 +24,10 @@ export function registerFactsCommand(program: Command, ctx: CommandContext): voi
     .action(async (file: string, o: { out: string; define: string[] }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          const module = readModuleIsolated(file, { defines: parseDefines(o.define) });
+          const defines = parseDefines(o.define);
+          const module = readModuleIsolated(file, { defines });
           const readErrors = moduleErrors(module);
-          reportDiagnostics(ctx.io, readErrors);
+          reportDiagnostics(ctx.io, [...defineTypos(module, defines), ...readErrors]);
           ensureOutputDir(o.out, '--out');
           const sink = new MemorySink();
           extractFacts(module, sink);

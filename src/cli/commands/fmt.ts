@@ -23,6 +23,7 @@ import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
 import { printModule } from '../../ir/print.js';
 import { DEFAULT_EXCLUDE } from '../../config/config.js';
 import { expandTargets } from '../targets.js';
+import { defineTypos } from '../define-typos.js';
 
 interface FmtOptions {
   define: string[];
@@ -48,7 +49,14 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
         const problems: Diagnostic[] = [];
         let failed = false;
         const targets = expandTargets(files, { exclude: DEFAULT_EXCLUDE, excludeRoot: process.cwd() });
-        if (targets.errors.length > 0) throw new DiagnosticError(targets.errors);
+        // A path that cannot be read is reported beside the other files' output; nothing at all to read is an error.
+        if (targets.errors.length > 0) {
+          problems.push(...targets.errors);
+          failed = true;
+        } else if (targets.files.length === 0) {
+          problems.push({ severity: 'error', code: 'no-files', message: `no Python file to format in ${files.join(', ')}.` });
+          failed = true;
+        }
         for (const path of targets.files) {
           let mod;
           try {
@@ -59,7 +67,7 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
             failed = true;
             continue;
           }
-          problems.push(...(mod.problems ?? []));
+          problems.push(...defineTypos(mod, defines), ...(mod.problems ?? []));
           if (moduleErrors(mod).length > 0) {
             // Never print a program with a function missing: the file's output is left out.
             failed = true;

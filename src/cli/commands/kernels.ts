@@ -2,7 +2,7 @@
  * `audit` and `apply` over many files: paths, directories, globs and `-` (stdin); configuration;
  * a worker pool; thresholds, statistics, colour and progress.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
 import { guarded, ruleSessionOf, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
@@ -13,6 +13,7 @@ import { DiagnosticError, type Diagnostic, type Severity } from '../../report/di
 import { renderFindings, type FindingFormat } from '../../report/render.js';
 import { renderDiagnostics } from '../../report/text.js';
 import { fromWire } from '../../report/wire.js';
+import type { CodeHelp } from '../../report/sarif.js';
 import { Settings, type SharedOpts } from '../settings.js';
 import { expandTargets } from '../targets.js';
 import { runTasks } from '../pool.js';
@@ -24,9 +25,8 @@ const collect = (v: string, prev: string[]): string[] => [...prev, v];
 function positiveInt(name: string): (v: string) => number {
   return (v) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) {
-      throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `${name} expects a non-negative integer, got "${v}".` }]);
-    }
+    // A usage error (exit 2), as commander reports any other bad option value.
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} expects a non-negative integer, got "${v}".`);
     return n;
   };
 }
@@ -36,6 +36,7 @@ interface KernelOpts extends SharedOpts {
   stdinFilename?: string;
   jobs?: number;
   quiet?: boolean;
+  verbose?: boolean;
   statistics?: boolean;
   color: ColorMode;
 }
@@ -54,9 +55,8 @@ export function kernelOptions(cmd: Command): Command {
     .option('--exclude <glob>', 'skip matching paths inside directories and globs (repeatable; adds to the configured exclude)', collect, [])
     .option('--stdin-filename <path>', 'the path to report (and to find the configuration from) for `-` (standard input)')
     .option('-j, --jobs <n>', 'files checked in parallel (default: the number of cores)', positiveInt('--jobs'))
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe (default: warning)').choices(['error', 'warning', 'note']))
-    .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', positiveInt('--max-warnings'))
     .option('-q, --quiet', 'report errors only (and no summary)')
+    .option('-v, --verbose', 'also note files that hold no kernel because they do not import PyPTO')
     .option('--statistics', 'after the findings, print how many there are of each code')
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
     .option('--report-unused-ignores', 'warn about `# ptolog: ignore[...]` comments that suppress nothing')
@@ -67,13 +67,18 @@ export function kernelOptions(cmd: Command): Command {
 interface Collected {
   tasks: FileTask[];
   settings: Settings;
+  /** Paths that could not be read or matched nothing (the other files are still handled). */
+  errors: Diagnostic[];
 }
 
-/** Expands the paths and builds one task per file (stdin read here). Errors of expansion are thrown. */
+/**
+ * Expands the paths and builds one task per file (stdin read here). A path that cannot be read is
+ * an error beside the others' results; a run with nothing to read at all is an error too.
+ */
 async function collectTasks(io: CliIO, paths: string[], o: KernelOpts, command: FileTask['command'], extra: Partial<FileTask>): Promise<Collected> {
   const settings = new Settings(o, process.cwd());
   const targets = expandTargets(paths, settings.walkOptions());
-  if (targets.errors.length > 0) throw new DiagnosticError(targets.errors);
+  const errors = [...targets.errors];
   const tasks: FileTask[] = [];
   for (const f of targets.files) {
     if (f === '-') {
@@ -82,8 +87,24 @@ async function collectTasks(io: CliIO, paths: string[], o: KernelOpts, command: 
       tasks.push(settings.task(command, name, { ...extra, stdinText: await io.readStdin() }));
     } else tasks.push(settings.task(command, f, extra));
   }
-  return { tasks, settings };
+  if (tasks.length === 0 && errors.length === 0) {
+    // As ESLint does: nothing checked is not a success (an empty or fully excluded folder, a typo'd folder).
+    errors.push({
+      severity: 'error', code: 'no-files',
+      message: `no Python file to ${command} in ${paths.join(', ')} (directories are searched for .py files, skipping excluded and git-ignored paths).`,
+    });
+  }
+  return { tasks, settings, errors };
 }
+
+/**
+ * A `no-program` note on a file that does not import PyPTO (or is empty): not a kernels file,
+ * so nothing is said unless `--verbose` asks.
+ */
+function notAKernelsFile(d: Diagnostic): boolean {
+  return d.code === 'no-program' && d.message !== NO_PROGRAM_IN_PYPTO_FILE;
+}
+const NO_PROGRAM_IN_PYPTO_FILE = 'no @pl.program class or @pl.jit kernel here: nothing to read';
 
 /** Deduplicates fatal diagnostics repeated across files (the same rule error for every file). */
 function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
@@ -126,10 +147,41 @@ async function runAll(ctx: CommandContext, c: Collected, o: KernelOpts): Promise
   // The tasks run in this thread share the run's rule session (worker threads load their own).
   const results = await runTasks(c.tasks, jobs, ruleSessionOf(ctx.io), (d) => progress.tick(d));
   progress.end();
-  let findings = oneUnknownDefine(results.map((r) => fromWire(r.report)));
+  let findings = [...c.settings.warnings(), ...oneUnknownDefine(results.map((r) => fromWire(r.report)))];
+  if (!o.verbose) findings = findings.filter((d) => !notAKernelsFile(d));
   if (o.quiet) findings = findings.filter((d) => d.severity === 'error');
-  const fatal = uniqueDiagnostics(results.flatMap((r) => (r.fatal ? fromWire(r.fatal) : [])));
+  const fatal = uniqueDiagnostics([...c.errors, ...results.flatMap((r) => (r.fatal ? fromWire(r.fatal) : []))]);
   return { results, findings, fatal };
+}
+
+/** SARIF's rule descriptions: the catalog of the rules the tasks load. */
+function describer(tasks: readonly FileTask[]): (code: string) => CodeHelp | undefined {
+  try {
+    const catalog = catalogForRules(tasks[0]?.rulesRoot ?? rulesDir(), [...new Set(tasks.flatMap((t) => t.rules))]);
+    return (code) => catalog.get(code);
+  } catch {
+    return () => undefined; // a catalog that cannot be read was reported by the run itself
+  }
+}
+
+/**
+ * guarded() for a command whose stdout is one JSON / SARIF document: when the run cannot even
+ * start (a bad configuration, bad rules), the document still comes out, holding the errors.
+ */
+async function guardedDocument(io: CliIO, format: FindingFormat, body: () => Promise<number>): Promise<number> {
+  if (format === 'text') return guarded(io, body);
+  return guarded(io, async () => {
+    try {
+      return await body();
+    } catch (e) {
+      const ds: Diagnostic[] = e instanceof DiagnosticError ? e.diagnostics
+        : [{ severity: 'error', code: 'internal-error', message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
+      io.stdout(`${renderFindings([], format, ds)}\n`);
+      if (e instanceof DiagnosticError) io.stderr(`${renderDiagnostics(ds)}\n`);
+      else throw e;
+      return EXIT_FAILURE;
+    }
+  });
 }
 
 function textOut(ctx: CommandContext, o: KernelOpts, stream: 'stdout' | 'stderr', text: string): void {
@@ -151,17 +203,21 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
       .argument('[paths...]', 'Python files, directories (their .py files, recursively), globs, or - for standard input', ['.']),
   )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe (default: warning)').choices(['error', 'warning', 'note']))
+    .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', positiveInt('--max-warnings'))
     .addOption(new Option('--stage <stage>', 'judge the file as PyPTO\'s Default pipeline compiles it (pipeline, the default: what its passes insert is a note) or as the text stands (as-written)').choices([...AUDIT_STAGES]))
     .addOption(new Option('--as-written', 'same as --stage as-written: judge the text as it stands (pass dumps, PTO-level code, pipelines without the passes)').conflicts('stage'))
     .action(async (paths: string[], o: KernelOpts & { format: FindingFormat }) => {
       ctx.setExit(
-        await guarded(ctx.io, async () => {
+        await guardedDocument(ctx.io, o.format, async () => {
           const c = await collectTasks(ctx.io, paths, o, 'audit', {});
           const out = await runAll(ctx, c, o);
           // Errors (what could not be read): on stderr for text; inside the one JSON / SARIF document otherwise.
           if (out.fatal.length > 0 && o.format === 'text') textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
           if (o.format === 'text') {
-            if (out.findings.length > 0) textOut(ctx, o, 'stdout', `${renderFindings(out.findings, 'text')}\n`);
+            // The summary counts what could not be read as errors too; -q prints none.
+            const text = renderFindings(out.findings, 'text', out.fatal, undefined, { summary: !o.quiet });
+            if (text !== '') textOut(ctx, o, 'stdout', `${text}\n`);
             // As ruff does: a clean run says so (and how much it read), never nothing at all.
             else if (out.fatal.length === 0 && !o.quiet) {
               const n = c.tasks.length;
@@ -169,11 +225,10 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
             }
           } else {
             // One document, errors included; SARIF's rules are described from the diagnostic catalog.
-            const first = c.tasks[0];
-            const catalog = catalogForRules(first?.rulesRoot ?? rulesDir(), [...new Set(c.tasks.flatMap((t) => t.rules))]);
-            ctx.io.stdout(`${renderFindings(out.findings, o.format, out.fatal, (code) => catalog.get(code))}\n`);
+            ctx.io.stdout(`${renderFindings(out.findings, o.format, out.fatal, describer(c.tasks))}\n`);
           }
-          if (o.statistics && out.findings.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](`${statistics(out.findings)}\n`);
+          const counted = [...out.fatal, ...out.findings];
+          if (o.statistics && counted.length > 0) ctx.io[o.format === 'text' ? 'stdout' : 'stderr'](`${statistics(counted)}\n`);
           return exitOf(out, c.settings);
         }),
       );
@@ -211,10 +266,13 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
             const ok = out.results.filter((r) => r.changed !== undefined);
             const changed = ok.filter((r) => r.changed);
             const edits = changed.reduce((n, r) => n + (r.applied ?? 0), 0);
-            const failed = out.results.length - ok.length;
+            const failed = out.results.length - ok.length + c.errors.length;
+            const unchanged = ok.length - changed.length;
+            const head = changed.length > 0 ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}`
+              : failed > 0 ? 'no file written' : 'nothing to change';
             ctx.io.stderr(
-              `ptolog: ${changed.length > 0 ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}` : 'nothing to change'}` +
-                `${ok.length - changed.length > 0 ? `, ${ok.length - changed.length} file${ok.length - changed.length === 1 ? '' : 's'} unchanged` : ''}` +
+              `ptolog: ${head}` +
+                `${unchanged > 0 ? `, ${unchanged} file${unchanged === 1 ? '' : 's'} unchanged` : ''}` +
                 `${failed > 0 ? `, ${failed} file${failed === 1 ? '' : 's'} not written (errors above)` : ''}` +
                 `${out.fatal.length > 0 && ok.some((r) => r.fatal) ? '; parts that could not be read were left untouched' : ''}.\n`,
             );
