@@ -1,4 +1,6 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
+import type { WhyNot } from '../datalog/provenance.js';
 import type { Entity } from '../facts/extract.js';
 import type { Span } from '../ir/nodes.js';
 import { parsePatternText } from '../datalog/tuple-text.js';
@@ -135,12 +137,46 @@ function summaryLine(rel: string, t: readonly Value[]): string {
   return rel === 'explanation' ? String(t[1]) : rel === 'finding' ? `${String(t[0])}: ${String(t[3])}` : `derives ${formatTuple(rel, t)}`;
 }
 
+/** How a proof names a rule file (its path as loaded → as printed). */
+export type RulePathShown = (path: string) => string;
+
+/**
+ * Rule paths as `explain` prints them: a file under one of `roots` relative to it, after its
+ * label (`<ptolog/lib.dl>` for the shipped rules, `syncall_handoff/syncall_handoff.dl` for a
+ * contract folder), so that a proof reads the same from any directory. `base` resolves a
+ * relative path as loaded (the working directory the rule session shows paths from).
+ */
+export function rulePathsUnder(base: string, roots: ReadonlyArray<{ dir: string; label: (rel: string) => string }>): RulePathShown {
+  return (path) => {
+    const abs = isAbsolute(path) ? path : resolve(base, path);
+    for (const r of roots) {
+      const rel = relative(resolve(r.dir), abs);
+      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return r.label(rel.split(sep).join('/'));
+    }
+    return path;
+  };
+}
+
+function proofShown(p: Proof, show: RulePathShown, memo: Map<Proof, Proof>): Proof {
+  const hit = memo.get(p);
+  if (hit) return hit;
+  const out: Proof = { ...p, ...(p.rule ? { rule: { ...p.rule, path: show(p.rule.path) } } : {}), premises: [] };
+  memo.set(p, out);
+  out.premises = p.premises.map((x) => (x.kind === 'atom' ? { kind: 'atom', proof: proofShown(x.proof, show, memo) } : x));
+  return out;
+}
+
+function whyNotShown(w: WhyNot, show: RulePathShown): WhyNot {
+  return { ...w, rule: { ...w.rule, path: show(w.rule.path) } };
+}
+
 /**
  * What the rules derived at a line (edits, findings, explanations), each with its proof and a
  * legend of the node ids in it; for a statement with nothing derived, why the contract's
- * probes (its manifest's `[explain] probes`) were not derived.
+ * probes (its manifest's `[explain] probes`) were not derived. `show` names the rule files in
+ * proofs (default: as loaded).
  */
-export function explainLine(a: Analysis, line: number, spec: ExplainSpec = NO_SPEC): string {
+export function explainLine(a: Analysis, line: number, spec: ExplainSpec = NO_SPEC, show: RulePathShown = (p) => p): string {
   const nodes = new Set(nodesOnLine(a, line));
   const src = a.module.source;
   const summary: string[] = [];
@@ -153,7 +189,7 @@ export function explainLine(a: Analysis, line: number, spec: ExplainSpec = NO_SP
       const proof = a.result.explain(rel, t);
       out.push(`proof of ${formatTuple(rel, t)}:`);
       if (proof) {
-        out.push(formatProof(proof).replace(/^/gm, '  '));
+        out.push(formatProof(proofShown(proof, show, new Map())).replace(/^/gm, '  '));
         const l = legend(a, proof);
         if (l.length > 0) out.push('  where', ...l);
       }
@@ -171,7 +207,7 @@ export function explainLine(a: Analysis, line: number, spec: ExplainSpec = NO_SP
     out.push(`${src.path}:${line}: nothing is derived at ${describeId(a, s)}.`);
     for (const [rel, tuple] of probes(a, spec, s)) {
       if (!a.result.has(rel)) continue;
-      const answers = a.result.whyNot(rel, tuple).filter((w) => w.literal !== null);
+      const answers = a.result.whyNot(rel, tuple).filter((w) => w.literal !== null).map((w) => whyNotShown(w, show));
       if (answers.length > 0) out.push(formatWhyNot(rel, tuple, answers, false).replace(/^/gm, '  '));
     }
     out.push('');

@@ -79,7 +79,49 @@ describe('ptolog test', () => {
     const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# pass: insert-comm-fence', '# pass: insert-comm-fences'));
     const r = await run(['test', p]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/error\[unknown-pass\]: unknown pass insert-comm-fences/);
+    expect(r.err).toMatch(/ttest_is_a_wait\.py:2:1: error\[bad-annotation\]: unknown pass insert-comm-fences \(did you mean insert-comm-fence\?\)/);
     expect((await run(['test', join(empty, 'nope.py')])).code).toBe(2);
+  });
+
+  it('an undeclared code in # expect: is a malformed annotation with the closest code', async () => {
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# expect: missing-marker\n', '# expect: missing-markr\n'));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ttest_is_a_wait\.py:18:19: error\[bad-annotation\]: 'missing-markr' is not a diagnostic code \(did you mean 'missing-marker'\?\)/);
+    expect(r.out).toBe('');
+  });
+
+  it('an empty item is refused; a keyword without its colon is warned', async () => {
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# expect: missing-marker\n', '# expect: missing-marker,,\n'));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ttest_is_a_wait\.py:18:9: error\[bad-annotation\]: `# expect: missing-marker,,` has an empty item/);
+    const q = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('N = 8\n', 'N = 8  # expect foo\n'));
+    const w = await run(['test', q]);
+    expect(w.err).toMatch(/ttest_is_a_wait\.py:7:8: warning\[annotation-without-colon\]: `# expect foo` is a plain comment/);
+    expect(w.code).toBe(0);
+  });
+
+  it('an annotation at the end of the file is located at its line', async () => {
+    const p = scratchCopy('ttest_is_a_wait.py', (t) => `${t}# expect: missing-marker\n`);
+    const r = await run(['test', p]);
+    expect(r.code).toBe(2);
+    const lines = readFileSync(p, 'utf8').split('\n').length - 1;
+    expect(r.err).toContain(`ttest_is_a_wait.py:${lines}:1: error[bad-annotation]: \`# expect: missing-marker\` is followed by no code line`);
+  });
+
+  it("a user contract's # pass: without # rules: says the folder is missing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptolog-test-'));
+    const p = join(dir, 'k.py');
+    writeFileSync(p, readFileSync('rules/examples/syncall_handoff/syncall_handoff.py', 'utf8').replace('# rules: .\n', ''));
+    const r = await run(['test', p]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/k\.py:2:1: error\[bad-annotation\]: unknown pass syncall-handoff; .* This test has no `# rules:` line/);
+  });
+
+  it('the example contract syncall_handoff ships an annotated test and its .fixed.py', async () => {
+    const r = await run(['test', 'rules/examples/syncall_handoff/']);
+    expect(r.err).toBe('');
+    expect(r.out).toBe('6 passed, 0 failed\n');
   });
 });

@@ -59,7 +59,7 @@ const runnable = entries.filter((e) => e.example !== '' && kindOf(e.example) !==
 const COMMAND_EXAMPLES = [
   'bad-argument', 'bad-fact', 'bad-tuple', 'catalog', 'config', 'evaluation-timeout', 'file-not-found', 'internal-error',
   'manifest', 'missing-facts', 'no-tests', 'not-python', 'patch-conflict', 'unknown-code', 'unknown-pass', 'unreadable-file',
-  'unwritable-output', 'usage', 'write-failed', 'bad-annotation', 'nesting-too-deep',
+  'unwritable-output', 'usage', 'write-failed', 'bad-annotation', 'annotation-without-colon', 'nesting-too-deep',
 ];
 
 describe('catalog examples', () => {

@@ -124,3 +124,17 @@ class Publish:
     }]);
   });
 });
+
+describe('proof paths', () => {
+  it('name rule files relative to the rule root or the contract folder, from any directory', async () => {
+    const ex = await run(['explain', '--pass', 'insert-comm-fence', 'examples/ring_allreduce.py:27']);
+    expect(ex.out).toMatch(/\[rule <ptolog\/insert_comm_fence\/insert_comm_fence\.dl>:\d+, height/);
+    expect(ex.out).toMatch(/\[fact <ptolog\/op_catalog\.dl>:\d+\]/);
+    expect(ex.out).not.toMatch(/\[(rule|fact) (rules\/|\.\.\/|\/)/);
+    const dir = contract(LINT_ONLY);
+    const user = await run(['explain', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', `${join(dir, 'k.py')}:17`]);
+    expect(user.out).toMatch(/\[rule lint\/lint\.dl:\d+, height/);
+    const probe = await run(['explain', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', `${join(dir, 'k.py')}:15`]);
+    expect(probe.out).toMatch(/rule lint\/lint\.dl:\d+: store_then_sync/);
+  });
+});

@@ -12,7 +12,9 @@ import { DiagnosticError } from '../../report/diagnostic.js';
 import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
 import { defineTypos } from '../define-typos.js';
 import { analyze } from '../../passes/analyze.js';
-import { explainLine } from '../../passes/explain.js';
+import { explainLine, rulePathsUnder, type RulePathShown } from '../../passes/explain.js';
+import { basename, dirname, isAbsolute } from 'node:path';
+import { rulesDir } from '../../passes/registry.js';
 import { fanoutDot } from '../../passes/graph.js';
 import type { RuleSession } from '../../passes/rule-session.js';
 
@@ -54,6 +56,18 @@ function viewPass(view: string, passes: readonly PassSpec[], named: boolean): Pa
   }]);
 }
 
+/**
+ * Rule paths in proofs relative to the rule root (`<ptolog/lib.dl>`, also for --rules-root) or
+ * to a user contract's folder or --rules directory (`my_contract/rules.dl`), not to the working directory.
+ */
+function proofPaths(o: CommonOpts, passes: readonly PassSpec[]): RulePathShown {
+  const folders = [...new Set([...passes.filter((p) => isAbsolute(p.audit)).map((p) => dirname(p.audit)), ...o.rules])];
+  return rulePathsUnder(process.cwd(), [
+    ...folders.map((dir) => ({ dir, label: (rel: string) => `${basename(dir)}/${rel}` })),
+    { dir: o.rulesRoot ?? rulesDir(), label: (rel: string) => `<ptolog/${rel}>` },
+  ]);
+}
+
 /** `explain` and `graph`: one file, one pass's view. */
 export function registerContractCommands(program: Command, ctx: CommandContext): void {
   commonOptions(
@@ -79,10 +93,11 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
         if (line < 1 || line > module.source.lineCount) {
           throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
         }
+        const show = proofPaths(o, passes);
         for (const pass of passes) {
           const rules = passRules(pass, opts);
           const a = analyze(module, pass.audit, rules.extra, rules.analyze);
-          ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line, pass)}\n`);
+          ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line, pass, show)}\n`);
         }
         return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
       }),

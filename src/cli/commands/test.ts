@@ -2,14 +2,15 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
-import { guarded, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
+import { guarded, reportDiagnostics, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { readText } from '../files.js';
-import { PASSES } from '../../passes/registry.js';
+import { PASSES, rulesDir, type PassSpec } from '../../passes/registry.js';
+import { catalogForRules } from '../../passes/catalog.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
-import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
+import { DiagnosticError, errorAt, type Diagnostic } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
-import { readAnnotations, hasAnnotations, runRuleTest, type RuleTestInput } from '../../ruletest/index.js';
+import { checkAnnotatedCodes, readAnnotations, hasAnnotations, runRuleTest, type RuleTestInput } from '../../ruletest/index.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -47,6 +48,26 @@ function testFiles(paths: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * The passes a test runs (`--pass`, else its `# pass:`), or null after pushing to `errors` a
+ * `bad-annotation` at its `# pass:` line naming no contract (with a word about `# rules:` when
+ * the test has none: a user contract's pass needs its folder).
+ */
+function testPasses(t: RuleTestInput, flags: readonly string[], rules: readonly string[], errors: Diagnostic[]): PassSpec[] | null {
+  const a = t.annotations;
+  try {
+    return selectPasses(flags.length > 0 ? flags : a.passes, rules);
+  } catch (e) {
+    if (!(e instanceof DiagnosticError) || flags.length > 0 || a.passAt === undefined || e.diagnostics[0]?.code !== 'unknown-pass') throw e;
+    const end = a.source.lineStart(a.source.lineOf(a.passAt) + 1);
+    const hint = a.rulesAt === undefined ? ' This test has no `# rules:` line: a user contract\'s pass is known once `# rules: DIR` names its folder.' : '';
+    errors.push(errorAt(a.source, a.passAt, Math.max(a.passAt + 1, end - 1), 'bad-annotation', `${e.diagnostics[0]!.message}${hint}`, {
+      fix: a.rulesAt === undefined ? 'add `# rules: PATH` (the contract folder, relative to this file).' : 'correct the pass name.',
+    }));
+    return null;
+  }
+}
+
 interface TestOpts {
   pass: string[];
   rules: string[];
@@ -74,13 +95,21 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
             const fp = fixedPath(path);
             return { path, text, annotations, ...(existsSync(fp) ? { fixed: { path: fp, text: readText(fp) } } : {}) };
           });
-          if (errors.length > 0) throw new DiagnosticError(errors);
+          // Each test's rules, passes and declared codes: an annotation naming what the run does not know is an error there.
+          const setups = tests.map((t) => {
+            const rules = [...o.rules, ...t.annotations.rules.map((r) => (isAbsolute(r) ? r : join(dirname(t.path), r)))];
+            const passes = testPasses(t, o.pass, rules, errors);
+            errors.push(...checkAnnotatedCodes(t.annotations, new Set(catalogForRules(o.rulesRoot ?? rulesDir(), rules).keys())));
+            return { t, rules, passes };
+          });
+          reportDiagnostics(ctx.io, errors.filter((d) => d.severity !== 'error'));
+          const fatal = errors.filter((d) => d.severity === 'error');
+          if (fatal.length > 0) throw new DiagnosticError(fatal);
           let passed = 0;
           let failed = 0;
           const session = ruleSessionOf(ctx.io);
-          for (const t of tests) {
-            const rules = [...o.rules, ...t.annotations.rules.map((r) => (isAbsolute(r) ? r : join(dirname(t.path), r)))];
-            const passes = selectPasses(o.pass.length > 0 ? o.pass : t.annotations.passes, rules);
+          for (const { t, rules, passes } of setups) {
+            if (passes === null) continue;
             const run = {
               extras: readExtraRules(rules, passes),
               ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
