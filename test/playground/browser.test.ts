@@ -19,7 +19,7 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('browser');
     server = pg.server;
     browser = pg.browser;
     page = await pg.open('', errors);

@@ -15,7 +15,7 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('editor');
     page = await pg.open('', errors);
   }, 180_000);
 

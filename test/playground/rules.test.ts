@@ -16,7 +16,7 @@ describe.skipIf(skipReason !== undefined)(`rules editor in Chromium${skipReason 
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('rules');
     page = await pg.open(await stateToHash({ kernel: RING, rules: BAD }), errors);
   }, 180_000);
 

@@ -25,7 +25,7 @@ describe.skipIf(skipReason !== undefined)(`playground session in Chromium${skipR
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('session');
     const ctx = await pg.browser.newContext({ viewport: { width: 1400, height: 900 } });
     await ctx.addInitScript(RECORD);
     page = await ctx.newPage();
