@@ -17,7 +17,7 @@ import { MemorySink } from '../../src/facts/sink.js';
 import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
 import { renderDiagnostics } from '../../src/report/text.js';
 import { setVirtualFile } from './shims/fs.js';
-import type { FactTable, Finding, Response, TextChange } from './protocol.js';
+import type { FactTable, Finding, Response } from './protocol.js';
 import { textChanges } from './changes.js';
 import { fixableStarts, fixOne } from './fix-one.js';
 
@@ -57,60 +57,171 @@ function toFinding(d: Diagnostic, pass = ''): Finding {
   };
 }
 
-/** A playground session: remembers the last analyses for explain requests and the last rules text. */
+/** One step of an analysis, as the page shows its progress. */
+export interface Step {
+  done: number;
+  total: number;
+  what: string;
+}
+
+/** One program's audit: its findings (offsets as when computed, the program then at `start`) and analyses. */
+interface ProgramAudit {
+  start: number;
+  findings: Finding[];
+  /** Per pass (PASSES order): the analysis of this program alone (explain, graph). */
+  analyses: Analysis[];
+}
+
+/** A finished analysis: the response and the per-program analyses explain reads. */
+interface Done {
+  response: Omit<Extract<Response, { kind: 'analyzed' }>, 'id' | 'ms' | 'cached' | 'stopped'>;
+  programs: { fromLine: number; toLine: number; analyses: Analysis[] }[];
+}
+
+/** A small map that forgets its oldest entries past `limit`. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly limit: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    while (this.map.size > this.limit) this.map.delete(this.map.keys().next().value!);
+  }
+}
+
+const constText = (m: ReadonlyMap<string, unknown> | undefined): string => JSON.stringify(m ? [...m] : []);
+
+/**
+ * A playground session: the loaded rule programs, a cache of program audits (a program whose
+ * text, start line, constants, rules and stage are unchanged is not audited again) and of whole
+ * analyses (an undo or a toggle back is answered at once), and the last analyses for explain.
+ */
 export class PlaygroundAnalyzer {
-  private analyses: Analysis[] = [];
+  private programs: Done['programs'] = [];
   private rules: string | undefined;
   /** The rule programs loaded in this page (rule paths shown from the virtual root). */
   private readonly session = new RuleSession('/');
+  private readonly audits = new Lru<ProgramAudit>(64);
+  private readonly results = new Lru<Done>(16);
+  private readonly applied = new Lru<Pick<Done['response'], 'diff' | 'applyChanges' | 'applyError'>>(16);
+  private analysedOnce = false;
 
   /**
    * Audits (as PyPTO's Default pipeline compiles the kernel, or as written), applies, graphs and
-   * extracts the facts of `kernel` with `rules` as extra rule file.
+   * extracts the facts of `kernel` with `rules` as extra rule file, step by step: yields before
+   * each step (the caller shows progress, and may stop a stale analysis by not resuming it).
    */
-  analyze(id: number, kernel: string, rules: string, asWritten = false): Response {
+  *analyzeSteps(id: number, kernel: string, rules: string, asWritten = false): Generator<Step, Response, void> {
     const t0 = performance.now();
-    this.useRules(rules);
-    this.analyses = [];
+    const key = [asWritten ? 'w' : 'p', rules, kernel].join('\u0000');
+    const hit = this.results.get(key);
+    if (hit) {
+      this.programs = hit.programs;
+      return { ...hit.response, id, ms: performance.now() - t0, cached: true, stopped: 0 };
+    }
     try {
-      const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
-      const module = parseModule(kernel, KERNEL_PATH);
-      const findings: Finding[] = [];
-      for (const pass of PASSES) {
-        const a = analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
-        this.analyses.push(a);
-        const mine = readFindings(a.result, a.table, module.source).map((d) => toFinding(d, pass.name));
-        if (mine.length > 0) {
-          const starts = fixableStarts(module, extras, this.session, pass.name);
-          for (const f of mine) f.fixable = f.file === KERNEL_PATH && starts.has(f.from);
-        }
-        findings.push(...mine);
-      }
-      findings.sort((x, y) => x.from - y.from || x.code.localeCompare(y.code));
-      let diff: string | undefined;
-      let applyError: string | undefined;
-      let applyChanges: TextChange[] = [];
-      try {
-        const applied = applyPasses(kernel, KERNEL_PATH, PASSES, { extras, session: this.session }).text;
-        applyChanges = textChanges(kernel, applied);
-        diff = applied === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, applied, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
-      } catch (e) {
-        if (!(e instanceof DiagnosticError)) throw e;
-        applyError = rendered(e.diagnostics);
-      }
-      // The graph view of the contract whose manifest declares it.
-      const g = PASSES.findIndex((p) => p.views.includes('graph'));
-      const dot = g < 0 ? '' : fanoutDot(this.analyses[g]!, false, PASSES[g]!.name);
-      return {
-        kind: 'analyzed', id, findings, diff, applyChanges, ...(applyError !== undefined ? { applyError } : {}),
-        dot, facts: factTables(kernel, this.session), ms: performance.now() - t0,
-      };
+      const done = yield* this.steps(kernel, rules, asWritten);
+      this.results.set(key, done);
+      this.programs = done.programs;
+      this.analysedOnce = true;
+      return { ...done.response, id, ms: performance.now() - t0, cached: false, stopped: 0 };
     } catch (e) {
+      this.programs = [];
       if (e instanceof DiagnosticError) {
-        return { kind: 'analyzed', id, findings: e.diagnostics.map((d) => toFinding(d)), diff: undefined, applyChanges: [], applyError: rendered(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0 };
+        return { kind: 'analyzed', id, findings: e.diagnostics.map((d) => toFinding(d)), diff: undefined, applyChanges: [], applyError: rendered(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0, programs: { total: 0, cached: 0 }, cached: false, stopped: 0 };
       }
       return { kind: 'failed', id, message: e instanceof Error ? e.message : String(e) };
     }
+  }
+
+  private *steps(kernel: string, rules: string, asWritten: boolean): Generator<Step, Done, void> {
+    const compiling = this.analysedOnce ? '' : ' (the first analysis compiles the rules)';
+    this.useRules(rules);
+    const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
+    const module = parseModule(kernel, KERNEL_PATH);
+    const source = module.source;
+    // A module without programs is audited whole (its notes say so).
+    const units = module.programs.length === 0 ? [{ module, start: 0, text: kernel, name: 'the module', constants: '' }] : module.programs.map((p) => ({ module: { ...module, programs: [p] }, start: p.start, text: kernel.slice(p.start, p.end), name: p.name, constants: constText(p.constants) }));
+    const applyKey = `${rules}\u0000${kernel}`;
+    const applied = this.applied.get(applyKey);
+    const total = units.length * PASSES.length + (applied ? 0 : PASSES.length) + 2;
+    let done = 0;
+    const findings: Finding[] = [];
+    const programs: Done['programs'] = [];
+    let cached = 0;
+    for (const u of units) {
+      const line = source.position(u.start).line;
+      const key = [asWritten ? 'w' : 'p', rules, constText(module.constants), u.constants, String(line), u.text].join('\u0000');
+      let audit = this.audits.get(key);
+      if (audit) {
+        cached++;
+        done += PASSES.length;
+        const delta = u.start - audit.start;
+        for (const f of audit.findings) findings.push(f.file === KERNEL_PATH ? { ...f, from: f.from + delta, to: f.to + delta } : f);
+      } else {
+        const mine: Finding[] = [];
+        const analyses: Analysis[] = [];
+        for (const pass of PASSES) {
+          yield { done: done++, total, what: `${pass.name}: audit of ${u.name}${compiling}` };
+          this.useRules(rules);
+          const a = analyze(u.module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
+          analyses.push(a);
+          const found = readFindings(a.result, a.table, source).map((d) => toFinding(d, pass.name));
+          if (found.some((f) => f.file === KERNEL_PATH)) {
+            const starts = fixableStarts(u.module, extras, this.session, pass.name);
+            for (const f of found) f.fixable = f.file === KERNEL_PATH && starts.has(f.from);
+          }
+          mine.push(...found);
+        }
+        audit = { start: u.start, findings: mine, analyses };
+        findings.push(...mine);
+      }
+      this.audits.set(key, audit);
+      programs.push({ fromLine: line, toLine: source.position(u.start + u.text.length).line, analyses: audit.analyses });
+    }
+    findings.sort((x, y) => x.from - y.from || x.code.localeCompare(y.code));
+    let result = applied;
+    if (!result) {
+      result = { diff: undefined, applyChanges: [] };
+      try {
+        // Pass by pass, as apply runs them (each reads the text the one before patched).
+        let text = kernel;
+        for (const pass of PASSES) {
+          yield { done: done++, total, what: `${pass.name}: apply${compiling}` };
+          this.useRules(rules);
+          text = applyPasses(text, KERNEL_PATH, [pass], { extras, session: this.session }).text;
+        }
+        result.applyChanges = textChanges(kernel, text);
+        result.diff = text === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, text, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+      } catch (e) {
+        if (!(e instanceof DiagnosticError)) throw e;
+        result.applyError = rendered(e.diagnostics);
+      }
+      this.applied.set(applyKey, result);
+    }
+    // The graph view of the contract whose manifest declares it (of the whole module when it has several programs).
+    yield { done: done++, total, what: 'graph' };
+    const g = PASSES.findIndex((p) => p.views.includes('graph'));
+    let dot = '';
+    if (g >= 0) {
+      const pass = PASSES[g]!;
+      const a = programs.length === 1 ? programs[0]!.analyses[g]! : analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
+      dot = fanoutDot(a, false, pass.name);
+    }
+    yield { done: done++, total, what: 'facts' };
+    const facts = factTables(kernel, this.session);
+    return {
+      response: { kind: 'analyzed', findings, ...result, dot, facts, programs: { total: module.programs.length, cached: module.programs.length === 0 ? 0 : cached } },
+      programs,
+    };
   }
 
   /** The quick fix of the finding of pass `pass` at offset `start` of `kernel` (rules as last analysed). */
@@ -129,12 +240,13 @@ export class PlaygroundAnalyzer {
     this.rules = rules;
   }
 
-  /** `ptolog explain` of 1-based `line` on the last analysed kernel, per pass. */
+  /** `ptolog explain` of 1-based `line` on the last analysed kernel, per pass (the program holding the line). */
   explain(id: number, line: number): Response {
-    if (this.analyses.length === 0) return { kind: 'explained', id, text: 'No analysis yet (the kernel has errors).' };
-    const src = this.analyses[0]!.module.source;
+    if (this.programs.length === 0) return { kind: 'explained', id, text: 'No analysis yet (the kernel has errors).' };
+    const p = this.programs.find((q) => line >= q.fromLine && line <= q.toLine) ?? this.programs[0]!;
+    const src = p.analyses[0]!.module.source;
     if (line < 1 || line > src.lineCount) return { kind: 'explained', id, text: '' };
-    const text = PASSES.map((p, i) => `== ${p.name}\n${explainLine(this.analyses[i]!, line, p)}`).join('\n');
+    const text = PASSES.map((pass, i) => `== ${pass.name}\n${explainLine(p.analyses[i]!, line, pass)}`).join('\n');
     return { kind: 'explained', id, text };
   }
 }

@@ -26,9 +26,14 @@ let shown: { kernel: string; rules: string; applyChanges: TextChange[]; diff: st
 /** The kernel of each analysis or fix request on its way, by id. */
 const asked = new Map<number, { kernel: string; rules: string }>();
 let analysedCount = 0;
+/** Analyses the worker stopped (replaced by newer ones before they finished). */
+let stoppedCount = 0;
 const started = performance.now();
 
-const initial = stateFromHash(location.hash) ?? { kernel: examples[exampleNames[0]!] ?? '', rules: '' };
+/** The example shown when the link holds no kernel: a racy one (its findings and fixes show at once). */
+const DEFAULT_EXAMPLE = '../../examples/ring_allreduce.py';
+const initial = (await stateFromHash(location.hash)) ?? { kernel: examples[DEFAULT_EXAMPLE] ?? examples[exampleNames[0]!] ?? '', rules: '' };
+$<HTMLInputElement>('as-written').checked = initial.asWritten === true;
 
 function debounce(f: () => void, ms: number): () => void {
   let t: ReturnType<typeof setTimeout> | undefined;
@@ -64,10 +69,14 @@ function analyze(): void {
   lastAnalyze = nextId++;
   const kernel = kernelView.state.doc.toString();
   const rules = rulesView.state.doc.toString();
-  history.replaceState(null, '', stateToHash({ kernel, rules }));
+  const asWritten = $<HTMLInputElement>('as-written').checked;
+  const id = lastAnalyze;
+  void stateToHash({ kernel, rules, asWritten }).then((hash) => {
+    if (id === lastAnalyze) history.replaceState(null, '', hash);
+  });
   $('status').textContent = 'analysing…';
   asked.set(lastAnalyze, { kernel, rules });
-  post({ kind: 'analyze', id: lastAnalyze, kernel, rules, asWritten: $<HTMLInputElement>('as-written').checked });
+  post({ kind: 'analyze', id: lastAnalyze, kernel, rules, asWritten });
 }
 
 function explainCursor(): void {
@@ -88,16 +97,29 @@ worker.onmessage = (ev: MessageEvent<Response>) => {
     if (r.id === lastFix && req) applyKernelChanges(req.kernel, r.changes, 'fix');
     return;
   }
+  if (r.kind === 'progress') {
+    if (r.id !== lastAnalyze) return;
+    const bar = $<HTMLProgressElement>('progress');
+    bar.hidden = false;
+    bar.max = r.total;
+    bar.value = r.done;
+    $('status').textContent = `analysing… ${r.done + 1}/${r.total}: ${r.what}`;
+    return;
+  }
   const req = asked.get(r.id);
   asked.delete(r.id);
   if (r.id !== lastAnalyze || !req) return; // a newer analysis is on its way
+  $('progress').hidden = true;
   if (r.kind === 'failed') {
     $('status').textContent = `internal error: ${r.message}`;
     return;
   }
   analysedCount++;
   const first = analysedCount === 1 ? `, first result ${Math.round(performance.now() - started)} ms after load` : '';
-  $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}`;
+  stoppedCount += r.stopped;
+  const reuse = r.cached ? ' (the same text analysed before)' : r.programs.cached > 0 ? ` (${r.programs.cached} of ${r.programs.total} program(s) unchanged, not audited again)` : '';
+  $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}${reuse}`;
+  document.body.dataset['stopped'] = String(stoppedCount);
   showFindings(r.findings);
   shown = { ...req, applyChanges: r.applyChanges, diff: r.diff ?? '' };
   $<HTMLButtonElement>('apply-all').disabled = r.applyChanges.length === 0;
@@ -268,10 +290,15 @@ function showFacts(tables: FactTable[]): void {
   }
 }
 
-// Examples menu.
+// Examples menu: it shows the example loaded (until another text is loaded).
 const select = $<HTMLSelectElement>('examples');
 select.append(new Option('(choose a shipped example)', ''));
 for (const name of exampleNames) select.append(new Option(name.split('/').pop()!, name));
+/** Shows in the menu the example whose text `kernel` is, or none. */
+const showExample = (kernel: string): void => {
+  select.value = exampleNames.find((n) => examples[n] === kernel) ?? '';
+};
+showExample(initial.kernel);
 select.onchange = () => {
   const text = examples[select.value];
   if (text === undefined) return;
@@ -289,11 +316,17 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
   };
 }
 
-window.addEventListener('hashchange', () => {
-  const s = stateFromHash(location.hash);
+window.addEventListener('hashchange', async () => {
+  const s = await stateFromHash(location.hash);
   if (!s) return;
+  showExample(s.kernel);
+  const box = $<HTMLInputElement>('as-written');
+  const stageChanged = box.checked !== (s.asWritten === true);
+  box.checked = s.asWritten === true;
+  const textChanged = s.kernel !== kernelView.state.doc.toString() || s.rules !== rulesView.state.doc.toString();
   if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch(loadText(kernelView, s.kernel));
   if (s.rules !== rulesView.state.doc.toString()) rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
+  if (stageChanged && !textChanged) analyze();
 });
 
 $('as-written').addEventListener('change', () => analyze());

@@ -55,7 +55,15 @@ export type Response =
       dot: string;
       facts: FactTable[];
       ms: number;
+      /** The kernel's programs, and how many of them were audited before (their audits reused). */
+      programs: { total: number; cached: number };
+      /** The whole result was one computed before (same kernel, rules and stage). */
+      cached: boolean;
+      /** Older analyses the worker stopped, a newer one having replaced them, since its last result. */
+      stopped: number;
     }
+  /** Analysis `id` is at step `done` of `total` (`what` it does now). */
+  | { kind: 'progress'; id: number; done: number; total: number; what: string }
   | { kind: 'explained'; id: number; text: string }
   /** The quick fix's changes of the analysed kernel; empty when the pass derives no fix there. */
   | { kind: 'fixed'; id: number; changes: TextChange[] }

@@ -19,7 +19,7 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('browser');
     server = pg.server;
     browser = pg.browser;
     page = await pg.open('', errors);
@@ -48,7 +48,7 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
     expect(first).toContain('27:13 note[missing-marker]');
     expect(await page.locator('#kernel .cm-lintRange-info').count()).toBeGreaterThan(0);
     expect(await page.locator('#kernel .cm-lintRange-error').count()).toBe(0);
-    expect(page.url()).toMatch(/#k=/);
+    expect(page.url()).toMatch(/#z=/);
   });
 
   it('the diff tab shows the inserted markers', async () => {
@@ -102,10 +102,10 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
     const shared = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const base = server.resolvedUrls!.local[0]!;
     const countMarkers = async (p: Page): Promise<number> => p.locator('#findings li[data-code="missing-marker"]').count();
-    await shared.goto(base + stateToHash({ kernel, rules: '' }));
+    await shared.goto(base + await stateToHash({ kernel, rules: '' }));
     await shared.waitForSelector('body[data-analysed="1"]', { timeout: 0 });
     expect(await countMarkers(shared)).toBe(1);
-    await shared.goto(base + stateToHash({ kernel, rules: 'wait_op("pld.system.ttest").\n' }));
+    await shared.goto(base + await stateToHash({ kernel, rules: 'wait_op("pld.system.ttest").\n' }));
     await shared.reload();
     await shared.waitForSelector('body[data-analysed="1"]', { timeout: 0 });
     expect(await shared.textContent('#rules .cm-content')).toContain('wait_op("pld.system.ttest").');

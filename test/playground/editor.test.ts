@@ -15,7 +15,7 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('editor');
     page = await pg.open('', errors);
   }, 180_000);
 
@@ -39,7 +39,7 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
     for (let i = 1; i <= n; i++) {
       const li = page.locator(`#findings li:nth-child(${i})`);
       const line = Number(/^(\d+):/.exec((await li.locator('.loc').textContent()) ?? '')?.[1]);
-      await li.click();
+      await li.locator('.loc').click();
       expect(await firstColumnVisible(page, line)).toBe(true);
       // (The first finding, line 27, is in view with line 1; the later ones may scroll it up.)
       if (i === 1) expect(await firstColumnVisible(page, 1)).toBe(true);

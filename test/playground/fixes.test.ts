@@ -15,7 +15,7 @@ describe.skipIf(skipReason !== undefined)(`fixes in Chromium${skipReason ? ` (sk
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
+    pg = await startPlayground('fixes');
     page = await pg.open('', errors);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await loadExample(page, 'ring_allreduce.py');

@@ -1,6 +1,7 @@
 // Shared set-up of the playground browser tests: builds the page once per test file (vite),
 // serves it on 127.0.0.1 and drives Debian's Chromium with playwright-core (no browser download).
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { build, preview, type PreviewServer } from 'vite';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -22,10 +23,14 @@ export interface Playground {
   close(): Promise<void>;
 }
 
-/** Builds and serves the playground, and launches Chromium. */
-export async function startPlayground(): Promise<Playground> {
-  await build({ configFile: CONFIG, logLevel: 'error' });
-  const server = await preview({ configFile: CONFIG, logLevel: 'error', preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+/**
+ * Builds and serves the playground, and launches Chromium. Each test file (`name`) builds into a
+ * folder of its own under test/out/ (the files run in parallel).
+ */
+export async function startPlayground(name: string): Promise<Playground> {
+  const outDir = resolve('test', 'out', 'playground-dist', name);
+  await build({ configFile: CONFIG, logLevel: 'error', build: { outDir } });
+  const server = await preview({ configFile: CONFIG, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
   const browser = await chromium.launch({ executablePath: executablePath!, args: ARGS });
   const base = server.resolvedUrls!.local[0]!;
   return {

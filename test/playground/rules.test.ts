@@ -16,8 +16,8 @@ describe.skipIf(skipReason !== undefined)(`rules editor in Chromium${skipReason 
   const errors: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPlayground();
-    page = await pg.open(stateToHash({ kernel: RING, rules: BAD }), errors);
+    pg = await startPlayground('rules');
+    page = await pg.open(await stateToHash({ kernel: RING, rules: BAD }), errors);
   }, 180_000);
 
   afterAll(async () => {
@@ -56,7 +56,7 @@ describe.skipIf(skipReason !== undefined)(`rules editor in Chromium${skipReason 
 
   it('highlights Datalog: comments, strings, relation names and variables each in their own colour', async () => {
     const rules = '// ttest is a wait too\nwait_op("pld.system.ttest").\nfoo(X) :- wait_op(X).\n';
-    const p = await pg.open(stateToHash({ kernel: RING, rules }));
+    const p = await pg.open(await stateToHash({ kernel: RING, rules }));
     const colour = async (text: string): Promise<string> =>
       p.evaluate(`(() => {
         const walker = document.createTreeWalker(document.querySelector('#rules .cm-content'), NodeFilter.SHOW_TEXT);
