@@ -28,6 +28,8 @@ const asked = new Map<number, { kernel: string; rules: string }>();
 let analysedCount = 0;
 /** Analyses the worker stopped (replaced by newer ones before they finished). */
 let stoppedCount = 0;
+/** What the status line adds to the next result (the fix just applied). */
+let afterNote = '';
 const started = performance.now();
 
 /** The example shown when the link holds no kernel: a racy one (its findings and fixes show at once). */
@@ -118,7 +120,8 @@ worker.onmessage = (ev: MessageEvent<Response>) => {
   const first = analysedCount === 1 ? `, first result ${Math.round(performance.now() - started)} ms after load` : '';
   stoppedCount += r.stopped;
   const reuse = r.cached ? ' (the same text analysed before)' : r.programs.cached > 0 ? ` (${r.programs.cached} of ${r.programs.total} program(s) unchanged, not audited again)` : '';
-  $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}${reuse}`;
+  $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}${reuse}${afterNote}`;
+  afterNote = '';
   document.body.dataset['stopped'] = String(stoppedCount);
   showFindings(r.findings);
   shown = { ...req, applyChanges: r.applyChanges, diff: r.diff ?? '' };
@@ -226,6 +229,7 @@ function applyKernelChanges(kernel: string, changes: TextChange[], what: string)
     effects: EditorView.scrollIntoView(set.mapPos(changes[0]!.from, 1), { y: 'center' }),
   });
   $('status').textContent = `${what} applied (Ctrl+Z undoes it)`;
+  afterNote = ` · ${what} applied (Ctrl+Z undoes it)`;
 }
 
 function showDiff(diff: string | undefined, error: string | undefined): void {

@@ -37,7 +37,7 @@ async function run(r: Extract<Request, { kind: 'analyze' }>): Promise<void> {
       scope.postMessage({ kind: 'progress', id: r.id, ...next.value } satisfies Response);
       await nextTurn();
       if (newest !== r.id) {
-        steps.return(undefined as never);
+        // (Left unfinished: nothing it holds is shared until it returns.)
         stopped++;
         return;
       }

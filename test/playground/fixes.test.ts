@@ -42,6 +42,7 @@ describe.skipIf(skipReason !== undefined)(`fixes in Chromium${skipReason ? ` (sk
     expect(await kernel()).toContain(FENCE);
     expect(await kernel()).not.toContain('cacheinvalid');
     expect(await codes()).toEqual(['missing-marker']);
+    expect(await page.textContent('#status')).toContain('fix applied (Ctrl+Z undoes it)');
     await page.click('#kernel .cm-content');
     await after(() => page.keyboard.press('Control+z'));
     expect(await kernel()).toBe(RING);
