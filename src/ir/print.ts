@@ -144,7 +144,7 @@ function exprRaw(e: Expr): string {
     case 'Float': return printFloat(e);
     case 'Bool': return e.value ? 'True' : 'False';
     case 'None': return 'None';
-    case 'Str': return printString(e.value);
+    case 'Str': return e.fstring ? `f${printString(e.value)}` : printString(e.value);
     case 'List': return `[${e.elts.map(top).join(', ')}]`;
     case 'Tuple':
       return e.elts.length === 1 ? `(${top(e.elts[0]!)},)` : `(${e.elts.map(top).join(', ')})`;
