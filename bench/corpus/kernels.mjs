@@ -63,7 +63,7 @@ for (const f of walk(join(root, 'docs'), '.md')) {
 }
 
 // Python's view: for each text, the kernels [first decorator line, def line, end line, name] or null (a syntax error).
-const PY = String.raw`
+const PY = `
 import ast, json, sys
 PATHS = {
   'pypto.jit.jit': 'pl.jit', 'pypto.jit.decorator.jit': 'pl.jit', 'pypto.language.jit': 'pl.jit',
