@@ -163,6 +163,7 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
     return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
   const spelled = dotted(calleeExpr);
+  if (spelled !== 'pl.static_print' && spelled !== 'pl.static_assert') rejectFStrings(ctx, args, kwargs);
   // A helper imported from another module called through its module (`comm.ping(...)`).
   if (spelled !== null && calleeExpr.kind === 'Attr' && ctx.jitFuncs?.has(spelled)) {
     return { kind: 'Call', callee: { kind: 'self', name: spelled, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
@@ -179,6 +180,21 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
     return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
   return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
+}
+
+/** PyPTO evaluates an f-string only as an argument of `pl.static_print` / `pl.static_assert`. */
+const F_STRINGS = 'f-strings are not supported inside a @pl.program (but as an argument of pl.static_print / pl.static_assert)';
+
+/** An f-string argument outside `pl.static_print` / `pl.static_assert` (which PyPTO evaluates at parse time) is PyPTO's error. */
+function rejectFStrings(ctx: BuildCtx, args: readonly Expr[], kwargs: readonly Keyword[]): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.kind === 'Str' && a.fstring) ctx.report.unsupported(a, F_STRINGS);
+  }
+  for (let i = 0; i < kwargs.length; i++) {
+    const v = kwargs[i]!.value;
+    if (v.kind === 'Str' && v.fstring) ctx.report.unsupported(v, F_STRINGS);
+  }
 }
 
 function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span): SubmitExpr {
@@ -285,6 +301,7 @@ export function lastEnd(body: readonly Stmt[], fallback: number): number {
 /** `target = value` / `target: ann = value`, including tuple targets and `name[i] = v`. */
 export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation: Expr | null, span: Span): AssignStmt {
   const ann = annotation ? toType(ctx, annotation) : null;
+  if (value.kind === 'Str' && value.fstring) ctx.report.unsupported(value, F_STRINGS);
   if (target.kind === 'Name') {
     return { kind: 'Assign', targets: [target], tupleTarget: false, annotation: ann, value, start: span.start, end: span.end };
   }
@@ -737,6 +754,9 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
     if (!core) return 'AIV';
     if (core.kind === 'Str' && (core.value === 'aic' || core.value === 'aiv' || core.value === 'mixed')) {
       return core.value === 'aic' ? 'AIC' : core.value === 'aiv' ? 'AIV' : 'Group';
+    }
+    if (core.kind === 'Name') {
+      return ctx.report.unsupported(core, `@pl.jit.extern core_type is '${core.id}', whose value ptolog cannot know where it reads the kernel (a parameter or variable of the enclosing code): write the core type as a literal, 'aic', 'aiv' or 'mixed'`);
     }
     return ctx.report.unsupported(core, "@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed'");
   }

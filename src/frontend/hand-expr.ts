@@ -9,12 +9,12 @@
  * A builder that reports a diagnostic also sends the piece back to the grammar, which then
  * reports the first error of the piece in its own order.
  */
-import type { DictExpr, Expr, NameExpr, Span } from '../ir/nodes.js';
+import type { DictExpr, Expr, NameExpr, Span, StrExpr } from '../ir/nodes.js';
 import type { OffsetMap } from './layout.js';
 import { empty, exact, type InternPool } from '../ir/compact.js';
 import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
 import { precedence, type OperandTok, type OpTok } from './precedence.js';
-import { decodeString, parseNumber } from './literals.js';
+import { decodeString, isFString, parseNumber } from './literals.js';
 import { KEYWORDS, T_END, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
 
 /** Thrown when the hand-written parser does not accept a piece (the grammar reads it instead). */
@@ -366,13 +366,18 @@ export class ExprParser {
     if (k === T_STRING) {
       let value = '';
       let end = b;
+      let f = false;
       while (t.kind[this.p] === T_STRING) {
         const s = t.start[this.p]!;
         end = t.end[this.p]!;
-        value += decodeString(this.chunkText(s, end), this.span(s, end), this.st.report);
+        const raw = this.chunkText(s, end);
+        if (isFString(raw)) f = true;
+        value += decodeString(raw, this.span(s, end), this.st.report);
         this.p++;
       }
-      return { e: { kind: 'Str', value, start: this.os(a), end: this.oe(end) }, start: a, end };
+      const e: StrExpr = { kind: 'Str', value, start: this.os(a), end: this.oe(end) };
+      if (f) e.fstring = true;
+      return { e, start: a, end };
     }
     if (k !== T_OP) return this.fail();
     const o = t.text[p]!;

@@ -31,12 +31,21 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '',
 };
 
-/** The value of one string literal (prefix and quotes included); f-strings and bytes are reported. */
+/** True when a string literal (prefix and quotes included) is an f-string. */
+export function isFString(raw: string): boolean {
+  const q = raw.search(/['"]/);
+  return q > 0 && /[fF]/.test(raw.slice(0, q));
+}
+
+/**
+ * The value of one string literal (prefix and quotes included); bytes are reported. An f-string's
+ * value is its text between the quotes, escapes decoded and `{...}` kept (PyPTO evaluates it in
+ * `pl.static_print`; ptolog keeps it to print it back, see StrExpr.fstring).
+ */
 export function decodeString(raw: string, span: Span, report: Reporter): string {
   const m = /^([a-zA-Z]*)('''|"""|'|")/.exec(raw)!;
   const prefix = m[1]!.toLowerCase();
   const q = m[2]!;
-  if (prefix.includes('f')) return report.unsupported(span, 'f-strings are not supported inside a @pl.program');
   if (prefix.includes('b')) return report.unsupported(span, 'bytes literals are not supported inside a @pl.program');
   const body = raw.slice(m[0].length, raw.length - q.length);
   if (prefix.includes('r')) return body.replace(/\r\n?/g, '\n');

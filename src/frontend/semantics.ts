@@ -6,10 +6,10 @@
 import * as ohm from 'ohm-js';
 import { readFileSync } from 'node:fs';
 import type {
-  ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, TupleExpr,
+  ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, StrExpr, TupleExpr,
 } from '../ir/nodes.js';
 import { precedence, type OperandTok } from './precedence.js';
-import { decodeString, parseNumber } from './literals.js';
+import { decodeString, isFString, parseNumber } from './literals.js';
 import type { OffsetMap } from './layout.js';
 import {
   makeAssign, makeAttr, makeCall, resolveImported, makeFor, makeIf, makeWhile, makeWith,
@@ -502,8 +502,14 @@ const actions: ohm.ActionDict<any> = {
   },
   Atom_str(parts) {
     let value = '';
-    for (const p of parts.children) value += decodeString(p.sourceString, sp(p), st.report);
-    return { kind: 'Str', value, start: spS(this), end: spE(this) };
+    let f = false;
+    for (const p of parts.children) {
+      if (isFString(p.sourceString)) f = true;
+      value += decodeString(p.sourceString, sp(p), st.report);
+    }
+    const e: StrExpr = { kind: 'Str', value, start: spS(this), end: spE(this) };
+    if (f) e.fstring = true;
+    return e;
   },
   Atom_true(_k) {
     return { kind: 'Bool', value: true, start: spS(this), end: spE(this) };

@@ -38,7 +38,11 @@ export interface IntExpr { kind: 'Int'; value: number; start: number; end: numbe
 export interface FloatExpr { kind: 'Float'; value: number; text: string; start: number; end: number }
 export interface BoolExpr { kind: 'Bool'; value: boolean; start: number; end: number }
 export interface NoneExpr { kind: 'None'; start: number; end: number }
-export interface StrExpr { kind: 'Str'; value: string; start: number; end: number }
+export interface StrExpr {
+  kind: 'Str'; value: string; start: number; end: number;
+  /** An f-string (read as an argument of `pl.static_print` / `pl.static_assert` only): printed `f"..."`, `value` its text. */
+  fstring?: true;
+}
 export interface ListExpr { kind: 'List'; elts: Expr[]; start: number; end: number }
 export interface TupleExpr { kind: 'Tuple'; elts: Expr[]; start: number; end: number }
 export interface DictExpr { kind: 'Dict'; entries: { key: Expr; value: Expr }[]; start: number; end: number }

@@ -44,6 +44,7 @@
  *
  * Output is built as an array of lines joined once, so printing is linear in program size.
  */
+import type { Diagnostic } from '../report/diagnostic.js';
 import type {
   AssignStmt, Commented, CallExpr, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Keyword, Module,
   Param, Program, ScopeStmt, Stmt, TypeExpr,
@@ -144,7 +145,7 @@ function exprRaw(e: Expr): string {
     case 'Float': return printFloat(e);
     case 'Bool': return e.value ? 'True' : 'False';
     case 'None': return 'None';
-    case 'Str': return printString(e.value);
+    case 'Str': return e.fstring ? `f${printString(e.value)}` : printString(e.value);
     case 'List': return `[${e.elts.map(top).join(', ')}]`;
     case 'Tuple':
       return e.elts.length === 1 ? `(${top(e.elts[0]!)},)` : `(${e.elts.map(top).join(', ')})`;
@@ -589,6 +590,36 @@ export function printModule(mod: Pick<Module, 'constants' | 'programs' | 'header
   out += `${header.join('\n')}\n`;
   if (consts.length > 0) out += `\n${consts.join('\n')}\n`;
   return `${out}\n\n${body}`;
+}
+
+/**
+ * Located errors for functions `printModule` cannot print as Python binds them: two functions of
+ * one program with the same name (two `@pl.jit.inline def helper` in the branches of an `if` /
+ * `else`, of which Python binds the one of the branch taken; two methods of one class, of which
+ * the last wins). fmt leaves such a file out rather than hoist both to one level.
+ */
+export function unprintableFunctions(m: Pick<Module, 'programs' | 'source'>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const p of m.programs) {
+    if (p.imported) continue;
+    const seen = new Map<string, number>();
+    for (const f of p.functions) {
+      const first = seen.get(f.name);
+      if (first === undefined) {
+        seen.set(f.name, f.start);
+        continue;
+      }
+      const line = m.source.position(first).line;
+      out.push({
+        severity: 'error',
+        code: 'unsupported-construct',
+        message: `fmt cannot print this function: '${f.name}' is also defined on line ${line} (in another branch, or earlier in the class), and Python binds only one of them; printed at one level, the last would replace the other`,
+        location: { source: m.source, start: f.start, end: f.start },
+        fix: 'give the two functions different names, or keep one definition',
+      });
+    }
+  }
+  return out;
 }
 
 export { isCachePolicyDecl };

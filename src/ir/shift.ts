@@ -53,7 +53,7 @@ function shiftExpr(e: Expr, d: number): Expr {
     case 'None':
       return { kind: 'None', start: e.start + d, end: e.end + d };
     case 'Str':
-      return { kind: 'Str', value: e.value, start: e.start + d, end: e.end + d };
+      return e.fstring ? { kind: 'Str', value: e.value, fstring: true, start: e.start + d, end: e.end + d } : { kind: 'Str', value: e.value, start: e.start + d, end: e.end + d };
     case 'List':
       return { kind: 'List', elts: exprs(e.elts, d), start: e.start + d, end: e.end + d };
     case 'Tuple':

@@ -118,3 +118,21 @@ describe('decorator spellings (issue 28 item 8, issue 34 item 7)', () => {
     expect(call.kind === 'Assign' && call.value.kind === 'Call' ? call.value.callee : null).toMatchObject({ kind: 'self', name: 'h' });
   });
 });
+
+describe('issue 28 item 13', () => {
+  it('reads an f-string in pl.static_print and prints it back as one', async () => {
+    const { printModule } = await import('../../src/ir/print.js');
+    const text = 'import pypto.language as pl\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[8], pl.FP32]):\n    pl.static_print(f"input: {x}")\n    return x\n';
+    const m = parseModule(text, 'f.py');
+    expect(printModule(m)).toContain('pl.static_print(f"input: {x}")');
+    expect(printModule(parseModule(printModule(m), 'g.py'))).toBe(printModule(m));
+  });
+
+  it('a core_type from a test parameter is said to be unknown, not a wrong value', () => {
+    const text = 'import pypto.language as pl\n\ndef test(core_type):\n    @pl.jit.extern(core_type=core_type, source="k.cpp")\n    def k(a: pl.Tensor):\n        ...\n';
+    const m = parseModuleIsolated(text, 'e.py');
+    expect(moduleErrors(m).map((d) => d.message)).toEqual([
+      "@pl.jit.extern core_type is 'core_type', whose value ptolog cannot know where it reads the kernel (a parameter or variable of the enclosing code): write the core type as a literal, 'aic', 'aiv' or 'mixed'",
+    ]);
+  });
+});

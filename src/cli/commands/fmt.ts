@@ -20,7 +20,7 @@ import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { readModuleIsolated, moduleErrors, parseDefines } from '../../frontend/index.js';
 import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
-import { printModule } from '../../ir/print.js';
+import { printModule, unprintableFunctions } from '../../ir/print.js';
 import { DEFAULT_EXCLUDE } from '../../config/config.js';
 import { expandTargets } from '../targets.js';
 import { defineTypos } from '../define-typos.js';
@@ -68,7 +68,9 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
             continue;
           }
           problems.push(...defineTypos(mod, defines), ...(mod.problems ?? []));
-          if (moduleErrors(mod).length > 0) {
+          const unprintable = unprintableFunctions(mod);
+          problems.push(...unprintable);
+          if (moduleErrors(mod).length > 0 || unprintable.length > 0) {
             // Never print a program with a function missing: the file's output is left out.
             failed = true;
             continue;
