@@ -60,4 +60,11 @@ describe('the CLI cache of compiled rules', () => {
     const after = runBin(args, { env: { PTOLOG_CACHE_DIR: cache } });
     expect([after.code, after.out, after.err]).toEqual([expected.code, expected.out, expected.err]);
   });
+
+  it('--jobs workers given the main thread\'s compiled rules (--no-cache) print what one thread prints', () => {
+    const files = ['examples/ring_allreduce.py', 'rules/examples/ttest_is_a_wait.py', 'examples/mesh_gather.py'];
+    const one = runBin(['audit', '--jobs', '1', ...files]);
+    const two = runBin(['--no-cache', 'audit', '--jobs', '2', ...files]);
+    expect([two.code, two.out, two.err]).toEqual([one.code, one.out, one.err]);
+  });
 });
