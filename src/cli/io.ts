@@ -6,14 +6,16 @@ import { RuleSession } from '../passes/rule-session.js';
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {
   stdout(text: string): void;
+  /** Writes bytes to stdout as they are (a file's non-UTF-8 bytes). Default: stdout(latin1 text). */
+  stdoutBytes?(bytes: Uint8Array): void;
   stderr(text: string): void;
   /** Whether stdout / stderr are terminals (colour, progress). Default: not. */
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
   /** Environment variables the CLI reads (NO_COLOR, PTOLOG_DEBUG). Default: none. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Reads all of standard input (for `-`). */
-  readStdin?: () => Promise<string>;
+  /** Reads all of standard input (for `-`): its bytes (kept byte for byte), or text. */
+  readStdin?: () => Promise<string | Uint8Array>;
   /** The default of --jobs. Default: 1. */
   cpus?: number;
   /**
@@ -23,10 +25,10 @@ export interface CliIO {
   ruleSession?: RuleSession;
 }
 
-async function readAllStdin(): Promise<string> {
+async function readAllStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** A reader closed our stdout (`ptolog ... | head`): stop quietly, as other command-line tools do. */
@@ -50,6 +52,15 @@ export const processIO: CliIO = {
     quietOnEpipe();
     try {
       process.stdout.write(t);
+    } catch (e) {
+      if (isEpipe(e)) process.exit(0);
+      throw e;
+    }
+  },
+  stdoutBytes: (b) => {
+    quietOnEpipe();
+    try {
+      process.stdout.write(b);
     } catch (e) {
       if (isEpipe(e)) process.exit(0);
       throw e;
@@ -100,4 +111,15 @@ export async function guarded(io: CliIO, body: () => Promise<number> | number): 
 /** The rule session of one CLI run: the caller's (`io.ruleSession`) or a new one, seen from the working directory. */
 export function ruleSessionOf(io: CliIO): RuleSession {
   return (io.ruleSession ?? new RuleSession()).at(process.cwd());
+}
+
+/** Writes a file's text to stdout in the file's own encoding (Latin-1 text: one byte per character). */
+export function writeSourceOut(io: CliIO, text: string, encoding: 'utf8' | 'latin1' | undefined): void {
+  if (encoding !== 'latin1') {
+    io.stdout(text);
+    return;
+  }
+  const bytes = Buffer.from(text, 'latin1');
+  if (io.stdoutBytes) io.stdoutBytes(bytes);
+  else io.stdout(text);
 }
