@@ -2,6 +2,8 @@
  * The work done for one kernel file by `audit` and `apply`, as plain data in and out, so it runs
  * the same in the main thread and in a worker thread.
  */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
 import { passByName, type PassSpec } from '../passes/registry.js';
@@ -19,7 +21,7 @@ import type { SeverityOverride } from '../config/config.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { RuleSession } from '../passes/rule-session.js';
 import { toWire, type WireBundle } from '../report/wire.js';
-import { interruptedWrites, moduleReader, readSource, writeAtomic, type SourceFile } from './files.js';
+import { interruptedWrites, moduleReader, readSource, writeAtomic, type SourceEncoding, type SourceFile } from './files.js';
 
 /** What to do with one file. */
 export interface FileTask {
@@ -28,6 +30,8 @@ export interface FileTask {
   file: string;
   /** The text when it comes from standard input (then nothing is written). */
   stdinText?: string;
+  /** How standard input's bytes were decoded (default utf8). */
+  stdinEncoding?: SourceEncoding;
   passes: string[];
   rules: string[];
   include: string[];
@@ -61,6 +65,8 @@ export interface FileResult {
   fatal?: WireBundle;
   /** apply: the text to print (result or diff). */
   output?: string;
+  /** The encoding `output` is printed in: the file's (Latin-1 text prints one byte per character). */
+  encoding?: SourceEncoding;
   /** apply: edits applied and whether the text changed. */
   applied?: number;
   changed?: boolean;
@@ -73,9 +79,32 @@ function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extr
   return applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
 }
 
-/** A unified diff whose headers `git apply` and `patch -p1` accept for relative and absolute paths. */
+/**
+ * The path a diff header names: relative to the root of the git repository holding the file
+ * (where `git apply` applies it), else to the working directory (`patch -p1`); a file outside
+ * both keeps its absolute path without the leading `/` (apply from `/`).
+ */
+export function diffPath(file: string, cwd: string): string {
+  const abs = resolve(cwd, file);
+  const inside = (base: string): string | undefined => {
+    const rel = relative(base, abs);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : undefined;
+  };
+  const root = repositoryRoot(dirname(abs));
+  const rel = (root !== undefined ? inside(root) : undefined) ?? inside(cwd) ?? abs.replace(/^[/\\]+/, '');
+  return rel.split(sep).join('/');
+}
+
+function repositoryRoot(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** A unified diff whose headers `git apply` (from the repository root) and `patch -p1` (from the working directory) accept. */
 function diffOf(file: string, before: string, after: string): string {
-  const p = file.replace(/^\/+/, '').replaceAll('\\', '/');
+  const p = diffPath(file, process.cwd());
   return createTwoFilesPatch(`a/${p}`, `b/${p}`, before, after, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
@@ -96,7 +125,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       modules: moduleReader(t.importRoots ?? []),
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
-    const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: 'utf8' } : readSource(t.file);
+    const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: t.stdinEncoding ?? 'utf8' } : readSource(t.file);
     const source = new SourceText(t.file, src.text);
     const defineWarnings = (): Diagnostic[] => {
       if (!opts.defines || opts.defines.size === 0) return [];
@@ -114,7 +143,8 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
     const partial = r.errors.length > 0 ? { fatal: toWire(r.errors) } : {};
     const applied = r.outcomes.reduce((n, o) => n + o.applied, 0);
     const changed = r.text !== src.text;
-    if (t.mode === 'write' && changed) {
+    if (t.mode === 'write') {
+      // Also when nothing changes: the file itself may be the partial copy of an interrupted write.
       const left = interruptedWrites(t.file);
       if (left.length > 0) {
         throw new DiagnosticError([{
@@ -122,11 +152,14 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
           message: `an earlier write of ${t.file} was interrupted; ${left.join(', ')} holds its complete result. Check ${t.file}, then remove that file (or move it over ${t.file}).`,
         }]);
       }
+    }
+    if (t.mode === 'write' && changed) {
       writeAtomic(t.file, r.text, src.encoding);
       return { report, applied, changed, ...partial };
     }
-    if (t.mode === 'diff') return { report, applied, changed, output: changed ? diffOf(t.file, src.text, r.text) : '', ...partial };
-    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, ...partial };
+    const encoding = src.encoding;
+    if (t.mode === 'diff') return { report, applied, changed, output: changed ? diffOf(t.file, src.text, r.text) : '', encoding, ...partial };
+    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...partial };
   } catch (e) {
     if (e instanceof DiagnosticError) return { report: { diagnostics: [], sources: {} }, fatal: toWire(e.diagnostics) };
     throw e;

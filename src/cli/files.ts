@@ -48,10 +48,15 @@ export function readSource(path: string): SourceFile {
   } catch (e) {
     throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path, message: `cannot read ${path}: ${unreadableReason(e, path)}.` }]);
   }
+  return decodeSource(buf);
+}
+
+/** Decodes a source file's bytes: valid UTF-8 as UTF-8, anything else as Latin-1 (one character per byte). */
+export function decodeSource(buf: Uint8Array): SourceFile {
   try {
     return { text: UTF8.decode(buf), encoding: 'utf8' };
   } catch {
-    return { text: buf.toString('latin1'), encoding: 'latin1' };
+    return { text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('latin1'), encoding: 'latin1' };
   }
 }
 
@@ -67,24 +72,63 @@ function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}${TMP_TAG}`);
 }
 
-/**
- * The complete results left by a write of `path` (a hard-linked file) that was killed while
- * copying the result in place: the file may be partial, the result file is whole.
- */
-export function interruptedWrites(path: string): string[] {
-  let target = path;
+/** Whether the process `pid` is running (a write it left behind is then still in progress). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
   try {
-    target = realpathSync(path);
-  } catch {
-    return [];
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The files `.NAME.PID<tag>` beside `target` whose writer PID is no longer running. */
+function leftBehind(target: string, tag: string): string[] {
   const dir = dirname(target);
   const prefix = `.${basename(target)}.`;
+  let names: string[];
   try {
-    return readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith(RESULT_TAG)).map((n) => join(dir, n));
+    names = readdirSync(dir);
   } catch {
     return [];
   }
+  return names
+    .filter((n) => n.startsWith(prefix) && n.endsWith(tag))
+    .filter((n) => {
+      const pid = Number(n.slice(prefix.length, -tag.length));
+      return !Number.isSafeInteger(pid) || pid <= 0 || !alive(pid);
+    })
+    .map((n) => join(dir, n));
+}
+
+/**
+ * The complete results left by a write of `path` (a hard-linked file) that was killed while
+ * copying the result in place: the file may be partial, the result file is whole. A result of a
+ * write still running (another ptolog on the same file) is not one.
+ */
+export function interruptedWrites(path: string): string[] {
+  try {
+    return leftBehind(realpathSync(path), RESULT_TAG);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Removes the temporary files (`.NAME.PID.ptolog.tmp`) that writes of `target` killed before
+ * their rename left beside it: never renamed, they are no part of any file. Returns them.
+ */
+export function removeStaleTemps(target: string): string[] {
+  const stale = leftBehind(target, TMP_TAG);
+  return stale.filter((p) => {
+    try {
+      unlinkSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function writeFully(fd: number, data: Buffer): void {
@@ -125,6 +169,7 @@ export function writeAtomic(path: string, text: string, encoding: SourceEncoding
     failWrite(path, unreadableReason(e, target));
   }
   if ((st.mode & 0o222) === 0) failWrite(path, 'it is read-only (no write permission bit); make it writable first');
+  removeStaleTemps(target);
   const data = Buffer.from(text, encoding);
   const tmp = tempPathFor(target);
   let fd: number | undefined;
@@ -206,4 +251,28 @@ export function moduleReader(roots: readonly string[]): ModuleReader {
       }
     },
   };
+}
+
+/**
+ * Runs `write` (which writes files into the output directory `dir` of option `flag`), turning a
+ * file that cannot be written (a directory in the way, a read-only or virtual file system) into
+ * a located `unwritable-output` error naming that file.
+ */
+export function writingOutputs<T>(dir: string, flag: string, write: () => T): T {
+  try {
+    return write();
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (typeof err?.code !== 'string' || err.syscall === undefined) throw e;
+    const path = err.path ?? dir;
+    const why =
+      err.code === 'EISDIR' ? 'a directory is in the way'
+      : err.code === 'ENOTDIR' ? 'a part of the path is not a directory'
+      : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied'
+      : err.code === 'EROFS' ? 'the file system is read-only'
+      : err.code === 'ENOENT' ? 'the file cannot be created there'
+      : err.code === 'ENOSPC' ? 'no space left on the device'
+      : err.message;
+    throw new DiagnosticError([{ severity: 'error', code: 'unwritable-output', path, message: `cannot write ${path} (${flag} ${dir}): ${why}.` }]);
+  }
 }

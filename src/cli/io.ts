@@ -7,14 +7,16 @@ import { cacheSpecOf, ruleCacheOf } from './rule-cache.js';
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {
   stdout(text: string): void;
+  /** Writes bytes to stdout as they are (a file's non-UTF-8 bytes). Default: stdout(latin1 text). */
+  stdoutBytes?(bytes: Uint8Array): void;
   stderr(text: string): void;
   /** Whether stdout / stderr are terminals (colour, progress). Default: not. */
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
   /** Environment variables the CLI reads (NO_COLOR, PTOLOG_DEBUG). Default: none. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Reads all of standard input (for `-`). */
-  readStdin?: () => Promise<string>;
+  /** Reads all of standard input (for `-`): its bytes (kept byte for byte), or text. */
+  readStdin?: () => Promise<string | Uint8Array>;
   /** The default of --jobs. Default: 1. */
   cpus?: number;
   /**
@@ -26,10 +28,10 @@ export interface CliIO {
   noCache?: boolean;
 }
 
-async function readAllStdin(): Promise<string> {
+async function readAllStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** A reader closed our stdout (`ptolog ... | head`): stop quietly, as other command-line tools do. */
@@ -53,6 +55,15 @@ export const processIO: CliIO = {
     quietOnEpipe();
     try {
       process.stdout.write(t);
+    } catch (e) {
+      if (isEpipe(e)) process.exit(0);
+      throw e;
+    }
+  },
+  stdoutBytes: (b) => {
+    quietOnEpipe();
+    try {
+      process.stdout.write(b);
     } catch (e) {
       if (isEpipe(e)) process.exit(0);
       throw e;
@@ -105,4 +116,15 @@ export function ruleSessionOf(io: CliIO): RuleSession {
   if (io.ruleSession) return io.ruleSession.at(process.cwd());
   const spec = cacheSpecOf(io.env ?? {}, io.noCache === true);
   return new RuleSession(process.cwd(), spec ? ruleCacheOf(spec) : undefined);
+}
+
+/** Writes a file's text to stdout in the file's own encoding (Latin-1 text: one byte per character). */
+export function writeSourceOut(io: CliIO, text: string, encoding: 'utf8' | 'latin1' | undefined): void {
+  if (encoding !== 'latin1') {
+    io.stdout(text);
+    return;
+  }
+  const bytes = Buffer.from(text, 'latin1');
+  if (io.stdoutBytes) io.stdoutBytes(bytes);
+  else io.stdout(text);
 }

@@ -16,11 +16,16 @@ const empty = join(dir, 'empty');
 mkdirSync(empty);
 const missing = join(dir, 'missing.py');
 const out = join(dir, 'out');
+// An output directory whose output files are directories.
+const blocked = join(dir, 'blocked');
+mkdirSync(join(blocked, 'span.facts'), { recursive: true });
+mkdirSync(join(blocked, 'p.csv'));
 
 /** No stack trace, whatever the input: no `    at f (file:line)` frame, no Node error class dump. */
 function noStackTrace(err: string): void {
   expect(err).not.toMatch(/^\s+at .*:\d+:\d+\)?$/m);
   expect(err).not.toMatch(/^(DiagnosticError|TypeError|Error): /m);
+  expect(err).not.toContain('internal error');
 }
 
 type Row = [what: string, args: string[], code: 0 | 1 | 2];
@@ -67,6 +72,7 @@ const rows: Row[] = [
   ['check-rules: a missing rule file', ['check-rules', join(dir, 'nope.dl')], 2],
   ['explain-tuple: a missing rule file', ['explain-tuple', join(dir, 'nope.dl'), 'p(1)'], 2],
   ['test: a missing folder', ['test', missing], 2],
+  ['test /dev/null', ['test', '/dev/null'], 2],
   ['audit: a glob matching nothing', ['audit', join(dir, '*.pyx')], 2],
   // Nothing to read at all.
   ...(['audit', 'apply', 'fmt', 'test'] as const).map((c): Row => [`${c}: a folder without .py files`, [c, dir], 2]),
@@ -75,6 +81,9 @@ const rows: Row[] = [
   ['audit --format json: an empty folder', ['audit', '--format', 'json', empty], 2],
   // Unwritable outputs.
   ['facts --out through a file', ['facts', NOTES, '--out', join(WARN, 'x')], 2],
+  ['facts --out where DIR/span.facts is a directory', ['facts', NOTES, '--out', blocked], 2],
+  ['facts --out /proc/self', ['facts', NOTES, '--out', '/proc/self'], 2],
+  ['run -D where DIR/p.csv is a directory', ['run', join(dir, 'a.dl'), '-D', blocked], 2],
 ];
 
 describe('the exit-code contract (0 clean, 1 findings, 2 could not run)', () => {
@@ -84,6 +93,13 @@ describe('the exit-code contract (0 clean, 1 findings, 2 could not run)', () => 
     noStackTrace(r.err);
     // Said somewhere: on stderr, or (json / sarif) inside the document.
     if (code === 2) expect(r.err + r.out).not.toBe('');
+  });
+
+  it('an output file that cannot be written is a located unwritable-output error, not an internal error', async () => {
+    const r = await run(['facts', NOTES, '--out', blocked]);
+    expect(r.err).toContain(`${join(blocked, 'span.facts')}: error[unwritable-output]: cannot write ${join(blocked, 'span.facts')} (--out ${blocked}): a directory is in the way.`);
+    expect((await run(['run', join(dir, 'a.dl'), '-D', blocked])).err).toContain('error[unwritable-output]');
+    expect((await run(['facts', NOTES, '--out', '/proc/self'])).err).toContain('error[unwritable-output]');
   });
 
   it('reports a bad option value as a usage error naming the value', async () => {

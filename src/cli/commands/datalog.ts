@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { relative } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, ruleSessionOf, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { ensureOutputDir } from '../files.js';
+import { ensureOutputDir, writingOutputs } from '../files.js';
 import { evaluationBounds, limitOptions, type LimitOpts } from '../limits.js';
 import {
   evaluate,
@@ -100,7 +100,7 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
           if (o.outputDir === '-') ctx.io.stdout(formatOutputs(result));
           else {
             ensureOutputDir(o.outputDir, '-D');
-            writeOutputs(result, o.outputDir);
+            writingOutputs(o.outputDir, '-D', () => writeOutputs(result, o.outputDir));
           }
           for (const r of p.relations) if (r.printsize) ctx.io.stdout(`${r.name}\t${result.size(r.name)}\n`);
           return EXIT_OK;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
-import { ensureOutputDir } from '../files.js';
+import { ensureOutputDir, writingOutputs } from '../files.js';
 import { defineTypos } from '../define-typos.js';
 import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
 import { extractFacts } from '../../facts/extract.js';
@@ -33,7 +33,7 @@ export function registerFactsCommand(program: Command, ctx: CommandContext): voi
           extractFacts(module, sink);
           const schema = loadProgram([join(rulesDir(), 'schema.dl')]).program;
           const rels = schema.relations.filter((r) => r.input).map((r) => r.name);
-          const n = writeFactFiles(o.out, sink, rels);
+          const n = writingOutputs(o.out, '--out', () => writeFactFiles(o.out, sink, rels));
           ctx.io.stderr(`wrote ${n} facts in ${rels.length} relations to ${o.out}\n`);
           return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
         }),

@@ -5,7 +5,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
-import { guarded, ruleSessionOf, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
+import { guarded, ruleSessionOf, writeSourceOut, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
+import { decodeSource } from '../files.js';
 import { PASSES, rulesDir } from '../../passes/registry.js';
 import { AUDIT_STAGES } from '../../passes/analyze.js';
 import { catalogForRules } from '../../passes/catalog.js';
@@ -84,7 +85,9 @@ async function collectTasks(io: CliIO, paths: string[], o: KernelOpts, command: 
     if (f === '-') {
       if (!io.readStdin) throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: 'standard input is not available.' }]);
       const name = o.stdinFilename ?? 'stdin.py';
-      tasks.push(settings.task(command, name, { ...extra, stdinText: await io.readStdin() }));
+      const input = await io.readStdin();
+      const src = typeof input === 'string' ? { text: input, encoding: 'utf8' as const } : decodeSource(input);
+      tasks.push(settings.task(command, name, { ...extra, stdinText: src.text, stdinEncoding: src.encoding }));
     } else tasks.push(settings.task(command, f, extra));
   }
   if (tasks.length === 0 && errors.length === 0) {
@@ -258,8 +261,9 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
             const r = out.results[i]!;
             // A file with a program or function that could not be read is still printed (that part untouched).
             if (r.output === undefined) return;
-            if (mode === 'print' && several) ctx.io.stdout(`${i > 0 ? '\n' : ''}# ==> ${t.file} <==\n${r.output}`);
-            else ctx.io.stdout(r.output);
+            if (mode === 'print' && several) ctx.io.stdout(`${i > 0 ? '\n' : ''}# ==> ${t.file} <==\n`);
+            // In the file's own encoding: a Latin-1 byte stays that byte.
+            writeSourceOut(ctx.io, r.output, r.encoding);
           });
           if (o.statistics && out.findings.length > 0) ctx.io.stderr(`${statistics(out.findings)}\n`);
           if (mode === 'write' && !o.quiet) {

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { readText } from '../files.js';
+import { readText, unreadableReason } from '../files.js';
 import { PASSES, rulesDir, type PassSpec } from '../../passes/registry.js';
 import { catalogForRules } from '../../passes/catalog.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
@@ -28,13 +28,17 @@ function testFiles(paths: readonly string[]): string[] {
     }
   };
   for (const p of paths) {
-    let isDir: boolean;
+    let st: Stats;
     try {
-      isDir = statSync(p).isDirectory();
-    } catch {
-      throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: p, message: `cannot read ${p}: no such file or directory.` }]);
+      st = statSync(p);
+    } catch (e) {
+      throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: p, message: `cannot read ${p}: ${unreadableReason(e, p)}.` }]);
     }
-    if (isDir) walk(p);
+    if (st.isDirectory()) walk(p);
+    else if (!st.isFile()) {
+      // A device or a pipe (`ptolog test /dev/null`) is no rule test: never a run that counts checks on it.
+      throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: p, message: `${p} is not a regular file; a rule test is a .py kernel with # expect: / # ok: annotations or a NAME.fixed.py beside it.` }]);
+    }
     else if (p.endsWith('.fixed.py')) {
       throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: p, message: `${p} is the expected output of a test; give the test itself (${p.replace(/\.fixed\.py$/, '.py')}).` }]);
     } else out.push(p);
