@@ -142,7 +142,7 @@ export type RulePathShown = (path: string) => string;
 
 /**
  * Rule paths as `explain` prints them: a file under one of `roots` relative to it, after its
- * label (`<ptolog/lib.dl>` for the shipped rules, `syncall_handoff/syncall_handoff.dl` for a
+ * label (`<ptolog/lib.dl>` for the shipped rules, `my_contract/rules.dl` for a
  * contract folder), so that a proof reads the same from any directory. `base` resolves a
  * relative path as loaded (the working directory the rule session shows paths from).
  */
