@@ -45,12 +45,9 @@ const arbLeaf: fc.Arbitrary<Stmt> = fc.oneof(
   { weight: 3, arbitrary: arbAnyDst.map((d) => b.exprStmt(b.call('tile.store', [b.name('t'), zero2(), b.name(d)]))) },
   { weight: 2, arbitrary: arbAnyDst.map((d) => b.exprStmt(b.call('tensor.write', [b.name(d), zero2(), b.float('1.0')]))) },
   { weight: 1, arbitrary: arbWin.map((d) => b.exprStmt(b.call('pld.tile.get', [b.name(d), b.name('win_a'), b.name('peer'), zero2()]))) },
-  {
-    weight: 2,
-    arbitrary: fc
-      .constantFrom('pld.tile.remote_store', 'pld.tile.put')
-      .map((op) => b.exprStmt(b.call(op, [b.name('t'), b.name('win_a'), b.name('peer'), zero2()]))),
-  },
+  // Each in its own argument layout: remote_store(src_tile, target, peer, offsets), put(dst, peer, src, stage).
+  { weight: 1, arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tile.remote_store', [b.name('t'), b.name('win_a'), b.name('peer'), zero2()]))) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tile.put', [b.name('win_a'), b.name('peer'), b.name('x'), b.name('t')]))) },
   { weight: 2, arbitrary: fc.constant(null).map(notify) },
   { weight: 4, arbitrary: fc.constant(null).map(wait) },
   { weight: 2, arbitrary: arbAnyDst.map((s) => b.assign('v', b.call('tensor.read', [b.name(s), zero2()]))) },

@@ -10,7 +10,8 @@ import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.
 import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
 import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
-import type { SourceText } from '../report/source.js';
+import { SourceText as SourceTextOf, type SourceText } from '../report/source.js';
+import { composeLineMaps, lineMapOf, remapDiagnostic, type LineMap } from './line-map.js';
 import { readEdits } from './read-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
@@ -224,18 +225,31 @@ export function auditReport(
   const out: Diagnostic[] = [];
   // Each pass parses the text itself (see analyzeReleased): the first parse's errors and warnings are reported.
   const reader = parserOf(text, path, opts, read, out);
+  // At the default stage the contracts compose as `apply` runs them: each judges the text the
+  // earlier ones leave (their edits applied), its findings located back in the file as written.
+  const compose = opts.stage !== 'as-written' && passes.length > 1;
+  let current: { reader: Reader; map: LineMap } | null = null;
+  let original: SourceText | null = null;
   for (const [i, pass] of passes.entries()) {
     arena.reset(); // nothing of the previous pass's analysis is read any more
     const rules = passRules(pass, opts);
-    const a = analyzeReleased(reader.parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
-    reader.settle();
+    const r = current?.reader ?? reader;
+    const a = analyzeReleased(r.parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    r.settle();
     if (i === passes.length - 1) giveBack(arena, a.result, opts.collect);
     if (!namesNodes(a.result)) continue;
-    const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), opts.collect);
+    const { module, table } = reread(r.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.('extracted');
-    // Each finding's related places too (JSON `related`, SARIF relatedLocations, the language server's relatedInformation).
-    const found = readFindings(a.result, table, module.source, { related: true });
-    for (const d of withInsertionFixes(a.result, readEdits(a.result), table, module.source, found)) out.push(d);
+    const edits = readEdits(a.result);
+    const found = withInsertionFixes(a.result, edits, table, module.source, readFindings(a.result, table, module.source, { related: true }));
+    if (current === null) original = module.source;
+    for (const d of found) out.push(current && original ? remapDiagnostic(d, module.source, original, current.map) : d);
+    // The text this contract leaves, for the next one (as apply: none when it refuses, an error finding).
+    if (!compose || i === passes.length - 1 || !pass.edits || editCount(edits) === 0 || found.some((d) => d.severity === 'error')) continue;
+    const { source, textEdits } = textEditsOf(module, table, edits);
+    const next = new SourceTextOf(path, patchSource(source, textEdits).text);
+    const map = composeLineMaps(current?.map ?? null, lineMapOf(source, next));
+    current = { reader: parserOf(next.text, path, opts, { errors: [] }, []), map };
   }
   if (read.errors === null) {
     reader.parse(false);

@@ -70,3 +70,19 @@ describe('program generator', () => {
     for (const f of fc.sample(arbOrchestrationFunction(), { numRuns: 20, seed: 1 })) expect(f.funcKind).toBe('Orchestration');
   });
 });
+
+describe('communication kernel generator', () => {
+  it("writes pld.tile.put in put's own argument layout (dst, peer, src, stage), not remote_store's", async () => {
+    const { arbCommProgram } = await import('../../src/gen/comm.js');
+    const puts: string[][] = [];
+    for (const p of fc.sample(arbCommProgram(), { numRuns: 200, seed: 5 })) {
+      walkProgram(p, {
+        expr: (e) => {
+          if (e.kind === 'Call' && e.callee.kind === 'op' && e.callee.name === 'pld.tile.put') puts.push(e.args.map((a) => (a.kind === 'Name' ? a.id : a.kind)));
+        },
+      });
+    }
+    expect(puts.length).toBeGreaterThan(0);
+    for (const args of puts) expect(args).toEqual(['win_a', 'peer', 'x', 't']);
+  });
+});

@@ -138,3 +138,48 @@ describe('proof paths', () => {
     expect(probe.out).toMatch(/rule lint\/lint\.dl:\d+: store_then_sync/);
   });
 });
+
+describe('the default stage composes the contracts as apply does', () => {
+  const AFTER_FENCE = `#include <ptolog/lib.dl>
+#include <ptolog/edits.dl>
+.decl gm_store(s: number)
+gm_store(S) :- stmt_call(S, _, Op), local_write_op(Op, _).
+.decl fenced(s: number)
+fenced(S) :- gm_store(S), next_stmt(S, T), stmt_call(T, _, Op), fence_op(Op).
+fenced(S) :- gm_store(S), next_stmt(S, T), next_stmt(T, U), stmt_call(U, _, Op), fence_op(Op).
+finding("store-unfenced", "warning", S, "no fence right after this store") :- gm_store(S), !fenced(S).
+finding("notify-here", "note", S, "a notify") :- stmt_call(S, _, Op), notify_op(Op).
+.output finding
+`;
+  const KERNEL = `import pypto.language as pl
+import pypto.language.distributed as pld
+
+
+@pl.program
+class Publish:
+    @pl.function(type=pl.FunctionType.InCore)
+    def send(self, t: pl.Tile[[1, 8], pl.FP32], out: pld.DistributedTensor[[1, 8], pl.FP32], sig: pld.DistributedTensor[[1, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
+        pl.store(t, [0, 0], out)
+        pld.system.notify(sig, peer, [0, 0], 1, op=pld.NotifyOp.Set)
+`;
+  const dir = tree({
+    'after/contract.toml': 'name = "after-fence"\norder = 40\nsummary = "a fence right after each store"\naudit = "after.dl"\n',
+    'after/after.dl': AFTER_FENCE,
+    'after/diagnostics.toml': '[store-unfenced]\nseverity = "warning"\nsummary = "s"\n\n[notify-here]\nseverity = "note"\nsummary = "n"\n',
+    'k.py': KERNEL,
+  });
+  const codes = async (...flags: string[]): Promise<string[]> => {
+    const r = await run(['audit', '--rules', join(dir, 'after'), '--format', 'json', ...flags, join(dir, 'k.py')]);
+    return JSON.parse(r.out).diagnostics.map((d: { code: string; line: number }) => `${d.line}:${d.code}`);
+  };
+
+  it("a contract after InsertCommFence judges the text InsertCommFence leaves, its findings on the file's lines", async () => {
+    // Default stage: InsertCommFence's fence follows the store, so no store-unfenced; the notify is
+    // reported at its own line (10), not at its line in the patched text (12).
+    expect(await codes()).toEqual(['9:missing-marker', '10:notify-here']);
+    // As written: the store has no fence.
+    expect(await codes('--as-written')).toEqual(['9:contract-violation', '9:missing-marker', '9:store-unfenced', '10:notify-here']);
+    // Run alone (as `apply --pass after-fence` would), nothing comes before it.
+    expect(await codes('--pass', 'after-fence')).toEqual(['9:store-unfenced', '10:notify-here']);
+  });
+});
