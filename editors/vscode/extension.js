@@ -9,7 +9,7 @@ const { serverCommand } = require('./server-command.js');
 
 /** @type {LanguageClient | undefined} */
 let client;
-/** @type {vscode.OutputChannel | undefined} */
+/** @type {vscode.LogOutputChannel | undefined} */
 let output;
 
 function createClient() {
@@ -68,7 +68,8 @@ async function explain(uri, line) {
 }
 
 exports.activate = async function activate(context) {
-  output = vscode.window.createOutputChannel('ptolog');
+  // A log channel: the language client writes its errors and traces with .error/.info/.trace.
+  output = vscode.window.createOutputChannel('ptolog', { log: true });
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand('ptolog.explain', explain),

@@ -11,7 +11,9 @@
  * with `workspace/configuration` and re-read when they change. Each analysis is logged
  * (`window/logMessage`, type Log): how many units were analysed of how many.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
   CodeActionKind, TextDocuments, TextDocumentSyncKind, type CodeAction, type Connection,
   type Hover, type InitializeParams, type InitializeResult, type TextEdit,
@@ -32,6 +34,8 @@ import { indexRules, ruleHelpLinks, ruleOfFinding, type RuleIndex } from './help
 import { suppressionEdit, textEdits } from './text-edits.js';
 import { NO_CLIENT_SETTINGS, readClientSettings, withClientSettings, type ClientSettings } from './client-settings.js';
 import type { ServerOptions } from './settings.js';
+import { fromWire } from '../report/wire.js';
+import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
 export const EXPLAIN_COMMAND = 'ptolog.explain';
@@ -73,6 +77,80 @@ export function documentPath(uri: string): string {
 /** Markdown text with its special characters escaped. */
 const md = (s: string): string => s.replace(/[\\`*_[\]<>]/g, '\\$&');
 
+/** The compiled analysis thread (dist/lsp/analysis-worker.js; from the CLI's bundle too), if there is one. */
+function workerScript(): string | undefined {
+  for (const rel of ['./analysis-worker.js', '../lsp/analysis-worker.js']) {
+    const p = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** A document's audit as the analysis thread (or this thread) returns it. */
+type Audited = { findings: PassFinding[]; analysed: number; total: number };
+
+/**
+ * The analysis thread: `analyse` resolves with the audit, or with undefined when a newer request
+ * for the document made it stale (the thread dropped it) or the thread failed (`failed` is then
+ * called once, and the caller analyses in its own thread from then on).
+ */
+function analysisThread(script: string, failed: (e: unknown) => void): {
+  analyse: (m: Extract<WorkerMessage, { kind: 'analyse' }>) => Promise<Audited | undefined>;
+  close: (uri: string) => void;
+  stop: () => void;
+} {
+  const worker = new Worker(script);
+  worker.unref();
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ port: port2 }, [port2]);
+  const port: MessagePort = port1;
+  port.unref();
+  const waiting = new Map<number, { uri: string; resolve: (a: Audited | undefined) => void }>();
+  let dead = false;
+  port.on('message', (r: AnalysisReply) => {
+    const w = waiting.get(r.id);
+    if (!w) return;
+    waiting.delete(r.id);
+    if (r.kind === 'failed') {
+      failed(new Error(r.message));
+      w.resolve(undefined);
+      return;
+    }
+    const ds = fromWire(r.findings);
+    w.resolve({ findings: ds.map((d, i) => ({ pass: r.passes[i] ?? '', diagnostic: d })), analysed: r.analysed, total: r.total });
+  });
+  worker.on('error', (e) => {
+    dead = true;
+    failed(e);
+    for (const w of waiting.values()) w.resolve(undefined);
+    waiting.clear();
+  });
+  return {
+    analyse: (m) => {
+      if (dead) return Promise.resolve(undefined);
+      // An older request for the document is stale: the thread drops it, and so does this side.
+      for (const [id, w] of waiting) {
+        if (w.uri === m.uri) {
+          waiting.delete(id);
+          w.resolve(undefined);
+        }
+      }
+      return new Promise((resolve) => {
+        waiting.set(m.id, { uri: m.uri, resolve });
+        port.postMessage(m);
+      });
+    },
+    close: (uri) => {
+      if (!dead) port.postMessage({ kind: 'close', uri } satisfies WorkerMessage);
+    },
+    stop: () => {
+      dead = true;
+      port.close();
+      void worker.terminate();
+    },
+  };
+}
+
 /** Serves the ptolog language server on `connection` (the caller calls `connection.listen()`). */
 export function startServer(connection: Connection, options: ServerOptions, base: string): void {
   const documents = new TextDocuments(TextDocument);
@@ -93,6 +171,16 @@ export function startServer(connection: Connection, options: ServerOptions, base
   let pullsConfiguration = false;
   let resolvesEdits = false;
   let clientCommands = false;
+  /** The analysis thread (absent: analyses run in this thread, between messages). */
+  const script = options.thread === false ? undefined : workerScript();
+  let thread = script
+    ? analysisThread(script, (e) => {
+        logError('analysing in the analysis thread (analysing in the main thread from now on)', e);
+        thread?.stop();
+        thread = undefined;
+      })
+    : undefined;
+  let requests = 0;
   /** Per rules generation: the rule index (hover's rule links) and the catalog (summaries), read when first asked. */
   let rulesInfo: { generation: number; index: RuleIndex; catalog: Catalog } | undefined;
 
@@ -125,16 +213,24 @@ export function startServer(connection: Connection, options: ServerOptions, base
       const settings = settingsFor(path);
       const salt = settingsSalt(settings, generation);
       if (analysedFor.get(uri) === `${salt}\u0000${text}`) return;
-      const steps = auditProgramsSteps(text, path, settings, salt, caches.get(uri) ?? new Map(), session);
-      let step = steps.next();
-      while (!step.done) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (stale()) return;
-        step = steps.next();
+      let audit: Audited | undefined;
+      if (thread) {
+        audit = await thread.analyse({ kind: 'analyse', id: ++requests, uri, path, text, settings, salt, rulesGeneration: generation, base });
+        // Stale (a newer request replaced it); after a failure of the thread, analysed here instead.
+        if (!audit && thread) return;
+      }
+      if (!audit) {
+        const steps = auditProgramsSteps(text, path, settings, salt, caches.get(uri) ?? new Map(), session);
+        let step = steps.next();
+        while (!step.done) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (stale()) return;
+          step = steps.next();
+        }
+        caches.set(uri, step.value.cache);
+        audit = step.value;
       }
       if (stale()) return;
-      const audit = step.value;
-      caches.set(uri, audit.cache);
       analysedFor.set(uri, `${salt}\u0000${text}`);
       connection.console.log(`ptolog: analysed ${audit.analysed} of ${audit.total} units of ${path}`);
       const findings = filtered(audit.findings, text, path);
@@ -215,6 +311,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
   });
 
   connection.onInitialized(() => {
+    connection.console.log(thread ? 'ptolog: documents are analysed on their own thread' : 'ptolog: documents are analysed on this thread, between messages');
     void pullSettings();
     if (!options.watch) return;
     try {
@@ -235,6 +332,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     timers.delete(e.document.uri);
     published.delete(e.document.uri);
     caches.delete(e.document.uri);
+    thread?.close(e.document.uri);
     analysedFor.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
@@ -392,6 +490,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     for (const t of timers.values()) clearTimeout(t);
     timers.clear();
     stopWatching?.();
+    thread?.stop();
   });
 
   documents.listen(connection);

@@ -40,4 +40,6 @@ export interface ServerOptions {
    * watching. Absent: rule files are read once per document analysis (no re-analysis on change).
    */
   watch?: (paths: readonly string[], changed: () => void) => () => void;
+  /** false: analyse in the server's own thread, between messages (default: on an analysis thread when its compiled script is there). */
+  thread?: boolean;
 }

@@ -57,7 +57,7 @@ describe('the VS Code extension', () => {
     const lock = JSON.parse(readFileSync(join(ext, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
     expect(lock.packages['node_modules/vscode-languageclient']?.version).toBe(client);
     expect(readFileSync(join(ext, '.vscodeignore'), 'utf8')).toBeTruthy();
-    expect(readFileSync(join(ext, 'README.md'), 'utf8')).toContain('ptolog.path');
+    expect(readFileSync(join(ext, 'README.md'), 'utf8')).toMatch(/!\[.*\]\(\.\.\/\.\.\/docs\/vscode-ptolog\.png\)/);
     expect(manifest.contributes.commands.map((c) => c.command).sort()).toEqual(['ptolog.canonicalize', 'ptolog.explain', 'ptolog.fixAll', 'ptolog.restartServer']);
     const props = manifest.contributes.configuration.properties;
     expect(Object.keys(props).sort()).toEqual(['ptolog.args', 'ptolog.defines', 'ptolog.passes', 'ptolog.path', 'ptolog.rules', 'ptolog.stage', 'ptolog.trace.server']);

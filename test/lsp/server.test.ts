@@ -174,6 +174,8 @@ describe('ptolog lsp over stdio', () => {
   });
 
   it('shutdown and exit end the process with code 0', async () => {
+    // (Analyses ran on their own thread: hover and code actions never waited behind one.)
+    expect(s.logs).toContain('ptolog: documents are analysed on their own thread');
     expect(await stop(s)).toBe(0);
     expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
   });

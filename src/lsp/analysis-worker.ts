@@ -1,0 +1,76 @@
+// The language server's analysis thread: audits documents (auditProgramsSteps) off the thread
+// that answers the editor, so that hover and code actions never wait behind an analysis. Between
+// steps it reads its control port synchronously: a newer request for the same document (or a
+// close) cancels the one in progress, whose result is never sent.
+import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { RuleSession } from '../passes/rule-session.js';
+import { toWire } from '../report/wire.js';
+import { auditProgramsSteps, type ProgramCache } from './programs.js';
+import type { AnalysisReply, AnalysisRequest, WorkerMessage } from './worker-protocol.js';
+
+const caches = new Map<string, ProgramCache>();
+let session: RuleSession | undefined;
+let generation = -1;
+/** Requests received, newest last per document (the older ones for a document are dropped). */
+const queue: AnalysisRequest[] = [];
+let port: MessagePort | undefined;
+
+/** Takes the control messages waiting on the port: queues requests, forgets closed documents. */
+function drain(): void {
+  if (!port) return;
+  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) take(m.message as WorkerMessage);
+}
+
+function take(m: WorkerMessage): void {
+  if (m.kind === 'close') {
+    caches.delete(m.uri);
+    for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.uri === m.uri) queue.splice(i, 1);
+    return;
+  }
+  for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.uri === m.uri) queue.splice(i, 1);
+  queue.push(m);
+}
+
+function run(r: AnalysisRequest): void {
+  if (r.rulesGeneration !== generation || !session) {
+    session = new RuleSession(r.base);
+    generation = r.rulesGeneration;
+  }
+  queue.splice(queue.indexOf(r), 1);
+  try {
+    const steps = auditProgramsSteps(r.text, r.path, r.settings, r.salt, caches.get(r.uri) ?? new Map(), session);
+    let step = steps.next();
+    while (!step.done) {
+      drain();
+      if (queue.some((q) => q.uri === r.uri)) return; // a newer text: this one is stale
+      step = steps.next();
+    }
+    caches.set(r.uri, step.value.cache);
+    const passes = step.value.findings.map((f) => f.pass);
+    const reply: AnalysisReply = {
+      kind: 'result', id: r.id, uri: r.uri, passes, findings: toWire(step.value.findings.map((f) => f.diagnostic)),
+      analysed: step.value.analysed, total: step.value.total,
+    };
+    port!.postMessage(reply);
+  } catch (e) {
+    const reply: AnalysisReply = { kind: 'failed', id: r.id, uri: r.uri, message: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+    port!.postMessage(reply);
+  }
+}
+
+/** Runs the queued requests one by one, reading new ones in between. */
+function pump(): void {
+  drain();
+  const next = queue[0];
+  if (!next) return;
+  run(next);
+  setImmediate(pump);
+}
+
+parentPort?.once('message', (m: { port: MessagePort }) => {
+  port = m.port;
+  port.on('message', (msg: WorkerMessage) => {
+    take(msg);
+    setImmediate(pump);
+  });
+});

@@ -1,0 +1,31 @@
+/** The messages between the language server and its analysis thread (analysis-worker.ts). */
+import type { WireBundle } from '../report/wire.js';
+import type { LspSettings } from './settings.js';
+
+/** Analyse a document's text (a newer request for the same uri replaces it). */
+export interface AnalysisRequest {
+  kind: 'analyse';
+  id: number;
+  uri: string;
+  path: string;
+  text: string;
+  settings: LspSettings;
+  salt: string;
+  /** Bumped when rule files change: the thread loads the rules again. */
+  rulesGeneration: number;
+  /** The directory rule paths are shown relative to. */
+  base: string;
+}
+
+/** The document was closed: drop its cache and pending requests. */
+export interface CloseMessage {
+  kind: 'close';
+  uri: string;
+}
+
+export type WorkerMessage = AnalysisRequest | CloseMessage;
+
+/** The outcome of a request (none for a request made stale by a newer one). */
+export type AnalysisReply =
+  | { kind: 'result'; id: number; uri: string; passes: string[]; findings: WireBundle; analysed: number; total: number }
+  | { kind: 'failed'; id: number; uri: string; message: string };
