@@ -270,6 +270,9 @@ function nestedJitKernels(text: string, table: LineTable, probe: ProgramParser, 
  */
 export function mayHoldKernel(text: string): boolean {
   if (!text.includes('@') || text.includes('\u0000')) return false;
+  // (A decorator spelled with one of PyPTO's decorator names: true without scanning the text — a
+  // large kernel file is not scanned twice. True only says "read it": the parse decides.)
+  if (/@[ \t(]*(?:[\w. \t]{0,200}\.[ \t]*)?(?:program|jit|function|inline)\b/.test(text)) return true;
   const table = scanLines(text);
   const source = new SourceText('', text);
   const probe = new ProgramParser(source, table, new Map(), readImports(source, table));

@@ -208,14 +208,15 @@ function findHelper(from: string, module: string, level: number, member: string,
   const sub = resolveModule(from, module === '' ? member : `${module}.${member}`, level, reader);
   if (sub.kind === 'found' && sub.path !== r.path) return { kind: 'module', path: sub.path, text: sub.text };
   // Re-exported: `from .b import member` in the module.
-  if (depth < MAX_REEXPORTS) {
-    const src = new SourceText(r.path, r.text);
-    for (const im of projectImports(src, scanLines(r.text))) {
-      if (im.local !== member || im.member === null) continue;
-      return findHelper(r.path, im.module, im.level, im.member, reader, depth + 1);
-    }
+  const src = new SourceText(r.path, r.text);
+  for (const im of projectImports(src, scanLines(r.text))) {
+    if (im.local !== member || im.member === null) continue;
+    if (depth >= MAX_REEXPORTS) return { kind: 'missing', why: `'${member}' is re-exported more than ${MAX_REEXPORTS} times` };
+    return findHelper(r.path, im.module, im.level, im.member, reader, depth + 1);
   }
-  return { kind: 'other' };
+  // Defined there some other way (a plain function, a kernel, a name): no inline helper.
+  if (new RegExp(`^(?:\\s*(?:async\\s+)?(?:def|class)\\s+${member}\\b|\\s*${member}\\s*[:=]|\\s*import\\b.*\\b${member}\\b|.*\\bas\\s+${member}\\b)`, 'm').test(r.text)) return { kind: 'other' };
+  return { kind: 'missing', why: `${r.path} does not define '${member}'` };
 }
 
 /** The located note for an import that could not be followed, called as `called` in a kernel. */

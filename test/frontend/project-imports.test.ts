@@ -50,6 +50,12 @@ describe('imported inline helpers', () => {
     expect(bad.problems?.[0]?.message).toMatch(/cannot be read \(permission denied\)/);
   });
 
+  it('a module found that does not define the name is a note too', () => {
+    const m = parseModuleIsolated(kernel('from .helpers import pong', 'pong'), 'proj/pkg/kern.py', { modules: reader({ 'proj/pkg/helpers.py': HELPER }) });
+    expect(m.problems?.map((d) => d.code)).toEqual(['unfollowed-import']);
+    expect(m.problems?.[0]?.message).toMatch(/proj\/pkg\/helpers\.py does not define 'pong'/);
+  });
+
   it('no note for an import no kernel calls, nor for the standard library', () => {
     const text = `${kernel('from .missing import other\nimport math', 'pl.exp')}`;
     const m = parseModuleIsolated(text, 'proj/pkg/kern.py', { modules: reader({}) });
