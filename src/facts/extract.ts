@@ -200,7 +200,11 @@ class Extractor {
     this.scopeNames = new Map();
     this.emit('function', fid, pid, f.name, f.funcKind);
     f.params.forEach((p, i) => this.param(p, i, fid));
-    if (f.returns) this.type(f.returns, fid);
+    if (f.returns) {
+      // (and the elements of a tuple return type: the types of `a, b = f(...)`)
+      const t = this.type(f.returns, fid, (i, id, e) => this.emit('return_type', fid, i, typeKind(e), id));
+      this.emit('return_type', fid, -1, typeKind(f.returns), t);
+    }
     if (f.attrs) {
       for (const entry of f.attrs.entries) {
         const key = entry.key.kind === 'Str' ? entry.key.value : '';
@@ -245,7 +249,7 @@ class Extractor {
     return id;
   }
 
-  private type(t: TypeExpr, owner: number): number {
+  private type(t: TypeExpr, owner: number, onElt?: (i: number, id: number, e: TypeExpr) => void): number {
     const id = this.node(t, t);
     switch (t.kind) {
       case 'TensorType':
@@ -263,7 +267,10 @@ class Extractor {
         this.dtype(id, t.dtype);
         break;
       case 'TupleType':
-        for (const e of t.elts) this.type(e, owner);
+        t.elts.forEach((e, i) => {
+          const id = this.type(e, owner);
+          onElt?.(i, id, e);
+        });
         break;
       case 'OpaqueType':
         break;
