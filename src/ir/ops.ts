@@ -3,10 +3,14 @@
  * names, their positional parameters (keywords naming one move into its position), and the
  * enum type of parameters that take one. The frontend normalises calls with it; the printer
  * prints canonical names and enum values with it. Ops it does not list keep the name they
- * were written with. What ptolog knows about ops is the catalog, rules/op_catalog.dl; this table
- * is checked against it (test/op-catalog.test.ts): every op here is in the catalog with an
- * effect (or explicitly inert) and its parameter names are the catalog's, in order.
+ * were written with. It is read, when this module loads, from the op catalog
+ * (rules/op_catalog.dl: `frontend_op`, `frontend_enum_param`, `frontend_keywords_stay`,
+ * `dsl_enum`, `dsl_data_type`, with the ops' `op_entry` / `op_spelling` / `op_param` /
+ * `op_kw_only`): what ptolog knows about ops is written once, there.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** An enum the DSL exposes, e.g. `pld.NotifyOp` with `AtomicAdd = 0`. */
 export interface EnumSpec {
@@ -15,29 +19,11 @@ export interface EnumSpec {
   members: Record<string, number>;
 }
 
-export const ENUMS: Record<string, EnumSpec> = {
-  CachePolicy: { module: 'pl', members: { DEFAULT: 0, BYPASS: 1 } },
-  NotifyOp: { module: 'pld', members: { AtomicAdd: 0, Set: 1 } },
-  WaitCmp: { module: 'pld', members: { Eq: 0, Ne: 1, Gt: 2, Ge: 3, Lt: 4, Le: 5 } },
-  FunctionType: {
-    module: 'pl',
-    members: {
-      Opaque: 0, Orchestration: 1, InCore: 2, AIC: 3, AIV: 4, Group: 5, Spmd: 6, Inline: 7, Graph: 8,
-    },
-  },
-  ScopeMode: { module: 'pl', members: { AUTO: 0, MANUAL: 1 } },
-  Level: {
-    module: 'pl',
-    members: { CORE_GROUP: -1, CORE: -1, CLUSTER: -1, CHIP: -1, HOST: -1, GLOBAL: -1 },
-  },
-  MemorySpace: { module: 'pl', members: { DDR: -1, Vec: -1, Mat: -1, Left: -1, Right: -1, Acc: -1 } },
-};
+/** The DSL's enums, from the catalog's `dsl_enum` facts. */
+export const ENUMS: Record<string, EnumSpec> = {};
 
-/** Data types written bare as `pl.FP32`; they become `Enum` nodes of enum `DataType`. */
-export const DATA_TYPES: ReadonlySet<string> = new Set([
-  'FP32', 'FP16', 'BF16', 'FP8', 'FP64', 'INT4', 'INT8', 'INT16', 'INT32', 'INT64',
-  'UINT8', 'UINT16', 'UINT32', 'UINT64', 'BOOL', 'INDEX', 'TASK_ID',
-]);
+/** Data types written bare as `pl.FP32`; they become `Enum` nodes of enum `DataType` (`dsl_data_type`). */
+export const DATA_TYPES: ReadonlySet<string> = new Set();
 
 export interface OpParam {
   name: string;
@@ -68,58 +54,73 @@ export interface OpSpec {
   keywordsToPositions?: boolean;
 }
 
-const p = (...names: string[]): OpParam[] => names.map((name) => ({ name }));
+/** The ops the frontend normalises (`frontend_op` facts), in the catalog's order. */
+export const OPS: readonly OpSpec[] = [];
 
-function op(canonical: string, printName: string, extra: string[], params: OpParam[], more: Partial<OpSpec> = {}): OpSpec {
-  return { canonical, printName, spellings: [printName, ...extra], params, ...more };
+/** One fact of the catalog: relation and values (strings unquoted, integers as numbers). */
+type Fact = [string, (string | number)[]];
+
+/** The facts `rel(v, ...).` of a rule file's text, one per line (comments and rules skipped). */
+function factsOf(text: string): Fact[] {
+  const out: Fact[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_][a-z0-9_]*)\((.*)\)\.\s*(?:\/\/.*)?$/.exec(line.trim());
+    if (!m) continue;
+    const values: (string | number)[] = [];
+    const re = /\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d+))\s*(?:,|$)/y;
+    let ok = true;
+    for (let at = 0; at < m[2]!.length && ok; ) {
+      re.lastIndex = at;
+      const v = re.exec(m[2]!);
+      if (!v) ok = false;
+      else {
+        values.push(v[1] !== undefined ? v[1].replace(/\\(.)/g, '$1') : Number(v[2]));
+        at = re.lastIndex;
+      }
+    }
+    if (ok) out.push([m[1]!, values]);
+  }
+  return out;
 }
 
-export const OPS: readonly OpSpec[] = [
-  op('tile.load', 'pl.tile.load', ['pl.load'], p('tensor', 'offsets', 'shapes'), { kwEnums: { cache: 'CachePolicy' } }),
-  op('tile.store', 'pl.tile.store', ['pl.store'], p('tile', 'offsets', 'output_tensor')),
-  op('tensor.write', 'pl.tensor.write', [], p('tensor', 'indices', 'value')),
-  op('tensor.read', 'pl.tensor.read', [], p('tensor', 'indices')),
-  op('tensor.assemble', 'pl.tensor.assemble', [], p('target', 'source', 'offset')),
-  // A slice write into a tile (`t[0:4, :] = x`) is tile.assemble (PyPTO lowers it by target type).
-  op('tile.assemble', 'pl.tile.assemble', [], p('target', 'source', 'offset')),
-  op('tensor.view', 'pl.tensor.view', [], p('tensor', 'shape', 'valid_shape')),
-  op('tensor.matmul', 'pl.tensor.matmul', [], p('lhs', 'rhs')),
-  op('tile.matmul', 'pl.tile.matmul', [], p('lhs', 'rhs')),
-  // PyPTO's unified `pl.matmul`, `pl.read`, `pl.write`, `pl.assemble` pick the tensor or the
-  // tile op by their operand's type (the rules resolve them, lib.dl's op_call): kept as
-  // written, so fmt never turns a tile read into pl.tensor.read.
-  op('matmul', 'pl.matmul', [], p('lhs', 'rhs')),
-  op('read', 'pl.read', [], p('src', 'offset')),
-  op('write', 'pl.write', [], p('dst', 'offset', 'value')),
-  op('assemble', 'pl.assemble', [], p('target', 'source', 'offset')),
-  op('tile.write', 'pl.tile.write', [], p('tile', 'indices', 'value')),
-  op('tile.read', 'pl.tile.read', [], p('tile', 'indices')),
-  op('pld.tile.get', 'pld.tile.get', [], p('dst', 'peer', 'src', 'stage')),
-  op('pld.tensor.get', 'pld.tensor.get', [], p('dst', 'peer', 'src')),
-  op('pld.tile.remote_store', 'pld.tile.remote_store', [], p('src_tile', 'target', 'peer', 'offsets')),
-  op('pld.tile.remote_load', 'pld.tile.remote_load', [], p('target', 'peer', 'offsets', 'shape')),
-  op('pld.tile.put', 'pld.tile.put', [], p('dst', 'peer', 'src', 'stage')),
-  op('pld.tensor.put', 'pld.tensor.put', [], p('dst', 'peer', 'src')),
-  op('pld.tensor.remote_store', 'pld.tensor.remote_store', [], p('src', 'target', 'peer', 'offsets')),
-  op('pld.system.notify', 'pld.system.notify', [], [
-    { name: 'target' }, { name: 'peer' }, { name: 'offsets' }, { name: 'value' }, { name: 'op', enum: 'NotifyOp', kwOnly: true },
-  ]),
-  op('pld.system.wait', 'pld.system.wait', [], [
-    { name: 'signal' }, { name: 'offsets' }, { name: 'expected' }, { name: 'cmp', enum: 'WaitCmp', kwOnly: true },
-  ]),
-  op('pld.tensor.barrier', 'pld.tensor.barrier', [], p('signal')),
-  op('system.cacheinvalid', 'pl.system.cacheinvalid', [], p('tensor', 'shapes', 'offsets')),
-  op('system.fence', 'pl.system.fence', [], []),
-  op('system.task_dummy', 'pl.system.task_dummy', [], []),
-  op('system.task_invalid', 'pl.system.task_invalid', [], []),
-  op('array.create', 'pl.array.create', [], p('extent', 'dtype')),
-  op('array.get_element', 'pl.array.get_element', [], p('array', 'index')),
-  op('array.update_element', 'pl.array.update_element', [], p('array', 'index', 'value')),
-  op('yield_', 'pl.yield_', [], []),
-  op('set_cache_policy', 'pl.set_cache_policy', [], [{ name: 't' }, { name: 'policy', enum: 'CachePolicy' }], {
-    keywordsToPositions: false,
-  }),
-];
+/** Fills ENUMS, DATA_TYPES and OPS from the op catalog's text. */
+function readCatalog(text: string): void {
+  const facts = factsOf(text);
+  const of = (rel: string): (string | number)[][] => facts.filter((f) => f[0] === rel).map((f) => f[1]);
+  for (const [e, module, member, value] of of('dsl_enum')) {
+    const spec = (ENUMS[e as string] ??= { module: module as 'pl' | 'pld', members: {} });
+    spec.members[member as string] = value as number;
+  }
+  for (const [d] of of('dsl_data_type')) (DATA_TYPES as Set<string>).add(d as string);
+  const spellings = new Map<string, string[]>();
+  for (const [op, sp] of [...of('op_entry'), ...of('op_spelling')]) spellings.set(op as string, [...(spellings.get(op as string) ?? []), sp as string]);
+  const params = new Map<string, string[]>();
+  for (const [op, i, name] of of('op_param')) (params.get(op as string) ?? params.set(op as string, []).get(op as string)!)[i as number] = name as string;
+  const kwOnly = new Set(of('op_kw_only').map(([op, name]) => `${op}.${name}`));
+  const enums = new Map(of('frontend_enum_param').map(([op, param, e]) => [`${op}.${param}`, e as string]));
+  const stay = new Set(of('frontend_keywords_stay').map(([op]) => op as string));
+  for (const [op, printName, positional] of of('frontend_op')) {
+    const canonical = op as string;
+    const names = (params.get(canonical) ?? []).slice(0, positional as number);
+    const ps: OpParam[] = names.map((name) => {
+      const e = enums.get(`${canonical}.${name}`);
+      return { name, ...(e ? { enum: e } : {}), ...(kwOnly.has(`${canonical}.${name}`) ? { kwOnly: true } : {}) };
+    });
+    const kwEnums = Object.fromEntries([...enums].filter(([k]) => k.startsWith(`${canonical}.`) && !names.includes(k.slice(canonical.length + 1))).map(([k, e]) => [k.slice(canonical.length + 1), e]));
+    (OPS as OpSpec[]).push({
+      canonical,
+      printName: printName as string,
+      spellings: [printName as string, ...(spellings.get(canonical) ?? []).filter((x) => x !== printName)],
+      params: ps,
+      ...(Object.keys(kwEnums).length > 0 ? { kwEnums } : {}),
+      ...(stay.has(canonical) ? { keywordsToPositions: false } : {}),
+    });
+  }
+}
+
+// This file is src/ir/ops.ts (tests) or dist/ir/ops.js (CLI): the package root is two levels up
+// (as registry.ts finds rules/; the playground's file system serves it at /rules/).
+readCatalog(readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'rules', 'op_catalog.dl'), 'utf8'));
 
 const bySpelling = new Map<string, OpSpec>();
 const byCanonical = new Map<string, OpSpec>();
