@@ -53,15 +53,17 @@ export class RuleProgram {
   /** The relations each `keep` set of an evaluation needs (by its sorted names; see eval.ts neededFor). */
   readonly neededByKeep = new Map<string, Set<number>>();
 
-  private edgeMemo: DepEdge[] | undefined;
+  private edgeMemo: readonly DepEdge[] | undefined;
 
   constructor(
     readonly relations: RelationInfo[],
     readonly clauses: ProgramClause[],
     readonly strata: Stratum[],
     readonly sources: SourceText[],
+    edges?: readonly DepEdge[],
   ) {
     this.byName = new Map(relations.map((r) => [r.name, r]));
+    this.edgeMemo = edges;
   }
 
   /** Every dependency edge head → body relation of the clauses (stratify.ts's dependencyEdges, computed once). */

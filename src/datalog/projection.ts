@@ -87,6 +87,7 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   const used = program.relations.map(() => new Set<number>());
   const counted = new Set<number>();
   for (const pc of program.clauses) {
+    if (pc.clause.isFact && pc.clause.body.length === 0) continue; // (constants only: no atom)
     eachAtom(pc.clause.body, pc.clause.head.args, (a, inCount) => {
       const id = program.byName.get(a.rel)?.id;
       if (id === undefined) return;
@@ -111,10 +112,12 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   if (keepCols.size > 0) {
     const clauses = program.clauses.map((pc): ProgramClause => {
       const c = pc.clause;
+      if (c.isFact && c.body.length === 0) return pc;
       const head = { ...c.head, args: c.head.args.map((t) => projectTerm(t, keepCols)) };
       return { ...pc, clause: { ...c, head, body: projectLiterals(c.body, keepCols) } };
     });
-    out = new RuleProgram(relations, clauses, program.strata, program.sources);
+    // (The same relations read by the same clauses: the dependency edges are the program's.)
+    out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges);
   }
   program.projections.set(key, out);
   return out;

@@ -1132,6 +1132,7 @@ export class Relation {
 
   /** Frees the indexes and the dedup set (rebuilt from the rows when next used). */
   releaseIndexes(): void {
+    if (this.indexes.size === 0 && this.set === null && this.bits === null) return; // (called for every relation after every stratum)
     for (const ix of this.indexes.values()) ix.retire();
     this.indexes.clear();
     if (this.set) this.pool?.release(this.set);

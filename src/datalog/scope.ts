@@ -79,5 +79,6 @@ export function scopeClause(c: Clause): Clause {
     body.push({ kind: 'cmp', op: '=', left: v, right: t, loc: t.loc });
     return v;
   });
-  return { ...c, head: { ...c.head, args: headArgs }, body };
+  // (A fact with an aggregate, `n(count : r(_)).`, is a rule once it has that equality.)
+  return { ...c, head: { ...c.head, args: headArgs }, body, isFact: c.isFact && body.length === 0 };
 }

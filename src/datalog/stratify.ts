@@ -16,6 +16,7 @@ export interface DepEdge {
 export function dependencyEdges(clauses: readonly { clause: Clause; head: number }[], idOf: (rel: string) => number): DepEdge[] {
   const edges: DepEdge[] = [];
   for (const { clause, head } of clauses) {
+    if (clause.isFact && clause.body.length === 0) continue; // (constant arguments: reads no relation)
     const fromTerm = (t: Term, agg: DepEdge['how'] | null): void => {
       if (t.kind === 'agg') {
         if (t.target) fromTerm(t.target, t.op);

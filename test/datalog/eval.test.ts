@@ -97,6 +97,11 @@ u(K) :- g(K), p(count : { v(_, K) }).`;
     expect(r.explain('r', [2, 7])).toBeNull();
   });
 
+  it('a fact with an aggregate argument is a rule (it depends on what it counts)', () => {
+    const r = run('.decl b(x: number)\nb(1). b(2).\n.decl a(x: number)\n.output a\na(count : b(_)).\na(1 + max X : b(X)).\n');
+    expect(r.tuples('a')).toEqual([[2], [3]]);
+  });
+
   it('a count over a join counts distinct instances, local variables are scoped', () => {
     const r = run(
       `.decl a(x: number, y: number)\n.input a\n.decl n(x: number, k: number)\n.output n
