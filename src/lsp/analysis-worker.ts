@@ -6,7 +6,16 @@ import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_
 import { RuleSession } from '../passes/rule-session.js';
 import { toWire } from '../report/wire.js';
 import { auditProgramsSteps, type ProgramCache } from './programs.js';
-import type { AnalysisReply, AnalysisRequest, WorkerMessage } from './worker-protocol.js';
+import { contractsWith, type PassSpec } from '../passes/registry.js';
+import type { LspSettings } from './settings.js';
+import type { AnalysisReply, AnalysisRequest, WireSettings, WorkerMessage } from './worker-protocol.js';
+
+/** The settings a request carries, with its passes found by name. */
+function settingsOf(w: WireSettings): LspSettings {
+  const all = contractsWith(w.ruleDirs);
+  const passes = w.passes.map((n) => all.find((p) => p.name === n)).filter((p): p is PassSpec => p !== undefined);
+  return { passes, ruleDirs: w.ruleDirs, defines: new Map(w.defines), ...(w.stage !== undefined ? { stage: w.stage } : {}) };
+}
 
 const caches = new Map<string, ProgramCache>();
 let session: RuleSession | undefined;
@@ -38,7 +47,7 @@ function run(r: AnalysisRequest): void {
   }
   queue.splice(queue.indexOf(r), 1);
   try {
-    const steps = auditProgramsSteps(r.text, r.path, r.settings, r.salt, caches.get(r.uri) ?? new Map(), session);
+    const steps = auditProgramsSteps(r.text, r.path, settingsOf(r.settings), r.salt, caches.get(r.uri) ?? new Map(), session);
     let step = steps.next();
     while (!step.done) {
       drain();

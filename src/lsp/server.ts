@@ -137,7 +137,15 @@ function analysisThread(script: string, failed: (e: unknown) => void): {
       }
       return new Promise((resolve) => {
         waiting.set(m.id, { uri: m.uri, resolve });
-        port.postMessage(m);
+        try {
+          port.postMessage(m);
+        } catch (e) {
+          // (Something of the request cannot be sent: analysed here instead.)
+          waiting.delete(m.id);
+          dead = true;
+          failed(e);
+          resolve(undefined);
+        }
       });
     },
     close: (uri) => {
@@ -215,7 +223,11 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (analysedFor.get(uri) === `${salt}\u0000${text}`) return;
       let audit: Audited | undefined;
       if (thread) {
-        audit = await thread.analyse({ kind: 'analyse', id: ++requests, uri, path, text, settings, salt, rulesGeneration: generation, base });
+        const wire = {
+          passes: settings.passes.map((p) => p.name), ruleDirs: [...settings.ruleDirs], defines: [...settings.defines],
+          ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
+        };
+        audit = await thread.analyse({ kind: 'analyse', id: ++requests, uri, path, text, settings: wire, salt, rulesGeneration: generation, base });
         // Stale (a newer request replaced it); after a failure of the thread, analysed here instead.
         if (!audit && thread) return;
       }

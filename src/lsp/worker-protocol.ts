@@ -1,6 +1,15 @@
 /** The messages between the language server and its analysis thread (analysis-worker.ts). */
 import type { WireBundle } from '../report/wire.js';
-import type { LspSettings } from './settings.js';
+import type { ConstValue } from '../ir/nodes.js';
+import type { AuditStage } from '../passes/analyze.js';
+
+/** A document's settings as plain data (the thread finds the passes by name among contractsWith(ruleDirs)). */
+export interface WireSettings {
+  passes: string[];
+  ruleDirs: string[];
+  defines: [string, ConstValue][];
+  stage?: AuditStage;
+}
 
 /** Analyse a document's text (a newer request for the same uri replaces it). */
 export interface AnalysisRequest {
@@ -9,7 +18,7 @@ export interface AnalysisRequest {
   uri: string;
   path: string;
   text: string;
-  settings: LspSettings;
+  settings: WireSettings;
   salt: string;
   /** Bumped when rule files change: the thread loads the rules again. */
   rulesGeneration: number;
