@@ -15,6 +15,7 @@ import { skipString } from './scan.js';
 import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
 import { pyptoGrammar, convert, type SemState } from './semantics.js';
 import { handMatch } from './hand-stmt.js';
+import { splitChunk } from './split-chunk.js';
 import type { HandState } from './hand-expr.js';
 
 /** Items of groups at depths GROUP_DEPTH, 2·GROUP_DEPTH, ... are parsed first. */
@@ -128,6 +129,9 @@ export function matchNested<T>(
     // The hand-written parser reads what it accepts; the grammar reads the rest (and errors).
     const fast = hand ? handMatch<T>(chunk, rule, state) : undefined;
     if (fast !== undefined) return fast;
+    // (Declined: most often an error, which the grammar need not reach through the whole chunk.)
+    const split = hand && rule === 'Chunk' ? splitChunk(chunk, state, fail) : undefined;
+    if (split !== undefined) return split as T;
     const m = pyptoGrammar().match(chunk.out, rule);
     if (m.failed()) fail(chunk, m);
     return convert<T>(m, { ...state, map: chunk.map });
