@@ -1,19 +1,16 @@
 /**
- * `ptolog fmt FILE... [-D NAME=VALUE]... [--check]`: prints the canonical form of every
- * program of each file (see `src/ir/print.ts` for what "canonical" means).
+ * `ptolog fmt FILE... [-D NAME=VALUE]... [--check | --diff | --write]`: each file with its
+ * programs in canonical form (see `src/ir/print.ts`), everything else kept (see fmt-in-place.ts).
  *
- * - One file: its canonical form on stdout. Several files: each file's form preceded by a
- *   `# ==> path <==` line, files separated by one blank line.
- * - A file with no `@pl.program` prints nothing (and is never reported by `--check`).
- * - FILE may be a directory (its `.py` files, recursively, skipping git-ignored and the
- *   default-excluded paths) or a glob.
- * - `--check`: prints nothing on stdout; for each file whose text is not already its
- *   canonical form, writes `path: not canonical` to stderr (with what fmt would not keep: module
- *   and class docstrings, Python outside programs); exit 1 when any file is not canonical, else 0.
+ * - One file: the formatted file on stdout. Several files: each preceded by a `# ==> path <==`
+ *   line, files separated by one blank line. A file with no `@pl.program` prints nothing.
+ * - FILE may be a directory (its `.py` files, recursively) or a glob; a path that cannot be
+ *   read is an error beside the other files' output; nothing to read at all is `no-files`.
+ * - `--check`: prints `path: not canonical` on stderr for each file that formatting changes;
+ *   exit 1 when any, else 0. `--diff`: a unified diff of the changes. `--write`: rewrites them.
  * - `-D NAME=VALUE` (repeatable) overrides a module constant, as for the other commands.
  * - A program or function that cannot be read is a located diagnostic on stderr and exit 2;
- *   it is left out of the output, every other program, function and file is printed. What the
- *   frontend says about a file (import warnings, `no-program`) goes to stderr too.
+ *   that file is left out (never printed or written with a part missing).
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
