@@ -103,7 +103,7 @@ function repositoryRoot(dir: string): string | undefined {
 }
 
 /** A unified diff whose headers `git apply` (from the repository root) and `patch -p1` (from the working directory) accept. */
-function diffOf(file: string, before: string, after: string): string {
+export function unifiedDiff(file: string, before: string, after: string): string {
   const p = diffPath(file, process.cwd());
   return createTwoFilesPatch(`a/${p}`, `b/${p}`, before, after, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
@@ -158,7 +158,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       return { report, applied, changed, ...partial };
     }
     const encoding = src.encoding;
-    if (t.mode === 'diff') return { report, applied, changed, output: changed ? diffOf(t.file, src.text, r.text) : '', encoding, ...partial };
+    if (t.mode === 'diff') return { report, applied, changed, output: changed ? unifiedDiff(t.file, src.text, r.text) : '', encoding, ...partial };
     return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...partial };
   } catch (e) {
     if (e instanceof DiagnosticError) return { report: { diagnostics: [], sources: {} }, fatal: toWire(e.diagnostics) };

@@ -1,15 +1,27 @@
-import { styleText } from 'node:util';
 import type { Diagnostic, Severity } from '../report/diagnostic.js';
 import type { CliIO } from './io.js';
 
 /** `--color`: auto colours a terminal unless NO_COLOR is set; always / never force it. */
 export type ColorMode = 'auto' | 'always' | 'never';
 
-/** Whether to colour a stream. */
+/**
+ * Whether to colour a stream: `always` / `never` as said; `auto` colours when FORCE_COLOR is set
+ * (and not `0` or `false`), else a terminal unless NO_COLOR is set.
+ */
 export function useColor(mode: ColorMode, isTTY: boolean | undefined, env: CliIO['env']): boolean {
   if (mode !== 'auto') return mode === 'always';
+  const force = env?.['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   const noColor = env?.['NO_COLOR'];
   return isTTY === true && (noColor === undefined || noColor === '');
+}
+
+const SGR = { bold: [1, 22], red: [31, 39], yellow: [33, 39], cyan: [36, 39] } as const;
+
+/** `text` in the given styles (ANSI escapes written here: the caller has decided to colour). */
+function styleText(styles: keyof typeof SGR | (keyof typeof SGR)[], text: string): string {
+  const list = Array.isArray(styles) ? styles : [styles];
+  return `${list.map((s) => `\x1b[${SGR[s][0]}m`).join('')}${text}${list.map((s) => `\x1b[${SGR[s][1]}m`).reverse().join('')}`;
 }
 
 const SEVERITY_STYLE: Record<Severity, 'red' | 'yellow' | 'cyan'> = { error: 'red', warning: 'yellow', note: 'cyan' };

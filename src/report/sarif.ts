@@ -28,6 +28,24 @@ function sarifRule(id: string, help: CodeHelp | undefined): ReportingDescriptor 
 
 const LEVEL: Record<Diagnostic['severity'], Result.level> = { error: 'error', warning: 'warning', note: 'note' };
 
+/**
+ * A path as a SARIF artifact URI (RFC 3986): each segment percent-encoded (spaces, `#`, `%`,
+ * non-ASCII); an absolute path as a `file://` URI.
+ */
+export function artifactUri(path: string): string {
+  const p = path.replaceAll('\\', '/');
+  const drive = /^[A-Za-z]:\//.test(p) ? p.slice(0, 2) : '';
+  const encoded = p.slice(drive.length).split('/').map((seg) => encodeURIComponent(seg)).join('/');
+  if (drive !== '') return `file:///${drive}${encoded}`;
+  return p.startsWith('/') ? `file://${encoded}` : encoded;
+}
+
+/** A sentence ended by a full stop unless it already ends in one (or in `?`, `!`, `:`). */
+function sentence(text: string): string {
+  const t = text.trimEnd();
+  return /[.!?:]$/.test(t) ? t : `${t}.`;
+}
+
 /** The SARIF location of a diagnostic (file and region), or undefined. */
 function sarifLocations(d: Diagnostic): Result['locations'] {
   const loc = d.location;
@@ -36,12 +54,12 @@ function sarifLocations(d: Diagnostic): Result['locations'] {
     const e = loc.source.position(loc.end);
     return [{
       physicalLocation: {
-        artifactLocation: { uri: loc.source.path.replaceAll('\\', '/') },
+        artifactLocation: { uri: artifactUri(loc.source.path) },
         region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
       },
     }];
   }
-  if (d.path) return [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
+  if (d.path) return [{ physicalLocation: { artifactLocation: { uri: artifactUri(d.path) } } }];
   return undefined;
 }
 
@@ -68,12 +86,12 @@ export function renderSarif(
       const e = loc.source.position(loc.end);
       r.locations = [{
         physicalLocation: {
-          artifactLocation: { uri: loc.source.path.replaceAll('\\', '/') },
+          artifactLocation: { uri: artifactUri(loc.source.path) },
           region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
         },
       }];
     } else if (d.path) {
-      r.locations = [{ physicalLocation: { artifactLocation: { uri: d.path } } }];
+      r.locations = [{ physicalLocation: { artifactLocation: { uri: artifactUri(d.path) } } }];
     }
     // The rules' finding_related places (the notify an unreleased write reaches, ...).
     if (d.related && d.related.length > 0) {
@@ -83,20 +101,20 @@ export function renderSarif(
         return {
           id: i + 1,
           physicalLocation: {
-            artifactLocation: { uri: x.location.source.path.replaceAll('\\', '/') },
+            artifactLocation: { uri: artifactUri(x.location.source.path) },
             region: { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col },
           },
           message: { text: x.message },
         };
       });
     }
-    if (d.fix) r.message.text += ` Fix: ${d.fix}`;
+    if (d.fix) r.message.text = `${sentence(d.message)} Fix: ${sentence(d.fix)}`;
     if (d.fix && d.fixEdits && loc) {
       const src = loc.source;
       r.fixes = [{
         description: { text: d.fix },
         artifactChanges: [{
-          artifactLocation: { uri: src.path.replaceAll('\\', '/') },
+          artifactLocation: { uri: artifactUri(src.path) },
           replacements: d.fixEdits.map((x) => {
             const a = src.position(x.start);
             const b = src.position(x.end);

@@ -7,6 +7,18 @@ export function formatPosition(loc: Location): string {
 }
 
 /**
+ * A source line as it may be printed on a terminal: control characters (NUL, ESC, ... — a binary
+ * file's bytes) become their one-character Unicode pictures (`␀`, `␛`), so no escape sequence
+ * runs live and the carets stay aligned. Tabs are kept.
+ */
+export function visibleLine(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x20 ? String.fromCharCode(0x2400 + n) : n === 0x7f ? '\u2421' : '\ufffd';
+  });
+}
+
+/**
  * A code frame: the offending line with one line of context on each side and a caret line
  * under the located range (carets span the range on its first line).
  */
@@ -19,7 +31,7 @@ export function codeFrame(loc: Location, context = 1): string {
   const width = String(last).length;
   const out: string[] = [];
   for (let l = first; l <= last; l++) {
-    const text = src.lineText(l);
+    const text = visibleLine(src.lineText(l));
     const marker = l === line ? '>' : ' ';
     out.push(`${marker} ${String(l).padStart(width)} | ${text}`);
     if (l === line) {

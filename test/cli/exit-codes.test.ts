@@ -102,6 +102,14 @@ describe('the exit-code contract (0 clean, 1 findings, 2 could not run)', () => 
     expect((await run(['facts', NOTES, '--out', '/proc/self'])).err).toContain('error[unwritable-output]');
   });
 
+  it.each([
+    ['audit', []], ['apply', []], ['fmt', []], ['graph', []], ['facts', ['--out', out]],
+  ])('%s: a path through a file (ENOTDIR) gets the one message every command gives', async (c, extra) => {
+    const r = await run([c, `${WARN}/x.py`, ...extra]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`cannot read ${WARN}/x.py: a part of the path is not a directory.`);
+  });
+
   it('reports a bad option value as a usage error naming the value', async () => {
     const r = await run(['audit', '--max-warnings', '-1', NOTES]);
     expect(r.err).toContain('--max-warnings expects a non-negative integer, got "-1"');

@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
-import { ensureOutputDir, writingOutputs } from '../files.js';
+import { ensureOutputDir, readText, writingOutputs } from '../files.js';
 import { defineTypos } from '../define-typos.js';
-import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
+import { moduleErrors, parseDefines, parseModuleIsolated } from '../../frontend/index.js';
 import { extractFacts } from '../../facts/extract.js';
 import { MemorySink } from '../../facts/sink.js';
 import { writeFactFiles } from '../../facts/tsv.js';
@@ -25,7 +25,8 @@ export function registerFactsCommand(program: Command, ctx: CommandContext): voi
       ctx.setExit(
         await guarded(ctx.io, () => {
           const defines = parseDefines(o.define);
-          const module = readModuleIsolated(file, { defines });
+          // Read as every command reads a file (one message per reason, ENOTDIR included).
+          const module = parseModuleIsolated(readText(file), file, { defines });
           const readErrors = moduleErrors(module);
           reportDiagnostics(ctx.io, [...defineTypos(module, defines), ...readErrors]);
           ensureOutputDir(o.out, '--out');

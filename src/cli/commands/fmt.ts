@@ -1,26 +1,26 @@
 /**
- * `ptolog fmt FILE... [-D NAME=VALUE]... [--check]`: prints the canonical form of every
- * program of each file (see `src/ir/print.ts` for what "canonical" means).
+ * `ptolog fmt FILE... [-D NAME=VALUE]... [--check | --diff | --write]`: each file with its
+ * programs in canonical form (see `src/ir/print.ts`), everything else kept (see fmt-in-place.ts).
  *
- * - One file: its canonical form on stdout. Several files: each file's form preceded by a
- *   `# ==> path <==` line, files separated by one blank line.
- * - A file with no `@pl.program` prints nothing (and is never reported by `--check`).
- * - FILE may be a directory (its `.py` files, recursively, skipping git-ignored and the
- *   default-excluded paths) or a glob.
- * - `--check`: prints nothing on stdout; for each file whose text is not already its
- *   canonical form, writes `path: not canonical` to stderr (with what fmt would not keep: module
- *   and class docstrings, Python outside programs); exit 1 when any file is not canonical, else 0.
+ * - One file: the formatted file on stdout. Several files: each preceded by a `# ==> path <==`
+ *   line, files separated by one blank line. A file with no `@pl.program` prints nothing.
+ * - FILE may be a directory (its `.py` files, recursively) or a glob; a path that cannot be
+ *   read is an error beside the other files' output; nothing to read at all is `no-files`.
+ * - `--check`: prints `path: not canonical` on stderr for each file that formatting changes;
+ *   exit 1 when any, else 0. `--diff`: a unified diff of the changes. `--write`: rewrites them.
  * - `-D NAME=VALUE` (repeatable) overrides a module constant, as for the other commands.
  * - A program or function that cannot be read is a located diagnostic on stderr and exit 2;
- *   it is left out of the output, every other program, function and file is printed. What the
- *   frontend says about a file (import warnings, `no-program`) goes to stderr too.
+ *   that file is left out (never printed or written with a part missing).
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../main.js';
 import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from '../io.js';
 import { readModuleIsolated, moduleErrors, parseDefines } from '../../frontend/index.js';
 import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
-import { printModule, unprintableFunctions } from '../../ir/print.js';
+import { unprintableFunctions } from '../../ir/print.js';
+import { formatInPlace } from '../fmt-in-place.js';
+import { readSource, writeAtomic } from '../files.js';
+import { unifiedDiff } from '../file-task.js';
 import { DEFAULT_EXCLUDE } from '../../config/config.js';
 import { expandTargets } from '../targets.js';
 import { defineTypos } from '../define-typos.js';
@@ -28,6 +28,8 @@ import { defineTypos } from '../define-typos.js';
 interface FmtOptions {
   define: string[];
   check?: boolean;
+  diff?: boolean;
+  write?: boolean;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -42,10 +44,12 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
     .argument('<file...>', 'PyPTO module(s) to format')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
     .option('--check', 'print nothing; exit 1 when a file is not already in canonical form')
+    .option('--diff', 'print a unified diff of what formatting changes (exit 0)')
+    .option('--write', 'rewrite each file that is not in canonical form in place')
     .action(async (files: string[], opts: FmtOptions) => {
       const code = await guarded(ctx.io, () => {
         const defines = parseDefines(opts.define);
-        const outputs: { path: string; text: string; canonical: boolean; empty: boolean }[] = [];
+        const outputs: { path: string; source: string; text: string; canonical: boolean; empty: boolean }[] = [];
         const problems: Diagnostic[] = [];
         let failed = false;
         const targets = expandTargets(files, { exclude: DEFAULT_EXCLUDE, excludeRoot: process.cwd() });
@@ -75,9 +79,10 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
             failed = true;
             continue;
           }
-          const text = printModule(mod);
+          const text = mod.programs.length === 0 ? '' : formatInPlace(mod);
           outputs.push({
             path,
+            source: mod.source.text,
             text,
             canonical: mod.programs.length === 0 || text === mod.source.text,
             empty: mod.programs.length === 0,
@@ -90,10 +95,30 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
           for (const o of outputs) {
             if (!o.canonical) {
               bad++;
-              ctx.io.stderr(`${o.path}: not canonical (ptolog fmt would print the canonical form; it keeps comments, but not module or class docstrings nor the Python outside programs and kernels)\n`);
+              ctx.io.stderr(`${o.path}: not canonical (ptolog fmt --diff shows what would change)\n`);
             }
           }
           return failed ? EXIT_FAILURE : bad > 0 ? EXIT_FINDINGS : EXIT_OK;
+        }
+        if (opts.diff) {
+          for (const o of outputs) if (!o.canonical) ctx.io.stdout(unifiedDiff(o.path, o.source, o.text));
+          return failed ? EXIT_FAILURE : EXIT_OK;
+        }
+        if (opts.write) {
+          let written = 0;
+          for (const o of outputs) {
+            if (o.canonical) continue;
+            try {
+              writeAtomic(o.path, o.text, readSource(o.path).encoding);
+              written++;
+            } catch (e) {
+              if (!(e instanceof DiagnosticError)) throw e;
+              reportDiagnostics(ctx.io, e.diagnostics);
+              failed = true;
+            }
+          }
+          ctx.io.stderr(`ptolog: ${written > 0 ? `formatted ${written} file${written === 1 ? '' : 's'}` : failed ? 'no file written' : 'nothing to change'}.\n`);
+          return failed ? EXIT_FAILURE : EXIT_OK;
         }
         if (outputs.length === 1) {
           ctx.io.stdout(outputs[0]!.text);

@@ -1,0 +1,43 @@
+import { printFunction, printProgram } from '../ir/print.js';
+import type { Module, Program } from '../ir/nodes.js';
+
+/**
+ * The file `mod` was read from with each kernel in canonical form and every other byte kept:
+ * module docstrings, imports, constants, code outside programs, the comments before a program.
+ * Each `@pl.program` class (and each module-level `@pl.jit` kernel standing alone) is replaced by
+ * its printed form at its own indentation. A group of module-level JIT kernels with other code
+ * between them is left as written.
+ */
+export function formatInPlace(mod: Pick<Module, 'source' | 'programs'>): string {
+  const text = mod.source.text;
+  const spans: { start: number; end: number; printed: string }[] = [];
+  for (const p of mod.programs) {
+    const printed = printedAlone(p);
+    if (printed !== undefined) spans.push({ start: p.start, end: p.end, printed });
+  }
+  spans.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) continue;
+    const lineStart = text.lastIndexOf('\n', s.start - 1) + 1;
+    const indent = text.slice(lineStart, s.start);
+    if (indent.trim() !== '') continue; // a program that does not start its line: keep it as written
+    let printed = s.printed
+      .split('\n')
+      .map((l, i) => (i === 0 || l === '' ? l : `${indent}${l}`))
+      .join('\n');
+    // The span ends at the end of the last statement, with or without its line break.
+    if (!text.slice(s.start, s.end).endsWith('\n')) printed = printed.replace(/\n$/, '');
+    out += text.slice(at, s.start) + printed;
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The canonical text of a program without its leading comments (they stay where they are in the file). */
+function printedAlone(p: Program): string | undefined {
+  if (!p.jit) return printProgram({ ...p, comments: [] });
+  if (p.functions.length !== 1) return undefined;
+  return printFunction({ ...p.functions[0]!, comments: [] }, 0);
+}
