@@ -9,6 +9,7 @@ import { auditProgramsSteps, type ProgramCache } from './programs.js';
 import { contractsWith, type PassSpec } from '../passes/registry.js';
 import type { LspSettings } from './settings.js';
 import type { AnalysisReply, AnalysisRequest, WireSettings, WorkerMessage } from './worker-protocol.js';
+import { ruleCacheOf } from '../cli/rule-cache.js';
 
 /** The settings a request carries, with its passes found by name. */
 function settingsOf(w: WireSettings): LspSettings {
@@ -42,7 +43,7 @@ function take(m: WorkerMessage): void {
 
 function run(r: AnalysisRequest): void {
   if (r.rulesGeneration !== generation || !session) {
-    session = new RuleSession(r.base);
+    session = new RuleSession(r.base, r.cacheSpec ? ruleCacheOf(r.cacheSpec) : undefined);
     generation = r.rulesGeneration;
   }
   queue.splice(queue.indexOf(r), 1);

@@ -36,6 +36,7 @@ import { NO_CLIENT_SETTINGS, readClientSettings, withClientSettings, type Client
 import type { ServerOptions } from './settings.js';
 import { fromWire } from '../report/wire.js';
 import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
+import { ruleCacheOf } from '../cli/rule-cache.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
 export const EXPLAIN_COMMAND = 'ptolog.explain';
@@ -173,7 +174,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
   const analysedFor = new Map<string, string>();
   let rulesGeneration = 0;
   /** The rule programs this server has loaded (paths shown relative to the workspace base). */
-  const session = new RuleSession(base);
+  const session = new RuleSession(base, options.cacheSpec ? ruleCacheOf(options.cacheSpec) : undefined);
   let stopWatching: (() => void) | undefined;
   let client: ClientSettings = NO_CLIENT_SETTINGS;
   let pullsConfiguration = false;
@@ -227,7 +228,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
           passes: settings.passes.map((p) => p.name), ruleDirs: [...settings.ruleDirs], defines: [...settings.defines],
           ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
         };
-        audit = await thread.analyse({ kind: 'analyse', id: ++requests, uri, path, text, settings: wire, salt, rulesGeneration: generation, base });
+        audit = await thread.analyse({ kind: 'analyse', id: ++requests, uri, path, text, settings: wire, salt, rulesGeneration: generation, base, ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}) });
         // Stale (a newer request replaced it); after a failure of the thread, analysed here instead.
         if (!audit && thread) return;
       }

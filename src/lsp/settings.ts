@@ -6,6 +6,7 @@ import type { ConstValue } from '../ir/nodes.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { PassSpec } from '../passes/registry.js';
 import type { AuditStage } from '../passes/analyze.js';
+import type { CacheSpec } from '../cli/rule-cache.js';
 
 /** The analysis settings of one document: the passes, extra rule paths (--rules) and defines (-D). */
 export interface LspSettings {
@@ -42,4 +43,6 @@ export interface ServerOptions {
   watch?: (paths: readonly string[], changed: () => void) => () => void;
   /** false: analyse in the server's own thread, between messages (default: on an analysis thread when its compiled script is there). */
   thread?: boolean;
+  /** Where compiled rule programs are cached (the CLI's: the package's prebuilt rules, the user's cache); absent: rules are compiled from source. */
+  cacheSpec?: CacheSpec;
 }

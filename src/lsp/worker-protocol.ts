@@ -2,6 +2,7 @@
 import type { WireBundle } from '../report/wire.js';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
+import type { CacheSpec } from '../cli/rule-cache.js';
 
 /** A document's settings as plain data (the thread finds the passes by name among contractsWith(ruleDirs)). */
 export interface WireSettings {
@@ -24,6 +25,8 @@ export interface AnalysisRequest {
   rulesGeneration: number;
   /** The directory rule paths are shown relative to. */
   base: string;
+  /** Where compiled rule programs are cached (ServerOptions.cacheSpec). */
+  cacheSpec?: CacheSpec;
 }
 
 /** The document was closed: drop its cache and pending requests. */

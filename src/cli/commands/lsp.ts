@@ -11,6 +11,12 @@ import type { LspSettings } from '../../lsp/index.js';
 import { selectPasses } from '../passes.js';
 import { AUDIT_STAGES, type AuditStage } from '../../passes/analyze.js';
 import { Option } from 'commander';
+import { cacheSpecOf, type CacheSpec } from '../rule-cache.js';
+
+/** The server options' cache field, when there is a cache. */
+function withCacheSpec(spec: CacheSpec | undefined): { cacheSpec?: CacheSpec } {
+  return spec ? { cacheSpec: spec } : {};
+}
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -54,7 +60,13 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
           };
           startServer(
             connection,
-            { settingsFor: configuredSettings(settings, o.pass.length > 0, read), filterFindings: configuredFilter(read), watch: watchRulePaths },
+            {
+              settingsFor: configuredSettings(settings, o.pass.length > 0, read),
+              filterFindings: configuredFilter(read),
+              watch: watchRulePaths,
+              // The compiled rules: the package's prebuilt ones and the user's cache (as every command uses them).
+              ...withCacheSpec(cacheSpecOf(ctx.io.env ?? {}, ctx.io.noCache === true)),
+            },
             process.cwd(),
           );
           const closed = new Promise<void>((resolve) => connection.onExit(() => resolve()));
