@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run, tree } from '../cli/helpers.js';
+import { pathToFileURL } from 'node:url';
 
 const LINT = `#include <ptolog/lib.dl>
 #include <ptolog/edits.dl>
@@ -119,7 +120,7 @@ class Publish:
     const result = JSON.parse(sarif.out).runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'contract-violation');
     expect(result.relatedLocations).toEqual([{
       id: 1,
-      physicalLocation: { artifactLocation: { uri: k }, region: { startLine: 10, startColumn: 9, endLine: 10, endColumn: 69 } },
+      physicalLocation: { artifactLocation: { uri: pathToFileURL(k).href }, region: { startLine: 10, startColumn: 9, endLine: 10, endColumn: 69 } },
       message: { text: 'the notify this write reaches without a release' },
     }]);
   });
