@@ -243,12 +243,11 @@ describe('15: fixes and the apply summary', () => {
   });
 });
 
-describe('16: fmt --check does not suggest the comment-dropping fmt', () => {
-  it('says what fmt would lose', async () => {
+describe('16: fmt --check points to what would change', () => {
+  it('names the file and fmt --diff (fmt now keeps everything outside the kernels)', async () => {
     const r = await run(['fmt', '--check', 'examples/ring_allreduce.py']);
     expect(r.code).toBe(1);
-    expect(r.err).not.toContain('run ptolog fmt');
-    expect(r.err).toContain('it keeps comments, but not module or class docstrings');
+    expect(r.err).toContain('examples/ring_allreduce.py: not canonical (ptolog fmt --diff shows what would change)');
   });
 });
 
