@@ -1,19 +1,20 @@
 import { printFunction, printProgram } from '../ir/print.js';
-import type { Module, Program } from '../ir/nodes.js';
+import type { Module } from '../ir/nodes.js';
 
 /**
  * The file `mod` was read from with each kernel in canonical form and every other byte kept:
  * module docstrings, imports, constants, code outside programs, the comments before a program.
- * Each `@pl.program` class (and each module-level `@pl.jit` kernel standing alone) is replaced by
- * its printed form at its own indentation. A group of module-level JIT kernels with other code
- * between them is left as written.
+ * Each `@pl.program` class and each `@pl.jit` kernel is replaced by its printed form at its own
+ * indentation (without its leading comments, which stay where they are).
  */
 export function formatInPlace(mod: Pick<Module, 'source' | 'programs'>): string {
   const text = mod.source.text;
   const spans: { start: number; end: number; printed: string }[] = [];
   for (const p of mod.programs) {
-    const printed = printedAlone(p);
-    if (printed !== undefined) spans.push({ start: p.start, end: p.end, printed });
+    if (p.jit) {
+      // Module-level JIT kernels: each function in place (other code may stand between them).
+      for (const f of p.functions) spans.push({ start: f.start, end: f.end, printed: printFunction({ ...f, comments: [] }, 0) });
+    } else spans.push({ start: p.start, end: p.end, printed: printProgram({ ...p, comments: [] }) });
   }
   spans.sort((a, b) => a.start - b.start);
   let out = '';
@@ -33,11 +34,4 @@ export function formatInPlace(mod: Pick<Module, 'source' | 'programs'>): string 
     at = s.end;
   }
   return out + text.slice(at);
-}
-
-/** The canonical text of a program without its leading comments (they stay where they are in the file). */
-function printedAlone(p: Program): string | undefined {
-  if (!p.jit) return printProgram({ ...p, comments: [] });
-  if (p.functions.length !== 1) return undefined;
-  return printFunction({ ...p.functions[0]!, comments: [] }, 0);
 }
