@@ -220,7 +220,7 @@ export function unknownConfigCodes(cfg: PtologConfig, known: ReadonlySet<string>
   return (cfg.codeRefs ?? []).filter((r) => !known.has(r.code)).map((r) => {
     const near = closestName(r.code, known);
     return {
-      severity: 'warning', code: 'config', location: r.location,
+      severity: 'warning', code: 'unknown-config-code', location: r.location,
       message: `unknown code '${r.code}' in ${r.key} (it has no effect)${near ? ` — did you mean '${near}'?` : ''}`,
       fix: '`ptolog rules` lists the codes.',
     };

@@ -6,7 +6,7 @@
  * is read through the caller's `ModuleReader` (the library touches no file system), and its
  * `@pl.jit.inline` / `@pl.inline` functions are the helpers PyPTO's InlineFunctions pass expands
  * at the call: such a call is no opaque write. An import ptolog cannot follow is said (located
- * `unfollowed-import` note) where a kernel calls it.
+ * `unresolved-import` note) where a kernel calls it.
  */
 import { dirname, join, normalize } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
@@ -224,7 +224,7 @@ export function unfollowedNote(source: SourceText, u: { at: ProjectImport; why: 
   const mod = `${'.'.repeat(u.at.level)}${u.at.module}`;
   return {
     severity: 'note',
-    code: 'unfollowed-import',
+    code: 'unresolved-import',
     message: `a kernel calls '${called}', imported from '${mod}', which ptolog cannot read: ${u.why}; the call is read as an opaque write (give the module's folder with --import-root or import-roots in [tool.ptolog])`,
     location: { source, start: u.at.start, end: u.at.end },
   };

@@ -15,17 +15,17 @@ describe('import roots', () => {
   it('without the root the import is a note and the call an opaque write; with --import-root it is inlined', async () => {
     const dir = tree({ 'kern/k.py': KERNEL, 'lib/helpers.py': HELPER });
     const without = await run(['audit', '--isolated', join(dir, 'kern/k.py')]);
-    expect(without.out).toContain('note[unfollowed-import]');
+    expect(without.out).toContain('note[unresolved-import]');
     expect(without.out).toContain('opaque publishing write');
     const withRoot = await run(['audit', '--isolated', '--import-root', join(dir, 'lib'), join(dir, 'kern/k.py')]);
-    expect(withRoot.out).not.toContain('unfollowed-import');
+    expect(withRoot.out).not.toContain('unresolved-import');
     expect(withRoot.out).not.toContain('opaque publishing write');
   });
 
   it('the package roots of the nearest pyproject.toml (its folder, python/) are searched', async () => {
     const dir = tree({ 'pyproject.toml': '[project]\nname = "x"\n', 'python/kern/k.py': KERNEL, 'python/helpers.py': HELPER });
     const r = await run(['audit', '--isolated', join(dir, 'python/kern/k.py')]);
-    expect(r.out).not.toContain('unfollowed-import');
+    expect(r.out).not.toContain('unresolved-import');
     expect(r.out).not.toContain('opaque publishing write');
   });
 });

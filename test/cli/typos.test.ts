@@ -36,14 +36,14 @@ describe('unknown codes in the configuration', () => {
       'k.py': `@${K}`,
     });
     const r = await run(['audit', '--fail-on', 'error', join(d, 'k.py')]);
-    expect(r.out).toContain(`${join(d, 'pyproject.toml')}:4:1: warning[config]: unknown code 'missing-markr' in severity (it has no effect) — did you mean 'missing-marker'?`);
-    expect(r.out).toContain(`${join(d, 'pyproject.toml')}:7:12: warning[config]: unknown code 'contract-violaton' in per-file-ignores (it has no effect) — did you mean 'contract-violation'?`);
+    expect(r.out).toContain(`${join(d, 'pyproject.toml')}:4:1: warning[unknown-config-code]: unknown code 'missing-markr' in severity (it has no effect) — did you mean 'missing-marker'?`);
+    expect(r.out).toContain(`${join(d, 'pyproject.toml')}:7:12: warning[unknown-config-code]: unknown code 'contract-violaton' in per-file-ignores (it has no effect) — did you mean 'contract-violation'?`);
   });
 
   it('a known code gets no warning', async () => {
     const d = tree({ 'ptolog.toml': '[severity]\ncompressible-fanout = "off"\n', 'k.py': `@${K}` });
     const r = await run(['audit', join(d, 'k.py')]);
-    expect(r.out).not.toContain('warning[config]');
+    expect(r.out).not.toContain('warning[unknown-config-code]');
   });
 });
 

@@ -43,7 +43,7 @@ describe('imported inline helpers', () => {
 
   it('an import not found, or a module that cannot be read, is a located note where a kernel calls it', () => {
     const none = parseModuleIsolated(kernel('from .missing import ping', 'ping'), 'proj/pkg/kern.py', { modules: reader({}) });
-    expect(none.problems?.map((d) => [d.code, d.location?.source.position(d.location.start).line])).toEqual([['unfollowed-import', 2]]);
+    expect(none.problems?.map((d) => [d.code, d.location?.source.position(d.location.start).line])).toEqual([['unresolved-import', 2]]);
     expect(none.problems?.[0]?.message).toMatch(/'\.missing' is not found/);
     const locked: ModuleReader = { roots: [], read: () => ({ error: 'permission denied' }) };
     const bad = parseModuleIsolated(kernel('from .helpers import ping', 'ping'), 'proj/pkg/kern.py', { modules: locked });
@@ -52,7 +52,7 @@ describe('imported inline helpers', () => {
 
   it('a module found that does not define the name is a note too', () => {
     const m = parseModuleIsolated(kernel('from .helpers import pong', 'pong'), 'proj/pkg/kern.py', { modules: reader({ 'proj/pkg/helpers.py': HELPER }) });
-    expect(m.problems?.map((d) => d.code)).toEqual(['unfollowed-import']);
+    expect(m.problems?.map((d) => d.code)).toEqual(['unresolved-import']);
     expect(m.problems?.[0]?.message).toMatch(/proj\/pkg\/helpers\.py does not define 'pong'/);
   });
 

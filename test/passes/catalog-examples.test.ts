@@ -60,6 +60,7 @@ const COMMAND_EXAMPLES = [
   'bad-argument', 'bad-fact', 'bad-tuple', 'catalog', 'config', 'evaluation-timeout', 'file-not-found', 'internal-error',
   'manifest', 'missing-facts', 'no-tests', 'not-python', 'patch-conflict', 'unknown-code', 'unknown-pass', 'unreadable-file',
   'unwritable-output', 'usage', 'write-failed', 'bad-annotation', 'annotation-without-colon', 'nesting-too-deep',
+  'file-too-large', 'no-files', 'unknown-config-code',
 ];
 
 describe('catalog examples', () => {
