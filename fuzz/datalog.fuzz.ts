@@ -2,12 +2,21 @@
 // with recursion, negation, functors and aggregates — also followed by equalities on their value
 // (`1 = count : {...}`, `M = max X : {...}, M = W`, `(M = 0 ; M = 2)`) — over random facts; and
 // the same programs read back from the compiled-rules cache.
-import { describe, expect } from 'vitest';
-import { test as fcTest } from '@fast-check/vitest';
-import { evaluate, evaluateNaive, loadProgram, loadProgramCached, type RuleCache, type RuleProgram, type Value } from '../src/datalog/index.js';
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test as fcTest } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import {
+  evaluate,
+  evaluateNaive,
+  loadProgram,
+  loadProgramCached,
+  type RuleCache,
+  type RuleProgram,
+  type Value,
+} from '../src/datalog/index.js';
 import { randomCase, seeds } from '../test/datalog/gen.js';
 import { fuzzRuns } from './runs.js';
 
@@ -36,9 +45,14 @@ describe('datalog fuzz', () => {
     const memory = new Map<string, string>();
     const cache: RuleCache = { version: 'fuzz', stores: [], memory };
     const compiled = loadProgramCached({ files: [path], includeDirs: [], libraries: {}, root: dir }, cache).program;
-    const read = loadProgramCached({ files: [path], includeDirs: [], libraries: {}, root: dir }, { ...cache, memory: new Map(memory) }, (p) => p, () => {
-      throw new Error('parsed again');
-    }).program;
+    const read = loadProgramCached(
+      { files: [path], includeDirs: [], libraries: {}, root: dir },
+      { ...cache, memory: new Map(memory) },
+      (p) => p,
+      () => {
+        throw new Error('parsed again');
+      },
+    ).program;
     const want = evaluateNaive(compiled, c.facts);
     const got = fast(read, c.facts);
     for (const info of read.relations) expect(got.get(info.name), `${info.name} in\n${c.text}`).toEqual(want.get(info.name));

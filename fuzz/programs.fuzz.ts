@@ -15,19 +15,20 @@
  * PTOLOG_FUZZ_RUNS mutated programs (default 12); PTOLOG_SEED fixes the seed (printed on failure).
  * Run: `npx vitest run --config fuzz/vitest.config.ts fuzz/programs.fuzz.ts`. Needs `python3`.
  */
-import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { moduleErrors, parseModuleIsolated } from '../src/frontend/index.js';
+import type { Module } from '../src/ir/nodes.js';
 import { applyPasses, auditText } from '../src/passes/pipeline.js';
 import { PASSES } from '../src/passes/registry.js';
 import { RuleSession } from '../src/passes/rule-session.js';
-import { moduleErrors, parseModuleIsolated } from '../src/frontend/index.js';
-import { DiagnosticError, type Diagnostic } from '../src/report/diagnostic.js';
-import type { Module } from '../src/ir/nodes.js';
+import { type Diagnostic, DiagnosticError } from '../src/report/diagnostic.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env['PTOLOG_FUZZ_RUNS'] ?? 12);
@@ -62,19 +63,49 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   // (The layouts of issue 34 keep the program Python's: they are drawn most.)
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constantFrom('formFeed' as const, 'semicolonContinued' as const, 'continuedLine' as const), at: fc.nat() }),
+    arbitrary: fc.record({
+      kind: fc.constantFrom('formFeed' as const, 'semicolonContinued' as const, 'continuedLine' as const),
+      at: fc.nat(),
+    }),
   },
   fc.record({ kind: fc.constantFrom('delChar' as const, 'dupChar' as const), at: fc.nat() }),
   fc.record({
     kind: fc.constant('insText' as const),
     at: fc.nat(),
-    text: fc.constantFrom('(', ')', '[', ']', ':', ',', '=', '.', '"', '#', '\\\n', '\f', ' ', '\t', ';', 'x', '0', 'é', 'ステップ', '\n', '\r', '"""', '  # c\n'),
+    text: fc.constantFrom(
+      '(',
+      ')',
+      '[',
+      ']',
+      ':',
+      ',',
+      '=',
+      '.',
+      '"',
+      '#',
+      '\\\n',
+      '\f',
+      ' ',
+      '\t',
+      ';',
+      'x',
+      '0',
+      'é',
+      'ステップ',
+      '\n',
+      '\r',
+      '"""',
+      '  # c\n',
+    ),
   }),
   fc.record({
     kind: fc.constantFrom('delLine' as const, 'dupLine' as const, 'indent' as const, 'dedent' as const, 'swap' as const),
     at: fc.nat(),
   }),
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), at: fc.nat(), suffix: fc.constantFrom('é', '_ステップ', 'ﬁ', '·x') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('rename' as const), at: fc.nat(), suffix: fc.constantFrom('é', '_ステップ', 'ﬁ', '·x') }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('depsComment' as const, 'crlf' as const), at: fc.nat() }) },
 );
 
@@ -109,15 +140,28 @@ function mutate(src: string, m: Mutation): string {
   const lines = src.split('\n');
   // Simple statements in a block (where the rules anchor insertions): not a header, decorator or comment.
   const simple = (l: string): boolean => /^ +[^\s#@]/.test(l) && !/:\s*$/.test(l) && !/^ +(def|class|return|elif|else)\b/.test(l);
-  const indented = lines.map((l, i) => [l, i] as const).filter(([l]) => simple(l)).map(([, i]) => i);
+  const indented = lines
+    .map((l, i) => [l, i] as const)
+    .filter(([l]) => simple(l))
+    .map(([, i]) => i);
   const i = m.at % lines.length;
   const k = indented.length > 0 ? indented[m.at % indented.length]! : i;
   switch (m.kind) {
-    case 'delLine': lines.splice(i, 1); break;
-    case 'dupLine': lines.splice(i, 0, lines[i]!); break;
-    case 'indent': lines[i] = `  ${lines[i]}`; break;
-    case 'dedent': lines[i] = lines[i]!.replace(/^ {1,3}/, ''); break;
-    case 'swap': if (i + 1 < lines.length) [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!]; break;
+    case 'delLine':
+      lines.splice(i, 1);
+      break;
+    case 'dupLine':
+      lines.splice(i, 0, lines[i]!);
+      break;
+    case 'indent':
+      lines[i] = `  ${lines[i]}`;
+      break;
+    case 'dedent':
+      lines[i] = lines[i]!.replace(/^ {1,3}/, '');
+      break;
+    case 'swap':
+      if (i + 1 < lines.length) [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!];
+      break;
     case 'formFeed':
       // A form feed before the indentation of every other simple statement from k on.
       for (let j = 0; j < indented.length; j += 2) {
@@ -208,7 +252,10 @@ describe('fuzz: mutated programs through apply and audit', () => {
         writeFileSync(p, c.text);
         return p;
       });
-      const before = oracle(dir, inputs.map((input) => ({ input, output: null })));
+      const before = oracle(
+        dir,
+        inputs.map((input) => ({ input, output: null })),
+      );
       const outputs: Array<string | null> = [];
       cases.forEach((c, i) => {
         const where = `${c.seed} ${JSON.stringify(c.mutations)}`;
@@ -243,14 +290,20 @@ describe('fuzz: mutated programs through apply and audit', () => {
         }
       });
       const written = cases.map((_, i) => i).filter((i) => outputs[i] !== null);
-      const after = oracle(dir, written.map((i) => ({ input: inputs[i]!, output: outputs[i]! })));
+      const after = oracle(
+        dir,
+        written.map((i) => ({ input: inputs[i]!, output: outputs[i]! })),
+      );
       written.forEach((i, k) => {
         const where = `${cases[i]!.seed} ${JSON.stringify(cases[i]!.mutations)}`;
         if (!after[k]!.outputValid) failures.push(`${where}: Python does not parse the output`);
-        else if (after[k]!.sameShape === false) failures.push(`${where}: the output is not the input plus insertions (Python reads another program)`);
+        else if (after[k]!.sameShape === false)
+          failures.push(`${where}: the output is not the input plus insertions (Python reads another program)`);
       });
       // (What the run exercised: a run where Python reads few inputs, or apply changes few, checks little.)
-      console.log(`fuzz programs: ${cases.length} cases, ${before.filter((b) => b.valid).length} valid Python, ${written.length} changed by apply; PTOLOG_SEED=${SEED}`);
+      console.log(
+        `fuzz programs: ${cases.length} cases, ${before.filter((b) => b.valid).length} valid Python, ${written.length} changed by apply; PTOLOG_SEED=${SEED}`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

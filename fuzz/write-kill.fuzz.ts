@@ -5,12 +5,13 @@
  * `apply --write` refuses to run, naming it; the temporary file of a killed write is removed by
  * the next write. Runs the built CLI (`npm run build` first). PTOLOG_FUZZ_RUNS sets the runs.
  */
-import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
+
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, linkSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 
 const BIN = resolve('bin/ptolog.js');
 const KERNEL = resolve('examples/ring_allreduce.py');

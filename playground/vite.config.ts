@@ -1,6 +1,7 @@
 // Builds the playground (a static page) into playground/dist/: `npm run playground`.
-import { defineConfig } from 'vite';
+
 import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 

@@ -9,7 +9,7 @@
 // the grammar files read at run time are copied beside the bundles.
 // Run by `npm run build` after tsc and copy-assets.
 import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 

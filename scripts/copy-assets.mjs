@@ -1,6 +1,6 @@
 // Copies non-TypeScript assets (Ohm grammars) from src/ to dist/ so the built CLI finds them.
-import { cpSync, readdirSync, statSync, mkdirSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

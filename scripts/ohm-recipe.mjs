@@ -3,7 +3,7 @@
 // milliseconds, where building it from the grammar text costs a quarter of a second per process.
 // Run by `npm run build`; `--check` exits 1 when the recipe module does not match the grammar.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ohm from 'ohm-js';
 

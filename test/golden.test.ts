@@ -23,10 +23,11 @@
  * test expected to fail (`it.fails`): while the bug is there the suite is green; once it is
  * fixed the test passes, vitest reports that as a failure, and the case becomes a plain golden.
  */
-import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { run } from './cli/helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -90,7 +91,10 @@ for (const suiteDir of suites()) {
       return { name: file, input, expected: input.slice(0, -ext.length), line };
     }),
     ...(config.inputs ?? []).map((x) => {
-      const base = x.path.split('/').pop()!.replace(/\.[^.]+$/, '');
+      const base = x.path
+        .split('/')
+        .pop()!
+        .replace(/\.[^.]+$/, '');
       const written = /# explain-line: (\d+)/.exec(readFileSync(join(root, x.path), 'utf8'))?.[1];
       return { name: x.path, input: x.path, expected: relative(root, join(suiteDir, base)), line: String(x.line ?? written ?? 1) };
     }),

@@ -10,9 +10,9 @@
 //
 //   npm run build && node bench/audit/run.mjs [--workload comm|orch] [--sizes 1000,10000,100000] [--unique]
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', '..', 'dist');
@@ -55,7 +55,11 @@ if (process.argv[2] === '--child') {
   for (const n of sizes) {
     const row = { n };
     for (const what of ['apply', 'audit', 'audit-applied']) {
-      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', String(n), what, unique ? 'unique' : 'repeating', workload], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [fileURLToPath(import.meta.url), '--child', String(n), what, unique ? 'unique' : 'repeating', workload],
+        { encoding: 'utf8' },
+      );
       if (r.status !== 0) {
         console.error(`${what} at ${n} failed:\n${r.stderr}`);
         process.exit(1);
@@ -65,22 +69,40 @@ if (process.argv[2] === '--child') {
     rows.push(row);
   }
   const s = (ms) => (ms / 1000).toFixed(2);
-  const title = workload === 'orch' ? 'orchestration code, expand-manual-phase-fence' : `InCore comm kernel (${unique ? 'unique' : 'repeating'} text), insert-comm-fence`;
-  console.log(`${title}, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  const title =
+    workload === 'orch'
+      ? 'orchestration code, expand-manual-phase-fence'
+      : `InCore comm kernel (${unique ? 'unique' : 'repeating'} text), insert-comm-fence`;
+  console.log(
+    `${title}, load average ${(await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   // Wall time, and CPU time (user + system, garbage collector threads included): on a shared
   // machine the CPU time is the steadier measure.
-  for (const [label, k] of [['wall', 'ms'], ['CPU', 'cpuMs']]) {
+  for (const [label, k] of [
+    ['wall', 'ms'],
+    ['CPU', 'cpuMs'],
+  ]) {
     console.log(`\n${label} time`);
-    console.log('| statements | apply s | audit s | audit / apply | audit of applied s | audit of applied / apply | findings | peak RSS MB apply / audit |');
+    console.log(
+      '| statements | apply s | audit s | audit / apply | audit of applied s | audit of applied / apply | findings | peak RSS MB apply / audit |',
+    );
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       const a = r.apply[k];
-      console.log(`| ${r.n.toLocaleString('en')} | ${s(a)} | ${s(r.audit[k])} | ${(r.audit[k] / a).toFixed(2)} | ${s(r['audit-applied'][k])} | ${(r['audit-applied'][k] / a).toFixed(2)} | ${r.audit.out} | ${r.apply.rssMB.toFixed(0)} / ${r.audit.rssMB.toFixed(0)} |`);
+      console.log(
+        `| ${r.n.toLocaleString('en')} | ${s(a)} | ${s(r.audit[k])} | ${(r.audit[k] / a).toFixed(2)} | ${s(r['audit-applied'][k])} | ${(r['audit-applied'][k] / a).toFixed(2)} | ${r.audit.out} | ${r.apply.rssMB.toFixed(0)} / ${r.audit.rssMB.toFixed(0)} |`,
+      );
     }
     for (let i = 1; i < rows.length; i++) {
-      const a = rows[i - 1], b = rows[i];
+      const a = rows[i - 1],
+        b = rows[i];
       const g = (w) => (b[w][k] / a[w][k]).toFixed(1);
-      console.log(`growth ${a.n.toLocaleString('en')} -> ${b.n.toLocaleString('en')} (x${b.n / a.n}): apply x${g('apply')}, audit x${g('audit')}, audit of applied x${g('audit-applied')}`);
+      console.log(
+        `growth ${a.n.toLocaleString('en')} -> ${b.n.toLocaleString('en')} (x${b.n / a.n}): apply x${g('apply')}, audit x${g('audit')}, audit of applied x${g('audit-applied')}`,
+      );
     }
   }
 }

@@ -5,7 +5,7 @@
 // user + system). Prints both and the ratio (issue 29's goal: at most 5x).
 //   npm run build && node bench/corpus/ast-ratio.mjs /path/to/pypto/examples /path/to/pypto/tests
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,11 @@ function timed(cmd, args) {
 
 const list = join(mkdtempSync(join(tmpdir(), 'ptolog-ast-')), 'files.txt');
 writeFileSync(list, files.join('\n'));
-const py = timed('python3', ['-c', `import ast, sys\nfor p in open(sys.argv[1]).read().split('\\n'):\n    src = open(p, 'rb').read()\n    try:\n        ast.parse(src)\n    except (SyntaxError, ValueError):\n        pass\n`, list]);
+const py = timed('python3', [
+  '-c',
+  `import ast, sys\nfor p in open(sys.argv[1]).read().split('\\n'):\n    src = open(p, 'rb').read()\n    try:\n        ast.parse(src)\n    except (SyntaxError, ValueError):\n        pass\n`,
+  list,
+]);
 const pt = timed(process.execPath, [join(root, 'bin', 'ptolog.js'), 'audit', '--jobs', '1', '--format', 'json', ...dirs]);
 console.log(`${files.length} .py files`);
 console.log(`python3 ast.parse: CPU ${py.cpu.toFixed(2)} s (wall ${py.wall.toFixed(2)} s)`);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
 // Acceptance measurement: every kernel function of a PyPTO checkout, as Python's `ast` finds it,
 // against the kernels ptolog reads and judges.
 //
@@ -16,7 +17,6 @@
 // (an error PyPTO's own tests expect, mostly); *silent* otherwise. Exit 1 when one is silent.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { parseModuleIsolated } from '../../dist/frontend/index.js';
 
 const args = process.argv.slice(2);
@@ -55,7 +55,8 @@ for (const f of walk(join(root, 'docs'), '.md')) {
     const indent = open[1].length;
     const body = [];
     let j = i + 1;
-    for (; j < lines.length && !/^\s*```\s*$/.test(lines[j]); j++) body.push(lines[j].slice(Math.min(indent, lines[j].length - lines[j].trimStart().length)));
+    for (; j < lines.length && !/^\s*```\s*$/.test(lines[j]); j++)
+      body.push(lines[j].slice(Math.min(indent, lines[j].length - lines[j].trimStart().length)));
     texts.push({ name: relative(root, f), text: `${body.join('\n')}\n`, offset: i + 1 });
     blocks++;
     i = j;

@@ -41,7 +41,18 @@ function* walk(dir) {
   }
 }
 
-const totals = { files: 0, programs: 0, programsBad: 0, jitFiles: 0, jitFilesBad: 0, jitKernels: 0, jitKernelsBad: 0, silent: 0, crashed: 0, ms: 0 };
+const totals = {
+  files: 0,
+  programs: 0,
+  programsBad: 0,
+  jitFiles: 0,
+  jitFilesBad: 0,
+  jitKernels: 0,
+  jitKernelsBad: 0,
+  silent: 0,
+  crashed: 0,
+  ms: 0,
+};
 const messages = new Map();
 const failing = [];
 const silent = [];
@@ -97,8 +108,12 @@ const pct = (ok, all) => (all === 0 ? 100 : (100 * ok) / all);
 const progRate = pct(totals.programs - totals.programsBad, totals.programs);
 const jitRate = pct(totals.jitFiles - totals.jitFilesBad, totals.jitFiles);
 console.log(`files read:              ${totals.files} (${(totals.ms / 1000).toFixed(1)} s of parsing)`);
-console.log(`@pl.program programs:    ${totals.programs - totals.programsBad} / ${totals.programs} read without error = ${progRate.toFixed(2)}%`);
-console.log(`module kernel files:     ${totals.jitFiles - totals.jitFilesBad} / ${totals.jitFiles} read without error = ${jitRate.toFixed(2)}% (${totals.jitKernels - totals.jitKernelsBad} / ${totals.jitKernels} kernels)`);
+console.log(
+  `@pl.program programs:    ${totals.programs - totals.programsBad} / ${totals.programs} read without error = ${progRate.toFixed(2)}%`,
+);
+console.log(
+  `module kernel files:     ${totals.jitFiles - totals.jitFilesBad} / ${totals.jitFiles} read without error = ${jitRate.toFixed(2)}% (${totals.jitKernels - totals.jitKernelsBad} / ${totals.jitKernels} kernels)`,
+);
 console.log(`silent files:            ${totals.silent}${silent.length > 0 ? ` (${silent.slice(0, 10).join(', ')})` : ''}`);
 console.log(`internal errors:         ${totals.crashed}`);
 if (messages.size > 0) {

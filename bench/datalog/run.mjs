@@ -7,9 +7,9 @@
 // ptolog's (each `.csv` as a set of lines): a difference fails the run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generate } from './gen.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -62,7 +62,12 @@ const workloads = [
   { name: `group aggregate ${sizes.aggGroups}x${sizes.aggPerGroup}`, rules: join(here, 'agg.dl'), facts: dirs.agg },
   // The shipped InsertCommFence audit rules (the contract, its pass rules, the op catalog) on the
   // facts of a generated comm kernel: what `ptolog audit --pass insert-comm-fence` evaluates.
-  { name: `comm_contract.dl on a ${sizes.kernel}-statement comm kernel`, rules: join(shipped, 'insert_comm_fence', 'comm_contract.dl'), kernel: sizes.kernel, shipped },
+  {
+    name: `comm_contract.dl on a ${sizes.kernel}-statement comm kernel`,
+    rules: join(shipped, 'insert_comm_fence', 'comm_contract.dl'),
+    kernel: sizes.kernel,
+    shipped,
+  },
 ].filter((w) => only === undefined || w.name.includes(only));
 for (const w of workloads) if (w.kernel) w.facts = await kernelFacts(w.kernel);
 
@@ -79,14 +84,22 @@ function runSouffle(w, d) {
     console.error(`souffle failed on ${w.name}:\n${r.stderr}`);
     process.exit(1);
   }
-  const mb = Number((r.stderr.trim().split('\n').pop() ?? '0')) / 1024;
+  const mb = Number(r.stderr.trim().split('\n').pop() ?? '0') / 1024;
   return { seconds, mb };
 }
 
 /** Each `.csv` of `dir` as its sorted lines (a missing file: no lines). */
 function csvs(dir) {
   const m = new Map();
-  for (const n of readdirSync(dir)) if (n.endsWith('.csv')) m.set(n, readFileSync(join(dir, n), 'utf8').split('\n').filter((l) => l !== '').sort());
+  for (const n of readdirSync(dir))
+    if (n.endsWith('.csv'))
+      m.set(
+        n,
+        readFileSync(join(dir, n), 'utf8')
+          .split('\n')
+          .filter((l) => l !== '')
+          .sort(),
+      );
   return m;
 }
 
@@ -106,7 +119,11 @@ for (const w of workloads) {
   const samples = [];
   for (let i = 0; i < repeats; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, [join(here, 'worker.mjs'), pathToFileURL(dist).href, w.rules, w.facts, d, ...(w.shipped ? [w.shipped] : [])], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [join(here, 'worker.mjs'), pathToFileURL(dist).href, w.rules, w.facts, d, ...(w.shipped ? [w.shipped] : [])],
+      { encoding: 'utf8' },
+    );
     const wall = (performance.now() - t) / 1000;
     if (r.status !== 0) {
       console.error(r.stderr);
@@ -143,13 +160,22 @@ for (const w of workloads) {
   rows.push(row);
 }
 
-console.log(`node ${process.version}, ${repeats} run(s) per workload, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `node ${process.version}, ${repeats} run(s) per workload, load average ${(await import('node:os'))
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 const f = (x, d = 2) => (x === undefined ? '-' : x.toFixed(d));
 console.log(`souffle: ${haveSouffle ? souffle.stdout.trim().split('\n')[0] : 'not on PATH'}`);
-console.log('| workload | output tuples | ptolog rules (s) | ptolog load rules + facts (s) | ptolog eval (s) | ptolog total in-process (s) | ptolog wall incl. node start (s) | ptolog peak RSS (MB) | Soufflé (s) | Soufflé (MB) | ratio (wall) | outputs vs Soufflé | Soufflé basis |');
+console.log(
+  '| workload | output tuples | ptolog rules (s) | ptolog load rules + facts (s) | ptolog eval (s) | ptolog total in-process (s) | ptolog wall incl. node start (s) | ptolog peak RSS (MB) | Soufflé (s) | Soufflé (MB) | ratio (wall) | outputs vs Soufflé | Soufflé basis |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.workload} | ${r.tuples} | ${f(r.rulesS)} | ${f(r.loadS)} | ${f(r.evalS)} | ${f(r.totalS)} | ${f(r.wallS)} | ${f(r.peakMB, 0)} | ${f(r.souffleS)} | ${f(r.souffleMB, 0)} | ${f(r.ratio)} | ${r.same ?? '-'} | ${r.basis} |`);
+  console.log(
+    `| ${r.workload} | ${r.tuples} | ${f(r.rulesS)} | ${f(r.loadS)} | ${f(r.evalS)} | ${f(r.totalS)} | ${f(r.wallS)} | ${f(r.peakMB, 0)} | ${f(r.souffleS)} | ${f(r.souffleMB, 0)} | ${f(r.ratio)} | ${r.same ?? '-'} | ${r.basis} |`,
+  );
 }
 if (failed) {
   console.error('ptolog and Soufflé gave different outputs (see the table)');

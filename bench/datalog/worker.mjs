@@ -3,6 +3,7 @@
 // With a shipped rules directory, `#include`s resolve as `ptolog run` resolves them (that
 // directory, and `<ptolog/...>`).
 import { performance } from 'node:perf_hooks';
+
 const [, , distIndex, rules, factDir, outDir, shipped] = process.argv;
 const dl = await import(distIndex);
 const t0 = performance.now();
@@ -17,4 +18,14 @@ const t2 = performance.now();
 dl.writeOutputs(result, outDir);
 const t3 = performance.now();
 const sizes = Object.fromEntries(program.relations.filter((r) => r.output).map((r) => [r.name, result.size(r.name)]));
-console.log(JSON.stringify({ rules: t0b - t0, load: t1 - t0, eval: t2 - t1, write: t3 - t2, total: t3 - t0, sizes, maxRssKB: process.resourceUsage().maxRSS }));
+console.log(
+  JSON.stringify({
+    rules: t0b - t0,
+    load: t1 - t0,
+    eval: t2 - t1,
+    write: t3 - t2,
+    total: t3 - t0,
+    sizes,
+    maxRssKB: process.resourceUsage().maxRSS,
+  }),
+);

@@ -17,8 +17,8 @@
 // a `for` loop and a `with` scope.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.PTOLOG_DIST ?? join(here, '..', '..', 'dist');
@@ -51,14 +51,42 @@ export function generate(n, shape = 'flat') {
   while (count < half) {
     const i = count;
     switch (i % 8) {
-      case 0: lines.push(`${ind}x${i % 97} = pl.load(t, [0, ${i % 8}], [1, N])  # load`); count++; break;
-      case 1: lines.push(`${ind}pl.store(x${(i - 1) % 97}, offsets=[0, ${i % 8}], output_tensor=win)`); count++; break;
-      case 2: lines.push(`${ind}pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=0)`); count++; break;
-      case 3: lines.push(`${ind}pld.system.wait(signal=sig, offsets=[0, 0], expected=${i % 7}, cmp=pld.WaitCmp.Ge)`); count++; break;
-      case 4: lines.push(`${ind}if peer != ${i % 4}:`, `${ind}${I}pl.system.fence()`, `${ind}else:`, `${ind}${I}y = (peer + 1) * 2 - N // 2`); count += 4; break;
-      case 5: lines.push(`${ind}for j, (acc,) in pl.range(N, init_values=(x0,)):`, `${ind}${I}v = pl.read(win, [0, j])`, `${ind}${I}acc2 = pl.yield_(acc)`); count += 3; break;
-      case 6: lines.push(`${ind}pld.tile.remote_store(x0, target=win, peer=peer, offsets=[0, ${i % 8}])`); count++; break;
-      default: lines.push(`${ind}pl.write(win, [0, ${i % 8}], peer)`); count++; break;
+      case 0:
+        lines.push(`${ind}x${i % 97} = pl.load(t, [0, ${i % 8}], [1, N])  # load`);
+        count++;
+        break;
+      case 1:
+        lines.push(`${ind}pl.store(x${(i - 1) % 97}, offsets=[0, ${i % 8}], output_tensor=win)`);
+        count++;
+        break;
+      case 2:
+        lines.push(`${ind}pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=0)`);
+        count++;
+        break;
+      case 3:
+        lines.push(`${ind}pld.system.wait(signal=sig, offsets=[0, 0], expected=${i % 7}, cmp=pld.WaitCmp.Ge)`);
+        count++;
+        break;
+      case 4:
+        lines.push(`${ind}if peer != ${i % 4}:`, `${ind}${I}pl.system.fence()`, `${ind}else:`, `${ind}${I}y = (peer + 1) * 2 - N // 2`);
+        count += 4;
+        break;
+      case 5:
+        lines.push(
+          `${ind}for j, (acc,) in pl.range(N, init_values=(x0,)):`,
+          `${ind}${I}v = pl.read(win, [0, j])`,
+          `${ind}${I}acc2 = pl.yield_(acc)`,
+        );
+        count += 3;
+        break;
+      case 6:
+        lines.push(`${ind}pld.tile.remote_store(x0, target=win, peer=peer, offsets=[0, ${i % 8}])`);
+        count++;
+        break;
+      default:
+        lines.push(`${ind}pl.write(win, [0, ${i % 8}], peer)`);
+        count++;
+        break;
     }
   }
   ind = I + I;
@@ -75,9 +103,18 @@ export function generate(n, shape = 'flat') {
   while (count < n) {
     const i = count;
     switch (i % 3) {
-      case 0: lines.push(`${ind}t, tid = pl.submit(self.kernel, t, win, sig, peer, deps=[tids])`); count++; break;
-      case 1: lines.push(`${ind}tids[${i % 4}] = tid`); count++; break;
-      default: lines.push(`${ind}b = pl.system.task_dummy(deps=[tids])`); count++; break;
+      case 0:
+        lines.push(`${ind}t, tid = pl.submit(self.kernel, t, win, sig, peer, deps=[tids])`);
+        count++;
+        break;
+      case 1:
+        lines.push(`${ind}tids[${i % 4}] = tid`);
+        count++;
+        break;
+      default:
+        lines.push(`${ind}b = pl.system.task_dummy(deps=[tids])`);
+        count++;
+        break;
     }
   }
   return `${lines.join('\n')}\n`;
@@ -113,7 +150,15 @@ async function child(n, shape, fullMax) {
   }
   const big = {
     constants: chunk.constants,
-    programs: [{ ...chunk.programs[0], functions: [{ ...kc, body: kBody }, { ...oc, body: oBody }] }],
+    programs: [
+      {
+        ...chunk.programs[0],
+        functions: [
+          { ...kc, body: kBody },
+          { ...oc, body: oBody },
+        ],
+      },
+    ],
   };
   row.stmts = count;
   printModule({ constants: chunk.constants, programs: chunk.programs }); // warm-up
@@ -149,24 +194,33 @@ if (args[0] === '--child') {
   const fullMax = get('--full-max', '100000');
   const rows = [];
   for (const n of sizes) {
-    const r = spawnSync(process.execPath, ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(n), shape, fullMax], {
-      encoding: 'utf8', env: { ...process.env, PTOLOG_DIST: dist }, maxBuffer: 1 << 26,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--max-old-space-size=8192', fileURLToPath(import.meta.url), '--child', String(n), shape, fullMax],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, PTOLOG_DIST: dist },
+        maxBuffer: 1 << 26,
+      },
+    );
     if (r.status !== 0) {
       process.stderr.write(r.stderr);
       process.exit(1);
     }
     const row = JSON.parse(r.stdout.trim().split('\n').pop());
     rows.push(row);
-    const full = row.fmtMs === undefined ? 'fmt (parse+print) not run'
-      : `fmt (parse+print) ${(row.fmtMs / 1000).toFixed(2).padStart(7)} s (${(row.fmtMs * 1000 / n).toFixed(0)} us/stmt), idempotent ${row.idempotent}`;
+    const full =
+      row.fmtMs === undefined
+        ? 'fmt (parse+print) not run'
+        : `fmt (parse+print) ${(row.fmtMs / 1000).toFixed(2).padStart(7)} s (${((row.fmtMs * 1000) / n).toFixed(0)} us/stmt), idempotent ${row.idempotent}`;
     console.log(
-      `${String(n).padStart(8)} stmts  print ${row.printMs.toFixed(0).padStart(6)} ms (${(row.printMs * 1000 / row.stmts).toFixed(2)} us/stmt, ` +
+      `${String(n).padStart(8)} stmts  print ${row.printMs.toFixed(0).padStart(6)} ms (${((row.printMs * 1000) / row.stmts).toFixed(2)} us/stmt, ` +
         `${(row.outChars / 1e6).toFixed(1)} MB)  ${full}  peak RSS ${row.maxRssMiB.toFixed(0)} MiB`,
     );
   }
   for (let i = 1; i < rows.length; i++) {
-    const a = rows[i - 1], b = rows[i];
+    const a = rows[i - 1],
+      b = rows[i];
     const f = a.fmtMs !== undefined && b.fmtMs !== undefined ? `, fmt time x${(b.fmtMs / a.fmtMs).toFixed(2)}` : '';
     console.log(`  ${a.n} -> ${b.n}: size x${(b.n / a.n).toFixed(0)}, print time x${(b.printMs / a.printMs).toFixed(2)}${f}`);
   }

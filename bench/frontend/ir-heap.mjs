@@ -7,8 +7,8 @@
 // Each size runs in its own child process (`--expose-gc`); the facts go to a sink that keeps
 // nothing, so the id table is all the extractor adds.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.PTOLOG_DIST ?? join(here, '..', '..', 'dist');
@@ -29,12 +29,25 @@ async function child(n, workload, unique) {
   const parsed = process.resourceUsage().maxRSS / 1024;
   const h1 = heap();
   let facts = 0;
-  const table = extractFacts(module, { add() { facts++; } });
+  const table = extractFacts(module, {
+    add() {
+      facts++;
+    },
+  });
   const h2 = heap();
   const keep = [module, table];
-  process.stdout.write(`${JSON.stringify({
-    n, workload, unique, facts, irBytes: h1 - h0, tableBytes: h2 - h1, parseRssMiB: parsed, kept: keep.length,
-  })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({
+      n,
+      workload,
+      unique,
+      facts,
+      irBytes: h1 - h0,
+      tableBytes: h2 - h1,
+      parseRssMiB: parsed,
+      kept: keep.length,
+    })}\n`,
+  );
 }
 
 const args = process.argv.slice(2);
@@ -52,15 +65,22 @@ if (args[0] === '--child') {
   console.log('| statements | IR heap MB | IR bytes / stmt | id table MB | id table bytes / stmt | peak RSS after parse MiB |');
   console.log('|---:|---:|---:|---:|---:|---:|');
   for (const n of sizes) {
-    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', String(n), workload, unique ? 'unique' : 'repeat'], {
-      encoding: 'utf8', env: { ...process.env, PTOLOG_DIST: dist },
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), '--child', String(n), workload, unique ? 'unique' : 'repeat'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, PTOLOG_DIST: dist },
+      },
+    );
     if (r.status !== 0) {
       process.stderr.write(r.stderr);
       process.exit(1);
     }
     const row = JSON.parse(r.stdout.trim().split('\n').pop());
     const mb = (b) => (b / 1e6).toFixed(1);
-    console.log(`| ${n} | ${mb(row.irBytes)} | ${(row.irBytes / n).toFixed(0)} | ${mb(row.tableBytes)} | ${(row.tableBytes / n).toFixed(0)} | ${row.parseRssMiB.toFixed(0)} |`);
+    console.log(
+      `| ${n} | ${mb(row.irBytes)} | ${(row.irBytes / n).toFixed(0)} | ${mb(row.tableBytes)} | ${(row.tableBytes / n).toFixed(0)} | ${row.parseRssMiB.toFixed(0)} |`,
+    );
   }
 }

@@ -17,10 +17,10 @@
 // with `--steady` the same text parsed again in the same process (a new parse: nothing of the
 // first is reused), what the parser costs once V8 has compiled it.
 import { spawnSync } from 'node:child_process';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = process.env.PTOLOG_DIST ?? join(here, '..', '..', 'dist');
@@ -67,11 +67,24 @@ async function child(n, shape, unique, steady) {
     steadyMs = Number(process.hrtime.bigint() - t1) / 1e6;
   }
   const fn = m.programs[0].functions[0];
-  const count = (body) => body.reduce((k, s) => k + 1 + (s.body ? count(s.body) : 0) + (s.then ? count(s.then) : 0) + (s.orelse ? count(s.orelse) : 0), 0);
-  process.stdout.write(`${JSON.stringify({
-    n, shape, unique, chars: text.length, stmts: count(fn.body), ms, cpuMs, mainCpuMs, gcMs, steadyMs,
-    maxRssMiB: process.resourceUsage().maxRSS / 1024, rssBeforeMiB: rssBefore / 1024,
-  })}\n`);
+  const count = (body) =>
+    body.reduce((k, s) => k + 1 + (s.body ? count(s.body) : 0) + (s.then ? count(s.then) : 0) + (s.orelse ? count(s.orelse) : 0), 0);
+  process.stdout.write(
+    `${JSON.stringify({
+      n,
+      shape,
+      unique,
+      chars: text.length,
+      stmts: count(fn.body),
+      ms,
+      cpuMs,
+      mainCpuMs,
+      gcMs,
+      steadyMs,
+      maxRssMiB: process.resourceUsage().maxRSS / 1024,
+      rssBeforeMiB: rssBefore / 1024,
+    })}\n`,
+  );
 }
 
 const args = process.argv.slice(2);
@@ -89,9 +102,14 @@ if (args[0] === '--child') {
   console.log(`frontend parse benchmark: shape=${shape}${unique ? ', every statement unique' : ', unrolled (repeating) statements'}`);
   const rows = [];
   for (const n of sizes) {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', String(n), shape, unique ? 'unique' : 'repeat', steady ? 'steady' : ''], {
-      encoding: 'utf8', env: { ...process.env, PTOLOG_DIST: dist },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--child', String(n), shape, unique ? 'unique' : 'repeat', steady ? 'steady' : ''],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, PTOLOG_DIST: dist },
+      },
+    );
     if (r.status !== 0) {
       process.stderr.write(r.stderr);
       process.exit(1);
@@ -100,13 +118,16 @@ if (args[0] === '--child') {
     rows.push(row);
     console.log(
       `${String(n).padStart(8)} stmts  ${(row.chars / 1e6).toFixed(1).padStart(6)} MB  ` +
-        `${(row.ms / 1000).toFixed(2).padStart(7)} s (cpu ${(row.cpuMs / 1000).toFixed(2)} s${row.mainCpuMs === null ? '' : `, main thread ${(row.mainCpuMs / 1000).toFixed(2)} s`}, gc ${(row.gcMs / 1000).toFixed(2)} s)  ${(row.ms * 1000 / n).toFixed(1).padStart(6)} us/stmt  ` +
+        `${(row.ms / 1000).toFixed(2).padStart(7)} s (cpu ${(row.cpuMs / 1000).toFixed(2)} s${row.mainCpuMs === null ? '' : `, main thread ${(row.mainCpuMs / 1000).toFixed(2)} s`}, gc ${(row.gcMs / 1000).toFixed(2)} s)  ${((row.ms * 1000) / n).toFixed(1).padStart(6)} us/stmt  ` +
         `peak RSS ${row.maxRssMiB.toFixed(0).padStart(5)} MiB` +
-        (row.steadyMs === null ? '' : `  (parsed again: ${(row.steadyMs * 1000 / n).toFixed(1)} us/stmt)`),
+        (row.steadyMs === null ? '' : `  (parsed again: ${((row.steadyMs * 1000) / n).toFixed(1)} us/stmt)`),
     );
   }
   for (let i = 1; i < rows.length; i++) {
-    const a = rows[i - 1], b = rows[i];
-    console.log(`  ${a.n} -> ${b.n}: size x${(b.n / a.n).toFixed(0)}, time x${(b.ms / a.ms).toFixed(2)}, peak RSS x${(b.maxRssMiB / a.maxRssMiB).toFixed(2)}`);
+    const a = rows[i - 1],
+      b = rows[i];
+    console.log(
+      `  ${a.n} -> ${b.n}: size x${(b.n / a.n).toFixed(0)}, time x${(b.ms / a.ms).toFixed(2)}, peak RSS x${(b.maxRssMiB / a.maxRssMiB).toFixed(2)}`,
+    );
   }
 }

@@ -24,7 +24,10 @@ const cpuOf = (pid) => {
   return (Number(f[11]) + Number(f[12])) / ticks; // utime, stime (fields 14, 15)
 };
 
-const child = spawn(process.execPath, [join(root, 'bin', 'ptolog.js'), 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [join(root, 'bin', 'ptolog.js'), 'lsp', '--stdio'], {
+  cwd: root,
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const uri = pathToFileURL(file).href;
 let waiting = null;
@@ -42,7 +45,7 @@ const diagnostics = () => new Promise((r) => (waiting = r));
 
 await conn.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(root).href, capabilities: {} });
 await conn.sendNotification('initialized', {});
-let text = readFileSync(file, 'utf8');
+const text = readFileSync(file, 'utf8');
 const lines = text.split('\n');
 const target = editLine > 0 ? editLine - 1 : lines.length - 2;
 
@@ -65,7 +68,11 @@ for (let i = 0; i < runs; i++) {
   const got = diagnostics();
   await conn.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: 2 + i },
-    contentChanges: [insert ? { range: { start: { line: target, character: col }, end: { line: target, character: col } }, text: ' ' } : { range: { start: { line: target, character: col }, end: { line: target, character: col + 1 } }, text: '' }],
+    contentChanges: [
+      insert
+        ? { range: { start: { line: target, character: col }, end: { line: target, character: col } }, text: ' ' }
+        : { range: { start: { line: target, character: col }, end: { line: target, character: col + 1 } }, text: '' },
+    ],
   });
   await got;
   editWall.push(performance.now() - t);
@@ -92,7 +99,13 @@ await conn.sendRequest('shutdown');
 await conn.sendNotification('exit');
 
 console.log(`file: ${file} (${lines.length} lines, ${open.findings} findings)`);
-console.log(`didOpen -> first diagnostics: ${open.wall.toFixed(0)} ms wall, ${(open.cpu * 1000).toFixed(0)} ms server CPU (goal: within 300 ms)`);
-console.log(`one-character edit -> diagnostics: server CPU median ${(median(editCpu) * 1000).toFixed(0)} ms, wall median ${median(editWall).toFixed(0)} ms (the server waits ~200 ms after a keystroke before analysing)`);
-console.log(`hover / codeAction on a quiet line: ${hover.toFixed(1)} / ${action.toFixed(1)} ms; during an analysis: ${hoverBusy.toFixed(1)} / ${actionBusy.toFixed(1)} ms (goal: within 20 ms)`);
+console.log(
+  `didOpen -> first diagnostics: ${open.wall.toFixed(0)} ms wall, ${(open.cpu * 1000).toFixed(0)} ms server CPU (goal: within 300 ms)`,
+);
+console.log(
+  `one-character edit -> diagnostics: server CPU median ${(median(editCpu) * 1000).toFixed(0)} ms, wall median ${median(editWall).toFixed(0)} ms (the server waits ~200 ms after a keystroke before analysing)`,
+);
+console.log(
+  `hover / codeAction on a quiet line: ${hover.toFixed(1)} / ${action.toFixed(1)} ms; during an analysis: ${hoverBusy.toFixed(1)} / ${actionBusy.toFixed(1)} ms (goal: within 20 ms)`,
+);
 process.exit(0);

@@ -7,9 +7,9 @@
 //
 //   npm run build && node bench/pipeline/run.mjs [--workload comm|orch] [--sizes 10000,100000,1000000]
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', '..', 'dist');
@@ -26,7 +26,9 @@ async function child(n, workload) {
   const { rewrite } = await imp('rewrite/rewrite.js');
   const { printModule } = await imp('ir/print.js');
   const text = workload === 'orch' ? orchestrationText(n) : commKernelText(n);
-  const { program } = loadRules(workload === 'orch' ? 'expand_manual_phase_fence/expand_manual_phase_fence.dl' : 'insert_comm_fence/insert_comm_fence.dl');
+  const { program } = loadRules(
+    workload === 'orch' ? 'expand_manual_phase_fence/expand_manual_phase_fence.dl' : 'insert_comm_fence/insert_comm_fence.dl',
+  );
   const t = {};
   let t0 = performance.now();
   const module = parseModule(text, 'bench.py');
@@ -35,7 +37,13 @@ async function child(n, workload) {
   const db = program.newDatabase();
   const sink = databaseSink(program, db);
   let facts = 0;
-  const table = extractFacts(module, { add(rel, tuple) { facts++; sink.add(rel, tuple); }, wants: (rel) => sink.wants?.(rel) ?? true });
+  const table = extractFacts(module, {
+    add(rel, tuple) {
+      facts++;
+      sink.add(rel, tuple);
+    },
+    wants: (rel) => sink.wants?.(rel) ?? true,
+  });
   void db.relations; // the relations are built from the streamed rows here (part of loading the facts)
   t.facts = performance.now() - t0;
   t0 = performance.now();
@@ -50,7 +58,19 @@ async function child(n, workload) {
   t.print = performance.now() - t0;
   const rss = process.resourceUsage().maxRSS / 1024;
   const mem = process.memoryUsage(); // what is held at the end: the JS heap (IR, id table) and the relations' typed arrays
-  console.log(JSON.stringify({ n, facts, edits: r.applied, bytes: text.length, outBytes: printed.length, t, rssMB: rss, heapMB: mem.heapUsed / 2 ** 20, arrayBuffersMB: mem.arrayBuffers / 2 ** 20 }));
+  console.log(
+    JSON.stringify({
+      n,
+      facts,
+      edits: r.applied,
+      bytes: text.length,
+      outBytes: printed.length,
+      t,
+      rssMB: rss,
+      heapMB: mem.heapUsed / 2 ** 20,
+      arrayBuffersMB: mem.arrayBuffers / 2 ** 20,
+    }),
+  );
 }
 
 if (process.argv[2] === '--child') {
@@ -72,17 +92,29 @@ if (process.argv[2] === '--child') {
   }
   const f = (ms) => (ms / 1000).toFixed(2);
   console.log(`workload: ${workload}`);
-  console.log(`load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  console.log('| size | facts | parse s | facts s | eval s | rewrite s | print s | (facts+eval+rewrite)/parse | whole/parse | peak RSS MB | JS heap / typed arrays at the end MB |');
+  console.log(
+    `load average ${(await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    '| size | facts | parse s | facts s | eval s | rewrite s | print s | (facts+eval+rewrite)/parse | whole/parse | peak RSS MB | JS heap / typed arrays at the end MB |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const { parse, facts, eval: ev, rewrite, print } = r.t;
     const whole = parse + facts + ev + rewrite + print;
-    console.log(`| ${r.n.toLocaleString('en')} | ${r.facts.toLocaleString('en')} | ${f(parse)} | ${f(facts)} | ${f(ev)} | ${f(rewrite)} | ${f(print)} | ${((facts + ev + rewrite) / parse).toFixed(2)} | ${(whole / parse).toFixed(2)} | ${r.rssMB.toFixed(0)} | ${r.heapMB.toFixed(0)} / ${r.arrayBuffersMB.toFixed(0)} |`);
+    console.log(
+      `| ${r.n.toLocaleString('en')} | ${r.facts.toLocaleString('en')} | ${f(parse)} | ${f(facts)} | ${f(ev)} | ${f(rewrite)} | ${f(print)} | ${((facts + ev + rewrite) / parse).toFixed(2)} | ${(whole / parse).toFixed(2)} | ${r.rssMB.toFixed(0)} | ${r.heapMB.toFixed(0)} / ${r.arrayBuffersMB.toFixed(0)} |`,
+    );
   }
   for (let i = 1; i < rows.length; i++) {
-    const a = rows[i - 1], b = rows[i];
+    const a = rows[i - 1],
+      b = rows[i];
     const tot = (r) => Object.values(r.t).reduce((x, y) => x + y, 0);
-    console.log(`growth ${a.n} -> ${b.n} (x${(b.n / a.n).toFixed(0)}): total time x${(tot(b) / tot(a)).toFixed(2)}, eval x${(b.t.eval / a.t.eval).toFixed(2)}, parse x${(b.t.parse / a.t.parse).toFixed(2)}`);
+    console.log(
+      `growth ${a.n} -> ${b.n} (x${(b.n / a.n).toFixed(0)}): total time x${(tot(b) / tot(a)).toFixed(2)}, eval x${(b.t.eval / a.t.eval).toFixed(2)}, parse x${(b.t.parse / a.t.parse).toFixed(2)}`,
+    );
   }
 }

@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, preview } from 'vite';
 import { chromium } from 'playwright-core';
+import { build, preview } from 'vite';
 
 const CONFIG = 'playground/vite.config.ts';
 await build({ configFile: CONFIG, logLevel: 'error' });
@@ -26,7 +26,9 @@ const base = server.resolvedUrls.local[0];
 const browser = await chromium.launch({ executablePath: process.env.PTOLOG_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 const hash = (kernel) => `#k=${Buffer.from(kernel, 'utf8').toString('base64url')}`;
 console.log('| example | first analysis (worker) | load → first result |\n|---|---:|---:|');
-for (const name of readdirSync('examples').filter((n) => n.endsWith('.py')).sort()) {
+for (const name of readdirSync('examples')
+  .filter((n) => n.endsWith('.py'))
+  .sort()) {
   const page = await browser.newPage();
   await page.goto(base + hash(readFileSync(join('examples', name), 'utf8')));
   await page.waitForSelector('body[data-analysed="1"]', { timeout: 120_000 });

@@ -2,8 +2,8 @@
 // marker inserted by "Fix") and the other one's quick fix in the lint tooltip.
 // node bench/playground/screenshot.mjs  (builds playground/dist/ first; writes docs/img/playground-fix.png)
 import { mkdirSync } from 'node:fs';
-import { build, preview } from 'vite';
 import { chromium } from 'playwright-core';
+import { build, preview } from 'vite';
 
 const CONFIG = 'playground/vite.config.ts';
 const OUT = 'docs/img/playground-fix.png';
@@ -11,7 +11,16 @@ await build({ configFile: CONFIG, logLevel: 'error' });
 const server = await preview({ configFile: CONFIG, logLevel: 'error', preview: { host: '127.0.0.1', port: 0 } });
 const browser = await chromium.launch({
   executablePath: process.env.PTOLOG_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -15,10 +15,10 @@
 //   npm run build && node bench/pypto/run.mjs [--sizes 1000,4000] [--runs 3]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -51,9 +51,7 @@ with passes.PassContext([]):
 // offsets grow with the statement index: the parameters are made wide enough for them (the same
 // file for both tools; ptolog's findings and edits do not depend on the widths).
 function validForPypto(text, n) {
-  return text
-    .replace(/^N = (\d+)$/m, (_, v) => `N = ${v}\nW = ${Number(v) + n + 64}`)
-    .replace(/(Tensor\[\[1, )(N|1)\]/g, '$1W]');
+  return text.replace(/^N = (\d+)$/m, (_, v) => `N = ${v}\nW = ${Number(v) + n + 64}`).replace(/(Tensor\[\[1, )(N|1)\]/g, '$1W]');
 }
 
 const havePypto = spawnSync('python3', ['-c', 'import pypto'], { encoding: 'utf8' }).status === 0;
@@ -70,15 +68,25 @@ function timed(cmd, args) {
   return ms;
 }
 
-console.log(`InCore comm kernel (unique text), ${runs} run(s) per size, median; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `InCore comm kernel (unique text), ${runs} run(s) per size, median; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 if (!havePypto) console.log('no PyPTO found (`python3 -c "import pypto"` failed): timing ptolog alone');
 console.log('| statements | ptolog apply (s) | PyPTO parse + pass + print (s) | ptolog / PyPTO |');
 console.log('|---:|---:|---:|---:|');
 for (const n of sizes) {
   const file = join(out, `kernel_${n}.py`);
   writeFileSync(file, validForPypto(commKernelText(n, 'flat', true), n));
-  const ptolog = median(Array.from({ length: runs }, () => timed(process.execPath, [join(root, 'bin', 'ptolog.js'), 'apply', '--pass', 'insert-comm-fence', file])));
+  const ptolog = median(
+    Array.from({ length: runs }, () =>
+      timed(process.execPath, [join(root, 'bin', 'ptolog.js'), 'apply', '--pass', 'insert-comm-fence', file]),
+    ),
+  );
   const pypto = havePypto ? median(Array.from({ length: runs }, () => timed('python3', ['-c', PYPTO_DRIVER, file]))) : undefined;
   const s = (ms) => (ms / 1000).toFixed(2);
-  console.log(`| ${n.toLocaleString('en')} | ${s(ptolog)} | ${pypto === undefined ? 'no PyPTO found' : s(pypto)} | ${pypto === undefined ? '–' : (ptolog / pypto).toFixed(2)} |`);
+  console.log(
+    `| ${n.toLocaleString('en')} | ${s(ptolog)} | ${pypto === undefined ? 'no PyPTO found' : s(pypto)} | ${pypto === undefined ? '–' : (ptolog / pypto).toFixed(2)} |`,
+  );
 }

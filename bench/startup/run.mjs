@@ -5,8 +5,8 @@
 //   node bench/startup/run.mjs [--runs 5] [--file examples/ring_allreduce.py] [-- extra audit flags]
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);

@@ -2,10 +2,10 @@
 //   node bench/verify/prof.mjs
 // Each family's 20 sampled modules are checked with all three passes, as `ptolog verify` does.
 import fc from 'fast-check';
-import { arbModule } from '../../dist/verify/programs.js';
-import { checkProgram } from '../../dist/verify/checks.js';
 import { PASSES } from '../../dist/passes/registry.js';
 import { RuleSession } from '../../dist/passes/rule-session.js';
+import { checkProgram } from '../../dist/verify/checks.js';
+import { arbModule } from '../../dist/verify/programs.js';
 
 for (const name of ['insert-comm-fence', 'expand-manual-phase-fence', 'cache-policy']) {
   const ps = PASSES.filter((p) => p.name === name);

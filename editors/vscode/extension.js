@@ -25,16 +25,24 @@ function createClient() {
     args: ['lsp', '--stdio', ...cfg.get('args', [])],
     options: { cwd: folders[0], shell: process.platform === 'win32' && /\.cmd$/i.test(found.command) },
   };
-  return new LanguageClient('ptolog', 'ptolog', { run, debug: run }, {
-    documentSelector: [{ scheme: 'file', language: 'python' }, { scheme: 'untitled', language: 'python' }],
-    // The server re-reads the ptolog settings (workspace/configuration) when they change.
-    synchronize: { configurationSection: 'ptolog' },
-    // The commands are this extension's (below); the server registers none of its own.
-    initializationOptions: { clientCommands: true },
-    // The hover's "Explain this line" link.
-    markdown: { isTrusted: { enabledCommands: ['ptolog.explain'] } },
-    outputChannel: output,
-  });
+  return new LanguageClient(
+    'ptolog',
+    'ptolog',
+    { run, debug: run },
+    {
+      documentSelector: [
+        { scheme: 'file', language: 'python' },
+        { scheme: 'untitled', language: 'python' },
+      ],
+      // The server re-reads the ptolog settings (workspace/configuration) when they change.
+      synchronize: { configurationSection: 'ptolog' },
+      // The commands are this extension's (below); the server registers none of its own.
+      initializationOptions: { clientCommands: true },
+      // The hover's "Explain this line" link.
+      markdown: { isTrusted: { enabledCommands: ['ptolog.explain'] } },
+      outputChannel: output,
+    },
+  );
 }
 
 async function start() {
@@ -63,7 +71,10 @@ async function explain(uri, line) {
   const at = typeof line === 'number' ? line : editor ? editor.selection.active.line + 1 : undefined;
   if (!client || target === undefined || at === undefined) return;
   const text = await client.sendRequest('workspace/executeCommand', { command: 'ptolog.explain', arguments: [target, at] });
-  const doc = await vscode.workspace.openTextDocument({ content: typeof text === 'string' ? text : 'Nothing to explain here.', language: 'plaintext' });
+  const doc = await vscode.workspace.openTextDocument({
+    content: typeof text === 'string' ? text : 'Nothing to explain here.',
+    language: 'plaintext',
+  });
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
 }
 

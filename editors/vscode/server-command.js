@@ -22,7 +22,9 @@ function serverCommand({ configured, folders, envPath, platform }) {
   if (configured) {
     const candidates = path.isAbsolute(configured) ? [configured] : folders.map((f) => path.resolve(f, configured));
     const found = candidates.find(isFile);
-    return found ? { command: found } : { error: `ptolog.path: ${configured} is not a file (looked for ${candidates.join(', ') || configured}).` };
+    return found
+      ? { command: found }
+      : { error: `ptolog.path: ${configured} is not a file (looked for ${candidates.join(', ') || configured}).` };
   }
   for (const f of folders) {
     for (const n of names) {
@@ -38,7 +40,8 @@ function serverCommand({ configured, folders, envPath, platform }) {
     }
   }
   return {
-    error: 'ptolog was not found in the workspace (node_modules/.bin/ptolog) nor on PATH. Install it (npm install --save-dev <your ptolog checkout or tarball>) or set ptolog.path; nothing is downloaded.',
+    error:
+      'ptolog was not found in the workspace (node_modules/.bin/ptolog) nor on PATH. Install it (npm install --save-dev <your ptolog checkout or tarball>) or set ptolog.path; nothing is downloaded.',
   };
 }
 

@@ -3,23 +3,23 @@
  * audit, apply (as a diff), explain, graph, facts — on one kernel text and extra rules.
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { parseModule } from '../../src/frontend/index.js';
-import { analyze, loadRules, type Analysis } from '../../src/passes/analyze.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-import { readFindings } from '../../src/passes/findings.js';
-import { applyPasses } from '../../src/passes/pipeline.js';
-import { explainLine } from '../../src/passes/explain.js';
-import { fanoutDot } from '../../src/passes/graph.js';
-import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
-import { PASSES } from '../../src/passes/registry.js';
 import { extractFacts } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
-import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
+import { parseModule } from '../../src/frontend/index.js';
+import { type Analysis, analyze, loadRules } from '../../src/passes/analyze.js';
+import { explainLine } from '../../src/passes/explain.js';
+import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
+import { readFindings } from '../../src/passes/findings.js';
+import { fanoutDot } from '../../src/passes/graph.js';
+import { applyPasses } from '../../src/passes/pipeline.js';
+import { PASSES } from '../../src/passes/registry.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+import { type Diagnostic, DiagnosticError } from '../../src/report/diagnostic.js';
 import { renderDiagnostics } from '../../src/report/text.js';
-import { setVirtualFile } from './shims/fs.js';
-import type { FactTable, Finding, Response } from './protocol.js';
 import { textChanges } from './changes.js';
 import { fixableStarts, fixOne } from './fix-one.js';
+import type { FactTable, Finding, Response } from './protocol.js';
+import { setVirtualFile } from './shims/fs.js';
 
 /** Where the user's extra rules live: beside the shipped ones, so `#include "../insert_comm_fence/insert_comm_fence.dl"` works. */
 export const EXTRA_RULES_PATH = '/rules/playground/extra.dl';
@@ -136,7 +136,20 @@ export class PlaygroundAnalyzer {
     } catch (e) {
       this.programs = [];
       if (e instanceof DiagnosticError) {
-        return { kind: 'analyzed', id, findings: e.diagnostics.map((d) => toFinding(d)), diff: undefined, applyChanges: [], applyError: rendered(e.diagnostics), dot: '', facts: [], ms: performance.now() - t0, programs: { total: 0, cached: 0 }, cached: false, stopped: 0 };
+        return {
+          kind: 'analyzed',
+          id,
+          findings: e.diagnostics.map((d) => toFinding(d)),
+          diff: undefined,
+          applyChanges: [],
+          applyError: rendered(e.diagnostics),
+          dot: '',
+          facts: [],
+          ms: performance.now() - t0,
+          programs: { total: 0, cached: 0 },
+          cached: false,
+          stopped: 0,
+        };
       }
       return { kind: 'failed', id, message: e instanceof Error ? e.message : String(e) };
     }
@@ -149,7 +162,16 @@ export class PlaygroundAnalyzer {
     const module = parseModule(kernel, KERNEL_PATH);
     const source = module.source;
     // A module without programs is audited whole (its notes say so).
-    const units = module.programs.length === 0 ? [{ module, start: 0, text: kernel, name: 'the module', constants: '' }] : module.programs.map((p) => ({ module: { ...module, programs: [p] }, start: p.start, text: kernel.slice(p.start, p.end), name: p.name, constants: constText(p.constants) }));
+    const units =
+      module.programs.length === 0
+        ? [{ module, start: 0, text: kernel, name: 'the module', constants: '' }]
+        : module.programs.map((p) => ({
+            module: { ...module, programs: [p] },
+            start: p.start,
+            text: kernel.slice(p.start, p.end),
+            name: p.name,
+            constants: constText(p.constants),
+          }));
     const applyKey = `${rules}\u0000${kernel}`;
     const applied = this.applied.get(applyKey);
     const total = units.length * PASSES.length + (applied ? 0 : PASSES.length) + 2;
@@ -172,7 +194,10 @@ export class PlaygroundAnalyzer {
         for (const pass of PASSES) {
           yield { done: done++, total, what: `${pass.name}: audit of ${u.name}${compiling}` };
           this.useRules(rules);
-          const a = analyze(u.module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
+          const a = analyze(u.module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), {
+            session: this.session,
+            ...(asWritten ? { stage: 'as-written' as const } : {}),
+          });
           analyses.push(a);
           const found = readFindings(a.result, a.table, source).map((d) => toFinding(d, pass.name));
           if (found.some((f) => f.file === KERNEL_PATH)) {
@@ -200,7 +225,13 @@ export class PlaygroundAnalyzer {
           text = applyPasses(text, KERNEL_PATH, [pass], { extras, session: this.session }).text;
         }
         result.applyChanges = textChanges(kernel, text);
-        result.diff = text === kernel ? '' : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, text, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+        result.diff =
+          text === kernel
+            ? ''
+            : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, text, '', '', {
+                context: 3,
+                headerOptions: FILE_HEADERS_ONLY,
+              });
       } catch (e) {
         if (!(e instanceof DiagnosticError)) throw e;
         result.applyError = rendered(e.diagnostics);
@@ -213,13 +244,26 @@ export class PlaygroundAnalyzer {
     let dot = '';
     if (g >= 0) {
       const pass = PASSES[g]!;
-      const a = programs.length === 1 ? programs[0]!.analyses[g]! : analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), { session: this.session, ...(asWritten ? { stage: 'as-written' as const } : {}) });
+      const a =
+        programs.length === 1
+          ? programs[0]!.analyses[g]!
+          : analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), {
+              session: this.session,
+              ...(asWritten ? { stage: 'as-written' as const } : {}),
+            });
       dot = fanoutDot(a, false, pass.name);
     }
     yield { done: done++, total, what: 'facts' };
     const facts = factTables(kernel, this.session);
     return {
-      response: { kind: 'analyzed', findings, ...result, dot, facts, programs: { total: module.programs.length, cached: module.programs.length === 0 ? 0 : cached } },
+      response: {
+        kind: 'analyzed',
+        findings,
+        ...result,
+        dot,
+        facts,
+        programs: { total: module.programs.length, cached: module.programs.length === 0 ? 0 : cached },
+      },
       programs,
     };
   }
@@ -257,7 +301,5 @@ function factTables(kernel: string, session: RuleSession): FactTable[] {
   const sink = new MemorySink();
   extractFacts(module, sink);
   const schema = loadRules('schema.dl', [], undefined, [], session).program;
-  return schema.relations
-    .filter((r) => r.input)
-    .map((r) => ({ name: r.name, columns: r.attrs, rows: sink.get(r.name) }));
+  return schema.relations.filter((r) => r.input).map((r) => ({ name: r.name, columns: r.attrs, rows: sink.get(r.name) }));
 }

@@ -35,9 +35,11 @@ function token(stream: StringStream, state: DatalogState): string | null {
   if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return 'string';
   if (stream.match(/^-?(0x[0-9a-fA-F]+|0b[01]+|\d+(\.\d+)?)\b/)) return 'number';
   if (stream.match(DIRECTIVE)) return 'keyword';
-  if (stream.match(':-') || stream.match('<=') || stream.match('>=') || stream.match('!=') || stream.match(/^[!=<>+\-*/%]/)) return 'operator';
+  if (stream.match(':-') || stream.match('<=') || stream.match('>=') || stream.match('!=') || stream.match(/^[!=<>+\-*/%]/))
+    return 'operator';
   if (stream.match(TYPE)) return 'typeName';
-  if (stream.match(/^(count|sum|min|max|mean|nil|true|false|as|cat|strlen|substr|to_string|to_number|contains|match|ord)\b/)) return 'keyword';
+  if (stream.match(/^(count|sum|min|max|mean|nil|true|false|as|cat|strlen|substr|to_string|to_number|contains|match|ord)\b/))
+    return 'keyword';
   if (stream.match(/^[A-Z_][\w]*/)) return 'variableName.special';
   if (stream.match(/^[a-z][\w.]*(?=\s*\()/)) return 'variableName.definition';
   if (stream.match(/^[a-z][\w.]*/)) return 'variableName';

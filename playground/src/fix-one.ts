@@ -5,15 +5,15 @@
  */
 import { parseModule } from '../../src/frontend/index.js';
 import type { Module } from '../../src/ir/nodes.js';
-import { analyze, type Analysis } from '../../src/passes/analyze.js';
+import { type Analysis, analyze } from '../../src/passes/analyze.js';
+import { type ExtraRuleFile, extrasFor } from '../../src/passes/extra-rules.js';
 import { readFindings } from '../../src/passes/findings.js';
 import { readEdits } from '../../src/passes/read-edits.js';
-import { extrasFor, type ExtraRuleFile } from '../../src/passes/extra-rules.js';
 import { PASSES } from '../../src/passes/registry.js';
 import type { RuleSession } from '../../src/passes/rule-session.js';
-import { rewriteText } from '../../src/rewrite/rewrite.js';
-import { emptyEdits, editCount, type EditSet } from '../../src/rewrite/edits.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
+import { type EditSet, editCount, emptyEdits } from '../../src/rewrite/edits.js';
+import { rewriteText } from '../../src/rewrite/rewrite.js';
 
 /** The part of an edit set anchored at the node that starts at offset `start`. */
 function editsAt(a: Analysis, all: EditSet, start: number): EditSet {
@@ -56,7 +56,14 @@ export function fixableStarts(module: Module, extras: readonly ExtraRuleFile[], 
  * `kernel` after the fix pass `passName` derives for the finding at offset `start`: undefined
  * when it derives none there, or the kernel has errors (apply refuses).
  */
-export function fixOne(kernel: string, path: string, extras: readonly ExtraRuleFile[], session: RuleSession, passName: string, start: number): string | undefined {
+export function fixOne(
+  kernel: string,
+  path: string,
+  extras: readonly ExtraRuleFile[],
+  session: RuleSession,
+  passName: string,
+  start: number,
+): string | undefined {
   const pass = PASSES.find((p) => p.name === passName);
   if (!pass) return undefined;
   try {

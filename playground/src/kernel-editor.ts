@@ -1,12 +1,12 @@
 // The kernel editor's behaviour: Python highlighting and indentation in the file's own indent
 // unit (as the rewriter infers it, 4 spaces by default), Tab indents, long lines wrap (so no
 // line's start is ever scrolled out of sight).
-import { Decoration, EditorView, ViewPlugin, keymap, type DecorationSet, type ViewUpdate } from '@codemirror/view';
-import { RangeSetBuilder } from '@codemirror/state';
-import { Compartment, EditorState, type Extension, type Transaction, type TransactionSpec } from '@codemirror/state';
-import { indentUnit } from '@codemirror/language';
+
 import { indentWithTab } from '@codemirror/commands';
 import { python } from '@codemirror/lang-python';
+import { indentUnit } from '@codemirror/language';
+import { Compartment, EditorState, type Extension, RangeSetBuilder, type Transaction, type TransactionSpec } from '@codemirror/state';
+import { Decoration, type DecorationSet, EditorView, keymap, ViewPlugin, type ViewUpdate } from '@codemirror/view';
 import { indentUnit as fileIndentUnit } from '../../src/rewrite/patch.js';
 
 const unit = new Compartment();

@@ -1,12 +1,13 @@
 // The playground page: two editors, the analysis worker, and the result tabs.
-import { EditorView, basicSetup } from 'codemirror';
-import { placeholder } from '@codemirror/view';
-import { ChangeSet, EditorState, type Extension } from '@codemirror/state';
+
 import { isolateHistory } from '@codemirror/commands';
-import { kernelExtensions, loadText } from './kernel-editor.js';
-import { datalog } from './datalog-mode.js';
-import { setDiagnostics, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
+import { type Diagnostic as CmDiagnostic, setDiagnostics } from '@codemirror/lint';
+import { ChangeSet, EditorState, type Extension } from '@codemirror/state';
+import { placeholder } from '@codemirror/view';
 import { instance as vizInstance } from '@viz-js/viz';
+import { basicSetup, EditorView } from 'codemirror';
+import { datalog } from './datalog-mode.js';
+import { kernelExtensions, loadText } from './kernel-editor.js';
 import type { FactTable, Finding, Request, Response, TextChange } from './protocol.js';
 import { stateFromHash, stateToHash } from './state.js';
 
@@ -34,7 +35,10 @@ const started = performance.now();
 
 /** The example shown when the link holds no kernel: a racy one (its findings and fixes show at once). */
 const DEFAULT_EXAMPLE = '../../examples/ring_allreduce.py';
-const initial = (await stateFromHash(location.hash)) ?? { kernel: examples[DEFAULT_EXAMPLE] ?? examples[exampleNames[0]!] ?? '', rules: '' };
+const initial = (await stateFromHash(location.hash)) ?? {
+  kernel: examples[DEFAULT_EXAMPLE] ?? examples[exampleNames[0]!] ?? '',
+  rules: '',
+};
 $<HTMLInputElement>('as-written').checked = initial.asWritten === true;
 
 function debounce(f: () => void, ms: number): () => void {
@@ -59,7 +63,18 @@ const kernelView = new EditorView({
   parent: $('kernel'),
 });
 const rulesView = new EditorView({
-  state: EditorState.create({ doc: initial.rules, extensions: [basicSetup, datalog, EditorView.lineWrapping, placeholder('// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.'), onChange(false)] }),
+  state: EditorState.create({
+    doc: initial.rules,
+    extensions: [
+      basicSetup,
+      datalog,
+      EditorView.lineWrapping,
+      placeholder(
+        '// Rules added to the shipped ones, e.g.\n//   wait_op("pld.system.ttest").\n// extends InsertCommFence: ttest then needs its cacheinvalid.',
+      ),
+      onChange(false),
+    ],
+  }),
   parent: $('rules'),
 });
 
@@ -119,7 +134,11 @@ worker.onmessage = (ev: MessageEvent<Response>) => {
   analysedCount++;
   const first = analysedCount === 1 ? `, first result ${Math.round(performance.now() - started)} ms after load` : '';
   stoppedCount += r.stopped;
-  const reuse = r.cached ? ' (the same text analysed before)' : r.programs.cached > 0 ? ` (${r.programs.cached} of ${r.programs.total} program(s) unchanged, not audited again)` : '';
+  const reuse = r.cached
+    ? ' (the same text analysed before)'
+    : r.programs.cached > 0
+      ? ` (${r.programs.cached} of ${r.programs.total} program(s) unchanged, not audited again)`
+      : '';
   $('status').textContent = `${r.findings.length} finding(s), analysed in ${Math.round(r.ms)} ms${first}${reuse}${afterNote}`;
   afterNote = '';
   document.body.dataset['stopped'] = String(stoppedCount);
@@ -149,7 +168,15 @@ function lintOf(findings: Finding[], length: number): CmDiagnostic[] {
 function showFindings(findings: Finding[]): void {
   const inKernel = findings.filter((f) => f.file === KERNEL_FILE);
   kernelView.dispatch(setDiagnostics(kernelView.state, lintOf(inKernel, kernelView.state.doc.length)));
-  rulesView.dispatch(setDiagnostics(rulesView.state, lintOf(findings.filter((f) => f.inRules), rulesView.state.doc.length)));
+  rulesView.dispatch(
+    setDiagnostics(
+      rulesView.state,
+      lintOf(
+        findings.filter((f) => f.inRules),
+        rulesView.state.doc.length,
+      ),
+    ),
+  );
   const list = $('findings');
   list.replaceChildren();
   if (findings.length === 0) {
@@ -177,7 +204,7 @@ function showFindings(findings: Finding[]): void {
       const button = document.createElement('button');
       button.className = 'fix-button';
       button.textContent = 'Fix';
-      button.title = 'Apply this finding\'s fix to the kernel (Ctrl+Z undoes it)';
+      button.title = "Apply this finding's fix to the kernel (Ctrl+Z undoes it)";
       button.onclick = (ev) => {
         ev.stopPropagation();
         requestFix(f);
@@ -245,7 +272,14 @@ function showDiff(diff: string | undefined, error: string | undefined): void {
   }
   for (const line of diff.split('\n')) {
     const span = document.createElement('span');
-    span.className = line.startsWith('+') && !line.startsWith('+++') ? 'diff-add' : line.startsWith('-') && !line.startsWith('---') ? 'diff-del' : line.startsWith('@@') ? 'diff-hunk' : '';
+    span.className =
+      line.startsWith('+') && !line.startsWith('+++')
+        ? 'diff-add'
+        : line.startsWith('-') && !line.startsWith('---')
+          ? 'diff-del'
+          : line.startsWith('@@')
+            ? 'diff-hunk'
+            : '';
     span.textContent = `${line}\n`;
     pre.append(span);
   }
@@ -329,7 +363,8 @@ window.addEventListener('hashchange', async () => {
   box.checked = s.asWritten === true;
   const textChanged = s.kernel !== kernelView.state.doc.toString() || s.rules !== rulesView.state.doc.toString();
   if (s.kernel !== kernelView.state.doc.toString()) kernelView.dispatch(loadText(kernelView, s.kernel));
-  if (s.rules !== rulesView.state.doc.toString()) rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
+  if (s.rules !== rulesView.state.doc.toString())
+    rulesView.dispatch({ changes: { from: 0, to: rulesView.state.doc.length, insert: s.rules } });
   if (stageChanged && !textChanged) analyze();
 });
 

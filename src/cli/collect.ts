@@ -3,9 +3,10 @@
  * freed before its facts are evaluated, and evaluation allocates outside the JavaScript heap,
  * so V8 would otherwise keep the dead tree through it. Only the CLI touches V8's flags.
  */
+
+import { memoryUsage } from 'node:process';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { memoryUsage } from 'node:process';
 import type { CollectMoment } from '../passes/analyze.js';
 
 /**

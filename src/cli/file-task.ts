@@ -5,23 +5,23 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
-import { passByName, type PassSpec } from '../passes/registry.js';
-import { readExtraRules } from '../passes/extra-rules.js';
-import { checkRulesRoot } from '../passes/rules-root.js';
-import { evaluationBounds } from './limits.js';
-import { fullCollection } from './collect.js';
-import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
-import { codesKnownTo } from './known-codes.js';
-import { applySuppressions } from '../suppress/suppress.js';
 import { applyOverrides } from '../config/apply.js';
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { SourceText } from '../report/source.js';
 import type { SeverityOverride } from '../config/config.js';
+import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
 import type { AuditStage } from '../passes/analyze.js';
+import { readExtraRules } from '../passes/extra-rules.js';
+import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
+import { type PassSpec, passByName } from '../passes/registry.js';
 import type { RuleSession } from '../passes/rule-session.js';
+import { checkRulesRoot } from '../passes/rules-root.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
 import { toWire, type WireBundle } from '../report/wire.js';
-import { interruptedWrites, moduleReader, readSource, writeAtomic, type SourceEncoding, type SourceFile } from './files.js';
+import { applySuppressions } from '../suppress/suppress.js';
+import { fullCollection } from './collect.js';
+import { interruptedWrites, moduleReader, readSource, type SourceEncoding, type SourceFile, writeAtomic } from './files.js';
+import { codesKnownTo } from './known-codes.js';
+import { evaluationBounds } from './limits.js';
 
 /** What to do with one file. */
 export interface FileTask {
@@ -147,10 +147,14 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       // Also when nothing changes: the file itself may be the partial copy of an interrupted write.
       const left = interruptedWrites(t.file);
       if (left.length > 0) {
-        throw new DiagnosticError([{
-          severity: 'error', code: 'write-failed', path: t.file,
-          message: `an earlier write of ${t.file} was interrupted; ${left.join(', ')} holds its complete result. Check ${t.file}, then remove that file (or move it over ${t.file}).`,
-        }]);
+        throw new DiagnosticError([
+          {
+            severity: 'error',
+            code: 'write-failed',
+            path: t.file,
+            message: `an earlier write of ${t.file} was interrupted; ${left.join(', ')} holds its complete result. Check ${t.file}, then remove that file (or move it over ${t.file}).`,
+          },
+        ]);
       }
     }
     if (t.mode === 'write' && changed) {
@@ -158,7 +162,8 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       return { report, applied, changed, ...partial };
     }
     const encoding = src.encoding;
-    if (t.mode === 'diff') return { report, applied, changed, output: changed ? unifiedDiff(t.file, src.text, r.text) : '', encoding, ...partial };
+    if (t.mode === 'diff')
+      return { report, applied, changed, output: changed ? unifiedDiff(t.file, src.text, r.text) : '', encoding, ...partial };
     return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...partial };
   } catch (e) {
     if (e instanceof DiagnosticError) return { report: { diagnostics: [], sources: {} }, fatal: toWire(e.diagnostics) };

@@ -1,10 +1,24 @@
 import {
-  closeSync, chmodSync, ftruncateSync, chownSync, existsSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync,
-  statSync, unlinkSync, writeSync, readdirSync, mkdirSync,
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
 } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
-import { DiagnosticError } from '../report/diagnostic.js';
+import { basename, dirname, join } from 'node:path';
 import type { ModuleReader } from '../frontend/index.js';
+import { DiagnosticError } from '../report/diagnostic.js';
 
 /** How a source file's bytes were decoded (so writing it back keeps every other byte). */
 export type SourceEncoding = 'utf8' | 'latin1';
@@ -46,7 +60,9 @@ export function readSource(path: string): SourceFile {
     if (isDirectory(path)) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
     buf = readFileSync(path);
   } catch (e) {
-    throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path, message: `cannot read ${path}: ${unreadableReason(e, path)}.` }]);
+    throw new DiagnosticError([
+      { severity: 'error', code: 'unreadable-file', path, message: `cannot read ${path}: ${unreadableReason(e, path)}.` },
+    ]);
   }
   return decodeSource(buf);
 }
@@ -137,7 +153,9 @@ function writeFully(fd: number, data: Buffer): void {
 }
 
 function failWrite(path: string, why: string): never {
-  throw new DiagnosticError([{ severity: 'error', code: 'write-failed', path, message: `cannot write ${path}: ${why}; the original is unchanged.` }]);
+  throw new DiagnosticError([
+    { severity: 'error', code: 'write-failed', path, message: `cannot write ${path}: ${why}; the original is unchanged.` },
+  ]);
 }
 
 /**
@@ -230,10 +248,16 @@ export function ensureOutputDir(dir: string, flag: string): void {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way (the path or one of its parents is not a directory)'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : e instanceof Error ? e.message : String(e);
-    throw new DiagnosticError([{ severity: 'error', code: 'unwritable-output', path: dir, message: `cannot create the output directory ${dir} (${flag}): ${why}.` }]);
+      code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'a file is in the way (the path or one of its parents is not a directory)'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : e instanceof Error
+            ? e.message
+            : String(e);
+    throw new DiagnosticError([
+      { severity: 'error', code: 'unwritable-output', path: dir, message: `cannot create the output directory ${dir} (${flag}): ${why}.` },
+    ]);
   }
 }
 
@@ -266,13 +290,21 @@ export function writingOutputs<T>(dir: string, flag: string, write: () => T): T 
     if (typeof err?.code !== 'string' || err.syscall === undefined) throw e;
     const path = err.path ?? dir;
     const why =
-      err.code === 'EISDIR' ? 'a directory is in the way'
-      : err.code === 'ENOTDIR' ? 'a part of the path is not a directory'
-      : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied'
-      : err.code === 'EROFS' ? 'the file system is read-only'
-      : err.code === 'ENOENT' ? 'the file cannot be created there'
-      : err.code === 'ENOSPC' ? 'no space left on the device'
-      : err.message;
-    throw new DiagnosticError([{ severity: 'error', code: 'unwritable-output', path, message: `cannot write ${path} (${flag} ${dir}): ${why}.` }]);
+      err.code === 'EISDIR'
+        ? 'a directory is in the way'
+        : err.code === 'ENOTDIR'
+          ? 'a part of the path is not a directory'
+          : err.code === 'EACCES' || err.code === 'EPERM'
+            ? 'permission denied'
+            : err.code === 'EROFS'
+              ? 'the file system is read-only'
+              : err.code === 'ENOENT'
+                ? 'the file cannot be created there'
+                : err.code === 'ENOSPC'
+                  ? 'no space left on the device'
+                  : err.message;
+    throw new DiagnosticError([
+      { severity: 'error', code: 'unwritable-output', path, message: `cannot write ${path} (${flag} ${dir}): ${why}.` },
+    ]);
   }
 }

@@ -1,5 +1,5 @@
-import { printFunction, printProgram } from '../ir/print.js';
 import type { Module } from '../ir/nodes.js';
+import { printFunction, printProgram } from '../ir/print.js';
 
 /**
  * The file `mod` was read from with each kernel in canonical form and every other byte kept:

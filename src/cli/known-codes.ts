@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { knownCodes } from '../passes/codes.js';
 import { catalogForRules } from '../passes/catalog.js';
+import { knownCodes } from '../passes/codes.js';
 import { ruleFilesUnder, rulesDir } from '../passes/registry.js';
 
 /**

@@ -1,5 +1,5 @@
 // The evaluation bounds `run`, `apply`, `audit` and `verify` accept: --max-tuples N and --timeout S.
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 
 /** A commander parser for a positive number of seconds. */
 export function seconds(v: string): number {
@@ -23,8 +23,13 @@ export interface LimitOpts {
 
 /** Adds --max-tuples (and --timeout unless the command has its own) to `cmd`. */
 export function limitOptions(cmd: Command, withTimeout = true): Command {
-  cmd.option('--max-tuples <n>', 'stop rule evaluation (exit 2, naming the relation) when a relation would hold more than N tuples', tupleCount);
-  if (withTimeout) cmd.option('--timeout <seconds>', 'stop rule evaluation (exit 2, naming the relation that grew) after this many seconds', seconds);
+  cmd.option(
+    '--max-tuples <n>',
+    'stop rule evaluation (exit 2, naming the relation) when a relation would hold more than N tuples',
+    tupleCount,
+  );
+  if (withTimeout)
+    cmd.option('--timeout <seconds>', 'stop rule evaluation (exit 2, naming the relation that grew) after this many seconds', seconds);
   return cmd;
 }
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { processIO, reportDiagnostics, EXIT_FAILURE, type CliIO } from './io.js';
 import { DiagnosticError } from '../report/diagnostic.js';
-import { commandModules } from './commands/index.js';
 import { closestName } from '../report/suggest.js';
+import { commandModules } from './commands/index.js';
+import { type CliIO, EXIT_FAILURE, processIO, reportDiagnostics } from './io.js';
 
 /** Context handed to each command module: the IO and a slot for the command's exit code. */
 export interface CommandContext {

@@ -21,7 +21,10 @@ const SGR = { bold: [1, 22], red: [31, 39], yellow: [33, 39], cyan: [36, 39] } a
 /** `text` in the given styles (ANSI escapes written here: the caller has decided to colour). */
 function styleText(styles: keyof typeof SGR | (keyof typeof SGR)[], text: string): string {
   const list = Array.isArray(styles) ? styles : [styles];
-  return `${list.map((s) => `\x1b[${SGR[s][0]}m`).join('')}${text}${list.map((s) => `\x1b[${SGR[s][1]}m`).reverse().join('')}`;
+  return `${list.map((s) => `\x1b[${SGR[s][0]}m`).join('')}${text}${list
+    .map((s) => `\x1b[${SGR[s][1]}m`)
+    .reverse()
+    .join('')}`;
 }
 
 const SEVERITY_STYLE: Record<Severity, 'red' | 'yellow' | 'cyan'> = { error: 'red', warning: 'yellow', note: 'cyan' };

@@ -11,11 +11,17 @@ export function selectPasses(names: readonly string[], ruleDirs: readonly string
   if (names.length === 0) return all;
   const unknown = names.filter((n) => !all.some((p) => p.name === n));
   if (unknown.length > 0) {
-    const near = closestName(unknown[0]!, all.map((p) => p.name));
-    throw new DiagnosticError([{
-      severity: 'error', code: 'unknown-pass',
-      message: `unknown pass ${unknown.join(', ')}${near ? ` (did you mean ${near}?)` : ''}; the passes are ${all.map((p) => p.name).join(', ')}.`,
-    }]);
+    const near = closestName(
+      unknown[0]!,
+      all.map((p) => p.name),
+    );
+    throw new DiagnosticError([
+      {
+        severity: 'error',
+        code: 'unknown-pass',
+        message: `unknown pass ${unknown.join(', ')}${near ? ` (did you mean ${near}?)` : ''}; the passes are ${all.map((p) => p.name).join(', ')}.`,
+      },
+    ]);
   }
   // Keep pipeline order whatever order the flags were given in.
   return all.filter((p) => names.includes(p.name));

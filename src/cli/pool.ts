@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { runFileTask, type FileResult, type FileTask } from './file-task.js';
 import type { RuleSession } from '../passes/rule-session.js';
+import { type FileResult, type FileTask, runFileTask } from './file-task.js';
 import type { CliRuleCache } from './rule-cache.js';
 
 /** A FileResult for an unexpected exception: one `internal-error` line, no stack trace. */
@@ -63,32 +63,33 @@ export async function runTasks(
   let done = 1;
   onDone(done);
   await Promise.all(
-    workers.map((w) =>
-      new Promise<void>((resolveAll) => {
-        let current = -1;
-        let first = true;
-        const give = (): void => {
-          if (next >= tasks.length) {
+    workers.map(
+      (w) =>
+        new Promise<void>((resolveAll) => {
+          let current = -1;
+          let first = true;
+          const give = (): void => {
+            if (next >= tasks.length) {
+              void w.terminate().then(() => resolveAll());
+              return;
+            }
+            const id = next++;
+            current = id;
+            w.postMessage({ id, task: tasks[id], ...(first ? { compiled } : {}) });
+            first = false;
+          };
+          w.on('message', (m: { id: number; result: FileResult }) => {
+            results[m.id] = m.result;
+            onDone(++done);
+            give();
+          });
+          w.on('error', (e) => {
+            // A crashed worker: report its tasks as internal errors and stop it.
+            if (current >= 0 && !results[current]) results[current] = internalFailure(tasks[current]!.file, e);
             void w.terminate().then(() => resolveAll());
-            return;
-          }
-          const id = next++;
-          current = id;
-          w.postMessage({ id, task: tasks[id], ...(first ? { compiled } : {}) });
-          first = false;
-        };
-        w.on('message', (m: { id: number; result: FileResult }) => {
-          results[m.id] = m.result;
-          onDone(++done);
+          });
           give();
-        });
-        w.on('error', (e) => {
-          // A crashed worker: report its tasks as internal errors and stop it.
-          if (current >= 0 && !results[current]) results[current] = internalFailure(tasks[current]!.file, e);
-          void w.terminate().then(() => resolveAll());
-        });
-        give();
-      }),
+        }),
     ),
   );
   // Tasks never handed out because workers crashed run here.

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { loadConfig, loadConfigFile, packageRoots, unknownConfigCodes, DEFAULT_EXCLUDE, type PtologConfig } from '../config/config.js';
-import type { Diagnostic } from '../report/diagnostic.js';
-import { codesKnownTo } from './known-codes.js';
 import { ignoredCodes } from '../config/apply.js';
-import type { Severity } from '../report/diagnostic.js';
+import { DEFAULT_EXCLUDE, loadConfig, loadConfigFile, type PtologConfig, packageRoots, unknownConfigCodes } from '../config/config.js';
 import type { AuditStage } from '../passes/analyze.js';
+import type { Diagnostic, Severity } from '../report/diagnostic.js';
 import type { FileTask } from './file-task.js';
+import { codesKnownTo } from './known-codes.js';
 import { selectPasses } from './passes.js';
 import type { WalkOptions } from './targets.js';
 
@@ -113,14 +112,18 @@ export class Settings {
       include: [...(this.o.includePath ?? []).map((d) => resolve(this.cwd, d)), ...(c?.include ?? [])],
       defines: [...(c?.defines ?? []), ...this.o.define],
       // (Relative to the working directory when inside it: notes name them as the user gave the file.)
-      importRoots: [...new Set([
-        ...packageRoots(resolve(this.cwd, file), readIfFile),
-        ...(c?.importRoots ?? []),
-        ...(this.o.importRoot ?? []).map((d) => resolve(this.cwd, d)),
-      ].map((d) => {
-        const r = relative(this.cwd, d);
-        return r === '' ? '.' : r.startsWith('..') || isAbsolute(r) ? d : r;
-      }))],
+      importRoots: [
+        ...new Set(
+          [
+            ...packageRoots(resolve(this.cwd, file), readIfFile),
+            ...(c?.importRoots ?? []),
+            ...(this.o.importRoot ?? []).map((d) => resolve(this.cwd, d)),
+          ].map((d) => {
+            const r = relative(this.cwd, d);
+            return r === '' ? '.' : r.startsWith('..') || isAbsolute(r) ? d : r;
+          }),
+        ),
+      ],
       severity: c?.severity ?? {},
       ignoredCodes: c ? [...ignoredCodes(c, resolve(this.cwd, file))] : [],
       reportUnusedIgnores: this.o.reportUnusedIgnores === true,

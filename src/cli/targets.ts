@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
@@ -92,7 +92,12 @@ function walk(dir: string, o: WalkOptions, unreadable: (d: Diagnostic) => void, 
     try {
       entries = readDir(d);
     } catch (e) {
-      unreadable({ severity: 'error', code: 'unreadable-file', path: d, message: `cannot read the directory ${d}: ${unreadableReason(e, d)}; its files are not checked.` });
+      unreadable({
+        severity: 'error',
+        code: 'unreadable-file',
+        path: d,
+        message: `cannot read the directory ${d}: ${unreadableReason(e, d)}; its files are not checked.`,
+      });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -156,7 +161,14 @@ export function expandTargets(args: readonly string[], o: WalkOptions): Targets 
       const { base } = picomatch.scan(a);
       const match = picomatch(a.split(sep).join('/'), { dot: false });
       const root = base === '' ? '.' : base;
-      const found = existsSync(root) ? walk(root, o, (d) => errors.push(d), (abs) => match(relative(process.cwd(), abs).split(sep).join('/')) || match(abs)) : [];
+      const found = existsSync(root)
+        ? walk(
+            root,
+            o,
+            (d) => errors.push(d),
+            (abs) => match(relative(process.cwd(), abs).split(sep).join('/')) || match(abs),
+          )
+        : [];
       if (found.length === 0) errors.push({ severity: 'error', code: 'unreadable-file', path: a, message: `no file matches ${a}.` });
       for (const f of found) add(f);
     } else {

@@ -3,13 +3,13 @@
  * `ptolog.toml`, found from a file's directory upwards. Reading files is the caller's (a
  * `ConfigReader`), so the CLI and an editor server can share this.
  */
-import { dirname, join, resolve, isAbsolute } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { DiagnosticError, type Diagnostic, type Location, type Severity } from '../report/diagnostic.js';
+import { AUDIT_STAGES, type AuditStage } from '../passes/analyze.js';
+import { PASSES, passByName } from '../passes/registry.js';
+import { type Diagnostic, DiagnosticError, type Location, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { closestName } from '../report/suggest.js';
-import { PASSES, passByName } from '../passes/registry.js';
-import { AUDIT_STAGES, type AuditStage } from '../passes/analyze.js';
 
 /** Reads a file's text, or undefined when there is none (or it cannot be read). */
 export type ConfigReader = (absPath: string) => string | undefined;
@@ -56,7 +56,18 @@ export interface CodeRef {
 }
 
 /** Files and directories never read unless `exclude` replaces this list. */
-export const DEFAULT_EXCLUDE: readonly string[] = ['.git', '.hg', '.venv', 'venv', '__pycache__', 'node_modules', 'build', 'dist', '.tox', '.mypy_cache'];
+export const DEFAULT_EXCLUDE: readonly string[] = [
+  '.git',
+  '.hg',
+  '.venv',
+  'venv',
+  '__pycache__',
+  'node_modules',
+  'build',
+  'dist',
+  '.tox',
+  '.mypy_cache',
+];
 
 type Check = (v: unknown) => string | undefined;
 
@@ -71,18 +82,36 @@ const KEYS: Record<string, Check> = {
   'extend-exclude': isStrings,
   'import-roots': isStrings,
   defines: (v) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) &&
-    Object.values(v).every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'bigint' || (Array.isArray(x) && x.every((y) => typeof y === 'number' || typeof y === 'bigint')))
-      ? undefined : 'a table of NAME = integer, list of integers or string',
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every(
+      (x) =>
+        typeof x === 'string' ||
+        typeof x === 'number' ||
+        typeof x === 'bigint' ||
+        (Array.isArray(x) && x.every((y) => typeof y === 'number' || typeof y === 'bigint')),
+    )
+      ? undefined
+      : 'a table of NAME = integer, list of integers or string',
   severity: (v) =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string' && [...SEVERITIES, 'off'].includes(x))
-      ? undefined : "a table of code = \"error\" | \"warning\" | \"note\" | \"off\"",
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === 'string' && [...SEVERITIES, 'off'].includes(x))
+      ? undefined
+      : 'a table of code = "error" | "warning" | "note" | "off"',
   'per-file-ignores': (v) =>
     typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => isStrings(x) === undefined)
-      ? undefined : 'a table of glob = [codes]',
+      ? undefined
+      : 'a table of glob = [codes]',
   'fail-on': (v) => (typeof v === 'string' && SEVERITIES.includes(v) ? undefined : '"error", "warning" or "note"'),
-  stage: (v) => (typeof v === 'string' && (AUDIT_STAGES as readonly string[]).includes(v) ? undefined : AUDIT_STAGES.map((s) => `"${s}"`).join(' or ')),
-  'max-warnings': (v) => ((typeof v === 'number' || typeof v === 'bigint') && Number(v) >= 0 && Number.isInteger(Number(v)) ? undefined : 'a non-negative integer'),
+  stage: (v) =>
+    typeof v === 'string' && (AUDIT_STAGES as readonly string[]).includes(v) ? undefined : AUDIT_STAGES.map((s) => `"${s}"`).join(' or '),
+  'max-warnings': (v) =>
+    (typeof v === 'number' || typeof v === 'bigint') && Number(v) >= 0 && Number.isInteger(Number(v))
+      ? undefined
+      : 'a non-negative integer',
 };
 
 /** The keys a configuration table may hold. */
@@ -149,7 +178,8 @@ export function parseConfig(path: string, text: string): PtologConfig | undefine
     if (!check) {
       const near = closestName(key, CONFIG_KEYS);
       throw configError(
-        source, keyOffset(text, tableName, key),
+        source,
+        keyOffset(text, tableName, key),
         `unknown key '${key}'${near ? ` — did you mean '${near}'?` : ''}`,
         `the keys are ${CONFIG_KEYS.join(', ')}.`,
       );
@@ -159,8 +189,16 @@ export function parseConfig(path: string, text: string): PtologConfig | undefine
   }
   for (const name of (t['passes'] as string[] | undefined) ?? []) {
     if (passByName(name)) continue;
-    const near = closestName(name, PASSES.map((p) => p.name));
-    throw configError(source, keyOffset(text, tableName, 'passes'), `unknown pass '${name}'${near ? ` — did you mean '${near}'?` : ''}`, `the passes are ${PASSES.map((p) => p.name).join(', ')}.`);
+    const near = closestName(
+      name,
+      PASSES.map((p) => p.name),
+    );
+    throw configError(
+      source,
+      keyOffset(text, tableName, 'passes'),
+      `unknown pass '${name}'${near ? ` — did you mean '${near}'?` : ''}`,
+      `the passes are ${PASSES.map((p) => p.name).join(', ')}.`,
+    );
   }
   const root = dirname(resolve(path));
   const abs = (p: string): string => (isAbsolute(p) ? p : join(root, p));
@@ -217,14 +255,18 @@ function codeRefs(source: SourceText, tableName: string, cfg: PtologConfig): Cod
  * otherwise silently override or drop nothing), with the closest known code.
  */
 export function unknownConfigCodes(cfg: PtologConfig, known: ReadonlySet<string>): Diagnostic[] {
-  return (cfg.codeRefs ?? []).filter((r) => !known.has(r.code)).map((r) => {
-    const near = closestName(r.code, known);
-    return {
-      severity: 'warning', code: 'unknown-config-code', location: r.location,
-      message: `unknown code '${r.code}' in ${r.key} (it has no effect)${near ? ` — did you mean '${near}'?` : ''}`,
-      fix: '`ptolog rules` lists the codes.',
-    };
-  });
+  return (cfg.codeRefs ?? [])
+    .filter((r) => !known.has(r.code))
+    .map((r) => {
+      const near = closestName(r.code, known);
+      return {
+        severity: 'warning',
+        code: 'unknown-config-code',
+        location: r.location,
+        message: `unknown code '${r.code}' in ${r.key} (it has no effect)${near ? ` — did you mean '${near}'?` : ''}`,
+        fix: '`ptolog rules` lists the codes.',
+      };
+    });
 }
 
 /**
@@ -269,8 +311,10 @@ export function packageRoots(file: string, readFile: ConfigReader): string[] {
       } catch {
         return out; // (a malformed pyproject.toml is reported where it is read as configuration)
       }
-      const at = (...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), doc);
-      const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+      const at = (...keys: string[]): unknown =>
+        keys.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), doc);
+      const strings = (v: unknown): string[] =>
+        Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
       for (const w of strings(at('tool', 'setuptools', 'packages', 'find', 'where'))) out.push(join(dir, w));
       const pd = at('tool', 'setuptools', 'package-dir');
       if (typeof pd === 'object' && pd !== null) for (const v of Object.values(pd)) if (typeof v === 'string') out.push(join(dir, v));

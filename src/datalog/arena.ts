@@ -309,7 +309,9 @@ export class Arena {
       if (this.inUse > this.peak) this.peak = this.inUse;
     }
     if (start + bytes > ch.high && start < ch.low) ch.high = start + bytes;
-    return (a instanceof Float64Array ? new Float64Array(a.buffer, a.byteOffset, length) : new Int32Array(a.buffer, a.byteOffset, length)) as T;
+    return (
+      a instanceof Float64Array ? new Float64Array(a.buffer, a.byteOffset, length) : new Int32Array(a.buffer, a.byteOffset, length)
+    ) as T;
   }
 
   /** Frees the block `key`, merged with the free extents next to it. */

@@ -1,11 +1,11 @@
 // Static checks of a whole rule program, before any evaluation; builds the RuleProgram.
-import { DiagnosticError, errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError, errorAt, type Location } from '../report/diagnostic.js';
 import { closestName } from '../report/suggest.js';
-import { operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
-import { FUNCTORS, arityProblem } from './functors.js';
+import { type Atom, type Clause, type Kind, type Literal, operands, type Term } from './ast.js';
+import { arityProblem, FUNCTORS } from './functors.js';
 import { groundClause, literalTerms } from './ground.js';
 import type { LoadedFile } from './load.js';
-import { RuleProgram, type ProgramClause, type RelationInfo, type Stratum } from './program.js';
+import { type ProgramClause, type RelationInfo, RuleProgram, type Stratum } from './program.js';
 import { scopeClause } from './scope.js';
 import { components, dependencyEdges, stratificationErrors } from './stratify.js';
 import { typecheckClause } from './typecheck.js';
@@ -65,7 +65,14 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
   for (const f of files) {
     for (const t of f.parsed.types) {
       if (t.name === 'symbol' || t.name === 'number' || typeBase.has(t.name)) {
-        errors.push(at(t.nameLoc, 'duplicate-declaration', `the type ${t.name} is already declared`, 'give the type another name or remove this declaration.'));
+        errors.push(
+          at(
+            t.nameLoc,
+            'duplicate-declaration',
+            `the type ${t.name} is already declared`,
+            'give the type another name or remove this declaration.',
+          ),
+        );
         continue;
       }
       typeBase.set(t.name, { base: t.base, loc: t.loc });
@@ -84,7 +91,14 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
   };
   for (const [name, t] of typeBase) {
     if (!kindOfType(name)) {
-      errors.push(at(t.loc, 'unknown-type', `the type ${name} does not resolve to symbol or number`, 'declare it as `.type Name <: symbol` or `.type Name <: number`.'));
+      errors.push(
+        at(
+          t.loc,
+          'unknown-type',
+          `the type ${name} does not resolve to symbol or number`,
+          'declare it as `.type Name <: symbol` or `.type Name <: number`.',
+        ),
+      );
     }
   }
 
@@ -109,7 +123,12 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
       }
       if (RESERVED.has(d.name)) {
         errors.push(
-          at(d.nameLoc, 'reserved-name', `${d.name} is a built-in ${d.name === 'contains' || d.name === 'match' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`, `rename the relation, e.g. \`${d.name}_rel\`.`),
+          at(
+            d.nameLoc,
+            'reserved-name',
+            `${d.name} is a built-in ${d.name === 'contains' || d.name === 'match' ? 'constraint' : 'functor'} of Soufflé and cannot name a relation`,
+            `rename the relation, e.g. \`${d.name}_rel\`.`,
+          ),
         );
       }
       const kinds: Kind[] = [];
@@ -117,7 +136,14 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
         const k = kindOfType(a.type);
         if (!k) {
           const s = suggest(a.type, ['symbol', 'number', ...typeBase.keys()]);
-          errors.push(at(a.loc, 'unknown-type', `unknown type ${a.type} for attribute ${a.name}`, s ? `did you mean \`${s}\`?` : 'use symbol, number or a type declared with `.type`.'));
+          errors.push(
+            at(
+              a.loc,
+              'unknown-type',
+              `unknown type ${a.type} for attribute ${a.name}`,
+              s ? `did you mean \`${s}\`?` : 'use symbol, number or a type declared with `.type`.',
+            ),
+          );
         }
         kinds.push(k ?? 'symbol');
       }
@@ -167,7 +193,9 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
       loc,
       'undeclared-relation',
       `the relation ${name} is not declared`,
-      s ? `did you mean \`${s}\`? Otherwise declare it with \`.decl ${name}(...)\`.` : `declare it with \`.decl ${name}(attr: type, ...)\`.`,
+      s
+        ? `did you mean \`${s}\`? Otherwise declare it with \`.decl ${name}(...)\`.`
+        : `declare it with \`.decl ${name}(attr: type, ...)\`.`,
     );
   };
   for (const f of files) {
@@ -206,14 +234,22 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
         const sig = FUNCTORS[call.fn];
         const problem = arityProblem(call.fn, sig, call.args.length);
         if (!problem) continue;
-        const agg = call.fn === 'min' || call.fn === 'max' ? `; for the ${call.fn === 'min' ? 'smallest' : 'largest'} value over a body, write the aggregate \`${call.fn} X : { ... }\`` : '';
+        const agg =
+          call.fn === 'min' || call.fn === 'max'
+            ? `; for the ${call.fn === 'min' ? 'smallest' : 'largest'} value over a body, write the aggregate \`${call.fn} X : { ... }\``
+            : '';
         errors.push(at(call.loc, 'arity-mismatch', problem, `write ${sig.usage}${agg}.`));
         ok = false;
       }
       const head = byName.get(raw.head.rel);
       if (head?.input && !raw.isFact) {
         errors.push(
-          at(raw.head.loc, 'derives-input', `${head.name} is an .input relation and cannot be derived by a rule`, `remove \`.input ${head.name}\`, or derive into a new relation.`),
+          at(
+            raw.head.loc,
+            'derives-input',
+            `${head.name} is an .input relation and cannot be derived by a rule`,
+            `remove \`.input ${head.name}\`, or derive into a new relation.`,
+          ),
         );
       }
       if (!ok) continue;
@@ -228,7 +264,11 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
   // Stratification.
   const edges = dependencyEdges(clauses, (n) => byName.get(n)!.id);
   const comps = components(relations.length, edges);
-  const strErrors = stratificationErrors(comps, edges, relations.map((r) => r.name));
+  const strErrors = stratificationErrors(
+    comps,
+    edges,
+    relations.map((r) => r.name),
+  );
   if (strErrors.length > 0) throw new DiagnosticError(sortDiagnostics(strErrors));
   const compOf = new Int32Array(relations.length);
   comps.forEach((c, i) => c.forEach((r) => (compOf[r] = i)));
@@ -241,16 +281,49 @@ export function checkProgram(files: readonly LoadedFile[]): { program: RuleProgr
   for (const r of relations) {
     const used = usedInBody.has(r.name);
     if (!used && !derived.has(r.id) && !r.input && !r.output && !r.printsize) {
-      warnings.push(warnAt(r.loc, 'unused-relation', `the relation ${r.name} is declared but never used`, 'remove the declaration, or use the relation in a rule.'));
+      warnings.push(
+        warnAt(
+          r.loc,
+          'unused-relation',
+          `the relation ${r.name} is declared but never used`,
+          'remove the declaration, or use the relation in a rule.',
+        ),
+      );
     } else if (!used && derived.has(r.id) && !r.output && !r.printsize) {
-      warnings.push(warnAt(r.loc, 'unused-relation', `the relation ${r.name} is derived but never read by a rule nor output`, `read it in a rule or add \`.output ${r.name}\`.`));
+      warnings.push(
+        warnAt(
+          r.loc,
+          'unused-relation',
+          `the relation ${r.name} is derived but never read by a rule nor output`,
+          `read it in a rule or add \`.output ${r.name}\`.`,
+        ),
+      );
     } else if ((r.output || r.printsize) && !r.input && !derived.has(r.id)) {
-      warnings.push(warnAt(r.loc, 'underived-output', `the output relation ${r.name} is never derived, so it is always empty`, `add a rule or fact for ${r.name}, or mark it \`.input\`.`));
+      warnings.push(
+        warnAt(
+          r.loc,
+          'underived-output',
+          `the output relation ${r.name} is never derived, so it is always empty`,
+          `add a rule or fact for ${r.name}, or mark it \`.input\`.`,
+        ),
+      );
     } else if (used && !r.input && !derived.has(r.id)) {
-      warnings.push(warnAt(r.loc, 'underived-relation', `the relation ${r.name} is read by rules but has no rule, fact or \`.input\`, so it is always empty`, `add \`.input ${r.name}\` or a rule deriving it.`));
+      warnings.push(
+        warnAt(
+          r.loc,
+          'underived-relation',
+          `the relation ${r.name} is read by rules but has no rule, fact or \`.input\`, so it is always empty`,
+          `add \`.input ${r.name}\` or a rule deriving it.`,
+        ),
+      );
     }
   }
-  const program = new RuleProgram(relations, clauses, strata, files.map((f) => f.source));
+  const program = new RuleProgram(
+    relations,
+    clauses,
+    strata,
+    files.map((f) => f.source),
+  );
   return { program, warnings: sortDiagnostics(warnings) };
 }
 

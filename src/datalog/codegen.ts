@@ -1,9 +1,9 @@
 // Compiles a join plan to a specialised JavaScript function (typed-array loops, no per-tuple
 // allocation). The nesting depth of the generated code is the plan's length, not the data size.
 import type { FunctorRuntime } from './functors.js';
-import type { Index, Relation } from './relation.js';
-import type { Expr, Plan, Step } from './plan.js';
 import type { MemoSet } from './memo.js';
+import type { Expr, Plan, Step } from './plan.js';
+import type { Index, Relation } from './relation.js';
 
 /**
  * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,
@@ -29,7 +29,6 @@ export interface Clock {
   n: number;
   poll(): void;
 }
-
 
 interface Gen {
   temps: number;

@@ -4,7 +4,7 @@
 import type { Diagnostic, Location } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { Clause, Term } from './ast.js';
-import { RuleProgram, type ProgramClause } from './program.js';
+import { type ProgramClause, RuleProgram } from './program.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
 export const COMPILED_FORMAT = 'ptolog-compiled-rules/1';
@@ -48,13 +48,26 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
   const factOf = (pc: ProgramClause): unknown[] | undefined => {
     const c = pc.clause;
     const h = c.head;
-    if (!c.isFact || c.body.length > 0 || pc.varKinds.size > 0 || !exactKeys(pc, 4) || !exactKeys(c, 4) || !exactKeys(h, 4)) return undefined;
+    if (!c.isFact || c.body.length > 0 || pc.varKinds.size > 0 || !exactKeys(pc, 4) || !exactKeys(c, 4) || !exactKeys(h, 4))
+      return undefined;
     if ([pc, c, h, c.loc, h.loc, h.nameLoc].some((x) => shared.has(x))) return undefined;
     const src = c.loc.source;
     if (h.loc.source !== src || h.nameLoc.source !== src) return undefined;
-    const out: unknown[] = [pc.id, pc.head, sourceIndex(src), h.rel, c.loc.start, c.loc.end, h.loc.start, h.loc.end, h.nameLoc.start, h.nameLoc.end];
+    const out: unknown[] = [
+      pc.id,
+      pc.head,
+      sourceIndex(src),
+      h.rel,
+      c.loc.start,
+      c.loc.end,
+      h.loc.start,
+      h.loc.end,
+      h.nameLoc.start,
+      h.nameLoc.end,
+    ];
     for (const a of h.args) {
-      if ((a.kind !== 'str' && a.kind !== 'num') || !exactKeys(a, 3) || a.loc.source !== src || shared.has(a) || shared.has(a.loc)) return undefined;
+      if ((a.kind !== 'str' && a.kind !== 'num') || !exactKeys(a, 3) || a.loc.source !== src || shared.has(a) || shared.has(a.loc))
+        return undefined;
       const small = a.kind === 'num' && a.value >= -MAX_SAFE && a.value <= MAX_SAFE;
       out.push(a.kind === 'str' ? a.value : small ? Number(a.value) : { $b: a.value.toString() }, a.loc.start, a.loc.end);
     }
@@ -76,8 +89,7 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         count(k);
         count(x);
       }
-    }
-    else if (Array.isArray(v)) for (const x of v) count(x);
+    } else if (Array.isArray(v)) for (const x of v) count(x);
     else for (const x of Object.values(v)) count(x);
   };
   count(root);
@@ -183,7 +195,12 @@ export function fromPlain(plain: PlainRules, sourceOf: (storedPath: string) => S
   if (root === null || typeof root !== 'object' || ![root.relations, root.clauses, root.strata, root.warnings].every(Array.isArray)) {
     throw new BadCompiledRules('the program is incomplete');
   }
-  const program = new RuleProgram(root.relations as RuleProgram['relations'], root.clauses as RuleProgram['clauses'], root.strata as RuleProgram['strata'], sources);
+  const program = new RuleProgram(
+    root.relations as RuleProgram['relations'],
+    root.clauses as RuleProgram['clauses'],
+    root.strata as RuleProgram['strata'],
+    sources,
+  );
   return { program, warnings: root.warnings as Diagnostic[] };
 }
 
@@ -200,7 +217,8 @@ function exactKeys(o: object, n: number): boolean {
 function factFrom(f: unknown, sources: readonly SourceText[]): ProgramClause {
   if (!Array.isArray(f) || f.length < 10 || (f.length - 10) % 3 !== 0) throw new BadCompiledRules('a bad fact');
   const source = sources[f[2] as number];
-  if (!source || typeof f[3] !== 'string' || !f.every((x, i) => i === 3 || i >= 10 || typeof x === 'number')) throw new BadCompiledRules('a bad fact');
+  if (!source || typeof f[3] !== 'string' || !f.every((x, i) => i === 3 || i >= 10 || typeof x === 'number'))
+    throw new BadCompiledRules('a bad fact');
   if (f.slice(10).some((x, i) => i % 3 !== 0 && typeof x !== 'number')) throw new BadCompiledRules('a bad fact location');
   const loc = (start: unknown, end: unknown): Location => {
     if (typeof start !== 'number' || typeof end !== 'number') throw new BadCompiledRules('a bad fact location');
@@ -212,11 +230,21 @@ function factFrom(f: unknown, sources: readonly SourceText[]): ProgramClause {
     const at = loc(f[i + 1], f[i + 2]);
     if (typeof v === 'string') args.push({ kind: 'str', value: v, loc: at });
     else if (typeof v === 'number' && Number.isSafeInteger(v)) args.push({ kind: 'num', value: BigInt(v), loc: at });
-    else if (typeof v === 'object' && v !== null && typeof (v as { $b?: unknown }).$b === 'string' && /^-?\d+$/.test((v as { $b: string }).$b)) {
+    else if (
+      typeof v === 'object' &&
+      v !== null &&
+      typeof (v as { $b?: unknown }).$b === 'string' &&
+      /^-?\d+$/.test((v as { $b: string }).$b)
+    ) {
       args.push({ kind: 'num', value: BigInt((v as { $b: string }).$b), loc: at });
     } else throw new BadCompiledRules('a bad fact argument');
   }
-  const clause: Clause = { head: { rel: f[3], args, loc: loc(f[6], f[7]), nameLoc: loc(f[8], f[9]) }, body: [], loc: loc(f[4], f[5]), isFact: true };
+  const clause: Clause = {
+    head: { rel: f[3], args, loc: loc(f[6], f[7]), nameLoc: loc(f[8], f[9]) },
+    body: [],
+    loc: loc(f[4], f[5]),
+    isFact: true,
+  };
   return { id: f[0] as number, clause, head: f[1] as number, varKinds: new Map() };
 }
 

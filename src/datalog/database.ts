@@ -2,15 +2,14 @@
 // Tuples streamed in are appended to a row buffer per relation (an array of the run's arena); each
 // relation is built from that array when first read: no copy, no rehashing as it grows, no dedup
 // set, the spare capacity given back to the arena.
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { Arena } from './arena.js';
 import type { Value } from './ast.js';
+import { INT64_MAX, INT64_MIN, isInt64 } from './int64.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { Relation } from './relation.js';
 import { RowBuffer } from './row-buffer.js';
-import { Arena } from './arena.js';
 import { SymbolTable } from './symbols.js';
-import { INT64_MAX, INT64_MIN, isInt64 } from './int64.js';
-
 
 function fail(message: string, fix: string): never {
   const d: Diagnostic = { severity: 'error', code: 'bad-fact', message, fix };
@@ -70,7 +69,8 @@ export class FactDatabase {
 
   /** Throws when an evaluation freed relations of this database (it cannot be evaluated again). */
   checkComplete(): void {
-    if (this.gaveUp) throw new Error('this fact database gave up relations to an evaluation that kept only some: build a new one to evaluate again');
+    if (this.gaveUp)
+      throw new Error('this fact database gave up relations to an evaluation that kept only some: build a new one to evaluate again');
   }
 
   /** The declared relation `name`; throws a diagnostic when it is not declared. */
@@ -125,11 +125,15 @@ export class FactDatabase {
       const v = values[i]!;
       const stored = !p || p.columns[j] === i;
       if (kinds[i] === 'symbol') {
-        if (typeof v !== 'string') fail(`column ${i + 1} (${attrs[i]}) of ${info.name} is a symbol but got the number ${v}`, 'pass a string for symbol columns.');
+        if (typeof v !== 'string')
+          fail(`column ${i + 1} (${attrs[i]}) of ${info.name} is a symbol but got the number ${v}`, 'pass a string for symbol columns.');
         if (stored) t[j++] = this.symbols.intern(v);
       } else {
         if (!isInt64(v)) {
-          fail(`column ${i + 1} (${attrs[i]}) of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`, `pass a signed 64-bit integer (between ${INT64_MIN} and ${INT64_MAX}) for number columns.`);
+          fail(
+            `column ${i + 1} (${attrs[i]}) of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`,
+            `pass a signed 64-bit integer (between ${INT64_MIN} and ${INT64_MAX}) for number columns.`,
+          );
         }
         if (stored) t[j++] = this.symbols.numbers.encode(v);
       }

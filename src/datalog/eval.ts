@@ -1,19 +1,20 @@
 // Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
 import type { Clause, Term } from './ast.js';
-import { compilePlan, type Clock, type CompiledPlan } from './codegen.js';
+import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { arith } from './consts.js';
 import type { FactDatabase } from './database.js';
 import { functorRuntime } from './functors.js';
+import { EvaluationTimeout, RowLimit, TupleLimitExceeded } from './limits.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { RuleProgram, Stratum } from './program.js';
 import { Relation } from './relation.js';
-import { EvaluationTimeout, RowLimit, TupleLimitExceeded } from './limits.js';
 
-export { EvaluationTimeout, EvaluationStopped, TupleLimitExceeded } from './limits.js';
-import { EvalResult } from './result.js';
-import type { SymbolTable } from './symbols.js';
+export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
+
 import { lastReaders, readsOf } from './lifetime.js';
 import { MemoSet } from './memo.js';
+import { EvalResult } from './result.js';
+import type { SymbolTable } from './symbols.js';
 
 /** Rows a join reads between two looks at the clock. */
 const POLL = 1 << 14;
@@ -97,7 +98,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   db.checkComplete();
   const needed = options.prune === false ? null : options.keep ? neededFor(program, options.keep) : neededRelations(program);
   // --timeout S: S seconds from the start of this evaluation (an explicit deadline wins).
-  const deadline = options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
+  const deadline =
+    options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
   const maxTuples = options.maxTuples;
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;
@@ -213,17 +215,20 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       pool.recycle();
     } catch (e) {
       if (e instanceof RowLimit) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples!);
-      if (e === PAST_DEADLINE) throw new EvaluationTimeout(program.relations[rels.indexOf(r.out)]!, height, r.out.count, options.timeoutSeconds);
+      if (e === PAST_DEADLINE)
+        throw new EvaluationTimeout(program.relations[rels.indexOf(r.out)]!, height, r.out.count, options.timeoutSeconds);
       throw e;
     }
-    if (maxTuples !== undefined && r.out.count > maxTuples) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples);
+    if (maxTuples !== undefined && r.out.count > maxTuples)
+      throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples);
   };
 
   const evalStratum = (s: Stratum): void => {
     const rec = new Set(s.recursive ? s.relations : []);
     // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
     // no plan is built or compiled for it (most rules of a contract on a small kernel).
-    const live = (c: Clause): boolean => c.body.every((l) => l.kind !== 'atom' || rec.has(relId(l.atom.rel)) || rels[relId(l.atom.rel)]!.count > 0);
+    const live = (c: Clause): boolean =>
+      c.body.every((l) => l.kind !== 'atom' || rec.has(relId(l.atom.rel)) || rels[relId(l.atom.rel)]!.count > 0);
     const all = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
     if (all.length === 0) return;
     const rules = all.filter((c) => live(c.clause));
@@ -317,7 +322,12 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
  * For `keep`: the relations to free after each stratum (key -1: before the first) — every
  * relation neither kept nor an output, after the last evaluated stratum that reads or derives it.
  */
-function freeAfter(program: RuleProgram, keep: ReadonlySet<string>, evaluated: (i: number) => boolean, done: readonly number[][]): Map<number, number[]> {
+function freeAfter(
+  program: RuleProgram,
+  keep: ReadonlySet<string>,
+  evaluated: (i: number) => boolean,
+  done: readonly number[][],
+): Map<number, number[]> {
   const last = new Int32Array(program.relations.length).fill(-1);
   program.strata.forEach((s, i) => {
     if (!evaluated(i)) return;
@@ -344,7 +354,10 @@ const neededCache = new WeakMap<RuleProgram, Set<number>>();
 export function neededRelations(program: RuleProgram): Set<number> {
   const hit = neededCache.get(program);
   if (hit) return hit;
-  const needed = dependedOn(program, program.relations.filter((r) => r.output || r.printsize).map((r) => r.id));
+  const needed = dependedOn(
+    program,
+    program.relations.filter((r) => r.output || r.printsize).map((r) => r.id),
+  );
   neededCache.set(program, needed);
   return needed;
 }

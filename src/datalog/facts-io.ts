@@ -1,12 +1,12 @@
 // Soufflé-compatible fact files: `<rel>.facts` (tab-separated) in, `<rel>.csv` (tab-separated) out.
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import type { Value } from './ast.js';
 import type { FactDatabase } from './database.js';
+import { INT64_MAX, INT64_MIN, parseInt64 } from './int64.js';
 import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
-import { INT64_MAX, INT64_MIN, parseInt64 } from './int64.js';
 import { writeRows } from './write-rows.js';
 
 const CHUNK = 1 << 20;
@@ -104,18 +104,25 @@ export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string
       let tab = at;
       while (tab < e && buf[tab] !== 9) tab++;
       const last = i + 1 === arity;
-      if ((tab < e) === last) {
+      if (tab < e === last) {
         const found = columns(buf, s, e);
-        factError(path, n, `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${found}`, `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`);
+        factError(
+          path,
+          n,
+          `expected ${arity} tab-separated column${arity === 1 ? '' : 's'} for ${info.name} but found ${found}`,
+          `write one value per column of ${info.name}(${info.attrs.join(', ')}), separated by tabs.`,
+        );
       }
       const end = tab;
       if (num[i]) {
         const v = smallInteger(buf, at, end);
         if (v === undefined || Number.isNaN(v)) {
           const c = buf.toString('utf8', at, end);
-          if (Number.isNaN(v) || !/^[+-]?[0-9]+$/.test(c)) factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
+          if (Number.isNaN(v) || !/^[+-]?[0-9]+$/.test(c))
+            factError(path, n, `column ${i + 1} (${info.attrs[i]}) is a number but found ${JSON.stringify(c)}`, 'write a decimal integer.');
           const big = parseInt64(c);
-          if (big === null) factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
+          if (big === null)
+            factError(path, n, `the number ${c} does not fit in 64 bits`, `use a value between ${INT64_MIN} and ${INT64_MAX}.`);
           t[i] = numbers.encode(big);
         } else t[i] = v + 0; // -0 is 0
       } else t[i] = symbols.intern(buf.toString('utf8', at, end));
@@ -193,7 +200,13 @@ export function readFactsDir(db: FactDatabase, dir: string, only?: ReadonlySet<s
     const path = join(dir, `${info.name}.facts`);
     if (!existsSync(path)) {
       throw new DiagnosticError([
-        { severity: 'error', code: 'missing-facts', message: `cannot read the facts of the input relation ${info.name}: ${path} does not exist`, path, fix: `create ${path} (it may be empty) or pass the right directory with -F.` },
+        {
+          severity: 'error',
+          code: 'missing-facts',
+          message: `cannot read the facts of the input relation ${info.name}: ${path} does not exist`,
+          path,
+          fix: `create ${path} (it may be empty) or pass the right directory with -F.`,
+        },
       ]);
     }
     readFactsFile(db, info, path);

@@ -14,8 +14,9 @@
  * over lines or one with an expression is read the usual way. Locations are those the grammar
  * gives: the clause and atom from the name to `.` / `)`, each term its own characters.
  */
-import type { Clause, Term } from './ast.js';
+
 import type { SourceText } from '../report/source.js';
+import type { Clause, Term } from './ast.js';
 
 /** The facts taken from the text, and the ranges of text left for the grammar (in order; no blank or comment lines between statements). */
 export interface FastFacts {
@@ -57,7 +58,9 @@ export function takeFastFacts(source: SourceText, minRun: number = MIN_RUN): Fas
     const code = stripComment(line).trim();
     let fact: Clause | null = null;
     // A blank or comment line between statements is no piece of one: the grammar need not read it.
-    const skippable = atStatementStart && ((code === '' && !line.includes('"')) || (code !== '' && (fact = readFact(source, start, start + line.length)) !== null));
+    const skippable =
+      atStatementStart &&
+      ((code === '' && !line.includes('"')) || (code !== '' && (fact = readFact(source, start, start + line.length)) !== null));
     if (skippable) {
       run ??= { start, end: start, facts: [] };
       run.end = start + line.length;

@@ -2,8 +2,8 @@
 // `contains` constraint: signatures for the checker, string-level semantics for the naive
 // evaluator and constant folding, and an id-level runtime (interning) for the fast evaluators.
 import type { FunctorName, Kind } from './ast.js';
+import { bigOf, type Int64Table, type Num, parseInt64 } from './int64.js';
 import type { SymbolTable } from './symbols.js';
-import { bigOf, parseInt64, type Int64Table, type Num } from './int64.js';
 
 export interface FunctorSig {
   /** Kinds of the fixed parameters, or of every argument when `variadic`. */
@@ -33,7 +33,13 @@ export const FUNCTORS: Readonly<Record<FunctorName, FunctorSig>> = {
 };
 
 /** The signature of the `contains(sub, s)` constraint, for type messages. */
-export const CONTAINS: FunctorSig = { params: ['symbol', 'symbol'], variadic: false, result: 'number', usage: 'contains(sub, s)', takes: 'symbols' };
+export const CONTAINS: FunctorSig = {
+  params: ['symbol', 'symbol'],
+  variadic: false,
+  result: 'number',
+  usage: 'contains(sub, s)',
+  takes: 'symbols',
+};
 
 /** The kind argument `i` (0-based) of a functor must have. */
 export function paramKind(sig: FunctorSig, i: number): Kind {
@@ -78,7 +84,13 @@ export function substr(s: string, start: number, length: number): string {
 }
 
 /** The signature of the `match(pattern, s)` constraint, for type messages. */
-export const MATCH: FunctorSig = { params: ['symbol', 'symbol'], variadic: false, result: 'number', usage: 'match(pattern, s)', takes: 'symbols' };
+export const MATCH: FunctorSig = {
+  params: ['symbol', 'symbol'],
+  variadic: false,
+  result: 'number',
+  usage: 'match(pattern, s)',
+  takes: 'symbols',
+};
 
 /** A regular expression that matches a whole string as std::regex_match does; null when the pattern is invalid. */
 export function compilePattern(pattern: string): RegExp | null {

@@ -1,7 +1,7 @@
 // Range restriction: every variable must be bound by a positive atom (or an equality from bound
 // values) before it is used in the head, a negation, a comparison, arithmetic or an aggregate.
-import { errorAt, type Diagnostic } from '../report/diagnostic.js';
-import { isStringConstraint, operands, type Clause, type Literal, type Term } from './ast.js';
+import { type Diagnostic, errorAt } from '../report/diagnostic.js';
+import { type Clause, isStringConstraint, type Literal, operands, type Term } from './ast.js';
 import { displayName } from './scope.js';
 
 type Agg = Term & { kind: 'agg' };
@@ -90,7 +90,12 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
         for (const v of freeVars(x)) {
           if (!bound.has(v)) {
             const occ = findVar(x, v)!;
-            report(occ, `variable \`${displayName(v)}\` in this aggregate also occurs outside it but is not bound there`, bindFix(displayName(v)), v);
+            report(
+              occ,
+              `variable \`${displayName(v)}\` in this aggregate also occurs outside it but is not bound there`,
+              bindFix(displayName(v)),
+              v,
+            );
           }
         }
         checkAgg(x, bound);
@@ -112,7 +117,8 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
   /** `_` inside an expression argument of an atom (it has no value to compute with). */
   const nestedWildcard = (a: Term): void => {
     const w = a.kind === 'wildcard' ? undefined : hasWildcard(a);
-    if (w) report(w, '`_` cannot be used in arithmetic or a functor', 'name a bound variable or write a constant instead.', `w:${w.loc.start}`);
+    if (w)
+      report(w, '`_` cannot be used in arithmetic or a functor', 'name a bound variable or write a constant instead.', `w:${w.loc.start}`);
   };
 
   const checkBody = (body: readonly Literal[], bound: ReadonlySet<string>): void => {
@@ -171,7 +177,12 @@ export function groundClause(c: Clause, errors: Diagnostic[]): void {
   for (const a of c.head.args) {
     const w = hasWildcard(a);
     if (w) {
-      report(w, '`_` cannot be used in the head of a rule or in a fact', 'write a variable bound in the body, or a constant.', `w:${w.loc.start}`);
+      report(
+        w,
+        '`_` cannot be used in the head of a rule or in a fact',
+        'write a variable bound in the body, or a constant.',
+        `w:${w.loc.start}`,
+      );
       continue;
     }
     need(a, defined, c.isFact ? 'in this fact' : 'in the head');
@@ -196,10 +207,11 @@ function findVar(t: Term, name: string): Term | undefined {
         const f = findVar(t.target, name);
         if (f) return f;
       }
-      for (const l of t.body) for (const x of literalTerms(l)) {
-        const f = findVar(x, name);
-        if (f) return f;
-      }
+      for (const l of t.body)
+        for (const x of literalTerms(l)) {
+          const f = findVar(x, name);
+          if (f) return f;
+        }
       return undefined;
     }
     default:

@@ -2,30 +2,32 @@
 // read results and ask for provenance.
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
-import { checkProgram } from './check.js';
-import { loadFiles, type FileParser, type FileReader, type Libraries, type RuleSource } from './load.js';
-import { loadProgramCached as loadCached, type CompileRequest, type RuleCache } from './rule-cache.js';
-import { parseFile } from './parser.js';
-import { operands, type Literal, type Term } from './ast.js';
 import { SourceText } from '../report/source.js';
+import { type Literal, operands, type Term } from './ast.js';
+import { checkProgram } from './check.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './load.js';
+import { parseFile } from './parser.js';
 import type { RuleProgram } from './program.js';
+import { type CompileRequest, loadProgramCached as loadCached, type RuleCache } from './rule-cache.js';
 
-export type { Kind, Value } from './ast.js';
-export type { RuleSource, FileReader, FileParser, Libraries, NotRegular, TooLarge } from './load.js';
-export { MAX_RULE_FILE_BYTES } from './load.js';
-export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';
-export { COMPILED_FORMAT } from './compiled.js';
-export { RuleProgram, type RelationInfo } from './program.js';
-export { projectInputs, type Projection } from './projection.js';
-export { FactDatabase } from './database.js';
 export { Arena } from './arena.js';
+export type { Kind, Value } from './ast.js';
+export { COMPILED_FORMAT } from './compiled.js';
+export { FactDatabase } from './database.js';
+export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './eval.js';
+export type { FileParser, FileReader, Libraries, NotRegular, RuleSource, TooLarge } from './load.js';
+export { MAX_RULE_FILE_BYTES } from './load.js';
+export { type RelationInfo, RuleProgram } from './program.js';
+export { type Projection, projectInputs } from './projection.js';
 export { EvalResult } from './result.js';
-export { evaluate, neededRelations, EvaluationTimeout, EvaluationStopped, TupleLimitExceeded, type EvaluateOptions } from './eval.js';
+export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';
+
 import { neededRelations } from './eval.js';
+
+export { formatOutputs, readFactsDir, readFactsFile, writeOutputs } from './facts-io.js';
+export { formatProof, formatTuple, formatValue, formatWhyNot } from './format.js';
 export { evaluateNaive } from './naive.js';
-export type { Proof, Premise, WhyNot, RuleRef } from './provenance.js';
-export { formatProof, formatWhyNot, formatTuple, formatValue } from './format.js';
-export { readFactsDir, readFactsFile, writeOutputs, formatOutputs } from './facts-io.js';
+export type { Premise, Proof, RuleRef, WhyNot } from './provenance.js';
 export { parseTupleText } from './tuple-text.js';
 
 /**

@@ -1,5 +1,5 @@
 // Why an evaluation stopped early: a deadline or a tuple bound, located at the relation that grew.
-import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { RelationInfo } from './program.js';
 
 /** Thrown inside a Relation when it would hold more rows than its bound. */

@@ -1,7 +1,7 @@
 // Reads rule files and resolves `#include` (relative, absolute, <library/...>; each file once per program).
-import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError, errorAt } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import type { IncludeDecl, ParsedFile } from './ast.js';
 import { parseFile } from './parser.js';
@@ -131,17 +131,28 @@ export function loadFiles(
     if (inc.system) {
       const slash = inc.path.indexOf('/');
       const lib = slash > 0 ? libraries[inc.path.slice(0, slash)] : undefined;
-      const candidates = [...includeDirs.map((d) => join(d, inc.path)), ...(lib !== undefined ? [join(lib, inc.path.slice(slash + 1))] : [])];
+      const candidates = [
+        ...includeDirs.map((d) => join(d, inc.path)),
+        ...(lib !== undefined ? [join(lib, inc.path.slice(slash + 1))] : []),
+      ];
       return candidates.find(exists);
     }
     const beside = join(dirname(from), inc.path);
     if (exists(beside)) return beside;
-    return includeDirs.flatMap((d) => [join(d, inc.path), join(d, inc.path.replace(/^(\.\.?\/)+/, '')), join(d, basename(inc.path))]).find(exists);
+    return includeDirs
+      .flatMap((d) => [join(d, inc.path), join(d, inc.path.replace(/^(\.\.?\/)+/, '')), join(d, basename(inc.path))])
+      .find(exists);
   };
 
   const notFound = (inc: IncludeDecl, from: string): Diagnostic => {
     const where = inc.system
-      ? `#include <...> is looked up in the include paths (-I)${Object.keys(libraries).length > 0 ? ` and ${Object.keys(libraries).map((l) => `<${l}/...> in ${libraries[l]}`).join(', ')}` : ''}`
+      ? `#include <...> is looked up in the include paths (-I)${
+          Object.keys(libraries).length > 0
+            ? ` and ${Object.keys(libraries)
+                .map((l) => `<${l}/...> in ${libraries[l]}`)
+                .join(', ')}`
+            : ''
+        }`
       : isAbsolute(inc.path)
         ? 'an absolute include path is read as it is'
         : `include paths are relative to the including file (${dirname(from)})${includeDirs.length > 0 ? `, then to ${includeDirs.join(', ')}` : ''}`;
@@ -201,12 +212,24 @@ export function loadFiles(
     seen.add(abs);
     const text = typeof s === 'string' ? read(abs) : s.text;
     if (text !== undefined && typeof text !== 'string' && 'tooLarge' in text) {
-      errors.push({ severity: 'error', code: 'file-too-large', message: `the rule file ${path} ${tooLargeText(text)}`, path, fix: 'give a rule file (.dl): a larger file is not read.' });
+      errors.push({
+        severity: 'error',
+        code: 'file-too-large',
+        message: `the rule file ${path} ${tooLargeText(text)}`,
+        path,
+        fix: 'give a rule file (.dl): a larger file is not read.',
+      });
       continue;
     }
     if (typeof text !== 'string') {
       const why = text === undefined ? 'cannot read the rule file' : `the rule file is ${text.notRegular}, not a regular file:`;
-      errors.push({ severity: 'error', code: 'file-not-found', message: `${why} ${path}`, path, fix: 'check the path (rule files are read only from regular files).' });
+      errors.push({
+        severity: 'error',
+        code: 'file-not-found',
+        message: `${why} ${path}`,
+        path,
+        fix: 'check the path (rule files are read only from regular files).',
+      });
       continue;
     }
     visit(path, text);

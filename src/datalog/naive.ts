@@ -2,10 +2,10 @@
 // body solved by backtracking in written order, each stratum recomputed in full to a fixpoint.
 // Numbers are exact 64-bit values computed with BigInt (number when safe, else bigint).
 // Used to cross-check the optimized evaluator; do not use it on large inputs.
-import { operands, type Literal, type Term, type Value } from './ast.js';
+import { type Literal, operands, type Term, type Value } from './ast.js';
 import { compare } from './consts.js';
-import { arith64, bigOf, normNum, type Num } from './int64.js';
 import { applyFunctor } from './functors.js';
+import { arith64, bigOf, type Num, normNum } from './int64.js';
 import type { RuleProgram } from './program.js';
 import { compareTuples } from './result.js';
 
@@ -158,7 +158,14 @@ export function evaluateNaive(program: RuleProgram, input: ReadonlyMap<string, r
           if (a.kind === 'var' || a.kind === 'wildcard') continue;
           const v = tuple[c]!;
           if (ready(a, e)) ok = value(a, e) === v;
-          else later.push({ kind: 'cmp', op: '=', left: typeof v === 'string' ? { kind: 'str', value: v, loc: a.loc } : { kind: 'num', value: bigOf(v), loc: a.loc }, right: a, loc: a.loc });
+          else
+            later.push({
+              kind: 'cmp',
+              op: '=',
+              left: typeof v === 'string' ? { kind: 'str', value: v, loc: a.loc } : { kind: 'num', value: bigOf(v), loc: a.loc },
+              right: a,
+              loc: a.loc,
+            });
         }
         if (ok) solve([...later, ...rest], e, emit);
       }

@@ -66,7 +66,11 @@ function brackets(text: string): number[] {
  * terms may hold at most about half the text (a binary file's random brackets nest deeply):
  * past that, no more are tried, and the parser reports the file's error.
  */
-export function flattenDeepGroups<T>(text: string, parseTerm: (content: string, offset: number) => T | undefined, subs: Map<string, T>): Flattened<T> {
+export function flattenDeepGroups<T>(
+  text: string,
+  parseTerm: (content: string, offset: number) => T | undefined,
+  subs: Map<string, T>,
+): Flattened<T> {
   const pos = brackets(text);
   let maxDepth = 0;
   let depth = 0;
@@ -74,7 +78,8 @@ export function flattenDeepGroups<T>(text: string, parseTerm: (content: string, 
     const c = text[p];
     if (c === '(' || c === '{') {
       depth++;
-      if (depth > MAX_NESTING) return { text, subs, problem: { start: p, end: p + 1, message: `groups are nested more than ${MAX_NESTING} levels deep here` } };
+      if (depth > MAX_NESTING)
+        return { text, subs, problem: { start: p, end: p + 1, message: `groups are nested more than ${MAX_NESTING} levels deep here` } };
       if (depth > maxDepth) maxDepth = depth;
     } else if (depth > 0) depth--;
   }
@@ -105,7 +110,15 @@ export function flattenDeepGroups<T>(text: string, parseTerm: (content: string, 
       }
     }
     if (g.height > MAX_OTHER_NESTING) {
-      return { text, subs, problem: { start: g.open, end: g.close + 1, message: `parentheses around literals or argument lists are nested more than ${MAX_OTHER_NESTING} levels deep here` } };
+      return {
+        text,
+        subs,
+        problem: {
+          start: g.open,
+          end: g.close + 1,
+          message: `parentheses around literals or argument lists are nested more than ${MAX_OTHER_NESTING} levels deep here`,
+        },
+      };
     }
     const parent = stack[stack.length - 1];
     if (parent && parent.height < g.height + 1) parent.height = g.height + 1;

@@ -37,7 +37,13 @@ function int32Column(d: Int32Array | Float64Array, a: number, c: number, n: numb
 }
 
 /** The unsigned 32-bit sort keys of column `c` (symbols by rank, numbers biased) and their range. */
-function columnKeys(d: Int32Array | Float64Array, a: number, c: number, n: number, ranks: Uint32Array | null): { keys: Uint32Array; min: number; max: number } {
+function columnKeys(
+  d: Int32Array | Float64Array,
+  a: number,
+  c: number,
+  n: number,
+  ranks: Uint32Array | null,
+): { keys: Uint32Array; min: number; max: number } {
   const keys = new Uint32Array(n);
   let min = 0xffffffff;
   let max = 0;
@@ -63,7 +69,12 @@ function columnKeys(d: Int32Array | Float64Array, a: number, c: number, n: numbe
  * Stable LSD radix sort of `order` (row numbers) by `key` (the key of the row at each position,
  * values below `range`), moving `carry` (more per-position keys) along. Returns the new arrays.
  */
-function radixPass(order: Int32Array, key: Uint32Array, range: number, carry: Uint32Array[]): { order: Int32Array; key: Uint32Array; carry: Uint32Array[] } {
+function radixPass(
+  order: Int32Array,
+  key: Uint32Array,
+  range: number,
+  carry: Uint32Array[],
+): { order: Int32Array; key: Uint32Array; carry: Uint32Array[] } {
   const n = order.length;
   if (range <= 1) return { order, key, carry };
   const bits = 32 - Math.clz32(range - 1);
@@ -216,7 +227,13 @@ export interface PackedRows {
 // hot loop and thrown away at each later loop it has no type feedback for yet).
 
 /** The least and greatest sort key of column `c` (a symbol's rank, or the number), or null when a value is beyond 32 bits. */
-function keyRange(d: Int32Array | Float64Array, a: number, c: number, n: number, rank: Uint32Array | null): { min: number; max: number } | null {
+function keyRange(
+  d: Int32Array | Float64Array,
+  a: number,
+  c: number,
+  n: number,
+  rank: Uint32Array | null,
+): { min: number; max: number } | null {
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0, p = c; i < n; i++, p += a) {
@@ -254,7 +271,16 @@ interface Digits {
 }
 
 /** Writes the keys of two number columns into `keys` and counts their digits into `counts`. */
-function pairKeys(d: Int32Array | Float64Array, n: number, w0: number, m0: number, m1: number, keys: Uint32Array, counts: Uint32Array, g: Digits): void {
+function pairKeys(
+  d: Int32Array | Float64Array,
+  n: number,
+  w0: number,
+  m0: number,
+  m1: number,
+  keys: Uint32Array,
+  counts: Uint32Array,
+  g: Digits,
+): void {
   const { passes, digitBits, mask, stride } = g;
   for (let i = 0, p = 0; i < n; i++, p += 2) {
     const k = (d[p]! - m0) * w0 + (d[p + 1]! - m1);
@@ -288,7 +314,12 @@ function scatter(from: Uint32Array, to: Uint32Array, counts: Uint32Array, at: nu
  * are dense (at most 32 per row), else two key arrays. `arena`: where the arrays come from (pages
  * an evaluation already wrote; give `keys` and `bits` back with `release` when done), else new ones.
  */
-export function packedRows(rel: Relation, kinds: readonly Kind[], ranks: SymbolOrder | null, arena: Arena | null = null): PackedRows | null {
+export function packedRows(
+  rel: Relation,
+  kinds: readonly Kind[],
+  ranks: SymbolOrder | null,
+  arena: Arena | null = null,
+): PackedRows | null {
   const n = rel.count;
   const a = rel.arity;
   const d = rel.data;

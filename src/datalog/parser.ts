@@ -1,13 +1,24 @@
 // Parses one rule file into a ParsedFile: Ohm match, semantics to AST, disjunctions expanded.
-import type { Node, NonterminalNode, TerminalNode, IterationNode } from 'ohm-js';
-import { DiagnosticError, errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
+import type { IterationNode, Node, NonterminalNode, TerminalNode } from 'ohm-js';
+import { type Diagnostic, DiagnosticError, errorAt, type Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { operands, type Atom, type Clause, type Literal, type ParsedFile, type Term, type ArithOp, type CmpOp, type AggOp, type FunctorName } from './ast.js';
-import { datalogGrammar } from './grammar.js';
-import { syntaxError } from './syntax-error.js';
-import { flattenDeepGroups, treeDepth } from './nesting.js';
-import { INT64_MAX, INT64_MIN } from './int64.js';
+import {
+  type AggOp,
+  type ArithOp,
+  type Atom,
+  type Clause,
+  type CmpOp,
+  type FunctorName,
+  type Literal,
+  operands,
+  type ParsedFile,
+  type Term,
+} from './ast.js';
 import { takeFastFacts, unescapeString } from './fast-facts.js';
+import { datalogGrammar } from './grammar.js';
+import { INT64_MAX, INT64_MIN } from './int64.js';
+import { flattenDeepGroups, treeDepth } from './nesting.js';
+import { syntaxError } from './syntax-error.js';
 
 /** A conjunction whose elements may still be nested disjunctions (before DNF expansion). */
 type RawConj = Array<Literal | RawDisj>;
@@ -34,7 +45,6 @@ export const MAX_TERM_DEPTH = 1200;
 function loc(ctx: ParseCtx, n: Node): Location {
   return { source: ctx.src, start: ctx.base + n.source.startIdx, end: ctx.base + n.source.endIdx };
 }
-
 
 /** The rule language's semantics for one parse (its actions report into ctx). */
 function semanticsFor(ctx: ParseCtx) {
@@ -65,7 +75,8 @@ function semanticsFor(ctx: ParseCtx) {
       return out;
     },
     Include(_kw: Node, str: Node) {
-      if (str.sourceString.startsWith('<')) return { tag: 'include', value: { path: str.sourceString.slice(1, -1), system: true, loc: loc(ctx, this) } };
+      if (str.sourceString.startsWith('<'))
+        return { tag: 'include', value: { path: str.sourceString.slice(1, -1), system: true, loc: loc(ctx, this) } };
       return { tag: 'include', value: { path: (str.ast() as { value: string }).value, system: false, loc: loc(ctx, this) } };
     },
     Decl(_kw: Node, name: Node, _o: Node, attrs: Node, _c: Node) {
@@ -115,7 +126,13 @@ function semanticsFor(ctx: ParseCtx) {
       return c.ast();
     },
     Constraint(kw: Node, _o: Node, sub: Node, _c: Node, s: Node, _p: Node) {
-      return { kind: 'cmp', op: kw.sourceString as 'contains' | 'match', left: sub.ast() as Term, right: s.ast() as Term, loc: loc(ctx, this) };
+      return {
+        kind: 'cmp',
+        op: kw.sourceString as 'contains' | 'match',
+        left: sub.ast() as Term,
+        right: s.ast() as Term,
+        loc: loc(ctx, this),
+      };
     },
     Literal_neg(_bang: Node, atom: Node) {
       return { kind: 'neg', atom: atom.ast() as Atom, loc: loc(ctx, this) };
@@ -139,7 +156,11 @@ function semanticsFor(ctx: ParseCtx) {
     },
     Term(first: Node, ops: IterationNode, rest: IterationNode) {
       const terms = [first.ast() as Term, ...rest.children.map((r) => r.ast() as Term)];
-      return chain(ctx, terms, ops.children.map((o) => o.sourceString as ArithOp));
+      return chain(
+        ctx,
+        terms,
+        ops.children.map((o) => o.sourceString as ArithOp),
+      );
     },
     Unary(minus: IterationNode, arg: Node) {
       let a = arg.ast() as Term;
@@ -208,7 +229,13 @@ function semanticsFor(ctx: ParseCtx) {
 
 /** Left-associative tree of an operator chain, `*` `/` `%` binding tighter than `+` `-` (no recursion). */
 function chain(ctx: ParseCtx, terms: Term[], ops: ArithOp[]): Term {
-  const mk = (l: Term, op: ArithOp, r: Term): Term => ({ kind: 'bin', op, left: l, right: r, loc: { source: ctx.src, start: l.loc.start, end: r.loc.end } });
+  const mk = (l: Term, op: ArithOp, r: Term): Term => ({
+    kind: 'bin',
+    op,
+    left: l,
+    right: r,
+    loc: { source: ctx.src, start: l.loc.start, end: r.loc.end },
+  });
   let sum: Term | undefined;
   let sumOp: ArithOp = '+';
   let prod = terms[0]!;
@@ -257,9 +284,11 @@ function expand(ctx: ParseCtx, d: RawDisj, at: Location): Literal[][] {
       for (const a of acc) for (const b of alts) next.push([...a, ...b]);
       acc = next;
       if (acc.length > MAX_EXPANSION) {
-        ctx.problems.push(errorAt(ctx.src, at.start, at.end, 'syntax-error', `this rule expands to more than ${MAX_EXPANSION} alternatives`, {
-          fix: 'split the disjunctions into helper relations.',
-        }));
+        ctx.problems.push(
+          errorAt(ctx.src, at.start, at.end, 'syntax-error', `this rule expands to more than ${MAX_EXPANSION} alternatives`, {
+            fix: 'split the disjunctions into helper relations.',
+          }),
+        );
         return acc.slice(0, 1);
       }
     }
@@ -286,9 +315,16 @@ function checkTerms(ctx: ParseCtx, roots: readonly Term[]): void {
     const { depth, deepest } = treeDepth(root, subTerms);
     if (depth > MAX_TERM_DEPTH) {
       ctx.problems.push(
-        errorAt(deepest.loc.source, deepest.loc.start, deepest.loc.end, 'nesting-too-deep', `this term is nested ${depth} levels deep; ptolog accepts ${MAX_TERM_DEPTH}`, {
-          fix: 'split the expression: compute parts in helper relations or variables (`X = ...`).',
-        }),
+        errorAt(
+          deepest.loc.source,
+          deepest.loc.start,
+          deepest.loc.end,
+          'nesting-too-deep',
+          `this term is nested ${depth} levels deep; ptolog accepts ${MAX_TERM_DEPTH}`,
+          {
+            fix: 'split the expression: compute parts in helper relations or variables (`X = ...`).',
+          },
+        ),
       );
       continue;
     }
@@ -297,9 +333,16 @@ function checkTerms(ctx: ParseCtx, roots: readonly Term[]): void {
       const t = stack.pop()!;
       if (t.kind === 'num' && (t.value < INT64_MIN || t.value > INT64_MAX)) {
         ctx.problems.push(
-          errorAt(t.loc.source, t.loc.start, t.loc.end, 'number-out-of-range', `the number ${t.value} does not fit in a 64-bit signed integer`, {
-            fix: `use a value between ${INT64_MIN} and ${INT64_MAX}.`,
-          }),
+          errorAt(
+            t.loc.source,
+            t.loc.start,
+            t.loc.end,
+            'number-out-of-range',
+            `the number ${t.value} does not fit in a 64-bit signed integer`,
+            {
+              fix: `use a value between ${INT64_MIN} and ${INT64_MAX}.`,
+            },
+          ),
         );
       }
       stack.push(...subTerms(t));
@@ -333,16 +376,24 @@ export function parseFile(source: SourceText, options: { grammarOnly?: boolean; 
   // One-line ground facts (most of the op catalog) are read without the grammar, which reads the
   // pieces between them; `grammarOnly` reads everything through it (the reference the fast path
   // is tested against, and what gives a syntax error its message).
-  const fast = options.grammarOnly ? { clauses: [], rest: [[0, source.text.length] as [number, number]] } : takeFastFacts(source, options.minFactRun);
+  const fast = options.grammarOnly
+    ? { clauses: [], rest: [[0, source.text.length] as [number, number]] }
+    : takeFastFacts(source, options.minFactRun);
   try {
-    const flat = flattenDeepGroups(source.text, (content, offset) => {
-      ctx.base = offset;
-      return parseNestedTerm(semantics, content);
-    }, ctx.nested);
+    const flat = flattenDeepGroups(
+      source.text,
+      (content, offset) => {
+        ctx.base = offset;
+        return parseNestedTerm(semantics, content);
+      },
+      ctx.nested,
+    );
     if (flat.problem) {
       const p = flat.problem;
       throw new DiagnosticError([
-        errorAt(source, p.start, p.end, 'nesting-too-deep', p.message, { fix: 'split the rule: derive the inner parts into helper relations.' }),
+        errorAt(source, p.start, p.end, 'nesting-too-deep', p.message, {
+          fix: 'split the rule: derive the inner parts into helper relations.',
+        }),
       ]);
     }
     const file: ParsedFile = { decls: [], types: [], io: [], clauses: [], includes: [] };

@@ -1,7 +1,7 @@
 // Join plans: a clause's body ordered into steps (scans, index lookups, filters, assignments,
 // negations, aggregates) over numbered variable slots. Shared by the code generator and the
 // interpreter used for provenance.
-import { mapOperands, type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, type Term } from './ast.js';
+import { type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, mapOperands, type Term } from './ast.js';
 import { freeVars } from './ground.js';
 import type { SymbolTable } from './symbols.js';
 
@@ -221,7 +221,8 @@ export function buildPlan(input: PlanInput): Plan {
             // {...}`, `M = W, M = max X : {...}`): the aggregate then filters, it must not re-bind.
             const into = bound.has(l.v) ? `$agg${counter.n++}` : l.v;
             steps.push({ op: 'agg', aggOp: l.agg.op, slot: slotOf(into), target, body, term: l.agg, keySlots });
-            if (into !== l.v) steps.push({ op: 'filter', cmp: '=', l: { k: 'slot', s: slotOf(l.v) }, r: { k: 'slot', s: slotOf(into) }, lit: null });
+            if (into !== l.v)
+              steps.push({ op: 'filter', cmp: '=', l: { k: 'slot', s: slotOf(l.v) }, r: { k: 'slot', s: slotOf(into) }, lit: null });
             bound.add(l.v);
           } else continue;
           remaining.splice(i, 1);

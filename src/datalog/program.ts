@@ -1,12 +1,12 @@
 // The checked program: relations, clauses (aggregate-local variables renamed) and strata.
 import type { Location } from '../report/diagnostic.js';
-import type { Clause, Kind } from './ast.js';
-import type { Arena } from './arena.js';
-import { FactDatabase } from './database.js';
 import type { SourceText } from '../report/source.js';
+import type { Arena } from './arena.js';
+import type { Clause, Kind } from './ast.js';
 import type { CompiledPlan } from './codegen.js';
+import { FactDatabase } from './database.js';
 import type { Projection } from './projection.js';
-import { dependencyEdges, type DepEdge } from './stratify.js';
+import { type DepEdge, dependencyEdges } from './stratify.js';
 
 export interface RelationInfo {
   id: number;

@@ -5,7 +5,7 @@
 // evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
 // input relations' own tuples, as explain or a query would show them, are then never read.
 import type { Atom, Literal, Term } from './ast.js';
-import { RuleProgram, type ProgramClause, type RelationInfo } from './program.js';
+import { type ProgramClause, type RelationInfo, RuleProgram } from './program.js';
 
 /** How a stored relation's columns come from the declared ones: `columns[i]` is the declared column of stored column i. */
 export interface Projection {
@@ -106,7 +106,13 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
     if (columns.length === 0) columns.push(0); // a relation read only as `r(_, ...)`: one column says whether it has a row
     keepCols.set(info.name, columns);
     const projection: Projection = { columns, attrs: info.attrs, types: info.types, kinds: info.kinds };
-    return { ...info, attrs: columns.map((c) => info.attrs[c]!), types: columns.map((c) => info.types[c]!), kinds: columns.map((c) => info.kinds[c]!), projection };
+    return {
+      ...info,
+      attrs: columns.map((c) => info.attrs[c]!),
+      types: columns.map((c) => info.types[c]!),
+      kinds: columns.map((c) => info.kinds[c]!),
+      projection,
+    };
   });
   let out = program;
   if (keepCols.size > 0) {

@@ -1,9 +1,9 @@
 // Provenance: minimal-height proof trees for derived tuples (premises are searched among tuples
 // of smaller height, Soufflé's approach) and why-not explanations for absent tuples.
 import type { Location } from '../report/diagnostic.js';
-import { operands, type Literal, type Term, type Value } from './ast.js';
-import { boundVars, freeVars } from './ground.js';
+import { type Literal, operands, type Term, type Value } from './ast.js';
 import { functorRuntime } from './functors.js';
+import { boundVars, freeVars } from './ground.js';
 import { evalExpr, interpret } from './interpret.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { ProgramClause, RelationInfo } from './program.js';
@@ -69,7 +69,13 @@ interface HeadQuery {
 const planCache = new WeakMap<EvalResult, Map<string, HeadQuery>>();
 
 /** A plan of the clause body (plus `extra` literals) with the head positions prebound. */
-function headQuery(res: EvalResult, pc: ProgramClause, body: readonly Literal[], key: string, free: ReadonlySet<number> = NONE_FREE): HeadQuery {
+function headQuery(
+  res: EvalResult,
+  pc: ProgramClause,
+  body: readonly Literal[],
+  key: string,
+  free: ReadonlySet<number> = NONE_FREE,
+): HeadQuery {
   let cache = planCache.get(res);
   if (!cache) planCache.set(res, (cache = new Map()));
   if (free.size > 0) key = `${key}|${[...free].join(',')}`;
@@ -225,8 +231,12 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
       if (a.kind === 'var') {
         const p = firstPos.get(a.name);
         if (p === undefined) firstPos.set(a.name, i);
-        else if (enc[p] !== enc[i]) headFail = `the head repeats \`${a.name}\` but the tuple has different values in columns ${p + 1} and ${i + 1}`;
-      } else if ((a.kind === 'num' || a.kind === 'str') && (a.kind === 'num' ? res.symbols.numbers.fromBig(a.value) : res.symbols.intern(a.value)) !== enc[i]) {
+        else if (enc[p] !== enc[i])
+          headFail = `the head repeats \`${a.name}\` but the tuple has different values in columns ${p + 1} and ${i + 1}`;
+      } else if (
+        (a.kind === 'num' || a.kind === 'str') &&
+        (a.kind === 'num' ? res.symbols.numbers.fromBig(a.value) : res.symbols.intern(a.value)) !== enc[i]
+      ) {
         headFail = `the head has the constant ${oneLine(a.loc)} in column ${i + 1}`;
       }
     });
@@ -289,7 +299,13 @@ export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly
     const f = failure as { lit: Literal; reason: string } | null;
     if (f) out.push({ rule: ruleRef(pc), literal: oneLine(f.lit.loc), loc: f.lit.loc, reason: f.reason, bindings });
     else if (!satisfiable(pc.clause.body)) {
-      out.push({ rule: ruleRef(pc), literal: null, loc: head.loc, reason: 'no body instance makes the head expressions equal to the tuple', bindings });
+      out.push({
+        rule: ruleRef(pc),
+        literal: null,
+        loc: head.loc,
+        reason: 'no body instance makes the head expressions equal to the tuple',
+        bindings,
+      });
     } else {
       out.push({ rule: ruleRef(pc), literal: null, loc: head.loc, reason: 'every literal holds: this rule derives the tuple', bindings });
     }

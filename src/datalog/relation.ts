@@ -6,8 +6,9 @@
 // complete); the derivation height of the rows as a step function
 // (rows are appended in order of height, so a relation has one step per iteration that added to
 // it, not one number per row); and lazily built hash indexes per bound-column set.
-import { hashFinish, hashStep, hashValue } from './hash.js';
+
 import type { Arena } from './arena.js';
+import { hashFinish, hashStep, hashValue } from './hash.js';
 import { RowLimit } from './limits.js';
 
 const EMPTY = new Int32Array(0);
@@ -1039,7 +1040,8 @@ export class Relation {
   /** The height of every row, one per row (a new array each call; `heightOf` reads one). */
   get height(): Int32Array {
     const out = new Int32Array(this.count);
-    for (let i = 0; i < this.steps; i++) out.fill(this.stepHeight[i]!, this.stepRow[i]!, i + 1 < this.steps ? this.stepRow[i + 1]! : this.count);
+    for (let i = 0; i < this.steps; i++)
+      out.fill(this.stepHeight[i]!, this.stepRow[i]!, i + 1 < this.steps ? this.stepRow[i + 1]! : this.count);
     return out;
   }
 
@@ -1167,7 +1169,12 @@ export class Relation {
 
   /** Bytes held by the rows, the set, the height steps and the indexes. */
   get bytes(): number {
-    let n = this.data.byteLength + (this.set?.byteLength ?? 0) + (this.bits?.byteLength ?? 0) + this.stepRow.byteLength + this.stepHeight.byteLength;
+    let n =
+      this.data.byteLength +
+      (this.set?.byteLength ?? 0) +
+      (this.bits?.byteLength ?? 0) +
+      this.stepRow.byteLength +
+      this.stepHeight.byteLength;
     for (const ix of this.indexes.values()) n += ix.bytes;
     return n;
   }

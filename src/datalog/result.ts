@@ -1,13 +1,13 @@
 // The result of an evaluation: decoded relation access and provenance queries.
 import { DiagnosticError } from '../report/diagnostic.js';
-import type { Kind, Value } from './ast.js';
-import type { RelationInfo, RuleProgram } from './program.js';
-import { explainTuple, whyNotTuple, type Proof, type WhyNot } from './provenance.js';
 import type { Arena } from './arena.js';
+import type { Kind, Value } from './ast.js';
+import { isInt64 } from './int64.js';
+import { type PackedRows, packedRows, type SymbolOrder, sortedRowOrder, symbolOrder } from './order.js';
+import type { RelationInfo, RuleProgram } from './program.js';
+import { explainTuple, type Proof, type WhyNot, whyNotTuple } from './provenance.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
-import { packedRows, sortedRowOrder, symbolOrder, type PackedRows, type SymbolOrder } from './order.js';
-import { isInt64 } from './int64.js';
 
 /** Orders tuples column by column: numbers numerically, symbols by code units. */
 export function compareTuples(a: readonly Value[], b: readonly Value[]): number {
@@ -77,7 +77,10 @@ export class EvalResult {
   /** The declared relation `rel`; throws a diagnostic when it is not declared. */
   info(rel: string): RelationInfo {
     const r = this.program.relation(rel);
-    if (!r) throw new DiagnosticError([{ severity: 'error', code: 'undeclared-relation', message: `the relation ${rel} is not declared`, fix: 'check the relation name.' }]);
+    if (!r)
+      throw new DiagnosticError([
+        { severity: 'error', code: 'undeclared-relation', message: `the relation ${rel} is not declared`, fix: 'check the relation name.' },
+      ]);
     // A caller error, not the user's: the evaluation was asked to keep other relations only.
     if (this.released.has(r.id)) throw new Error(`the relation ${rel} was freed after evaluation (not in EvaluateOptions.keep)`);
     return r;
@@ -159,7 +162,12 @@ export class EvalResult {
   encode(info: RelationInfo, tuple: readonly Value[]): Float64Array | null {
     if (tuple.length !== info.kinds.length) {
       throw new DiagnosticError([
-        { severity: 'error', code: 'arity-mismatch', message: `${info.name} has ${info.kinds.length} columns but the tuple has ${tuple.length}`, fix: `give one value per column of ${info.name}.` },
+        {
+          severity: 'error',
+          code: 'arity-mismatch',
+          message: `${info.name} has ${info.kinds.length} columns but the tuple has ${tuple.length}`,
+          fix: `give one value per column of ${info.name}.`,
+        },
       ]);
     }
     const t = new Float64Array(Math.max(1, tuple.length));
@@ -167,12 +175,28 @@ export class EvalResult {
       const v = tuple[i]!;
       const k = info.kinds[i]!;
       if (k === 'symbol') {
-        if (typeof v !== 'string') throw new DiagnosticError([{ severity: 'error', code: 'type-mismatch', message: `column ${i + 1} of ${info.name} is a symbol but got ${v}`, fix: 'quote symbols, e.g. "a".' }]);
+        if (typeof v !== 'string')
+          throw new DiagnosticError([
+            {
+              severity: 'error',
+              code: 'type-mismatch',
+              message: `column ${i + 1} of ${info.name} is a symbol but got ${v}`,
+              fix: 'quote symbols, e.g. "a".',
+            },
+          ]);
         const id = this.symbols.lookup(v);
         if (id < 0) return null;
         t[i] = id;
       } else {
-        if (!isInt64(v)) throw new DiagnosticError([{ severity: 'error', code: 'type-mismatch', message: `column ${i + 1} of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`, fix: 'write a signed 64-bit integer.' }]);
+        if (!isInt64(v))
+          throw new DiagnosticError([
+            {
+              severity: 'error',
+              code: 'type-mismatch',
+              message: `column ${i + 1} of ${info.name} is a number but got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`,
+              fix: 'write a signed 64-bit integer.',
+            },
+          ]);
         const x = this.symbols.numbers.lookup(v);
         if (x === null) return null;
         t[i] = x;
@@ -202,7 +226,10 @@ export class EvalResult {
   /** For an absent tuple: per rule that could derive it, the first body literal that fails (a null column: any value). */
   whyNot(rel: string, tuple: readonly (Value | null)[]): WhyNot[] {
     const info = this.info(rel);
-    this.encode(info, tuple.map((v, i) => v ?? (info.kinds[i] === 'symbol' ? '' : 0)));
+    this.encode(
+      info,
+      tuple.map((v, i) => v ?? (info.kinds[i] === 'symbol' ? '' : 0)),
+    );
     return whyNotTuple(this, info, tuple);
   }
 }

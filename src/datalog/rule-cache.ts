@@ -7,8 +7,8 @@ import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { checkProgram, sortDiagnostics } from './check.js';
-import { COMPILED_FORMAT, fromPlain, toPlain, type CheckedRules, type PlainRules } from './compiled.js';
-import { loadFiles, readRuleFile, type FileParser, type FileReader, type Libraries } from './load.js';
+import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from './load.js';
 
 /** Where compiled entries are kept: read an entry's text by name (undefined when absent or unreadable), write one whole. */
 export interface CompiledStore {
@@ -57,7 +57,9 @@ export function textHash(text: string): string {
     h = Math.imul(h, 0xc2b2ae35);
     return (h ^ (h >>> 16)) >>> 0;
   };
-  return `${fin(a).toString(16).padStart(8, '0')}${fin(b ^ a).toString(16).padStart(8, '0')}:${text.length}`;
+  return `${fin(a).toString(16).padStart(8, '0')}${fin(b ^ a)
+    .toString(16)
+    .padStart(8, '0')}:${text.length}`;
 }
 
 /** What a reader gave for a path, as recorded in an entry: a text's hash, `none`, or what else it was. */
@@ -92,7 +94,12 @@ function relocation(root: string): { store: (p: string) => string; unstore: (p: 
  * entry is ignored (and replaced). Source paths in the result are `display(absolutePath)`.
  * Throws DiagnosticError on rule errors (nothing is stored then).
  */
-export function loadProgramCached(req: CompileRequest, cache: RuleCache, display: (absPath: string) => string, parse?: FileParser): CheckedRules {
+export function loadProgramCached(
+  req: CompileRequest,
+  cache: RuleCache,
+  display: (absPath: string) => string,
+  parse?: FileParser,
+): CheckedRules {
   const { store, unstore } = relocation(req.root);
   const key = JSON.stringify({
     files: req.files.map(store),
@@ -100,11 +107,13 @@ export function loadProgramCached(req: CompileRequest, cache: RuleCache, display
     libraries: Object.entries(req.libraries).map(([k, v]) => [k, store(v)]),
   });
   const name = `${textHash(`${COMPILED_FORMAT}\0${cache.version}\0${key}`).replace(':', '-')}.rules`;
-  const sourceFrom = (texts: ReadonlyMap<string, string>) => (stored: string): SourceText => {
-    const text = texts.get(stored);
-    if (text === undefined) throw new Error('a source the entry does not list');
-    return new SourceText(display(unstore(stored)), text);
-  };
+  const sourceFrom =
+    (texts: ReadonlyMap<string, string>) =>
+    (stored: string): SourceText => {
+      const text = texts.get(stored);
+      if (text === undefined) throw new Error('a source the entry does not list');
+      return new SourceText(display(unstore(stored)), text);
+    };
 
   const candidates = [cache.memory?.get(name), ...cache.stores.map((s) => s.read(name))];
   for (const text of candidates) {
@@ -149,7 +158,8 @@ function readEntry(
     const nl = text.indexOf('\n');
     if (nl < 0) return undefined;
     const header = JSON.parse(text.slice(0, nl)) as Header;
-    if (header?.format !== COMPILED_FORMAT || header.version !== version || header.key !== key || !Array.isArray(header.inputs)) return undefined;
+    if (header?.format !== COMPILED_FORMAT || header.version !== version || header.key !== key || !Array.isArray(header.inputs))
+      return undefined;
     const texts = new Map<string, string>();
     for (const [stored, state] of header.inputs) {
       const r = readRuleFile(unstore(stored));

@@ -1,6 +1,6 @@
 // Turns an Ohm match failure into a located syntax-error diagnostic with a readable sentence.
 import type { FailedMatchResult as MatchResult } from 'ohm-js';
-import { errorAt, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 
 interface Failure {
@@ -61,7 +61,8 @@ export function syntaxError(source: SourceText, m: MatchResult): Diagnostic {
     });
   }
   // `foo(` where a term ends: a call of something that is not one of the functors.
-  const callee = ch === '(' && items.includes('an arithmetic operator') ? /(?:^|[^.\w])([A-Za-z_]\w*)$/.exec(source.text.slice(0, pos)) : null;
+  const callee =
+    ch === '(' && items.includes('an arithmetic operator') ? /(?:^|[^.\w])([A-Za-z_]\w*)$/.exec(source.text.slice(0, pos)) : null;
   if (callee) {
     const name = callee[1]!;
     return errorAt(source, pos - name.length, pos, 'syntax-error', `\`${name}\` is not a functor`, {

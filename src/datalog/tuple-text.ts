@@ -1,8 +1,8 @@
 // Parses a tuple written on the command line, e.g. `path(1, 5)` or `edge("a", b)`.
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Value } from './ast.js';
-import type { RuleProgram } from './program.js';
 import { parseInt64 } from './int64.js';
+import type { RuleProgram } from './program.js';
 
 function fail(message: string, fix: string): never {
   throw new DiagnosticError([{ severity: 'error', code: 'bad-tuple', message, fix }]);
@@ -60,13 +60,20 @@ function parseTuple(program: RuleProgram, text: string, wildcard: boolean): { re
   if (!info) fail(`the relation ${rel} is not declared by the rule program`, 'check the relation name.');
   const args = splitArgs(m[2]!);
   if (args.length !== info.kinds.length) {
-    fail(`${rel} has ${info.kinds.length} column${info.kinds.length === 1 ? '' : 's'} but the tuple has ${args.length}`, `write ${rel}(${info.attrs.join(', ')}).`);
+    fail(
+      `${rel} has ${info.kinds.length} column${info.kinds.length === 1 ? '' : 's'} but the tuple has ${args.length}`,
+      `write ${rel}(${info.attrs.join(', ')}).`,
+    );
   }
   const values = args.map((a, i): Value | null => {
     if (wildcard && !a.quoted && a.raw === '_') return null;
     if (info.kinds[i] === 'symbol') return a.raw;
     const v = a.quoted ? null : parseInt64(a.raw);
-    if (v === null) fail(`column ${i + 1} (${info.attrs[i]}) of ${rel} is a number but got ${JSON.stringify(a.raw)}`, `write a signed 64-bit integer${wildcard ? ', or _ for any value' : ''}.`);
+    if (v === null)
+      fail(
+        `column ${i + 1} (${info.attrs[i]}) of ${rel} is a number but got ${JSON.stringify(a.raw)}`,
+        `write a signed 64-bit integer${wildcard ? ', or _ for any value' : ''}.`,
+      );
     return v;
   });
   return { rel, values };

@@ -1,7 +1,7 @@
 // Kind checking (symbol vs number) of one clause, through variables and across literals.
-import { errorAt, type Diagnostic, type Location } from '../report/diagnostic.js';
-import { isStringConstraint, operands, type Atom, type Clause, type Kind, type Literal, type Term } from './ast.js';
-import { CONTAINS, FUNCTORS, MATCH, paramKind, type FunctorSig } from './functors.js';
+import { type Diagnostic, errorAt, type Location } from '../report/diagnostic.js';
+import { type Atom, type Clause, isStringConstraint, type Kind, type Literal, operands, type Term } from './ast.js';
+import { CONTAINS, FUNCTORS, type FunctorSig, MATCH, paramKind } from './functors.js';
 import { displayName } from './scope.js';
 
 /** What the type checker needs to know about a relation. */
@@ -31,11 +31,7 @@ function show(t: Term): string {
  * Pushes a type-mismatch error for every inconsistent use of kinds in clause `c`; returns the
  * kind of every variable (number when nothing constrains it).
  */
-export function typecheckClause(
-  c: Clause,
-  shapeOf: (rel: string) => RelationShape | undefined,
-  errors: Diagnostic[],
-): Map<string, Kind> {
+export function typecheckClause(c: Clause, shapeOf: (rel: string) => RelationShape | undefined, errors: Diagnostic[]): Map<string, Kind> {
   const parent = new Map<string, string>();
   const origin = new Map<string, Origin>();
   const reported = new Set<string>();
@@ -105,7 +101,8 @@ export function typecheckClause(
       const root = find(t.name);
       const o = origin.get(root);
       if (!o) origin.set(root, { kind, loc: t.loc, why: `argument ${i + 1} of \`${name}\`` });
-      else if (o.kind !== kind) report(t.loc, `${head} (\`${displayName(t.name)}\`) is a ${o.kind} (${o.why} at ${where(o.loc)})`, convert(), `var:${root}`);
+      else if (o.kind !== kind)
+        report(t.loc, `${head} (\`${displayName(t.name)}\`) is a ${o.kind} (${o.why} at ${where(o.loc)})`, convert(), `var:${root}`);
       return;
     }
     const k = infer(t);

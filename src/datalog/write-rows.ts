@@ -32,7 +32,26 @@ function putInt(buf: Uint8Array, pos: number, v: number): number {
     buf[pos++] = 45;
     x = -x;
   }
-  const len = x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 10000 ? 4 : x < 100000 ? 5 : x < 1000000 ? 6 : x < 10000000 ? 7 : x < 100000000 ? 8 : x < 1000000000 ? 9 : 10;
+  const len =
+    x < 10
+      ? 1
+      : x < 100
+        ? 2
+        : x < 1000
+          ? 3
+          : x < 10000
+            ? 4
+            : x < 100000
+              ? 5
+              : x < 1000000
+                ? 6
+                : x < 10000000
+                  ? 7
+                  : x < 100000000
+                    ? 8
+                    : x < 1000000000
+                      ? 9
+                      : 10;
   let at = pos + len;
   while (x >= 100) {
     const q = (x / 100) | 0;
@@ -193,7 +212,8 @@ function writeOrdered(out: Out, result: EvalResult, info: RelationInfo): void {
       if (c > 0) out.buf[out.pos++] = 9;
       const v = d[base + c]!;
       if (sym[c]) out.text(texts[v]!);
-      else if (v !== (v | 0)) out.text(result.symbols.numbers.str(v)); // beyond 32 bits: a wide integer or a box
+      else if (v !== (v | 0))
+        out.text(result.symbols.numbers.str(v)); // beyond 32 bits: a wide integer or a box
       else out.pos = putInt(out.buf, out.pos, v);
     }
     out.buf[out.pos++] = 10;

@@ -4,17 +4,35 @@
  * gets a number id; the returned `NodeTable` maps ids back to IR nodes for the rewriter and
  * the reporters.
  */
-import type {
-  ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr,
-} from '../ir/nodes.js';
+
+import { unrollDeps } from '../ir/comprehension.js';
 import { evalConst } from '../ir/consts.js';
 import { dotted } from '../ir/dotted.js';
-import { unrollDeps } from '../ir/comprehension.js';
+import type { ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr } from '../ir/nodes.js';
+import {
+  type BindingKind,
+  type BlockRole,
+  type Entity,
+  IdCount,
+  type IdRegistry,
+  type Keep,
+  NodeTable,
+  type ParamEntity,
+} from './node-table.js';
 import type { FactSink, FactValue } from './sink.js';
 import { tripCount } from './trip-count.js';
-import { IdCount, NodeTable, type BindingKind, type BlockRole, type Entity, type IdRegistry, type Keep, type ParamEntity } from './node-table.js';
 
-export { NodeTable, type Keep, type Located, type Binding, type BindingKind, type BlockEntity, type BlockRole, type Entity, type ParamEntity } from './node-table.js';
+export {
+  type Binding,
+  type BindingKind,
+  type BlockEntity,
+  type BlockRole,
+  type Entity,
+  type Keep,
+  type Located,
+  NodeTable,
+  type ParamEntity,
+} from './node-table.js';
 
 /** How extraction treats the module and what its table keeps. */
 export interface ExtractOptions {
@@ -380,7 +398,10 @@ class Extractor {
         const elseFirst = this.block(s.orelse, s, id, 'else', succ, loop);
         this.edge(id, thenFirst);
         this.edge(id, elseFirst);
-        this.yields(id, [[s.then, thenFirst], [s.orelse, elseFirst]]);
+        this.yields(id, [
+          [s.then, thenFirst],
+          [s.orelse, elseFirst],
+        ]);
         return;
       }
       case 'While': {
@@ -693,4 +714,3 @@ const BARE_TYPE_KINDS: ReadonlyMap<string, string> = new Map([
   ['pl.DistributedTensor', 'DistributedTensor'],
   ['pld.DistributedTensor', 'DistributedTensor'],
 ]);
-

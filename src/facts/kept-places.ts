@@ -8,8 +8,9 @@
  *   addSubmit(9, `pl.submit(self.k, x, deps=[a])` at 20..60, its deps list at 44..58)
  *                                    get(9) → { kind: 'Submit', func: 'k', args: [], kwargs: [], deps: [], depsStart: 44, depsEnd: 58, start: 20, end: 60 }
  */
-import type { SubmitExpr } from '../ir/nodes.js';
+
 import { empty } from '../ir/compact.js';
+import type { SubmitExpr } from '../ir/nodes.js';
 import type { Located } from './node-table.js';
 
 /** Int32 values per row: id, kind code, start, end, depsStart, depsEnd, what (one of the three below), callee code. */
@@ -57,12 +58,28 @@ export class KeptPlaces {
     const what = d[o + 6]!;
     if (what === PLACE) return { kind: 'Located', of: this.names[d[o + 1]!] as Located['of'], start, end };
     return {
-      kind: 'Submit', func: this.names[d[o + 7]!]!, args: empty(), kwargs: empty(), deps: what === NO_DEPS ? null : empty(),
-      depsStart: d[o + 4]!, depsEnd: d[o + 5]!, start, end,
+      kind: 'Submit',
+      func: this.names[d[o + 7]!]!,
+      args: empty(),
+      kwargs: empty(),
+      deps: what === NO_DEPS ? null : empty(),
+      depsStart: d[o + 4]!,
+      depsEnd: d[o + 5]!,
+      start,
+      end,
     };
   }
 
-  private add(id: number, of: string, start: number, end: number, depsStart: number, depsEnd: number, what: number, func: string | undefined): void {
+  private add(
+    id: number,
+    of: string,
+    start: number,
+    end: number,
+    depsStart: number,
+    depsEnd: number,
+    what: number,
+    func: string | undefined,
+  ): void {
     if (this.rowOf(id) >= 0) throw new Error(`id ${id} is kept twice`);
     if ((this.count + 1) * STRIDE > this.rows.length) {
       const bigger = new Int32Array(this.rows.length * 2);

@@ -4,8 +4,9 @@
  * single array to grow and copy), and bindings and blocks, which are not IR nodes, are rows of
  * typed columns made into `Binding` / `BlockEntity` objects only when asked for.
  */
-import type { FunctionDef, Param, Program, Stmt, TypeExpr, Expr } from '../ir/nodes.js';
+
 import { empty } from '../ir/compact.js';
+import type { Expr, FunctionDef, Param, Program, Stmt, TypeExpr } from '../ir/nodes.js';
 import { KeptPlaces } from './kept-places.js';
 
 /** A variable binding: one definition of a name. */
@@ -50,7 +51,14 @@ export interface BlockEntity {
 
 /** What an id stands for. */
 export type Entity =
-  | Expr | TypeExpr | Stmt | FunctionDef | Program | ParamEntity | Binding | BlockEntity
+  | Expr
+  | TypeExpr
+  | Stmt
+  | FunctionDef
+  | Program
+  | ParamEntity
+  | Binding
+  | BlockEntity
   | { kind: 'Exit'; func: FunctionDef }
   | Located;
 
@@ -89,7 +97,15 @@ export interface IdRegistry {
   /** How many ids there are (ids run from 1 to `size`). */
   readonly size: number;
   register(entity: Entity): number;
-  registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number;
+  registerBinding(
+    name: string,
+    kind: BindingKind,
+    siteId: number,
+    funcId: number,
+    start: number,
+    end: number,
+    type: TypeExpr | null,
+  ): number;
   registerBlock(ownerId: number, role: BlockRole, stmts: Stmt[]): number;
   registerStmt(id: number, block: number): void;
   /** Sets aside the next `n` ids, each given its entity later by registerAt (in any order). */
@@ -243,7 +259,12 @@ export class NodeTable implements IdRegistry {
   /** With `keep`: of `entity`, a copy (without its statements), a deps shell or where it is, kept for `id` as `keep` says. */
   private keepEntity(id: number, entity: Entity): void {
     // A copy: the tree's pages hold no kept node, so they are given back whole once it is freed.
-    this.keepAt(id, () => copyTree(withoutBody(entity)), () => located(entity), () => depsShell(entity));
+    this.keepAt(
+      id,
+      () => copyTree(withoutBody(entity)),
+      () => located(entity),
+      () => depsShell(entity),
+    );
   }
 
   /** With `keep`: `make`'s entity, `shell`'s (`deps`) or `at`'s place kept for `id` as `keep` says. */
@@ -315,14 +336,29 @@ export class NodeTable implements IdRegistry {
   }
 
   /** Gives a fresh id to the binding of `name` defined at the entity `siteId` in the function `funcId`, its name at [start, end). */
-  registerBinding(name: string, kind: BindingKind, siteId: number, funcId: number, start: number, end: number, type: TypeExpr | null): number {
+  registerBinding(
+    name: string,
+    kind: BindingKind,
+    siteId: number,
+    funcId: number,
+    start: number,
+    end: number,
+    type: TypeExpr | null,
+  ): number {
     if (this.keeping) {
-      return this.keepOne(() => ({
-        kind: 'Binding', name, bindingKind: kind, start, end,
-        site: this.kept.get(siteId) as Binding['site'] | undefined,
-        type: type === null ? null : copyTree(type),
-        func: this.kept.get(funcId) as FunctionDef | undefined,
-      }), () => ({ kind: 'Located', of: 'Binding', start, end }));
+      return this.keepOne(
+        () => ({
+          kind: 'Binding',
+          name,
+          bindingKind: kind,
+          start,
+          end,
+          site: this.kept.get(siteId) as Binding['site'] | undefined,
+          type: type === null ? null : copyTree(type),
+          func: this.kept.get(funcId) as FunctionDef | undefined,
+        }),
+        () => ({ kind: 'Located', of: 'Binding', start, end }),
+      );
     }
     const k = this.bindingNames.length;
     this.bindingNames.push(name);

@@ -1,5 +1,5 @@
-import type { ConstValue, ForStmt } from '../ir/nodes.js';
 import { evalConst } from '../ir/consts.js';
+import type { ConstValue, ForStmt } from '../ir/nodes.js';
 
 /**
  * The constant trip count of a range-like loop, or undefined when a bound is not constant.

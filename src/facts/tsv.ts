@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FactValue } from './sink.js';
-import type { MemorySink } from './sink.js';
+import type { FactValue, MemorySink } from './sink.js';
 
 /** Soufflé's fact-file encoding of one value: tabs, newlines and backslashes escaped. */
 export function tsvValue(v: FactValue): string {

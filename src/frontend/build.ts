@@ -6,17 +6,40 @@
  * Every builder is given a `Reporter` that throws a located `unsupported-construct` (or
  * `syntax-error`) diagnostic.
  */
+
+import { empty, exact, type InternPool } from '../ir/compact.js';
+import { dotted } from '../ir/dotted.js';
 import type {
-  AssignStmt, CallExpr, CompExpr, TupleExpr, Callee, ConstValue, DictExpr, EnumExpr, Expr, ForStmt, IfStmt, Keyword,
-  LoopKind, NameExpr, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr, WhileStmt,
-  Direction, FunctionDef, FunctionKind, Param,
+  AssignStmt,
+  CallExpr,
+  Callee,
+  CompExpr,
+  ConstValue,
+  DictExpr,
+  Direction,
+  EnumExpr,
+  Expr,
+  ForStmt,
+  FunctionDef,
+  FunctionKind,
+  IfStmt,
+  Keyword,
+  LoopKind,
+  NameExpr,
+  Param,
+  ScopeKind,
+  ScopeStmt,
+  Span,
+  Stmt,
+  SubmitExpr,
+  TupleExpr,
+  TypeExpr,
+  WhileStmt,
 } from '../ir/nodes.js';
 import { spanOf } from '../ir/nodes.js';
-import { DATA_TYPES, ENUMS, opBySpelling, type OpSpec } from '../ir/ops.js';
-import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
+import { DATA_TYPES, ENUMS, type OpSpec, opBySpelling } from '../ir/ops.js';
 import { printExpr } from '../ir/print.js';
-import { dotted } from '../ir/dotted.js';
-import { empty, exact, type InternPool } from '../ir/compact.js';
+import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 import { foldDecoratorPath } from './decorators.js';
 
 export interface Reporter {
@@ -102,7 +125,10 @@ function normaliseKnown(ctx: BuildCtx, spec: OpSpec, args: Expr[], kwargs: Keywo
   while (k < params.length && !params[k]!.kwOnly) k++;
   if (k < params.length && args.length > k) {
     const name = params[k]!.name;
-    ctx.report.unsupported(args[k]!, `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`);
+    ctx.report.unsupported(
+      args[k]!,
+      `'${name}' is keyword-only in ${spec.printName}() (PyPTO: takes ${k} positional arguments); write ${name}=...`,
+    );
   }
   if (spec.keywordsToPositions !== false) {
     for (let k = args.length; k < params.length; k++) {
@@ -152,21 +178,43 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
       if (kwargs.length > 0) ctx.report.syntax(a, 'a positional argument cannot follow a keyword argument');
       args.push(a.value);
     } else {
-      for (let j = 0; j < kwargs.length; j++) if (kwargs[j]!.name === a.name) ctx.report.syntax(a, `keyword argument '${a.name}' is repeated`);
+      for (let j = 0; j < kwargs.length; j++)
+        if (kwargs[j]!.name === a.name) ctx.report.syntax(a, `keyword argument '${a.name}' is repeated`);
       kwargs.push(a as Keyword); // an ArgDesc with a name has a Keyword's shape
     }
   }
   if (calleeExpr.kind === 'Attr' && calleeExpr.value.kind === 'Name' && calleeExpr.value.id === 'self') {
-    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.attr }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
+    return {
+      kind: 'Call',
+      callee: { kind: 'self', name: calleeExpr.attr },
+      args: exact(args),
+      kwargs: exact(kwargs),
+      start: span.start,
+      end: span.end,
+    };
   }
   if (calleeExpr.kind === 'Name' && ctx.jitFuncs?.has(calleeExpr.id)) {
-    return { kind: 'Call', callee: { kind: 'self', name: calleeExpr.id, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
+    return {
+      kind: 'Call',
+      callee: { kind: 'self', name: calleeExpr.id, bare: true },
+      args: exact(args),
+      kwargs: exact(kwargs),
+      start: span.start,
+      end: span.end,
+    };
   }
   const spelled = dotted(calleeExpr);
   if (spelled !== 'pl.static_print' && spelled !== 'pl.static_assert') rejectFStrings(ctx, args, kwargs);
   // A helper imported from another module called through its module (`comm.ping(...)`).
   if (spelled !== null && calleeExpr.kind === 'Attr' && ctx.jitFuncs?.has(spelled)) {
-    return { kind: 'Call', callee: { kind: 'self', name: spelled, bare: true }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
+    return {
+      kind: 'Call',
+      callee: { kind: 'self', name: spelled, bare: true },
+      args: exact(args),
+      kwargs: exact(kwargs),
+      start: span.start,
+      end: span.end,
+    };
   }
   if (spelled === 'pl.submit') return makeSubmit(ctx, args, kwargs, span);
   if (spelled !== null && (spelled.startsWith('pl.') || spelled.startsWith('pld.'))) {
@@ -179,7 +227,14 @@ export function makeCall(ctx: BuildCtx, calleeExpr: Expr, argDescs: ArgDesc[], s
     const callee: Callee = ctx.pool ? ctx.pool.op(spelled, false) : { kind: 'op', name: spelled, known: false };
     return { kind: 'Call', callee, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
   }
-  return { kind: 'Call', callee: { kind: 'other', expr: calleeExpr }, args: exact(args), kwargs: exact(kwargs), start: span.start, end: span.end };
+  return {
+    kind: 'Call',
+    callee: { kind: 'other', expr: calleeExpr },
+    args: exact(args),
+    kwargs: exact(kwargs),
+    start: span.start,
+    end: span.end,
+  };
 }
 
 /** PyPTO evaluates an f-string only as an argument of `pl.static_print` / `pl.static_assert`. */
@@ -213,7 +268,17 @@ function makeSubmit(ctx: BuildCtx, args: Expr[], kwargs: Keyword[], span: Span):
       depsEnd = kw.value.end;
     } else rest.push(kw);
   }
-  return { kind: 'Submit', func: first.attr, args: args.slice(1), kwargs: exact(rest), deps: deps && exact(deps), depsStart, depsEnd, start: span.start, end: span.end };
+  return {
+    kind: 'Submit',
+    func: first.attr,
+    args: args.slice(1),
+    kwargs: exact(rest),
+    deps: deps && exact(deps),
+    depsStart,
+    depsEnd,
+    start: span.start,
+    end: span.end,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -320,7 +385,15 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     };
     flatten(target.elts);
     if (names.length === 0) ctx.report.unsupported(target, 'an empty assignment target is not supported');
-    const a: AssignStmt = { kind: 'Assign', targets: exact(names), tupleTarget: true, annotation: null, value, start: span.start, end: span.end };
+    const a: AssignStmt = {
+      kind: 'Assign',
+      targets: exact(names),
+      tupleTarget: true,
+      annotation: null,
+      value,
+      start: span.start,
+      end: span.end,
+    };
     if (nested) a.targetPattern = asTuple(target);
     return a;
   }
@@ -331,7 +404,8 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     const dst = target.value;
     const items = target.index.kind === 'Tuple' ? target.index.elts : [target.index];
     const offsets: Expr[] = items.map((it) =>
-      structuredClone(it.kind !== 'Slice' ? it : it.lower ?? { kind: 'Int', value: 0, start: it.start, end: it.start }));
+      structuredClone(it.kind !== 'Slice' ? it : (it.lower ?? { kind: 'Int', value: 0, start: it.start, end: it.start })),
+    );
     const call: CallExpr = {
       kind: 'Call',
       callee: { kind: 'op', name: 'assemble', known: true },
@@ -340,7 +414,16 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
       start: span.start,
       end: span.end,
     };
-    return { kind: 'Assign', targets: [dst], tupleTarget: false, annotation: null, value: call, sliceIndex: target.index, start: span.start, end: span.end };
+    return {
+      kind: 'Assign',
+      targets: [dst],
+      tupleTarget: false,
+      annotation: null,
+      value: call,
+      sliceIndex: target.index,
+      start: span.start,
+      end: span.end,
+    };
   }
   if (target.kind === 'Subscript' && target.value.kind === 'Name') {
     if (ann) ctx.report.unsupported(target, 'an annotated assignment needs a single name as its target');
@@ -355,10 +438,7 @@ export function makeAssign(ctx: BuildCtx, target: Expr, value: Expr, annotation:
     };
     return { kind: 'Assign', targets: [arr], tupleTarget: false, annotation: null, value: call, start: span.start, end: span.end };
   }
-  return ctx.report.unsupported(
-    target,
-    'this assignment target is not supported; assign to a name, a tuple of names or name[index]',
-  );
+  return ctx.report.unsupported(target, 'this assignment target is not supported; assign to a name, a tuple of names or name[index]');
 }
 
 /** A nested target with every level a Tuple (`[a, b]` reads as `(a, b)`). */
@@ -466,8 +546,13 @@ function rangeBounds(ctx: BuildCtx, spelled: string, args: Expr[], kwargs: Keywo
           byName.get('start') ?? (byName.has('step') ? '0' : null),
           byName.get('stop') ?? 'STOP',
           byName.get('step') ?? null,
-        ].filter((x) => x !== null).join(', ')})`;
-    const takes = spelled === 'range' ? 'range() takes no keyword arguments' : `${spelled}() takes its bounds positionally only (its keywords: init_values, attrs${spelled === 'pl.pipeline' ? ', stage' : ''})`;
+        ]
+          .filter((x) => x !== null)
+          .join(', ')})`;
+    const takes =
+      spelled === 'range'
+        ? 'range() takes no keyword arguments'
+        : `${spelled}() takes its bounds positionally only (its keywords: init_values, attrs${spelled === 'pl.pipeline' ? ', stage' : ''})`;
     return ctx.report.unsupported(bound, `'${bound.name}=' is not a parameter: ${takes}; ${fix}`);
   }
   if (args.length === 0) return ctx.report.unsupported(span, `${spelled}() needs at least one argument (stop), e.g. ${spelled}(10)`);
@@ -491,9 +576,15 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
     );
   }
   if (loopKind === 'split_aiv') {
-    if (call.args.length !== 1) ctx.report.unsupported(call.span, 'pl.split_aiv takes one positional argument, the lane count: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
-    if (!call.kwargs.some((k) => k.name === 'mode')) ctx.report.unsupported(call.span, 'pl.split_aiv needs its keyword-only mode=, e.g. pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
-    if (h.target.kind !== 'Name') ctx.report.unsupported(h.target, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
+    if (call.args.length !== 1)
+      ctx.report.unsupported(
+        call.span,
+        'pl.split_aiv takes one positional argument, the lane count: pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)',
+      );
+    if (!call.kwargs.some((k) => k.name === 'mode'))
+      ctx.report.unsupported(call.span, 'pl.split_aiv needs its keyword-only mode=, e.g. pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN)');
+    if (h.target.kind !== 'Name')
+      ctx.report.unsupported(h.target, 'the target of a pl.split_aiv loop must be one name (the AIV lane index)');
   }
   let target: NameExpr | null = null;
   let iterArgs: NameExpr[] = empty();
@@ -502,7 +593,12 @@ export function makeFor(ctx: BuildCtx, clause: Clause, elseClause: Clause | null
     iterArgs = names(ctx, t);
   } else if (t.kind === 'Name') {
     target = t;
-  } else if (t.kind === 'Tuple' && t.elts.length === 2 && t.elts[0]!.kind === 'Name' && (t.elts[1]!.kind === 'Tuple' || t.elts[1]!.kind === 'List')) {
+  } else if (
+    t.kind === 'Tuple' &&
+    t.elts.length === 2 &&
+    t.elts[0]!.kind === 'Name' &&
+    (t.elts[1]!.kind === 'Tuple' || t.elts[1]!.kind === 'List')
+  ) {
     target = t.elts[0] as NameExpr;
     iterArgs = names(ctx, t.elts[1]!);
   } else {
@@ -561,10 +657,7 @@ export function makeWith(ctx: BuildCtx, clause: Clause): ScopeStmt {
   };
   let scope = call?.spelled ? kinds[call.spelled] : undefined;
   if (!call || !scope) {
-    return ctx.report.unsupported(
-      item.expr,
-      'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster',
-    );
+    return ctx.report.unsupported(item.expr, 'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster');
   }
   let deps: Expr[] | null = null;
   let depsStart = -1;
@@ -621,10 +714,27 @@ export interface DefHeadDesc {
 }
 
 const FUNCTION_KINDS: ReadonlySet<string> = new Set([
-  'Opaque', 'Orchestration', 'InCore', 'AIC', 'AIV', 'Group', 'Spmd', 'Inline', 'Graph',
+  'Opaque',
+  'Orchestration',
+  'InCore',
+  'AIC',
+  'AIV',
+  'Group',
+  'Spmd',
+  'Inline',
+  'Graph',
 ]);
 
-const DSL_LOOPS: ReadonlySet<string> = new Set(['range', 'parallel', 'pipeline', 'unroll', 'pl.range', 'pl.parallel', 'pl.pipeline', 'pl.unroll']);
+const DSL_LOOPS: ReadonlySet<string> = new Set([
+  'range',
+  'parallel',
+  'pipeline',
+  'unroll',
+  'pl.range',
+  'pl.parallel',
+  'pl.pipeline',
+  'pl.unroll',
+]);
 
 /**
  * A list comprehension anywhere but a `deps=` list is rejected, as PyPTO does; so is a `deps=`
@@ -637,7 +747,10 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: reado
     walkExpr(e, (x) => {
       if (x.kind === 'Submit' && x.deps) for (const d of x.deps) if (d.kind === 'Comp') allowed.add(d);
       if (x.kind === 'Comp' && !allowed.has(x)) {
-        ctx.report.unsupported(x, 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop');
+        ctx.report.unsupported(
+          x,
+          'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop',
+        );
       }
     });
   };
@@ -654,10 +767,16 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: reado
     if (it.kind === 'Call' && it.callee.kind !== 'self') {
       const spelled = it.callee.kind === 'op' ? it.callee.name : calleeSpelling(it.callee);
       if (spelled !== null && spelled !== 'range' && DSL_LOOPS.has(spelled)) {
-        ctx.report.unsupported(it, 'a deps= comprehension iterable is a DSL loop (pl.range / pl.parallel / pl.pipeline) that PyPTO cannot unroll at parse time; use a Python range(...), or write arr[i] inside a pl.range body');
+        ctx.report.unsupported(
+          it,
+          'a deps= comprehension iterable is a DSL loop (pl.range / pl.parallel / pl.pipeline) that PyPTO cannot unroll at parse time; use a Python range(...), or write arr[i] inside a pl.range body',
+        );
       }
       if (it.callee.kind === 'op' && spelled === 'range') {
-        ctx.report.unsupported(it, 'a deps= comprehension iterable is a DSL loop (pl.range) that PyPTO cannot unroll at parse time; use a Python range(...)');
+        ctx.report.unsupported(
+          it,
+          'a deps= comprehension iterable is a DSL loop (pl.range) that PyPTO cannot unroll at parse time; use a Python range(...)',
+        );
       }
     }
     const uses = (e: Expr, except: string | null): string | null => {
@@ -669,11 +788,18 @@ function checkComprehensions(ctx: BuildCtx, body: readonly Stmt[], params: reado
     };
     const v = uses(it, null);
     if (v !== null) {
-      ctx.report.unsupported(it, `a deps= comprehension iterable depends on the IR variable '${v}': PyPTO cannot unroll it at parse time; use a Python range(...) over constants, or write arr[i] inside a pl.range body`);
+      ctx.report.unsupported(
+        it,
+        `a deps= comprehension iterable depends on the IR variable '${v}': PyPTO cannot unroll it at parse time; use a Python range(...) over constants, or write arr[i] inside a pl.range body`,
+      );
     }
     for (const f of c.conds) {
       const w = uses(f, c.target.id);
-      if (w !== null) ctx.report.unsupported(f, `a deps= comprehension filter depends on the IR variable '${w}': PyPTO cannot unroll it at parse time; filters may use only constants and the loop variable`);
+      if (w !== null)
+        ctx.report.unsupported(
+          f,
+          `a deps= comprehension filter depends on the IR variable '${w}': PyPTO cannot unroll it at parse time; filters may use only constants and the loop variable`,
+        );
     }
   }
 }
@@ -745,7 +871,10 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
       if (!spec.level) ctx.report.unsupported(kw, `@${form} does not accept a level= argument; only @pl.jit.incore(level=...) does`);
     } else if (kw.name === 'auto_scope') {
       if (!spec.autoScope) {
-        ctx.report.unsupported(kw, `@pl.jit.${short} does not accept an auto_scope= argument (auto_scope is only meaningful for the Orchestration entry, the HOST orchestrator, and inline sub-functions)`);
+        ctx.report.unsupported(
+          kw,
+          `@pl.jit.${short} does not accept an auto_scope= argument (auto_scope is only meaningful for the Orchestration entry, the HOST orchestrator, and inline sub-functions)`,
+        );
       }
     } else ctx.report.unsupported(kw, `@${form} has no ${kw.name}= argument`);
   }
@@ -756,7 +885,10 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
       return core.value === 'aic' ? 'AIC' : core.value === 'aiv' ? 'AIV' : 'Group';
     }
     if (core.kind === 'Name') {
-      return ctx.report.unsupported(core, `@pl.jit.extern core_type is '${core.id}', whose value ptolog cannot know where it reads the kernel (a parameter or variable of the enclosing code): write the core type as a literal, 'aic', 'aiv' or 'mixed'`);
+      return ctx.report.unsupported(
+        core,
+        `@pl.jit.extern core_type is '${core.id}', whose value ptolog cannot know where it reads the kernel (a parameter or variable of the enclosing code): write the core type as a literal, 'aic', 'aiv' or 'mixed'`,
+      );
     }
     return ctx.report.unsupported(core, "@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed'");
   }
@@ -780,15 +912,22 @@ function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: read
       prologue = false;
       continue;
     }
-    if (!prologue) ctx.report.unsupported(s, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
+    if (!prologue)
+      ctx.report.unsupported(s, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
     const d = s.kind === 'ExprStmt' && s.value.kind === 'Call' ? s.value.args[0] : undefined;
     for (const e of d?.kind === 'Dict' ? d.entries : []) {
       if (e.key.kind !== 'Str') continue;
       if (keys.has(e.key.value)) {
-        ctx.report.unsupported(s, `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`);
+        ctx.report.unsupported(
+          s,
+          `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`,
+        );
       }
       if (e.key.value === 'cache_policy') {
-        ctx.report.unsupported(e.key, 'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)');
+        ctx.report.unsupported(
+          e.key,
+          'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)',
+        );
       }
       keys.add(e.key.value);
     }
@@ -825,7 +964,10 @@ export function makeFunction(
         found = true;
         continue;
       }
-      ctx.report.unsupported(d.span, 'a JIT kernel takes exactly one @pl.jit decorator (@pl.jit, @pl.jit.host, @pl.jit.incore, @pl.jit.inline, @pl.jit.opaque or @pl.jit.extern(...))');
+      ctx.report.unsupported(
+        d.span,
+        'a JIT kernel takes exactly one @pl.jit decorator (@pl.jit, @pl.jit.host, @pl.jit.incore, @pl.jit.inline, @pl.jit.opaque or @pl.jit.extern(...))',
+      );
     }
     // A module-level `@pl.inline` helper: PyPTO's InlineFunctions pass expands it at its call sites.
     if (jit && e.kind !== 'Call' && decoratorSpelling(e) === 'pl.inline' && jitExpr === undefined) {
@@ -890,7 +1032,12 @@ export function makeFunction(
   }
   checkFurtherFuncAttrs(ctx, attrs, body);
   // A walk of every expression of the body: skipped when its text cannot hold a comprehension.
-  if (mayHoldComprehension) checkComprehensions(ctx, body, head.params.map((p) => p.name));
+  if (mayHoldComprehension)
+    checkComprehensions(
+      ctx,
+      body,
+      head.params.map((p) => p.name),
+    );
   const b1 = body[0];
   const external = body.length === 1 && b1?.kind === 'ExprStmt' && b1.value.kind === 'Name' && b1.value.id === '...';
   if (external) body = [];

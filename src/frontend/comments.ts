@@ -13,8 +13,8 @@
  * before any code and not claimed by a program, are the module's header (a licence).
  */
 import type { Commented, FunctionDef, Program, Stmt } from '../ir/nodes.js';
-import type { LineTable } from './scan.js';
 import { newlineAt } from './chars.js';
+import type { LineTable } from './scan.js';
 import { firstAtOrAfter } from './sorted.js';
 
 interface Anchor {

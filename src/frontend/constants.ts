@@ -6,14 +6,15 @@
  * constant makes the name symbolic again. A `-D NAME=VALUE` definition overrides every
  * module-level assignment of NAME, and constants computed from it see its value.
  */
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { closestName } from '../report/suggest.js';
-import type { ConstValue, Expr } from '../ir/nodes.js';
+
 import { beyondExactRange, evalConstValue } from '../ir/consts.js';
-import { MAX_NESTING, type LineTable } from './scan.js';
+import type { ConstValue, Expr } from '../ir/nodes.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { closestName } from '../report/suggest.js';
+import type { Reporter } from './build.js';
 import { cleanLine, OffsetMap } from './layout.js';
 import { matchNested } from './nesting.js';
-import type { Reporter } from './build.js';
+import { type LineTable, MAX_NESTING } from './scan.js';
 
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)/;
 /** Only integer arithmetic, names and brackets can make a constant; skip anything else unparsed. */
@@ -224,7 +225,10 @@ function boundNames(line: string): string[] {
       else if (ch === ')' || ch === ']' || ch === '}') depth--;
       else if (ch === '=' && depth === 0 && t[i + 1] !== '=' && !'=!<>'.includes(t[i - 1] ?? '')) {
         // (An annotation `x: int = 1` binds x; an augmented `x += 1` binds x.)
-        const target = t.slice(last, i).replace(/(\*\*|\/\/|>>|<<|[-+*%&|^@])$/, '').replace(/:.*$/, '');
+        const target = t
+          .slice(last, i)
+          .replace(/(\*\*|\/\/|>>|<<|[-+*%&|^@])$/, '')
+          .replace(/:.*$/, '');
         names(target);
         last = i + 1;
       } else if (ch === ':' && depth === 0 && /^(?:if|elif|else|while|for|try|except|finally|with)\b/.test(t)) {
@@ -264,9 +268,12 @@ export function parseDefines(specs: readonly string[]): Map<string, ConstValue> 
     if (max > MAX_NESTING) badDefine(spec, `too many nested parentheses: Python allows ${MAX_NESTING} levels`);
     const v = parseConstText(value, out);
     if (v === undefined) {
-      badDefine(spec, /^\s*-?\d{16,}\s*$/.test(value) && !Number.isSafeInteger(Number(value))
-        ? 'the value is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly'
-        : 'the value must be an integer expression or a list of integers');
+      badDefine(
+        spec,
+        /^\s*-?\d{16,}\s*$/.test(value) && !Number.isSafeInteger(Number(value))
+          ? 'the value is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly'
+          : 'the value must be an integer expression or a list of integers',
+      );
     }
     out.set(m[1]!, v);
   }
@@ -286,7 +293,10 @@ export function unknownDefines(
   const out: Diagnostic[] = [];
   for (const name of defines.keys()) {
     if (new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`).test(text)) continue;
-    const near = closestName(name, [...constants.keys()].filter((k) => !defines.has(k)));
+    const near = closestName(
+      name,
+      [...constants.keys()].filter((k) => !defines.has(k)),
+    );
     out.push({
       severity: 'warning',
       code: 'unknown-define',

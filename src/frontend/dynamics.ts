@@ -4,9 +4,10 @@
  * `from pypto.language import dynamic`). Read by a line scan of indentation-0 assignments, like
  * the module constants; a later assignment of the name to anything else forgets it.
  */
-import type { LineTable } from './scan.js';
+
+import { type Imports, languageNames, memberNames } from './imports.js';
 import { cleanLine } from './layout.js';
-import { languageNames, memberNames, type Imports } from './imports.js';
+import type { LineTable } from './scan.js';
 
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)/;
 
@@ -17,7 +18,11 @@ export function moduleDynamics(
   imports: Imports,
   constants: ReadonlyMap<string, unknown>,
 ): Map<string, string> {
-  const esc = (xs: string[]): string => xs.map((x) => x.replace(/[^\w]/g, '')).filter((x) => x !== '').join('|') || '(?!)';
+  const esc = (xs: string[]): string =>
+    xs
+      .map((x) => x.replace(/[^\w]/g, ''))
+      .filter((x) => x !== '')
+      .join('|') || '(?!)';
   const call = new RegExp(
     `^(?:(?:${esc(languageNames(imports))})\\s*\\.\\s*dynamic|(?:${esc(memberNames(imports, 'dynamic'))}))\\s*\\(\\s*([rRuU]?(?:"[^"\\\\\\n]*"|'[^'\\\\\\n]*'))\\s*\\)$`,
   );

@@ -8,9 +8,9 @@
  * the module constant and is symbolic. `-D NAME=VALUE` still decides a name everywhere.
  */
 import type { ConstValue } from '../ir/nodes.js';
-import { lineStartsWithWord, type LineTable } from './scan.js';
-import { cleanLine } from './layout.js';
 import { parseConstText } from './constants.js';
+import { cleanLine } from './layout.js';
+import { type LineTable, lineStartsWithWord } from './scan.js';
 
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n\r]*)?=(?!=)/;
 

@@ -4,25 +4,92 @@
  * descriptions (not a list of characters).
  */
 import type * as ohm from 'ohm-js';
-import { errorAt, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { OffsetMap, type Chunk } from './layout.js';
+import { type Chunk, OffsetMap } from './layout.js';
 
 const EXPR_START = new Set([
-  "'('", "'['", "'{'", 'a number', 'a string', "'True'", "'False'", "'None'", "'...'", 'a name',
-  "'-'", "'+'", "'~'", "'not'", "'lambda'", "'yield'", "'await'",
+  "'('",
+  "'['",
+  "'{'",
+  'a number',
+  'a string',
+  "'True'",
+  "'False'",
+  "'None'",
+  "'...'",
+  'a name',
+  "'-'",
+  "'+'",
+  "'~'",
+  "'not'",
+  "'lambda'",
+  "'yield'",
+  "'await'",
 ]);
 
 const NOISE = new Set([
-  "'.'", "'('", "'['", "','", "';'", "'='", "':='", "'**'", "'//'", "'<<'", "'>>'", "'<='", "'>='",
-  "'=='", "'!='", "'<'", "'>'", "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'|'", "'^'", "'@'",
-  "'if'", "'is'", "'in'", "'or'", "'and'", "'not'", "'for'", "'async'", "':'",
+  "'.'",
+  "'('",
+  "'['",
+  "','",
+  "';'",
+  "'='",
+  "':='",
+  "'**'",
+  "'//'",
+  "'<<'",
+  "'>>'",
+  "'<='",
+  "'>='",
+  "'=='",
+  "'!='",
+  "'<'",
+  "'>'",
+  "'+'",
+  "'-'",
+  "'*'",
+  "'/'",
+  "'%'",
+  "'&'",
+  "'|'",
+  "'^'",
+  "'@'",
+  "'if'",
+  "'is'",
+  "'in'",
+  "'or'",
+  "'and'",
+  "'not'",
+  "'for'",
+  "'async'",
+  "':'",
 ]);
 
 const STMT_START = new Set([
-  "'return'", "'pass'", "'break'", "'continue'", "'if'", "'while'", "'for'", "'with'", "'del'",
-  "'global'", "'nonlocal'", "'assert'", "'raise'", "'import'", "'from'", "'try'", "'except'",
-  "'finally'", "'def'", "'class'", "'async'", "'@'", 'a compoundStart',
+  "'return'",
+  "'pass'",
+  "'break'",
+  "'continue'",
+  "'if'",
+  "'while'",
+  "'for'",
+  "'with'",
+  "'del'",
+  "'global'",
+  "'nonlocal'",
+  "'assert'",
+  "'raise'",
+  "'import'",
+  "'from'",
+  "'try'",
+  "'except'",
+  "'finally'",
+  "'def'",
+  "'class'",
+  "'async'",
+  "'@'",
+  'a compoundStart',
 ]);
 
 function quote(f: { getText(): string; getType(): string }): string {
@@ -37,11 +104,15 @@ function joinOr(items: string[]): string {
 
 /** The sentence describing what the parser expected at the failure. */
 export function expectedMessage(match: ohm.MatchResult): string {
-  const failures = (match as unknown as { getRightmostFailures(): { getText(): string; getType(): string; isFluffy(): boolean }[] })
-    .getRightmostFailures();
+  const failures = (
+    match as unknown as { getRightmostFailures(): { getText(): string; getType(): string; isFluffy(): boolean }[] }
+  ).getRightmostFailures();
   // Guards written as ~(~x) in the grammar describe themselves as "not not ..."; drop them.
   const keep = (t: string): boolean => !t.startsWith('not ');
-  let solid = failures.filter((f) => !f.isFluffy()).map(quote).filter(keep);
+  let solid = failures
+    .filter((f) => !f.isFluffy())
+    .map(quote)
+    .filter(keep);
   const all = failures.map(quote).filter(keep);
   if (solid.length === 1 && solid[0] === 'end of input') {
     // A statement could not start here.

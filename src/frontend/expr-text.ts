@@ -3,8 +3,9 @@
  * real expression parser: the text must be exactly one expression on one line, written with
  * the canonical `pl` / `pld` names. Nothing is guessed: text that does not parse is refused.
  */
-import { DiagnosticError } from '../report/diagnostic.js';
+
 import type { Expr } from '../ir/nodes.js';
+import { DiagnosticError } from '../report/diagnostic.js';
 import type { Reporter } from './build.js';
 import { OffsetMap } from './layout.js';
 import { matchNested } from './nesting.js';
@@ -14,9 +15,41 @@ class Refused extends Error {}
 
 /** The Python keywords, which are never a name. */
 const KEYWORDS: ReadonlySet<string> = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
-  'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
-  'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 
 /** True when `text` is a Python identifier that is no keyword (a name a binding or keyword argument can have). */
@@ -66,5 +99,6 @@ export function parseExprText(text: string, at: number): { expr: Expr } | { erro
 function zeroSpans<T>(x: T, at: number): T {
   // Every `start` / `end` (a node's own span) and every deps span but an absent one (-1) becomes `at`.
   return JSON.parse(JSON.stringify(x), (k, v: unknown) =>
-    k === 'start' || k === 'end' || ((k === 'depsStart' || k === 'depsEnd') && v !== -1) ? at : v) as T;
+    k === 'start' || k === 'end' || ((k === 'depsStart' || k === 'depsEnd') && v !== -1) ? at : v,
+  ) as T;
 }

@@ -9,13 +9,14 @@
  * A builder that reports a diagnostic also sends the piece back to the grammar, which then
  * reports the first error of the piece in its own order.
  */
-import type { DictExpr, Expr, NameExpr, Span, StrExpr } from '../ir/nodes.js';
-import type { OffsetMap } from './layout.js';
+
 import { empty, exact, type InternPool } from '../ir/compact.js';
-import { makeAttr, makeCall, resolveImported, type ArgDesc, type BuildCtx, type Reporter } from './build.js';
-import { precedence, type OperandTok, type OpTok } from './precedence.js';
-import { decodeString, isFString, parseNumber } from './literals.js';
+import type { DictExpr, Expr, NameExpr, Span, StrExpr } from '../ir/nodes.js';
+import { type ArgDesc, type BuildCtx, makeAttr, makeCall, type Reporter, resolveImported } from './build.js';
 import { KEYWORDS, T_END, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
+import type { OffsetMap } from './layout.js';
+import { decodeString, isFString, parseNumber } from './literals.js';
+import { type OperandTok, type OpTok, precedence } from './precedence.js';
 
 /** Thrown when the hand-written parser does not accept a piece (the grammar reads it instead). */
 export const NO_PARSE: unique symbol = Symbol('no-parse');
@@ -340,7 +341,13 @@ export class ExprParser {
       end = upper.end;
     }
     if (this.isOp(':')) this.fail();
-    const e: Expr = { kind: 'Slice', lower: lower ? lower.e : null, upper: upper ? upper.e : null, start: this.os(start), end: this.oe(end) };
+    const e: Expr = {
+      kind: 'Slice',
+      lower: lower ? lower.e : null,
+      upper: upper ? upper.e : null,
+      start: this.os(start),
+      end: this.oe(end),
+    };
     return { e, start, end };
   }
 
@@ -355,7 +362,8 @@ export class ExprParser {
       const w = t.text[p]!;
       this.p++;
       if (!KEYWORDS.has(w)) return { e: resolveImported(this.st.names, w, this.span(a, b)), start: a, end: b };
-      if (w === 'True' || w === 'False') return { e: { kind: 'Bool', value: w === 'True', start: this.os(a), end: this.oe(b) }, start: a, end: b };
+      if (w === 'True' || w === 'False')
+        return { e: { kind: 'Bool', value: w === 'True', start: this.os(a), end: this.oe(b) }, start: a, end: b };
       if (w === 'None') return { e: { kind: 'None', start: this.os(a), end: this.oe(b) }, start: a, end: b };
       return this.fail();
     }
@@ -445,7 +453,11 @@ export class ExprParser {
     }
     const end = this.expectOp(']');
     const t: NameExpr = { kind: 'Name', id: target, start: this.os(this.t.start[tp]!), end: this.oe(this.t.end[tp]!) };
-    return { e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), start: this.os(a), end: this.oe(end) }, start: a, end };
+    return {
+      e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), start: this.os(a), end: this.oe(end) },
+      start: a,
+      end,
+    };
   }
 
   private braceAtom(a: number): Ext {

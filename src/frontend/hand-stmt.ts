@@ -6,15 +6,25 @@
  * semantics reports, anything unusual — makes `handMatch` return undefined, and the caller
  * matches the piece with the grammar as before, so every diagnostic is unchanged.
  */
-import type { NameExpr, Stmt } from '../ir/nodes.js';
-import type { Chunk } from './layout.js';
+
 import { exact } from '../ir/compact.js';
+import type { NameExpr, Stmt } from '../ir/nodes.js';
 import {
-  makeAssign, makeFor, makeIf, makeWhile, makeWith,
-  type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
+  type Clause,
+  type DecoratorDesc,
+  type DefHeadDesc,
+  type Head,
+  makeAssign,
+  makeFor,
+  makeIf,
+  makeWhile,
+  makeWith,
+  type RawParam,
+  type Reporter,
 } from './build.js';
-import { ExprParser, KEYWORDS, NO_PARSE, type Ext, type HandState } from './hand-expr.js';
+import { ExprParser, type Ext, type HandState, KEYWORDS, NO_PARSE } from './hand-expr.js';
 import { T_DEDENT, T_END, T_INDENT, T_NAME, T_NEWLINE, T_OP, tokenize } from './hand-tokens.js';
+import type { Chunk } from './layout.js';
 
 /** Any report sends the piece back to the grammar (which reports it in its own order). */
 const bail: Reporter = {
@@ -86,7 +96,11 @@ class StmtParser extends ExprParser {
         this.p++;
         const start = this.os(a);
         const end = this.oe(t.end[p]!);
-        return w === 'pass' ? { kind: 'Pass', start, end } : w === 'break' ? { kind: 'Break', start, end } : { kind: 'Continue', start, end };
+        return w === 'pass'
+          ? { kind: 'Pass', start, end }
+          : w === 'break'
+            ? { kind: 'Break', start, end }
+            : { kind: 'Continue', start, end };
       }
       if (!this.startsExpr()) this.fail();
     }
@@ -302,7 +316,12 @@ class StmtParser extends ExprParser {
         annotation = this.expr();
       }
       if (this.isOp('=')) this.fail();
-      params.push({ name: pname, nameSpan, annotation: annotation ? annotation.e : null, span: this.span(this.t.start[q]!, annotation ? annotation.end : this.t.end[q]!) });
+      params.push({
+        name: pname,
+        nameSpan,
+        annotation: annotation ? annotation.e : null,
+        span: this.span(this.t.start[q]!, annotation ? annotation.end : this.t.end[q]!),
+      });
       if (!this.isOp(',')) break;
       this.p++;
     }
@@ -380,8 +399,14 @@ export function handMatch<T>(chunk: Chunk, rule: string, state: Omit<HandState, 
   if (toks === null) return undefined;
   // One object shape for every chunk's state (a spread of differently built states would not be).
   const st: HandState = {
-    map: chunk.map, report: bail, constants: state.constants, names: state.names, jitFuncs: state.jitFuncs,
-    ellipsisOk: state.ellipsisOk, pool: state.pool, tokens: state.tokens,
+    map: chunk.map,
+    report: bail,
+    constants: state.constants,
+    names: state.names,
+    jitFuncs: state.jitFuncs,
+    ellipsisOk: state.ellipsisOk,
+    pool: state.pool,
+    tokens: state.tokens,
   };
   const parser = new StmtParser(chunk.out, toks, st);
   try {

@@ -10,11 +10,10 @@
  */
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import type { LineTable } from './scan.js';
-import { lineStartsWithWord } from './scan.js';
-import { cleanLine } from './layout.js';
-import { FLAG_DIRTY } from './scan.js';
 import { foldDecoratorPath } from './decorators.js';
+import { cleanLine } from './layout.js';
+import type { LineTable } from './scan.js';
+import { FLAG_DIRTY, lineStartsWithWord } from './scan.js';
 
 /** What a local name stands for: a module (`pl` / `pld`) or a member of one (`pl.Tensor`). */
 export interface Imports {
@@ -42,7 +41,12 @@ function canonicalOf(module: string, member: string): string | null {
 }
 
 /** The modules where PyPTO defines its decorator objects (`jit`, `function`, `inline`, `program`), besides pypto.language. */
-const DECORATOR_MODULES: ReadonlySet<string> = new Set(['pypto.jit', 'pypto.jit.decorator', 'pypto.language.parser', 'pypto.language.parser.decorator']);
+const DECORATOR_MODULES: ReadonlySet<string> = new Set([
+  'pypto.jit',
+  'pypto.jit.decorator',
+  'pypto.language.parser',
+  'pypto.language.parser.decorator',
+]);
 
 /**
  * `from pypto.jit import jit` → `pl.jit`, `from pypto.language.parser.decorator import inline` →
@@ -110,7 +114,10 @@ export function readImports(source: SourceText, table: LineTable): Imports {
       const t = part.trim();
       if (t === '') continue;
       if (t === '*') {
-        warn(l, `'from ${mod} import *' is not followed by ptolog; import the module with a name, e.g. 'import ${mod} as ${MODULES[mod] ?? 'pl'}'`);
+        warn(
+          l,
+          `'from ${mod} import *' is not followed by ptolog; import the module with a name, e.g. 'import ${mod} as ${MODULES[mod] ?? 'pl'}'`,
+        );
         continue;
       }
       const im = /^(\w+)(?:\s+as\s+(\w+))?$/.exec(t);

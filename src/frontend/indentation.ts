@@ -8,7 +8,7 @@
  * rejects such a file as a whole, so ptolog reads none of it rather than silently ending a
  * function (or a program) early.
  */
-import { errorAt, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { FLAG_ERROR, type LineTable } from './scan.js';
 
@@ -28,18 +28,27 @@ export function indentationError(source: SourceText, table: LineTable): Diagnost
     if (opener >= 0) {
       if (w <= top) {
         const at = source.position(table.start[opener]!).line;
-        return errorAt(source, s, s, 'syntax-error',
-          `expected an indented block after line ${at} (Python: IndentationError)`);
+        return errorAt(source, s, s, 'syntax-error', `expected an indented block after line ${at} (Python: IndentationError)`);
       }
       stack.push(w);
     } else if (w > top) {
-      return errorAt(source, s, s, 'syntax-error',
-        'unexpected indent (Python: IndentationError): this line is indented deeper than the block it is in');
+      return errorAt(
+        source,
+        s,
+        s,
+        'syntax-error',
+        'unexpected indent (Python: IndentationError): this line is indented deeper than the block it is in',
+      );
     } else if (w < top) {
       while (stack.length > 1 && w < stack[stack.length - 1]!) stack.pop();
       if (w !== stack[stack.length - 1]) {
-        return errorAt(source, source.lineStart(source.position(s).line), s, 'inconsistent-dedent',
-          'this line is dedented to a level that does not match any enclosing block');
+        return errorAt(
+          source,
+          source.lineStart(source.position(s).line),
+          s,
+          'inconsistent-dedent',
+          'this line is dedented to a level that does not match any enclosing block',
+        );
       }
     }
     const e = table.end[l]!;

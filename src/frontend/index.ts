@@ -11,29 +11,28 @@
  * Every failure is a `DiagnosticError` with a located diagnostic.
  */
 import { readFileSync } from 'node:fs';
+import { beyondExactRange } from '../ir/consts.js';
+import { dotted } from '../ir/dotted.js';
+import type { ConstValue, FunctionDef, Module, Program, Stmt } from '../ir/nodes.js';
+import { type FunctionVisitor, walkBody, walkProgram } from '../ir/visit.js';
+import type { Diagnostic } from '../report/diagnostic.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import type { ConstValue, FunctionDef, Module, Program, Stmt } from '../ir/nodes.js';
-import { dotted } from '../ir/dotted.js';
-import { importedHelpers, unfollowedNote, type ImportedHelpers, type ModuleReader } from './project-imports.js';
-import { scanLines, type LineTable } from './scan.js';
-import { constantsTimeline, parseDefines } from './constants.js';
-import { ProgramParser } from './program.js';
-import { readImports } from './imports.js';
-import type { Diagnostic } from '../report/diagnostic.js';
-import { lineStartsWithWord } from './scan.js';
-import { indentationError } from './indentation.js';
-import { enclosingConstants } from './enclosing.js';
 import { attachComments } from './comments.js';
+import { constantsTimeline, parseDefines } from './constants.js';
 import { moduleDynamics } from './dynamics.js';
-import { walkBody, walkProgram, type FunctionVisitor } from '../ir/visit.js';
+import { enclosingConstants } from './enclosing.js';
+import { readImports } from './imports.js';
+import { indentationError } from './indentation.js';
 import { LazyBlocks, type LazySizes } from './lazy-blocks.js';
-import { beyondExactRange } from '../ir/consts.js';
+import { ProgramParser } from './program.js';
+import { type ImportedHelpers, importedHelpers, type ModuleReader, unfollowedNote } from './project-imports.js';
+import { type LineTable, lineStartsWithWord, scanLines } from './scan.js';
 
-export { parseDefines };
-export { StreamAbandoned, type LazySizes } from './lazy-blocks.js';
 export { unknownDefines } from './constants.js';
+export { type LazySizes, StreamAbandoned } from './lazy-blocks.js';
 export type { ModuleReader } from './project-imports.js';
+export { parseDefines };
 
 export interface ParseOptions {
   /** `-D NAME=VALUE` definitions: define or override module constants. */
@@ -73,12 +72,14 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       source,
       constants: new Map(),
       programs: [],
-      problems: [{
-        severity: 'warning',
-        code: 'not-python',
-        message: "this file looks binary (it holds NUL bytes): it is not Python text, nothing was read",
-        location: { source, start: at, end: at },
-      }],
+      problems: [
+        {
+          severity: 'warning',
+          code: 'not-python',
+          message: 'this file looks binary (it holds NUL bytes): it is not Python text, nothing was read',
+          location: { source, start: at, end: at },
+        },
+      ],
     };
   }
   const table = scanLines(text);
@@ -107,9 +108,8 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   // Streaming: the chunks parsed later get the notes a whole parse gives them (set after the parse).
   let chunkNotes: ((stmts: readonly Stmt[]) => void) | null = null;
   // (After an indentation error the first errors of the whole parse are reported: no streaming.)
-  const lazy = opts.streaming && !bad
-    ? new LazyBlocks(text, opts.streaming === true ? {} : opts.streaming, (stmts) => chunkNotes?.(stmts))
-    : null;
+  const lazy =
+    opts.streaming && !bad ? new LazyBlocks(text, opts.streaming === true ? {} : opts.streaming, (stmts) => chunkNotes?.(stmts)) : null;
   const parserFor = (scope: ReadonlyMap<string, ConstValue>): ProgramParser =>
     new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly, lazy);
   const parser = parserFor(constants);
@@ -196,11 +196,12 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     problems.push({
       severity: 'note',
       code: 'no-program',
-      message: text.trim() === ''
-        ? 'this file is empty: there is no @pl.program class or @pl.jit kernel to read'
-        : imports.importsPypto
-          ? 'no @pl.program class or @pl.jit kernel here: nothing to read'
-          : 'no @pl.program class or @pl.jit kernel here (the file does not import pypto.language): nothing to read',
+      message:
+        text.trim() === ''
+          ? 'this file is empty: there is no @pl.program class or @pl.jit kernel to read'
+          : imports.importsPypto
+            ? 'no @pl.program class or @pl.jit kernel here: nothing to read'
+            : 'no @pl.program class or @pl.jit kernel here (the file does not import pypto.language): nothing to read',
       location: { source, start: 0, end: 0 },
     });
   }
@@ -215,12 +216,18 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   if (imported) {
     const own = new Set(programs.flatMap((p) => p.functions.map((f) => f.name)));
     const stubs = [...imported.helpers.keys()].filter((n) => !own.has(n)).map((name) => importedStub(name));
-    if (stubs.length > 0) programs.push({ kind: 'Program', name: 'imported', jit: true, imported: true, functions: stubs, start: 0, end: 0 });
+    if (stubs.length > 0)
+      programs.push({ kind: 'Program', name: 'imported', jit: true, imported: true, functions: stubs, start: 0, end: 0 });
     if (imported.unfollowed.size > 0) problems.push(...unfollowedCalls(source, programs, imported.unfollowed));
   }
   const dynamics = moduleDynamics(text, table, imports, constants);
   return {
-    source, constants, programs, problems, spell: imports.spell, stats,
+    source,
+    constants,
+    programs,
+    problems,
+    spell: imports.spell,
+    stats,
     ...(headerComments.length > 0 ? { headerComments } : {}),
     ...(dynamics.size > 0 ? { dynamics } : {}),
     ...(lazy ? { pending: lazy } : {}),
@@ -285,8 +292,19 @@ export function mayHoldKernel(text: string): boolean {
 /** The body-less Inline function standing for helper `name` imported from another module. */
 function importedStub(name: string): FunctionDef {
   return {
-    kind: 'Function', name, funcKind: 'Inline', decoratorKwargs: [], bareDecorator: false, params: [], returns: null,
-    docstring: null, attrs: null, body: [], noSelf: true, start: 0, end: 0,
+    kind: 'Function',
+    name,
+    funcKind: 'Inline',
+    decoratorKwargs: [],
+    bareDecorator: false,
+    params: [],
+    returns: null,
+    docstring: null,
+    attrs: null,
+    body: [],
+    noSelf: true,
+    start: 0,
+    end: 0,
   };
 }
 
@@ -348,13 +366,16 @@ function readModuleText(path: string): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'no such file'
-      : code === 'EISDIR' ? 'it is a directory'
-      : code === 'EACCES' ? 'permission denied'
-      : e instanceof Error ? e.message : String(e);
-    throw new DiagnosticError([
-      { severity: 'error', code: 'unreadable-file', message: `cannot read ${path}: ${why}`, path },
-    ]);
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : e instanceof Error
+              ? e.message
+              : String(e);
+    throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', message: `cannot read ${path}: ${why}`, path }]);
   }
   return text;
 }
@@ -389,7 +410,8 @@ function inexactNumbers(
   const out: Diagnostic[] = inexactConstants.map((at) => ({
     severity: 'note',
     code: 'inexact-number',
-    message: 'this module constant is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: the constant is read as unknown (a trip count or size it sets is not decided)',
+    message:
+      'this module constant is beyond ±(2^53 - 1), where ptolog reads numbers in the kernel exactly: the constant is read as unknown (a trip count or size it sets is not decided)',
     location: { source, start: at.start, end: at.end },
   }));
   const visitor = inexactVisitor(source, constants, out);

@@ -12,10 +12,11 @@
  * - only lines with content exist here (the scanner dropped blank and comment-only lines),
  *   so blank lines and comments never produce INDENT/DEDENT.
  */
-import { skipString, FLAG_DIRTY, type LineTable } from './scan.js';
+
 import { failAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { LF, CR, HASH, BSLASH, DQ, SQ, isWordChar } from './chars.js';
+import { BSLASH, CR, DQ, HASH, isWordChar, LF, SQ } from './chars.js';
+import { FLAG_DIRTY, type LineTable, skipString } from './scan.js';
 
 export const NEWLINE = '\n';
 // (Characters below U+0100: a pre-tokenized text, and every name sliced from it, is then held
@@ -119,8 +120,6 @@ export interface Chunk {
   map: OffsetMap;
 }
 
-
-
 /**
  * The content of a logical line as the grammar sees it: comments blanked and newlines or
  * backslash continuations outside strings turned into spaces (length preserved). Sentinel
@@ -183,13 +182,7 @@ export function cleanLine(text: string, start: number, end: number, dirty: boole
  * Pre-tokenizes logical lines [from, to) whose base indentation is `base` (the first line's).
  * Throws `inconsistent-dedent` when a line dedents to a level that was never opened.
  */
-export function emitChunk(
-  source: SourceText,
-  table: LineTable,
-  from: number,
-  to: number,
-  base: number,
-): Chunk {
+export function emitChunk(source: SourceText, table: LineTable, from: number, to: number, base: number): Chunk {
   return emitRanges(source, table, [from, to], base);
 }
 
@@ -227,13 +220,7 @@ export function emitRanges(source: SourceText, table: LineTable, ranges: readonl
         }
         if (w !== top) {
           const lineStart = source.lineStart(source.position(s).line);
-          failAt(
-            source,
-            lineStart,
-            s,
-            'inconsistent-dedent',
-            'this line is dedented to a level that does not match any enclosing block',
-          );
+          failAt(source, lineStart, s, 'inconsistent-dedent', 'this line is dedented to a level that does not match any enclosing block');
         }
       }
       const content = cleanLine(text, s, e, (table.flags[l]! & FLAG_DIRTY) !== 0);

@@ -13,8 +13,8 @@
  * the module whole instead, which reports exactly what a whole parse reports.
  */
 import type { PendingStatements, Stmt } from '../ir/nodes.js';
-import { firstAtOrAfter } from './sorted.js';
 import { DiagnosticError } from '../report/diagnostic.js';
+import { firstAtOrAfter } from './sorted.js';
 
 /** When a block is read lazily (ParseOptions.streaming). */
 export interface LazySizes {

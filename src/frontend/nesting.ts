@@ -11,12 +11,12 @@
  */
 import type * as ohm from 'ohm-js';
 import type { Expr } from '../ir/nodes.js';
-import { skipString } from './scan.js';
-import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
-import { pyptoGrammar, convert, type SemState } from './semantics.js';
-import { handMatch } from './hand-stmt.js';
-import { splitChunk } from './split-chunk.js';
 import type { HandState } from './hand-expr.js';
+import { handMatch } from './hand-stmt.js';
+import { type Chunk, type OffsetMap, ShiftedMap } from './layout.js';
+import { skipString } from './scan.js';
+import { convert, pyptoGrammar, type SemState } from './semantics.js';
+import { splitChunk } from './split-chunk.js';
 
 /** Items of groups at depths GROUP_DEPTH, 2·GROUP_DEPTH, ... are parsed first. */
 export const GROUP_DEPTH = 24;

@@ -7,15 +7,55 @@ import type { BinaryOp, Expr, Span, UnaryOp } from '../ir/nodes.js';
 import type { Reporter } from './build.js';
 
 const BIN_PREC: Record<string, number> = {
-  or: 1, and: 2,
-  '==': 4, '!=': 4, '<': 4, '<=': 4, '>': 4, '>=': 4, in: 4, 'not in': 4, is: 4, 'is not': 4,
-  '|': 5, '^': 6, '&': 7, '<<': 8, '>>': 8, '+': 9, '-': 9,
-  '*': 10, '/': 10, '//': 10, '%': 10, '@': 10, '**': 12,
+  or: 1,
+  and: 2,
+  '==': 4,
+  '!=': 4,
+  '<': 4,
+  '<=': 4,
+  '>': 4,
+  '>=': 4,
+  in: 4,
+  'not in': 4,
+  is: 4,
+  'is not': 4,
+  '|': 5,
+  '^': 6,
+  '&': 7,
+  '<<': 8,
+  '>>': 8,
+  '+': 9,
+  '-': 9,
+  '*': 10,
+  '/': 10,
+  '//': 10,
+  '%': 10,
+  '@': 10,
+  '**': 12,
 };
 const PREFIX_PREC: Record<string, number> = { not: 3, '-': 11, '+': 11, '~': 11, await: 13 };
 const COMPARISON = new Set(['==', '!=', '<', '<=', '>', '>=']);
 const SUPPORTED_BIN = new Set<string>([
-  '+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', '|', '^', '<<', '>>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '**',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'and',
+  'or',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
 ]);
 
 /** One operand of a chain: its prefix operators, its primary expression and its extent. */
@@ -66,7 +106,10 @@ export function precedence(operands: OperandTok[], ops: OpTok[], report: Reporte
     const e = precedenceOf(operands, ops, report, (x, parts) => {
       const d = 1 + Math.max(...parts.map(depth));
       if (d > MAX_EXPR_DEPTH) {
-        report.syntax(x, `this expression is nested more than ${MAX_EXPR_DEPTH} levels deep; Python's compiler rejects it (RecursionError): split it into several assignments`);
+        report.syntax(
+          x,
+          `this expression is nested more than ${MAX_EXPR_DEPTH} levels deep; Python's compiler rejects it (RecursionError): split it into several assignments`,
+        );
       }
       depths.set(x, d);
     });
@@ -75,12 +118,7 @@ export function precedence(operands: OperandTok[], ops: OpTok[], report: Reporte
   return precedenceOf(operands, ops, report, null);
 }
 
-function precedenceOf(
-  operands: OperandTok[],
-  ops: OpTok[],
-  report: Reporter,
-  built: ((e: Expr, parts: Expr[]) => void) | null,
-): Expr {
+function precedenceOf(operands: OperandTok[], ops: OpTok[], report: Reporter, built: ((e: Expr, parts: Expr[]) => void) | null): Expr {
   let k = 0; // next operand
   let pi = 0; // next prefix of operands[k]
   let oi = 0; // next operator
@@ -92,7 +130,10 @@ function precedenceOf(
       const pre = o.prefixes[pi++]!;
       const inner = expr(PREFIX_PREC[pre.op]!);
       if (pre.op === '+' || pre.op === 'await') {
-        report.unsupported(pre.span, pre.op === '+' ? "unary '+' is not supported inside a @pl.program" : "'await' is not supported inside a @pl.program");
+        report.unsupported(
+          pre.span,
+          pre.op === '+' ? "unary '+' is not supported inside a @pl.program" : "'await' is not supported inside a @pl.program",
+        );
       }
       const start = pre.span.start;
       const u: Expr = { kind: 'Unary', op: pre.op as UnaryOp, operand: inner.e, start, end: inner.end };

@@ -11,23 +11,34 @@
  * Unrolled kernels repeat statements: a top-level statement group whose exact text was parsed
  * before in the same module is not parsed again, its IR is cloned with the spans moved.
  */
-import { DiagnosticError, errorAt, failAt, type Diagnostic } from '../report/diagnostic.js';
-import type { SourceText } from '../report/source.js';
+
+import { exact, InternPool } from '../ir/compact.js';
 import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
-import { FLAG_DIRTY, FLAG_ERROR, lineStartsWithWord, type LineTable } from './scan.js';
-import { cleanLine, emitRanges } from './layout.js';
-import { tokenBuffer } from './hand-tokens.js';
-import { matchNested } from './nesting.js';
-import { InternPool, exact } from '../ir/compact.js';
 import { shiftStmts } from '../ir/shift.js';
-import { syntaxDiagnostic } from './errors.js';
-import { StreamAbandoned, checkedChunk, type LazyBlocks } from './lazy-blocks.js';
-import type { Imports } from './imports.js';
-import { decoratorName, decoratorRole, type DecoratorRole } from './decorators.js';
+import { type Diagnostic, DiagnosticError, errorAt, failAt } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
 import {
-  isHostSubWorker, makeFor, makeFunction, makeIf, makeWhile, makeWith,
-  type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type Reporter,
+  type BuildCtx,
+  type Clause,
+  type DecoratorDesc,
+  type DefHeadDesc,
+  type Head,
+  isHostSubWorker,
+  makeFor,
+  makeFunction,
+  makeIf,
+  makeWhile,
+  makeWith,
+  type Reporter,
 } from './build.js';
+import { type DecoratorRole, decoratorName, decoratorRole } from './decorators.js';
+import { syntaxDiagnostic } from './errors.js';
+import { tokenBuffer } from './hand-tokens.js';
+import type { Imports } from './imports.js';
+import { cleanLine, emitRanges } from './layout.js';
+import { checkedChunk, type LazyBlocks, StreamAbandoned } from './lazy-blocks.js';
+import { matchNested } from './nesting.js';
+import { FLAG_DIRTY, FLAG_ERROR, type LineTable, lineStartsWithWord } from './scan.js';
 
 /** Upper bound (characters) of the text given to one grammar match, where it can be split. */
 export let CHUNK_CHARS = 4_000;
@@ -94,12 +105,16 @@ export class ProgramParser {
   ) {
     this.pool = new InternPool(lazy ? 65_536 : Number.POSITIVE_INFINITY);
     this.report = {
-      unsupported: (span: Span, message: string): never =>
-        failAt(source, span.start, span.end, 'unsupported-construct', message),
+      unsupported: (span: Span, message: string): never => failAt(source, span.start, span.end, 'unsupported-construct', message),
       syntax: (span: Span, message: string): never => failAt(source, span.start, span.end, 'syntax-error', message),
     };
     this.bctx = { report: this.report, constants, jitFuncs, pool: this.pool };
-    this.names = imports?.names ?? new Map([['pl', 'pl'], ['pld', 'pld']]);
+    this.names =
+      imports?.names ??
+      new Map([
+        ['pl', 'pl'],
+        ['pld', 'pld'],
+      ]);
   }
 
   /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */
@@ -164,12 +179,23 @@ export class ProgramParser {
     const chunk = emitRanges(this.source, this.table, ranges, base);
     try {
       const state = {
-        report: this.report, constants: this.constants, names: this.names, jitFuncs: this.jitFuncs,
-        ellipsisOk: this.ellipsisOk, pool: this.pool, tokens: this.tokens,
+        report: this.report,
+        constants: this.constants,
+        names: this.names,
+        jitFuncs: this.jitFuncs,
+        ellipsisOk: this.ellipsisOk,
+        pool: this.pool,
+        tokens: this.tokens,
       };
-      return matchNested<T>(chunk, rule, state, (piece, m) => {
-        throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
-      }, this.hand);
+      return matchNested<T>(
+        chunk,
+        rule,
+        state,
+        (piece, m) => {
+          throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
+        },
+        this.hand,
+      );
     } catch (e) {
       if (e instanceof RangeError) {
         const s = this.table.start[from]!;
@@ -285,7 +311,9 @@ export class ProgramParser {
         });
         if (f) functions.push(f);
       } else if (isJit) {
-        this.isolated(() => this.report.unsupported(this.lineSpan(h < t.count ? h : l), '@pl.jit must decorate a module-level function (def)'));
+        this.isolated(() =>
+          this.report.unsupported(this.lineSpan(h < t.count ? h : l), '@pl.jit must decorate a module-level function (def)'),
+        );
       }
       l = Math.max(e, l + 1);
     }
@@ -412,7 +440,9 @@ export class ProgramParser {
     const from = this.source.lineStart(this.source.position(this.table.start[a]!).line);
     const raw = text.slice(from, this.table.end[b - 1]!).split(/\r\n|\n|\r/);
     const w = this.table.indent[a]!;
-    return raw.map((line) => (line.slice(0, w).trim() === '' ? line.slice(Math.min(w, line.length - line.trimStart().length)) : line.trimStart()).trimEnd());
+    return raw.map((line) =>
+      (line.slice(0, w).trim() === '' ? line.slice(Math.min(w, line.length - line.trimStart().length)) : line.trimStart()).trimEnd(),
+    );
   }
 
   private startsWithAny(l: number, words: readonly string[]): boolean {
@@ -509,7 +539,13 @@ export class ProgramParser {
     const text = this.source.text;
     const base = t.indent[a]!;
     const out: Stmt[] = [];
-    interface Group { g: number; e: number; key: string | null; stmts: Stmt[] | null; store: boolean }
+    interface Group {
+      g: number;
+      e: number;
+      key: string | null;
+      stmts: Stmt[] | null;
+      store: boolean;
+    }
     let pending: Group[] = [];
     let missChars = 0;
     const errors: Diagnostic[] = [];

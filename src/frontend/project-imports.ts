@@ -11,10 +11,10 @@
 import { dirname, join, normalize } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { FLAG_DIRTY, scanLines, lineStartsWithWord, type LineTable } from './scan.js';
-import { cleanLine } from './layout.js';
-import { readImports } from './imports.js';
 import { decoratorName } from './decorators.js';
+import { readImports } from './imports.js';
+import { cleanLine } from './layout.js';
+import { FLAG_DIRTY, type LineTable, lineStartsWithWord, scanLines } from './scan.js';
 
 /** How the frontend reads the project's other modules (given by the CLI, or a test). */
 export interface ModuleReader {
@@ -41,9 +41,37 @@ export interface ProjectImport {
 
 /** Modules ptolog never looks for (the standard library and frameworks a test imports): no note when they are not found. */
 const EXTERNAL: ReadonlySet<string> = new Set([
-  'math', 'os', 'sys', 'functools', 'itertools', 'typing', 'dataclasses', 'enum', 'collections', 'operator', 're',
-  'numpy', 'torch', 'pytest', 'unittest', 'pathlib', 'logging', 'time', 'random', 'json', 'abc', 'contextlib',
-  'inspect', 'copy', 'argparse', 'subprocess', 'tempfile', 'shutil', 'textwrap', 'warnings', 'ast',
+  'math',
+  'os',
+  'sys',
+  'functools',
+  'itertools',
+  'typing',
+  'dataclasses',
+  'enum',
+  'collections',
+  'operator',
+  're',
+  'numpy',
+  'torch',
+  'pytest',
+  'unittest',
+  'pathlib',
+  'logging',
+  'time',
+  'random',
+  'json',
+  'abc',
+  'contextlib',
+  'inspect',
+  'copy',
+  'argparse',
+  'subprocess',
+  'tempfile',
+  'shutil',
+  'textwrap',
+  'warnings',
+  'ast',
 ]);
 
 /** Every `import` / `from ... import` of the module that is not PyPTO's (at any indentation). */
@@ -57,7 +85,10 @@ export function projectImports(source: SourceText, table: LineTable): ProjectImp
     if (!isImport && !lineStartsWithWord(text, table, l, 'from')) continue;
     const start = table.start[l]!;
     const end = table.end[l]!;
-    const line = cleanLine(text, start, end, (table.flags[l]! & FLAG_DIRTY) !== 0).replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
+    const line = cleanLine(text, start, end, (table.flags[l]! & FLAG_DIRTY) !== 0)
+      .replace(/[()]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (isImport) {
       for (const part of line.slice('import'.length).split(',')) {
         const m = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(part);
@@ -183,7 +214,13 @@ export function importedHelpers(source: SourceText, table: LineTable, path: stri
       const prefix = im.local === im.module.split('.')[0] && im.module.includes('.') ? im.module : im.local;
       for (const h of inlineHelpers(r.text)) out.helpers.set(`${prefix}.${h}`, { path: r.path, name: h });
     } else {
-      out.unfollowed.set(im.local, { at: im, why: r.kind === 'unreadable' ? `${r.path} cannot be read (${r.why})` : `module '${dots}${im.module}' is not found (searched ${r.searched.join(', ')})` });
+      out.unfollowed.set(im.local, {
+        at: im,
+        why:
+          r.kind === 'unreadable'
+            ? `${r.path} cannot be read (${r.why})`
+            : `module '${dots}${im.module}' is not found (searched ${r.searched.join(', ')})`,
+      });
     }
   }
   return out;
@@ -215,7 +252,13 @@ function findHelper(from: string, module: string, level: number, member: string,
     return findHelper(r.path, im.module, im.level, im.member, reader, depth + 1);
   }
   // Defined there some other way (a plain function, a kernel, a name): no inline helper.
-  if (new RegExp(`^(?:\\s*(?:async\\s+)?(?:def|class)\\s+${member}\\b|\\s*${member}\\s*[:=]|\\s*import\\b.*\\b${member}\\b|.*\\bas\\s+${member}\\b)`, 'm').test(r.text)) return { kind: 'other' };
+  if (
+    new RegExp(
+      `^(?:\\s*(?:async\\s+)?(?:def|class)\\s+${member}\\b|\\s*${member}\\s*[:=]|\\s*import\\b.*\\b${member}\\b|.*\\bas\\s+${member}\\b)`,
+      'm',
+    ).test(r.text)
+  )
+    return { kind: 'other' };
   return { kind: 'missing', why: `${r.path} does not define '${member}'` };
 }
 

@@ -17,7 +17,7 @@
 export const MAX_NESTING = 200;
 
 /** The line needs cleaning (interior comment, newline inside brackets, backslash continuation). */
-import { SP, TAB, FF, CR, LF, HASH, BSLASH, DQ, SQ, isWordChar, newlineAt } from './chars.js';
+import { BSLASH, CR, DQ, FF, HASH, isWordChar, LF, newlineAt, SP, SQ, TAB } from './chars.js';
 export const FLAG_DIRTY = 1;
 /** The line has a lexical error (see `LineTable.errors`). */
 export const FLAG_ERROR = 2;
@@ -43,8 +43,6 @@ export interface LineTable {
   /** Offset of every comment's `#` (outside strings), ascending. */
   comments: Int32Array;
 }
-
-
 
 function isStringPrefix(text: string, start: number, end: number): boolean {
   const len = end - start;
@@ -175,9 +173,8 @@ export function scanLines(text: string): LineTable {
     const start = i;
     let lastEnd = i;
     let dirty = false;
-    let error: LineError | null = tabAt >= 0
-      ? { code: 'tab-indent', start: tabAt, end: tabAt + 1, message: 'indentation uses a tab; ptolog needs spaces' }
-      : null;
+    let error: LineError | null =
+      tabAt >= 0 ? { code: 'tab-indent', start: tabAt, end: tabAt + 1, message: 'indentation uses a tab; ptolog needs spaces' } : null;
     // Open brackets of the line: how deep, and where the outermost open one is (an array
     // emptied per line and grown by push costs a reallocation per line).
     let depth = 0;
@@ -254,10 +251,14 @@ export function scanLines(text: string): LineTable {
         if (depth === 0) outermost = i;
         depth++;
         if (depth > MAX_NESTING && (!error || error.code === 'tab-indent')) {
-          error = { code: 'nesting-too-deep', start: i, end: i + 1, message: `too many nested parentheses: Python allows ${MAX_NESTING} levels` };
+          error = {
+            code: 'nesting-too-deep',
+            start: i,
+            end: i + 1,
+            message: `too many nested parentheses: Python allows ${MAX_NESTING} levels`,
+          };
         }
-      }
-      else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+      } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
       i++;
       lastEnd = i;
     }

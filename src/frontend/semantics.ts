@@ -3,18 +3,31 @@
  * text through the current chunk's OffsetMap (see layout.ts). Binary operators arrive flat and
  * are given Python precedence here.
  */
-import * as ohm from 'ohm-js';
+
 import { readFileSync } from 'node:fs';
-import type {
-  ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, StrExpr, TupleExpr,
-} from '../ir/nodes.js';
-import { precedence, type OperandTok } from './precedence.js';
-import { decodeString, isFString, parseNumber } from './literals.js';
-import type { OffsetMap } from './layout.js';
+import * as ohm from 'ohm-js';
+import type { ConstValue, DictExpr, Expr, NameExpr, Span, Stmt, StrExpr, TupleExpr } from '../ir/nodes.js';
 import {
-  makeAssign, makeAttr, makeCall, resolveImported, makeFor, makeIf, makeWhile, makeWith,
-  type ArgDesc, type BuildCtx, type Clause, type DecoratorDesc, type DefHeadDesc, type Head, type RawParam, type Reporter,
+  type ArgDesc,
+  type BuildCtx,
+  type Clause,
+  type DecoratorDesc,
+  type DefHeadDesc,
+  type Head,
+  makeAssign,
+  makeAttr,
+  makeCall,
+  makeFor,
+  makeIf,
+  makeWhile,
+  makeWith,
+  type RawParam,
+  type Reporter,
+  resolveImported,
 } from './build.js';
+import type { OffsetMap } from './layout.js';
+import { decodeString, isFString, parseNumber } from './literals.js';
+import { type OperandTok, precedence } from './precedence.js';
 
 interface Compiled {
   grammar: ohm.Grammar;
@@ -434,7 +447,10 @@ const actions: ohm.ActionDict<any> = {
   SubItem_slice(lower, _c, upper, step) {
     const st0 = step.children[0];
     if (st0 && st0.children[1]!.numChildren > 0) {
-      return st.report.unsupported(sp(st0), "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step");
+      return st.report.unsupported(
+        sp(st0),
+        "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step",
+      );
     }
     return { kind: 'Slice', lower: opt(lower), upper: opt(upper), start: spS(this), end: spE(this) };
   },
@@ -555,7 +571,10 @@ function comprehension(node: N, comp: N): Expr {
   const [eltNode, forNode] = comp.children as [N, N];
   const clauses = forNode.children[0]!.children;
   if (clauses.length !== 1) {
-    return st.report.syntax(sp(node), "a deps= comprehension supports a single 'for' clause; inline the inner generator(s) or write a single flat 'for ... in ...'");
+    return st.report.syntax(
+      sp(node),
+      "a deps= comprehension supports a single 'for' clause; inline the inner generator(s) or write a single flat 'for ... in ...'",
+    );
   }
   const [asyncKw, , target, , iter, ifs] = clauses[0]!.children as [N, N, N, N, N, N];
   if (asyncKw.numChildren > 0) return st.report.syntax(sp(node), "a deps= comprehension cannot be 'async for'");

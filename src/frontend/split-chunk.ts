@@ -12,10 +12,10 @@
  */
 import type * as ohm from 'ohm-js';
 import type { Stmt } from '../ir/nodes.js';
-import { ShiftedMap, type Chunk, type OffsetMap } from './layout.js';
-import { pyptoGrammar, convert, type SemState } from './semantics.js';
-import { handMatch } from './hand-stmt.js';
 import type { HandState } from './hand-expr.js';
+import { handMatch } from './hand-stmt.js';
+import { type Chunk, type OffsetMap, ShiftedMap } from './layout.js';
+import { convert, pyptoGrammar, type SemState } from './semantics.js';
 
 /** A clause line of a compound statement (it belongs to the statement before it). */
 const CLAUSE = /^(?:elif|else|except|finally)(?![A-Za-z0-9_])/;

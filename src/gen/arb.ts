@@ -17,7 +17,17 @@
  */
 import fc from 'fast-check';
 import type {
-  BinaryOp, Expr, FunctionDef, FunctionKind, Keyword, Param, Program, Stmt, TypeExpr, UnaryOp, Direction,
+  BinaryOp,
+  Direction,
+  Expr,
+  FunctionDef,
+  FunctionKind,
+  Keyword,
+  Param,
+  Program,
+  Stmt,
+  TypeExpr,
+  UnaryOp,
 } from '../ir/nodes.js';
 import { DATA_TYPES, ENUMS, OPS } from '../ir/ops.js';
 import { printModule } from '../ir/print.js';
@@ -35,9 +45,44 @@ export interface GenOptions {
 }
 
 const PY_KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del',
-  'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda',
-  'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'match', 'case', 'type',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  'match',
+  'case',
+  'type',
 ]);
 /** Names a generated variable never takes: keywords and names the DSL gives a meaning. */
 const RESERVED = new Set([...PY_KEYWORDS, 'pl', 'pld', 'self', 'range', 'tuple', 'print', '_']);
@@ -47,7 +92,28 @@ export function isValidName(s: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !RESERVED.has(s);
 }
 
-const NAME_POOL = ['a', 'b', 'c', 'x', 'y', 'z', 'i', 'j', 't', 'acc', 'tmp', 'tids', 'tid', 'sig', 'win', 'peer', 'row', 'n_iter', 'out', 'data'];
+const NAME_POOL = [
+  'a',
+  'b',
+  'c',
+  'x',
+  'y',
+  'z',
+  'i',
+  'j',
+  't',
+  'acc',
+  'tmp',
+  'tids',
+  'tid',
+  'sig',
+  'win',
+  'peer',
+  'row',
+  'n_iter',
+  'out',
+  'data',
+];
 
 /** A variable name: mostly from a small pool (so names repeat), sometimes random. */
 export const arbName: fc.Arbitrary<string> = fc.oneof(
@@ -58,7 +124,26 @@ export const arbName: fc.Arbitrary<string> = fc.oneof(
 const arbUpperName = fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,7}$/).filter(isValidName);
 
 const BINARY_OPS: BinaryOp[] = [
-  '+', '-', '*', '/', '//', '%', '**', '==', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', '|', '^', '<<', '>>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '**',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'and',
+  'or',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
 ];
 const UNARY_OPS: UnaryOp[] = ['-', 'not', '~'];
 const FLOAT_TEXTS = ['0.5', '1.0', '3.25', '2.', '.5', '1e-3', '2.5e2'];
@@ -76,14 +161,17 @@ export function arbEnum(enumName?: string): fc.Arbitrary<Expr> {
 const arbInt = fc.nat({ max: 1000 }).map(b.int);
 const arbSmallInt = fc.nat({ max: 16 }).map(b.int);
 /** Strings, now and then with quotes, backslashes, control and non-ASCII characters. */
-const arbStr = fc.oneof(
-  { weight: 3, arbitrary: fc.stringMatching(/^[a-zA-Z0-9_ =.-]{0,8}$/) },
-  {
-    weight: 1,
-    arbitrary: fc.array(fc.constantFrom('a', ' ', '"', "'", '\\', '\n', '\t', '\r', '\x01', '\x7f', 'é', '中', '#', '{'), { maxLength: 6 })
-      .map((cs) => cs.join('')),
-  },
-).map(b.str);
+const arbStr = fc
+  .oneof(
+    { weight: 3, arbitrary: fc.stringMatching(/^[a-zA-Z0-9_ =.-]{0,8}$/) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.constantFrom('a', ' ', '"', "'", '\\', '\n', '\t', '\r', '\x01', '\x7f', 'é', '中', '#', '{'), { maxLength: 6 })
+        .map((cs) => cs.join('')),
+    },
+  )
+  .map(b.str);
 
 const arbLeaf: fc.Arbitrary<Expr> = fc.oneof(
   { weight: 6, arbitrary: arbName.map(b.name) },
@@ -102,7 +190,8 @@ const arbDim: fc.Arbitrary<Expr> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('N', 'M', 'ROWS', 'COLS', 'n').map(b.name) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.constantFrom('N', 'M'), fc.constantFrom<BinaryOp>('+', '-', '*', '//'), fc.integer({ min: 1, max: 4 }))
+    arbitrary: fc
+      .tuple(fc.constantFrom('N', 'M'), fc.constantFrom<BinaryOp>('+', '-', '*', '//'), fc.integer({ min: 1, max: 4 }))
       .map(([n, op, k]) => b.bin(op, b.name(n), b.int(k))),
   },
 );
@@ -125,11 +214,17 @@ export function arbExpr(depth = 3): fc.Arbitrary<Expr> {
         { weight: 1, arbitrary: fc.tuple(arbName, sub).map(([n, i]) => b.sub(b.name(n), i)) },
         {
           weight: 1,
-          arbitrary: fc.tuple(fc.constantFrom('pl.add', 'pl.mul', 'pl.exp', 'pl.tensor.create'), fc.array(sub, { maxLength: 3 }), arbKwargs(sub))
+          arbitrary: fc
+            .tuple(fc.constantFrom('pl.add', 'pl.mul', 'pl.exp', 'pl.tensor.create'), fc.array(sub, { maxLength: 3 }), arbKwargs(sub))
             .map(([op, args, kws]) => b.call(op, args, kws)),
         },
         { weight: 1, arbitrary: fc.tuple(arbName, fc.array(sub, { maxLength: 2 })).map(([n, args]) => b.selfCall(n, args)) },
-        { weight: 1, arbitrary: fc.tuple(arbName, fc.array(sub, { maxLength: 2 }), arbKwargs(sub)).map(([n, args, kws]) => b.otherCall(b.name(n), args, kws)) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(arbName, fc.array(sub, { maxLength: 2 }), arbKwargs(sub))
+            .map(([n, args, kws]) => b.otherCall(b.name(n), args, kws)),
+        },
         { weight: 1, arbitrary: fc.array(fc.tuple(sub, sub), { maxLength: 2 }).map((es) => b.dict(...es)) },
       ),
     };
@@ -139,10 +234,12 @@ export function arbExpr(depth = 3): fc.Arbitrary<Expr> {
 
 /** Keywords with distinct, non-positional names (attribute-like). */
 function arbKwargs(value: fc.Arbitrary<Expr>): fc.Arbitrary<Keyword[]> {
-  return fc.uniqueArray(fc.tuple(fc.constantFrom('out_dtype', 'mode', 'alpha', 'flag', 'axis'), value), {
-    maxLength: 2,
-    selector: ([n]) => n,
-  }).map((ks) => ks.map(([n, v]) => b.kw(n, v)));
+  return fc
+    .uniqueArray(fc.tuple(fc.constantFrom('out_dtype', 'mode', 'alpha', 'flag', 'axis'), value), {
+      maxLength: 2,
+      selector: ([n]) => n,
+    })
+    .map((ks) => ks.map(([n, v]) => b.kw(n, v)));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -153,7 +250,15 @@ export const arbType: fc.Arbitrary<TypeExpr> = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(arbShape, arbDtype).map(([s, d]) => b.tensor(s, d, true)) },
   { weight: 1, arbitrary: fc.tuple(arbShape, arbDtype).map(([s, d]) => b.tile(s, d)) },
   { weight: 2, arbitrary: arbDtype.map(b.scalar) },
-  { weight: 1, arbitrary: fc.oneof(arbSmallInt, fc.constant(null).map(() => b.name('N'))).map((s) => b.arrayT(s, b.dtype('TASK_ID'))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(
+        arbSmallInt,
+        fc.constant(null).map(() => b.name('N')),
+      )
+      .map((s) => b.arrayT(s, b.dtype('TASK_ID'))),
+  },
 );
 
 const arbReturnType: fc.Arbitrary<TypeExpr> = fc.oneof(
@@ -161,19 +266,31 @@ const arbReturnType: fc.Arbitrary<TypeExpr> = fc.oneof(
   { weight: 1, arbitrary: fc.array(arbType, { minLength: 2, maxLength: 3 }).map((ts) => b.tupleT(...ts)) },
 );
 
-const arbParams: fc.Arbitrary<Param[]> = fc.uniqueArray(
-  fc.tuple(arbName, arbType, fc.constantFrom<Direction>('in', 'in', 'out', 'inout')),
-  { maxLength: 5, selector: ([n]) => n },
-).map((ps) => ps.map(([n, t, d], i) => (i === 2 && n.length === 1
-  ? b.param(n, null) // an unannotated parameter now and then
-  : b.param(n, t, t.kind === 'TensorType' || t.kind === 'TileType' ? d : 'in'))));
+const arbParams: fc.Arbitrary<Param[]> = fc
+  .uniqueArray(fc.tuple(arbName, arbType, fc.constantFrom<Direction>('in', 'in', 'out', 'inout')), { maxLength: 5, selector: ([n]) => n })
+  .map((ps) =>
+    ps.map(([n, t, d], i) =>
+      i === 2 && n.length === 1
+        ? b.param(n, null) // an unannotated parameter now and then
+        : b.param(n, t, t.kind === 'TensorType' || t.kind === 'TileType' ? d : 'in'),
+    ),
+  );
 
 // ---------------------------------------------------------------------------------------
 // Op calls (known ops, in the frontend's normalised form)
 
 const EXPR_STMT_OPS = [
-  'tile.store', 'tensor.write', 'pld.tile.get', 'pld.tensor.get', 'pld.tile.remote_store', 'pld.tile.put',
-  'pld.tensor.put', 'pld.system.notify', 'pld.system.wait', 'system.cacheinvalid', 'system.fence',
+  'tile.store',
+  'tensor.write',
+  'pld.tile.get',
+  'pld.tensor.get',
+  'pld.tile.remote_store',
+  'pld.tile.put',
+  'pld.tensor.put',
+  'pld.system.notify',
+  'pld.system.wait',
+  'system.cacheinvalid',
+  'system.fence',
 ];
 const VALUE_OPS = ['tensor.read', 'tile.load', 'array.create', 'array.get_element', 'system.task_dummy'];
 
@@ -181,9 +298,12 @@ function arbKnownOp(canonical: string, e: fc.Arbitrary<Expr>): fc.Arbitrary<Expr
   const spec = OPS.find((o) => o.canonical === canonical)!;
   const argArbs = spec.params.map((p) => (p.enum ? arbEnum(p.enum) : /offsets|indices|shapes/.test(p.name) ? arbOffsets : e));
   // `cacheinvalid()` (whole GM) or the full region form; other ops take all their positions.
-  const argsArb = canonical === 'system.cacheinvalid'
-    ? fc.oneof(fc.constant([] as Expr[]), fc.tuple(...argArbs))
-    : argArbs.length === 0 ? fc.constant([] as Expr[]) : fc.tuple(...argArbs);
+  const argsArb =
+    canonical === 'system.cacheinvalid'
+      ? fc.oneof(fc.constant([] as Expr[]), fc.tuple(...argArbs))
+      : argArbs.length === 0
+        ? fc.constant([] as Expr[])
+        : fc.tuple(...argArbs);
   let kwArb: fc.Arbitrary<Keyword[]> = fc.constant([]);
   if (canonical === 'tile.load') kwArb = fc.option(arbEnum('CachePolicy'), { nil: null }).map((v) => (v ? [b.kw('cache', v)] : []));
   if (canonical === 'system.task_dummy') kwArb = fc.array(arbName, { maxLength: 2 }).map((ns) => [b.kw('deps', b.list(...ns.map(b.name)))]);
@@ -191,13 +311,21 @@ function arbKnownOp(canonical: string, e: fc.Arbitrary<Expr>): fc.Arbitrary<Expr
 }
 
 /** A subscript index with at least one slice (`0:H`, `:`, `i, 0:W`). */
-const arbSliceIndex: fc.Arbitrary<Expr> = fc.array(
-  fc.oneof(
-    { weight: 3, arbitrary: fc.tuple(fc.option(arbSmallInt, { nil: null }), fc.option(fc.oneof(arbSmallInt, arbName.map(b.name)), { nil: null })).map(([l, u]) => b.slice(l, u)) },
-    { weight: 1, arbitrary: fc.oneof(arbSmallInt, arbName.map(b.name)) },
-  ),
-  { minLength: 1, maxLength: 3 },
-).filter((items) => items.some((x) => x.kind === 'Slice')).map((items) => (items.length === 1 ? items[0]! : b.tuple(...items)));
+const arbSliceIndex: fc.Arbitrary<Expr> = fc
+  .array(
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(fc.option(arbSmallInt, { nil: null }), fc.option(fc.oneof(arbSmallInt, arbName.map(b.name)), { nil: null }))
+          .map(([l, u]) => b.slice(l, u)),
+      },
+      { weight: 1, arbitrary: fc.oneof(arbSmallInt, arbName.map(b.name)) },
+    ),
+    { minLength: 1, maxLength: 3 },
+  )
+  .filter((items) => items.some((x) => x.kind === 'Slice'))
+  .map((items) => (items.length === 1 ? items[0]! : b.tuple(...items)));
 
 // ---------------------------------------------------------------------------------------
 // Statements
@@ -213,21 +341,34 @@ interface Ctx {
 function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
   const e = arbExpr(o.exprDepth);
   const small = arbExpr(1);
-  const submitArb = fc.tuple(
-    fc.constantFrom(...ctx.kernels),
-    fc.array(small, { maxLength: 3 }),
-    fc.option(fc.array(arbName.map(b.name), { maxLength: 3 }), { nil: null }),
-    arbKwargs(small),
-  ).map(([k, args, deps, kws]) => b.submit(k, args, deps, kws));
+  const submitArb = fc
+    .tuple(
+      fc.constantFrom(...ctx.kernels),
+      fc.array(small, { maxLength: 3 }),
+      fc.option(fc.array(arbName.map(b.name), { maxLength: 3 }), { nil: null }),
+      arbKwargs(small),
+    )
+    .map(([k, args, deps, kws]) => b.submit(k, args, deps, kws));
 
   const simple: fc.Arbitrary<Stmt>[] = [
     fc.tuple(arbName, e).map(([n, v]) => b.assign(n, v)),
     fc.tuple(arbName, arbType, e).map(([n, t, v]) => b.assign(n, v, t)),
-    fc.tuple(arbName, arbName, submitArb).filter(([x, y]) => x !== y).map(([x, y, s]) => b.assignTuple([x, y], s)),
+    fc
+      .tuple(arbName, arbName, submitArb)
+      .filter(([x, y]) => x !== y)
+      .map(([x, y, s]) => b.assignTuple([x, y], s)),
     fc.tuple(arbName, submitArb).map(([x, s]) => b.assignTuple([x], s)),
     fc.tuple(arbName, small, small).map(([n, i, v]) => b.elementWrite(n, i, v)),
-    fc.constantFrom(...EXPR_STMT_OPS).chain((op) => arbKnownOp(op, small)).map(b.exprStmt),
-    fc.tuple(arbName, fc.constantFrom(...VALUE_OPS).chain((op) => arbKnownOp(op, small))).map(([n, v]) => b.assign(n, v)),
+    fc
+      .constantFrom(...EXPR_STMT_OPS)
+      .chain((op) => arbKnownOp(op, small))
+      .map(b.exprStmt),
+    fc
+      .tuple(
+        arbName,
+        fc.constantFrom(...VALUE_OPS).chain((op) => arbKnownOp(op, small)),
+      )
+      .map(([n, v]) => b.assign(n, v)),
     fc.tuple(fc.constantFrom(...ctx.helpers), fc.array(small, { maxLength: 3 })).map(([f, args]) => b.exprStmt(b.selfCall(f, args))),
     fc.tuple(arbName, arbEnum('CachePolicy')).map(([n, p]) => b.exprStmt(b.call('set_cache_policy', [b.name(n), p]))),
     fc.option(e, { nil: null }).map((v) => b.ret(v)),
@@ -239,11 +380,19 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
     fc.tuple(arbName, arbName, arbSliceIndex).map(([n, x, idx]) => b.assign(n, b.sub(b.name(x), idx))),
     fc.tuple(arbName, arbSliceIndex, small).map(([n, idx, v]) => b.sliceWrite(n, idx, v)),
     // nested tuple targets: `(a, b), tid = pl.submit(...)`
-    fc.tuple(fc.uniqueArray(arbName, { minLength: 3, maxLength: 3 }), submitArb)
+    fc
+      .tuple(fc.uniqueArray(arbName, { minLength: 3, maxLength: 3 }), submitArb)
       .map(([[x, y, z], s]) => b.assignNested(b.tuple(b.tuple(b.name(x!), b.name(y!)), b.name(z!)), s)),
     // a deps= comprehension (the whole list, or one element of it); its bound is a constant, as
     // PyPTO unrolls it at parse time (an IR variable there is an error)
-    fc.tuple(fc.constantFrom(...ctx.kernels), arbName, arbName, fc.oneof(fc.integer({ min: 0, max: 6 }).map(b.int), fc.constantFrom('N', 'M').map(b.name)), fc.boolean())
+    fc
+      .tuple(
+        fc.constantFrom(...ctx.kernels),
+        arbName,
+        arbName,
+        fc.oneof(fc.integer({ min: 0, max: 6 }).map(b.int), fc.constantFrom('N', 'M').map(b.name)),
+        fc.boolean(),
+      )
       .map(([k, arr, i, n, whole]) => {
         const c = b.comp(b.sub(b.name(arr), b.name(i)), i, b.otherCall(b.name('range'), [n]));
         return b.exprStmt(b.submit(k, [], whole ? [c] : [b.name(arr), c]));
@@ -260,35 +409,61 @@ function arbStmt(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
       fc.tuple(small, small, small).map(([s, t, u]) => [s, t, u]),
     );
     const iter = fc.option(
-      fc.uniqueArray(arbName, { minLength: 1, maxLength: 2 }).chain((names) =>
-        fc.array(small, { minLength: names.length, maxLength: names.length }).map((vals) => ({ names, vals }))),
+      fc
+        .uniqueArray(arbName, { minLength: 1, maxLength: 2 })
+        .chain((names) => fc.array(small, { minLength: names.length, maxLength: names.length }).map((vals) => ({ names, vals }))),
       { nil: null },
     );
-    const forArb = fc.tuple(
-      fc.constantFrom<'range' | 'parallel' | 'unroll' | 'pipeline'>('range', 'parallel', 'unroll', 'pipeline'),
-      arbName, rangeArgs, iter, body, fc.option(arbSmallInt, { nil: null }),
-    ).filter(([, t, , it]) => !it?.names.includes(t))
-      .map(([kind, t, args, it, bd, stage]) => b.fors(kind, t, args, bd, {
-        iterArgs: it?.names ?? [],
-        initValues: it?.vals ?? [],
-        kwargs: kind === 'pipeline' && stage ? [b.kw('stage', stage)] : [],
-      }));
+    const forArb = fc
+      .tuple(
+        fc.constantFrom<'range' | 'parallel' | 'unroll' | 'pipeline'>('range', 'parallel', 'unroll', 'pipeline'),
+        arbName,
+        rangeArgs,
+        iter,
+        body,
+        fc.option(arbSmallInt, { nil: null }),
+      )
+      .filter(([, t, , it]) => !it?.names.includes(t))
+      .map(([kind, t, args, it, bd, stage]) =>
+        b.fors(kind, t, args, bd, {
+          iterArgs: it?.names ?? [],
+          initValues: it?.vals ?? [],
+          kwargs: kind === 'pipeline' && stage ? [b.kw('stage', stage)] : [],
+        }),
+      );
     const spmdFor = fc.tuple(arbName, small, body).map(([t, n, bd]) => b.fors('spmd', t, [n], bd));
-    const splitAiv = fc.tuple(arbName, fc.constantFrom('UP_DOWN', 'LEFT_RIGHT', 'NONE'), body)
-      .map(([t, m, bd]) => b.fors('split_aiv', t, [b.int(2)], bd, { kwargs: [b.kw('mode', b.attr(b.attr(b.name('pl'), 'SplitMode'), m))] }));
-    const ssaWhile = fc.tuple(fc.uniqueArray(arbName, { minLength: 1, maxLength: 2 }), small, body).chain(([names, c, bd]) =>
-      fc.array(small, { minLength: names.length, maxLength: names.length }).map((vals) =>
-        b.fors('while', null, [], bd, { iterArgs: names, initValues: vals, cond: c })));
+    const splitAiv = fc
+      .tuple(arbName, fc.constantFrom('UP_DOWN', 'LEFT_RIGHT', 'NONE'), body)
+      .map(([t, m, bd]) =>
+        b.fors('split_aiv', t, [b.int(2)], bd, { kwargs: [b.kw('mode', b.attr(b.attr(b.name('pl'), 'SplitMode'), m))] }),
+      );
+    const ssaWhile = fc
+      .tuple(fc.uniqueArray(arbName, { minLength: 1, maxLength: 2 }), small, body)
+      .chain(([names, c, bd]) =>
+        fc
+          .array(small, { minLength: names.length, maxLength: names.length })
+          .map((vals) => b.fors('while', null, [], bd, { iterArgs: names, initValues: vals, cond: c })),
+      );
     const elifArb = fc.tuple(e, body, fc.oneof(fc.constant([] as Stmt[]), body)).map(([c, t, els]) => [b.ifs(c, t, els)]);
-    const ifArb = fc.tuple(e, body, fc.oneof(fc.constant([] as Stmt[]), body, elifArb))
-      .map(([c, t, els]) => b.ifs(c, t, els));
+    const ifArb = fc.tuple(e, body, fc.oneof(fc.constant([] as Stmt[]), body, elifArb)).map(([c, t, els]) => b.ifs(c, t, els));
     const scopeArb = fc.oneof(
       body.map((bd) => b.scope('manual', bd)),
       body.map((bd) => b.scope('auto', bd)),
-      fc.tuple(body, arbEnum('Level'), fc.option(arbStr, { nil: null }), fc.option(fc.array(arbName.map(b.name), { maxLength: 2 }), { nil: null }), fc.option(arbName, { nil: null }))
-        .map(([bd, lvl, hint, deps, as]) => b.scope('at', bd, {
-          kwargs: [b.kw('level', lvl), ...(hint ? [b.kw('name_hint', hint)] : [])], deps, asName: as,
-        })),
+      fc
+        .tuple(
+          body,
+          arbEnum('Level'),
+          fc.option(arbStr, { nil: null }),
+          fc.option(fc.array(arbName.map(b.name), { maxLength: 2 }), { nil: null }),
+          fc.option(arbName, { nil: null }),
+        )
+        .map(([bd, lvl, hint, deps, as]) =>
+          b.scope('at', bd, {
+            kwargs: [b.kw('level', lvl), ...(hint ? [b.kw('name_hint', hint)] : [])],
+            deps,
+            asName: as,
+          }),
+        ),
       fc.tuple(body, small).map(([bd, n]) => b.scope('spmd', bd, { args: [n] })),
       body.map((bd) => b.scope('cluster', bd)),
     );
@@ -315,24 +490,33 @@ function arbBody(ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<Stmt[]> {
 }
 
 const arbFuncAttrs = fc.option(
-  fc.array(fc.tuple(fc.nat({ max: 4 }), fc.nat({ max: 1 })), { minLength: 1, maxLength: 2 })
+  fc
+    .array(fc.tuple(fc.nat({ max: 4 }), fc.nat({ max: 1 })), { minLength: 1, maxLength: 2 })
     .map((pairs) => b.dict([b.str('cache_policy'), b.list(...pairs.map(([i, p]) => b.tuple(b.int(i), b.int(p))))])),
   { nil: null, freq: 4 },
 );
 
 function arbFunction(fname: string, kind: FunctionKind, ctx: Ctx, o: Required<GenOptions>): fc.Arbitrary<FunctionDef> {
-  const deco = kind === 'Opaque' || kind === 'InCore'
-    ? fc.option(arbEnum('Level'), { nil: null, freq: 4 }).map((l) => (l ? [b.kw('level', l)] : []))
-    : fc.constant([] as Keyword[]);
+  const deco =
+    kind === 'Opaque' || kind === 'InCore'
+      ? fc.option(arbEnum('Level'), { nil: null, freq: 4 }).map((l) => (l ? [b.kw('level', l)] : []))
+      : fc.constant([] as Keyword[]);
   // A docstring, sometimes alone (Python accepts a body holding only a docstring).
   const docstring = fc.option(fc.stringMatching(/^[a-zA-Z0-9 .'"\\\n-]{0,12}$/), { nil: null, freq: 3 });
-  const body = fc.tuple(docstring, arbBody(ctx, o), fc.nat({ max: 5 }))
+  const body = fc
+    .tuple(docstring, arbBody(ctx, o), fc.nat({ max: 5 }))
     .map(([doc, bd, k]) => ({ doc, bd: doc !== null && k === 0 ? [] : bd }));
   // Now and then: written without `self` (PyPTO's printer omits it), or an external kernel (`...` body).
   const shape = fc.constantFrom<'plain' | 'noSelf' | 'external'>('plain', 'plain', 'plain', 'plain', 'noSelf', 'external');
-  return fc.tuple(arbParams, fc.option(arbReturnType, { nil: null }), body, arbFuncAttrs, deco, shape)
+  return fc
+    .tuple(arbParams, fc.option(arbReturnType, { nil: null }), body, arbFuncAttrs, deco, shape)
     .map(([params, returns, { doc, bd }, attrs, kws, sh]) => {
-      const f = b.func(fname, kind, params, sh === 'external' ? [] : bd, { returns, attrs, decoratorKwargs: kws, docstring: sh === 'external' ? null : doc });
+      const f = b.func(fname, kind, params, sh === 'external' ? [] : bd, {
+        returns,
+        attrs,
+        decoratorKwargs: kws,
+        docstring: sh === 'external' ? null : doc,
+      });
       if (sh === 'noSelf') f.noSelf = true;
       if (sh === 'external') f.external = true;
       return f;
@@ -340,7 +524,12 @@ function arbFunction(fname: string, kind: FunctionKind, ctx: Ctx, o: Required<Ge
 }
 
 function withDefaults(opts: GenOptions): Required<GenOptions> {
-  return { maxDepth: opts.maxDepth ?? 3, exprDepth: opts.exprDepth ?? 3, maxStmts: opts.maxStmts ?? 4, maxFunctions: opts.maxFunctions ?? 2 };
+  return {
+    maxDepth: opts.maxDepth ?? 3,
+    exprDepth: opts.exprDepth ?? 3,
+    maxStmts: opts.maxStmts ?? 4,
+    maxFunctions: opts.maxFunctions ?? 2,
+  };
 }
 
 const DEFAULT_CTX: Ctx = { kernels: ['k0'], helpers: ['k0', 'helper'], orchestration: false };
@@ -358,7 +547,8 @@ export function arbOrchestrationFunction(opts: GenOptions = {}, fname = 'main'):
 /** A random program: InCore kernels `k0..`, an optional Opaque `helper`, Orchestration `main..`. */
 export function arbProgram(opts: GenOptions = {}): fc.Arbitrary<Program> {
   const o = withDefaults(opts);
-  return fc.tuple(arbUpperName, fc.integer({ min: 1, max: o.maxFunctions }), fc.integer({ min: 0, max: o.maxFunctions }), fc.boolean())
+  return fc
+    .tuple(arbUpperName, fc.integer({ min: 1, max: o.maxFunctions }), fc.integer({ min: 0, max: o.maxFunctions }), fc.boolean())
     .chain(([pname, nk, no, helper]) => {
       const kernels = Array.from({ length: nk }, (_, i) => `k${i}`);
       const ctx: Ctx = { kernels, helpers: helper ? [...kernels, 'helper'] : kernels, orchestration: false };

@@ -4,9 +4,28 @@
  * canonical name, enum parameters as `Enum` nodes).
  */
 import type {
-  AssignStmt, BinaryOp, CallExpr, Expr, ForStmt, FunctionDef, FunctionKind, IfStmt, Keyword,
-  LoopKind, NameExpr, Param, Program, ScopeKind, ScopeStmt, Span, Stmt, SubmitExpr, TypeExpr,
-  UnaryOp, Direction, EnumExpr,
+  AssignStmt,
+  BinaryOp,
+  CallExpr,
+  Direction,
+  EnumExpr,
+  Expr,
+  ForStmt,
+  FunctionDef,
+  FunctionKind,
+  IfStmt,
+  Keyword,
+  LoopKind,
+  NameExpr,
+  Param,
+  Program,
+  ScopeKind,
+  ScopeStmt,
+  Span,
+  Stmt,
+  SubmitExpr,
+  TypeExpr,
+  UnaryOp,
 } from '../ir/nodes.js';
 import { ENUMS, opByCanonical, opBySpelling } from '../ir/ops.js';
 
@@ -28,15 +47,27 @@ export const kw = (n: string, value: Expr): Keyword => ({ name: n, value, start:
 export const slice = (lower: Expr | null, upper: Expr | null): Expr => ({ kind: 'Slice', lower, upper, start: 0, end: 0 });
 /** `[elt for target in iter if c...]` (read only in `deps=`). */
 export const comp = (elt: Expr, target: string, iter: Expr, conds: Expr[] = []): Expr => ({
-  kind: 'Comp', elt, target: name(target), iter, conds, start: 0, end: 0,
+  kind: 'Comp',
+  elt,
+  target: name(target),
+  iter,
+  conds,
+  start: 0,
+  end: 0,
 });
 /** `dst[index] = src` with slices in `index`, as the frontend reads it: `dst = pl.assemble(dst, src, offsets)`. */
 export function sliceWrite(dst: string, index: Expr, src: Expr): Stmt {
   const items = index.kind === 'Tuple' ? index.elts : [index];
-  const offsets = items.map((it) => structuredClone(it.kind !== 'Slice' ? it : it.lower ?? int(0)));
+  const offsets = items.map((it) => structuredClone(it.kind !== 'Slice' ? it : (it.lower ?? int(0))));
   return {
-    kind: 'Assign', targets: [name(dst)], tupleTarget: false, annotation: null,
-    value: call('assemble', [name(dst), src, list(...offsets)]), sliceIndex: index, start: 0, end: 0,
+    kind: 'Assign',
+    targets: [name(dst)],
+    tupleTarget: false,
+    annotation: null,
+    value: call('assemble', [name(dst), src, list(...offsets)]),
+    sliceIndex: index,
+    start: 0,
+    end: 0,
   };
 }
 /** `(a, b), tid = value`: nested tuple targets (`pattern` of names), flattened into `targets`. */
@@ -48,12 +79,21 @@ export function assignNested(pattern: Expr, value: Expr): Stmt {
   };
   walk(pattern);
   return {
-    kind: 'Assign', targets: flat.map(name), tupleTarget: true, annotation: null, value,
-    targetPattern: pattern as Extract<Expr, { kind: 'Tuple' }>, start: 0, end: 0,
+    kind: 'Assign',
+    targets: flat.map(name),
+    tupleTarget: true,
+    annotation: null,
+    value,
+    targetPattern: pattern as Extract<Expr, { kind: 'Tuple' }>,
+    start: 0,
+    end: 0,
   };
 }
 export const dict = (...entries: [Expr, Expr][]): Expr => ({
-  kind: 'Dict', entries: entries.map(([key, value]) => ({ key, value })), start: 0, end: 0,
+  kind: 'Dict',
+  entries: entries.map(([key, value]) => ({ key, value })),
+  start: 0,
+  end: 0,
 });
 
 /** An enum literal; `enumName` `DataType` gives `pl.FP32`-style data types. */
@@ -71,39 +111,85 @@ export function call(spelling: string, args: Expr[] = [], kwargs: Keyword[] = []
     callee: spec ? { kind: 'op', name: spec.canonical, known: true } : { kind: 'op', name: spelling, known: false },
     args,
     kwargs,
-    start: 0, end: 0,
+    start: 0,
+    end: 0,
   };
 }
 export const selfCall = (fn: string, args: Expr[] = [], kwargs: Keyword[] = []): CallExpr => ({
-  kind: 'Call', callee: { kind: 'self', name: fn }, args, kwargs, start: 0, end: 0,
+  kind: 'Call',
+  callee: { kind: 'self', name: fn },
+  args,
+  kwargs,
+  start: 0,
+  end: 0,
 });
 export const otherCall = (callee: Expr, args: Expr[] = [], kwargs: Keyword[] = []): CallExpr => ({
-  kind: 'Call', callee: { kind: 'other', expr: callee }, args, kwargs, start: 0, end: 0,
+  kind: 'Call',
+  callee: { kind: 'other', expr: callee },
+  args,
+  kwargs,
+  start: 0,
+  end: 0,
 });
 export const submit = (func: string, args: Expr[], deps: Expr[] | null = null, kwargs: Keyword[] = []): SubmitExpr => ({
-  kind: 'Submit', func, args, kwargs, deps, depsStart: deps ? 0 : -1, depsEnd: deps ? 0 : -1, start: 0, end: 0,
+  kind: 'Submit',
+  func,
+  args,
+  kwargs,
+  deps,
+  depsStart: deps ? 0 : -1,
+  depsEnd: deps ? 0 : -1,
+  start: 0,
+  end: 0,
 });
 
 // Types
 export const tensor = (shape: Expr[], dt: Expr, distributed = false, extras: Expr[] = []): TypeExpr => ({
-  kind: 'TensorType', distributed, shape, dtype: dt, extras, start: 0, end: 0,
+  kind: 'TensorType',
+  distributed,
+  shape,
+  dtype: dt,
+  extras,
+  start: 0,
+  end: 0,
 });
 export const tile = (shape: Expr[], dt: Expr, extras: Expr[] = []): TypeExpr => ({
-  kind: 'TileType', shape, dtype: dt, extras, start: 0, end: 0,
+  kind: 'TileType',
+  shape,
+  dtype: dt,
+  extras,
+  start: 0,
+  end: 0,
 });
 export const scalar = (dt: Expr): TypeExpr => ({ kind: 'ScalarType', dtype: dt, start: 0, end: 0 });
 export const arrayT = (size: Expr, dt: Expr): TypeExpr => ({ kind: 'ArrayType', size, dtype: dt, start: 0, end: 0 });
 export const tupleT = (...elts: TypeExpr[]): TypeExpr => ({ kind: 'TupleType', elts, start: 0, end: 0 });
 export const param = (n: string, type: TypeExpr | null, direction: Direction = 'in'): Param => ({
-  name: n, type, direction, start: 0, end: 0,
+  name: n,
+  type,
+  direction,
+  start: 0,
+  end: 0,
 });
 
 // Statements
 export const assign = (target: string, value: Expr, annotation: TypeExpr | null = null): AssignStmt => ({
-  kind: 'Assign', targets: [name(target)], tupleTarget: false, annotation, value, start: 0, end: 0,
+  kind: 'Assign',
+  targets: [name(target)],
+  tupleTarget: false,
+  annotation,
+  value,
+  start: 0,
+  end: 0,
 });
 export const assignTuple = (targets: string[], value: Expr): AssignStmt => ({
-  kind: 'Assign', targets: targets.map(name), tupleTarget: true, annotation: null, value, start: 0, end: 0,
+  kind: 'Assign',
+  targets: targets.map(name),
+  tupleTarget: true,
+  annotation: null,
+  value,
+  start: 0,
+  end: 0,
 });
 /** `arr[i] = v`, i.e. `arr = pl.array.update_element(arr, i, v)`. */
 export const elementWrite = (arr: string, index: Expr, value: Expr): AssignStmt =>
@@ -114,7 +200,13 @@ export const pass = (): Stmt => ({ kind: 'Pass', start: 0, end: 0 });
 export const brk = (): Stmt => ({ kind: 'Break', start: 0, end: 0 });
 export const cont = (): Stmt => ({ kind: 'Continue', start: 0, end: 0 });
 export const ifs = (cond: Expr, then: Stmt[], orelse: Stmt[] = []): IfStmt => ({
-  kind: 'If', cond, then, orelse, isElif: orelse.length === 1 && orelse[0]!.kind === 'If', start: 0, end: 0,
+  kind: 'If',
+  cond,
+  then,
+  orelse,
+  isElif: orelse.length === 1 && orelse[0]!.kind === 'If',
+  start: 0,
+  end: 0,
 });
 export const whiles = (cond: Expr, body: Stmt[]): Stmt => ({ kind: 'While', cond, body, start: 0, end: 0 });
 
@@ -134,7 +226,8 @@ export const fors = (loopKind: LoopKind, target: string | null, args: Expr[], bo
   initValues: o.initValues ?? [],
   cond: o.cond ?? null,
   body,
-  start: 0, end: 0,
+  start: 0,
+  end: 0,
 });
 
 export interface ScopeOpts {
@@ -153,7 +246,8 @@ export const scope = (kind: ScopeKind, body: Stmt[], o: ScopeOpts = {}): ScopeSt
   depsEnd: o.deps ? 0 : -1,
   asName: o.asName ? name(o.asName) : null,
   body,
-  start: 0, end: 0,
+  start: 0,
+  end: 0,
 });
 
 export interface FunctionOpts {
@@ -178,7 +272,8 @@ export function func(n: string, funcKind: FunctionKind, params: Param[], body: S
     docstring: o.docstring ?? null,
     attrs: attrs && attrs.kind === 'Dict' ? attrs : null,
     body,
-    start: 0, end: 0,
+    start: 0,
+    end: 0,
   };
 }
 export const program = (n: string, functions: FunctionDef[]): Program => ({ kind: 'Program', name: n, functions, start: 0, end: 0 });

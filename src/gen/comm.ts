@@ -46,8 +46,16 @@ const arbLeaf: fc.Arbitrary<Stmt> = fc.oneof(
   { weight: 2, arbitrary: arbAnyDst.map((d) => b.exprStmt(b.call('tensor.write', [b.name(d), zero2(), b.float('1.0')]))) },
   { weight: 1, arbitrary: arbWin.map((d) => b.exprStmt(b.call('pld.tile.get', [b.name(d), b.name('win_a'), b.name('peer'), zero2()]))) },
   // Each in its own argument layout: remote_store(src_tile, target, peer, offsets), put(dst, peer, src, stage).
-  { weight: 1, arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tile.remote_store', [b.name('t'), b.name('win_a'), b.name('peer'), zero2()]))) },
-  { weight: 1, arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tile.put', [b.name('win_a'), b.name('peer'), b.name('x'), b.name('t')]))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constant(null)
+      .map(() => b.exprStmt(b.call('pld.tile.remote_store', [b.name('t'), b.name('win_a'), b.name('peer'), zero2()]))),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tile.put', [b.name('win_a'), b.name('peer'), b.name('x'), b.name('t')]))),
+  },
   { weight: 2, arbitrary: fc.constant(null).map(notify) },
   { weight: 4, arbitrary: fc.constant(null).map(wait) },
   { weight: 2, arbitrary: arbAnyDst.map((s) => b.assign('v', b.call('tensor.read', [b.name(s), zero2()]))) },
@@ -65,12 +73,20 @@ const arbLeaf: fc.Arbitrary<Stmt> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).map(() => b.assign('s', b.bin('+', b.name('peer'), b.int(1)))) },
   { weight: 1, arbitrary: fc.constant(null).map(b.pass) },
   // pld.tensor.get into a window / plain tensor, pld.tensor.put to a peer's window.
-  { weight: 1, arbitrary: arbAnyDst.map((d) => b.exprStmt(b.call('pld.tensor.get', [b.name(d), b.name('win_a'), b.name('peer'), zero2()]))) },
-  { weight: 1, arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tensor.put', [b.name('x'), b.name('win_a'), b.name('peer'), zero2()]))) },
+  {
+    weight: 1,
+    arbitrary: arbAnyDst.map((d) => b.exprStmt(b.call('pld.tensor.get', [b.name(d), b.name('win_a'), b.name('peer'), zero2()]))),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant(null).map(() => b.exprStmt(b.call('pld.tensor.put', [b.name('x'), b.name('win_a'), b.name('peer'), zero2()]))),
+  },
   // A local write whose destination is an inline expression (an opaque write).
   {
     weight: 1,
-    arbitrary: arbWin.map((w) => b.exprStmt(b.call('tile.store', [b.name('t'), zero2(), b.call('tensor.view', [b.name(w), b.list(b.int(1), N), zero2()])]))),
+    arbitrary: arbWin.map((w) =>
+      b.exprStmt(b.call('tile.store', [b.name('t'), zero2(), b.call('tensor.view', [b.name(w), b.list(b.int(1), N), zero2()])])),
+    ),
   },
   // The write's result names the same window (`win_a = pl.store(t, [0, 0], win_a)`).
   { weight: 1, arbitrary: arbWin.map((w) => b.assign(w, b.call('tile.store', [b.name('t'), zero2(), b.name(w)]))) },
@@ -85,11 +101,18 @@ function arbBody(depth: number, o: Required<CommGenOptions>): fc.Arbitrary<Stmt[
       ? arbLeaf
       : fc.oneof(
           { weight: 6, arbitrary: arbLeaf },
-          { weight: 1, arbitrary: fc.tuple(arbBody(depth - 1, o), fc.option(arbBody(depth - 1, o))).map(([t, e]) => b.ifs(b.name('c'), t, e ?? [])) },
+          {
+            weight: 1,
+            arbitrary: fc.tuple(arbBody(depth - 1, o), fc.option(arbBody(depth - 1, o))).map(([t, e]) => b.ifs(b.name('c'), t, e ?? [])),
+          },
           {
             weight: 1,
             arbitrary: fc
-              .tuple(fc.constantFrom('range', 'parallel', 'unroll') as fc.Arbitrary<'range' | 'parallel' | 'unroll'>, arbBody(depth - 1, o), fc.boolean())
+              .tuple(
+                fc.constantFrom('range', 'parallel', 'unroll') as fc.Arbitrary<'range' | 'parallel' | 'unroll'>,
+                arbBody(depth - 1, o),
+                fc.boolean(),
+              )
               .map(([kind, body, readsGm]) =>
                 b.fors(kind, 'i', [b.int(0), readsGm ? b.call('tensor.read', [b.name('x'), zero2()]) : N, b.int(1)], body),
               ),
@@ -98,17 +121,23 @@ function arbBody(depth: number, o: Required<CommGenOptions>): fc.Arbitrary<Stmt[
             weight: 1,
             arbitrary: fc
               .tuple(arbBody(depth - 1, o), fc.boolean())
-              .map(([body, readsGm]) => b.whiles(b.bin('>', readsGm ? b.call('tensor.read', [b.name('sig'), zero2()]) : b.name('peer'), b.int(0)), body)),
+              .map(([body, readsGm]) =>
+                b.whiles(b.bin('>', readsGm ? b.call('tensor.read', [b.name('sig'), zero2()]) : b.name('peer'), b.int(0)), body),
+              ),
           },
           {
             weight: 1,
-            arbitrary: arbBody(depth - 1, o).map((body) => b.ifs(b.bin('>', b.call('tensor.read', [b.name('win_b'), zero2()]), b.int(0)), body, [])),
-          },
-          {
-            weight: 1,
-            arbitrary: fc.array(fc.constant(null), { minLength: 1, maxLength: 3 }).map((ws) =>
-              b.fors('range', 'src', [b.int(0), N, b.int(1)], [b.ifs(b.bin('!=', b.name('src'), b.name('peer')), ws.map(wait))]),
+            arbitrary: arbBody(depth - 1, o).map((body) =>
+              b.ifs(b.bin('>', b.call('tensor.read', [b.name('win_b'), zero2()]), b.int(0)), body, []),
             ),
+          },
+          {
+            weight: 1,
+            arbitrary: fc
+              .array(fc.constant(null), { minLength: 1, maxLength: 3 })
+              .map((ws) =>
+                b.fors('range', 'src', [b.int(0), N, b.int(1)], [b.ifs(b.bin('!=', b.name('src'), b.name('peer')), ws.map(wait))]),
+              ),
           },
           {
             weight: 1,

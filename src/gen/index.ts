@@ -4,4 +4,4 @@
  */
 export * from './arb.js';
 export * as build from './build.js';
-export { respell, arbRespelling, type Respelling } from './respell.js';
+export { arbRespelling, type Respelling, respell } from './respell.js';

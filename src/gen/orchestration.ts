@@ -68,13 +68,21 @@ function arbBody(depth: number, o: Required<OrchGenOptions>): fc.Arbitrary<Stmt[
           },
           {
             weight: 1,
-            arbitrary: fc.tuple(arbArray, arbBody(depth - 1, o), fc.boolean()).map(([a, body, update]) =>
-              b.fors('range', 'j', [b.int(0), b.int(2), b.int(1)], [
-                ...body,
-                ...(update ? [b.elementWrite('acc', b.name('j'), b.name('t'))] : []),
-                b.assign(`${a}_out`, b.call('yield_', [b.name('acc')])),
-              ], { iterArgs: ['acc'], initValues: [b.name(a)] }),
-            ),
+            arbitrary: fc
+              .tuple(arbArray, arbBody(depth - 1, o), fc.boolean())
+              .map(([a, body, update]) =>
+                b.fors(
+                  'range',
+                  'j',
+                  [b.int(0), b.int(2), b.int(1)],
+                  [
+                    ...body,
+                    ...(update ? [b.elementWrite('acc', b.name('j'), b.name('t'))] : []),
+                    b.assign(`${a}_out`, b.call('yield_', [b.name('acc')])),
+                  ],
+                  { iterArgs: ['acc'], initValues: [b.name(a)] },
+                ),
+              ),
           },
           { weight: 1, arbitrary: fc.tuple(arbBody(depth - 1, o), arbBody(depth - 1, o)).map(([t, e]) => b.ifs(b.name('c'), t, e)) },
           { weight: 1, arbitrary: arbBody(depth - 1, o).map((body) => b.whiles(b.name('c'), body)) },

@@ -95,7 +95,15 @@ export function joinWithSemicolons(text: string, seed: number): string {
   });
   const simple = (i: number): boolean => {
     const p = parsed[i];
-    return p !== undefined && p.body !== '' && p.indent > 4 && !COMPOUND.test(p.body) && !p.body.endsWith(':') && !p.body.endsWith(',') && !p.body.startsWith(')');
+    return (
+      p !== undefined &&
+      p.body !== '' &&
+      p.indent > 4 &&
+      !COMPOUND.test(p.body) &&
+      !p.body.endsWith(':') &&
+      !p.body.endsWith(',') &&
+      !p.body.startsWith(')')
+    );
   };
   const out: string[] = [];
   let i = 0;
@@ -107,7 +115,12 @@ export function joinWithSemicolons(text: string, seed: number): string {
       while (j < lines.length && parsed[j]!.indent === p.indent + 4 && simple(j)) j++;
       const next = parsed[j];
       if (j > i + 1 && (next === undefined || next.body === '' || next.indent <= p.indent)) {
-        out.push(`${' '.repeat(p.indent)}${p.body} ${parsed.slice(i + 1, j).map((x) => x.body).join('; ')}`);
+        out.push(
+          `${' '.repeat(p.indent)}${p.body} ${parsed
+            .slice(i + 1, j)
+            .map((x) => x.body)
+            .join('; ')}`,
+        );
         i = j;
         continue;
       }
@@ -115,7 +128,12 @@ export function joinWithSemicolons(text: string, seed: number): string {
     if (simple(i)) {
       let j = i + 1;
       while (j < lines.length && parsed[j]!.indent === p.indent && simple(j) && rnd(2) === 0) j++;
-      out.push(`${' '.repeat(p.indent)}${parsed.slice(i, j).map((x) => x.body).join('; ')}`);
+      out.push(
+        `${' '.repeat(p.indent)}${parsed
+          .slice(i, j)
+          .map((x) => x.body)
+          .join('; ')}`,
+      );
       i = j;
       continue;
     }

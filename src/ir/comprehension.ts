@@ -7,8 +7,9 @@
  * list / tuple of constant integers or a module constant list, and every filter is constant
  * for each value. Otherwise its length is symbolic.
  */
-import type { CompExpr, ConstValue, Expr } from './nodes.js';
+
 import { evalConst, evalConstValue } from './consts.js';
+import type { CompExpr, ConstValue, Expr } from './nodes.js';
 
 /** More values than this: treated as symbolic (PyPTO would unroll them all; no kernel has that many dependencies). */
 export const MAX_UNROLL = 4096;
@@ -26,7 +27,13 @@ function rangeValues(args: readonly Expr[], constants: ReadonlyMap<string, Const
 
 /** The values the comprehension's iterable yields, or null when they are not known. */
 function iterValues(iter: Expr, constants: ReadonlyMap<string, ConstValue>): number[] | null {
-  if (iter.kind === 'Call' && iter.callee.kind === 'other' && iter.callee.expr.kind === 'Name' && iter.callee.expr.id === 'range' && iter.kwargs.length === 0) {
+  if (
+    iter.kind === 'Call' &&
+    iter.callee.kind === 'other' &&
+    iter.callee.expr.kind === 'Name' &&
+    iter.callee.expr.id === 'range' &&
+    iter.kwargs.length === 0
+  ) {
     return rangeValues(iter.args, constants);
   }
   if (iter.kind === 'List' || iter.kind === 'Tuple' || iter.kind === 'Name') {
@@ -57,12 +64,18 @@ function evalCond(e: Expr, constants: ReadonlyMap<string, ConstValue>): boolean 
       const b = evalConst(e.right, constants);
       if (a === undefined || b === undefined) return undefined;
       switch (e.op) {
-        case '<': return a < b;
-        case '<=': return a <= b;
-        case '>': return a > b;
-        case '>=': return a >= b;
-        case '==': return a === b;
-        default: return a !== b;
+        case '<':
+          return a < b;
+        case '<=':
+          return a <= b;
+        case '>':
+          return a > b;
+        case '>=':
+          return a >= b;
+        case '==':
+          return a === b;
+        default:
+          return a !== b;
       }
     }
   }

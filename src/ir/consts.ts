@@ -17,7 +17,7 @@ function floorDiv(a: number, b: number): number | undefined {
 function pyMod(a: number, b: number): number | undefined {
   if (b === 0) return undefined;
   const r = a % b;
-  return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
 }
 
 /**
@@ -45,13 +45,26 @@ export function evalConst(e: Expr, constants: ReadonlyMap<string, ConstValue>): 
       if (b === undefined) return undefined;
       let r: number | undefined;
       switch (e.op) {
-        case '+': r = a + b; break;
-        case '-': r = a - b; break;
-        case '*': r = a * b; break;
-        case '//': r = floorDiv(a, b); break;
-        case '%': r = pyMod(a, b); break;
-        case '**': r = b < 0 ? undefined : a ** b; break;
-        default: r = undefined;
+        case '+':
+          r = a + b;
+          break;
+        case '-':
+          r = a - b;
+          break;
+        case '*':
+          r = a * b;
+          break;
+        case '//':
+          r = floorDiv(a, b);
+          break;
+        case '%':
+          r = pyMod(a, b);
+          break;
+        case '**':
+          r = b < 0 ? undefined : a ** b;
+          break;
+        default:
+          r = undefined;
       }
       return r !== undefined && isInt(r) ? (r === 0 ? 0 : r) : undefined;
     }
@@ -74,11 +87,19 @@ export function beyondExactRange(e: Expr, constants: ReadonlyMap<string, ConstVa
   const y = BigInt(b);
   let r: bigint;
   switch (e.op) {
-    case '+': r = x + y; break;
-    case '-': r = x - y; break;
-    case '*': r = x * y; break;
+    case '+':
+      r = x + y;
+      break;
+    case '-':
+      r = x - y;
+      break;
+    case '*':
+      r = x * y;
+      break;
     // Floor division and modulo of exact operands stay exact; only a zero divisor is unknown.
-    case '//': case '%': return false;
+    case '//':
+    case '%':
+      return false;
     default:
       // `**` with a negative exponent is a float; a huge exponent is bounded before computing.
       if (y < 0n) return false;

@@ -15,7 +15,18 @@
 import type { Keyword, Stmt } from './nodes.js';
 import { hoistDecls } from './visit.js';
 
-const IGNORED: ReadonlySet<string> = new Set(['start', 'end', 'depsStart', 'depsEnd', 'bareDecorator', 'isElif', 'source', 'noSelf', 'problems', 'spell']);
+const IGNORED: ReadonlySet<string> = new Set([
+  'start',
+  'end',
+  'depsStart',
+  'depsEnd',
+  'bareDecorator',
+  'isElif',
+  'source',
+  'noSelf',
+  'problems',
+  'spell',
+]);
 const KEYWORD_LISTS: ReadonlySet<string> = new Set(['kwargs', 'decoratorKwargs']);
 const BODIES: ReadonlySet<string> = new Set(['body', 'then', 'orelse']);
 

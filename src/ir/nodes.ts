@@ -9,8 +9,9 @@
  * Structural identity ignores spans: two programs are the same program exactly when their
  * IR trees are equal with spans removed (see `equal.ts`).
  */
-import type { SourceText } from '../report/source.js';
+
 import type { Diagnostic } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
 
 export interface Span {
   start: number;
@@ -26,51 +27,162 @@ export function spanOf(s: Span): Span {
 // Expressions
 
 export type BinaryOp =
-  | '+' | '-' | '*' | '/' | '//' | '%' | '**'
-  | '==' | '!=' | '<' | '<=' | '>' | '>='
-  | 'and' | 'or' | '&' | '|' | '^' | '<<' | '>>';
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '//'
+  | '%'
+  | '**'
+  | '=='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'and'
+  | 'or'
+  | '&'
+  | '|'
+  | '^'
+  | '<<'
+  | '>>';
 
 export type UnaryOp = '-' | 'not' | '~';
 
-export interface NameExpr { kind: 'Name'; id: string; start: number; end: number }
+export interface NameExpr {
+  kind: 'Name';
+  id: string;
+  start: number;
+  end: number;
+}
 /** Integer literal; `value` is exact for |n| < 2^53, `text` keeps the spelling (e.g. `0x10`). */
-export interface IntExpr { kind: 'Int'; value: number; start: number; end: number }
-export interface FloatExpr { kind: 'Float'; value: number; text: string; start: number; end: number }
-export interface BoolExpr { kind: 'Bool'; value: boolean; start: number; end: number }
-export interface NoneExpr { kind: 'None'; start: number; end: number }
+export interface IntExpr {
+  kind: 'Int';
+  value: number;
+  start: number;
+  end: number;
+}
+export interface FloatExpr {
+  kind: 'Float';
+  value: number;
+  text: string;
+  start: number;
+  end: number;
+}
+export interface BoolExpr {
+  kind: 'Bool';
+  value: boolean;
+  start: number;
+  end: number;
+}
+export interface NoneExpr {
+  kind: 'None';
+  start: number;
+  end: number;
+}
 export interface StrExpr {
-  kind: 'Str'; value: string; start: number; end: number;
+  kind: 'Str';
+  value: string;
+  start: number;
+  end: number;
   /** An f-string (read as an argument of `pl.static_print` / `pl.static_assert` only): printed `f"..."`, `value` its text. */
   fstring?: true;
 }
-export interface ListExpr { kind: 'List'; elts: Expr[]; start: number; end: number }
-export interface TupleExpr { kind: 'Tuple'; elts: Expr[]; start: number; end: number }
-export interface DictExpr { kind: 'Dict'; entries: { key: Expr; value: Expr }[]; start: number; end: number }
+export interface ListExpr {
+  kind: 'List';
+  elts: Expr[];
+  start: number;
+  end: number;
+}
+export interface TupleExpr {
+  kind: 'Tuple';
+  elts: Expr[];
+  start: number;
+  end: number;
+}
+export interface DictExpr {
+  kind: 'Dict';
+  entries: { key: Expr; value: Expr }[];
+  start: number;
+  end: number;
+}
 /** `value.attr` that is not a known enum literal (e.g. `self.kernel`, `x.shape`). */
-export interface AttrExpr { kind: 'Attr'; value: Expr; attr: string; start: number; end: number }
+export interface AttrExpr {
+  kind: 'Attr';
+  value: Expr;
+  attr: string;
+  start: number;
+  end: number;
+}
 /**
  * A known enum literal: `pl.FP32` (enum `DataType`), `pld.NotifyOp.AtomicAdd`,
  * `pl.CachePolicy.BYPASS`, ... An integer written where an op parameter expects an enum is
  * turned into this node too, so `op=0` and `op=pld.NotifyOp.AtomicAdd` are the same IR.
  * `module` is the prefix it prints with (`pl` or `pld`).
  */
-export interface EnumExpr { kind: 'Enum'; module: 'pl' | 'pld'; enum: string; member: string; start: number; end: number }
-export interface SubscriptExpr { kind: 'Subscript'; value: Expr; index: Expr; start: number; end: number }
+export interface EnumExpr {
+  kind: 'Enum';
+  module: 'pl' | 'pld';
+  enum: string;
+  member: string;
+  start: number;
+  end: number;
+}
+export interface SubscriptExpr {
+  kind: 'Subscript';
+  value: Expr;
+  index: Expr;
+  start: number;
+  end: number;
+}
 /**
  * `lower:upper` in a subscript (`x[0:H, :]`): PyPTO lowers a read to a `tensor.slice` /
  * `tile.slice` view; a missing bound is the axis start / end. A step is rejected (as PyPTO does).
  */
-export interface SliceExpr { kind: 'Slice'; lower: Expr | null; upper: Expr | null; start: number; end: number }
+export interface SliceExpr {
+  kind: 'Slice';
+  lower: Expr | null;
+  upper: Expr | null;
+  start: number;
+  end: number;
+}
 /**
  * `[elt for target in iter if c]`: read only in a `deps=` list (as the list or one of its
  * elements), where PyPTO unrolls it at parse time into one dependency per value of `iter`
  * (a dependency list of known length when `iter` is `range(N)` with N known, else symbolic).
  */
-export interface CompExpr { kind: 'Comp'; elt: Expr; target: NameExpr; iter: Expr; conds: Expr[]; start: number; end: number }
-export interface UnaryExpr { kind: 'Unary'; op: UnaryOp; operand: Expr; start: number; end: number }
-export interface BinaryExpr { kind: 'Binary'; op: BinaryOp; left: Expr; right: Expr; start: number; end: number }
+export interface CompExpr {
+  kind: 'Comp';
+  elt: Expr;
+  target: NameExpr;
+  iter: Expr;
+  conds: Expr[];
+  start: number;
+  end: number;
+}
+export interface UnaryExpr {
+  kind: 'Unary';
+  op: UnaryOp;
+  operand: Expr;
+  start: number;
+  end: number;
+}
+export interface BinaryExpr {
+  kind: 'Binary';
+  op: BinaryOp;
+  left: Expr;
+  right: Expr;
+  start: number;
+  end: number;
+}
 
-export interface Keyword { name: string; value: Expr; start: number; end: number }
+export interface Keyword {
+  name: string;
+  value: Expr;
+  start: number;
+  end: number;
+}
 
 /**
  * How a call names what it calls:
@@ -91,7 +203,14 @@ export type Callee =
  * into `args` at that position, so keyword and positional forms give the same node; `kwargs`
  * keeps the rest (attribute-like keywords such as `cache=`, `out_dtype=`), in source order.
  */
-export interface CallExpr { kind: 'Call'; callee: Callee; args: Expr[]; kwargs: Keyword[]; start: number; end: number }
+export interface CallExpr {
+  kind: 'Call';
+  callee: Callee;
+  args: Expr[];
+  kwargs: Keyword[];
+  start: number;
+  end: number;
+}
 
 /**
  * `pl.submit(self.kernel, a, b, deps=[tids])`: a task launch. `func` is the submitted
@@ -107,13 +226,29 @@ export interface SubmitExpr {
   deps: Expr[] | null;
   depsStart: number;
   depsEnd: number;
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 export type Expr =
-  | NameExpr | IntExpr | FloatExpr | BoolExpr | NoneExpr | StrExpr
-  | ListExpr | TupleExpr | DictExpr | AttrExpr | EnumExpr | SubscriptExpr | SliceExpr | CompExpr
-  | UnaryExpr | BinaryExpr | CallExpr | SubmitExpr;
+  | NameExpr
+  | IntExpr
+  | FloatExpr
+  | BoolExpr
+  | NoneExpr
+  | StrExpr
+  | ListExpr
+  | TupleExpr
+  | DictExpr
+  | AttrExpr
+  | EnumExpr
+  | SubscriptExpr
+  | SliceExpr
+  | CompExpr
+  | UnaryExpr
+  | BinaryExpr
+  | CallExpr
+  | SubmitExpr;
 
 // ---------------------------------------------------------------------------------------
 // Types
@@ -132,17 +267,47 @@ export interface TensorType {
   dtype: Expr;
   /** Further elements kept for printing (e.g. a layout); a `"window_buffer=..."` string is dropped. */
   extras: Expr[];
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 /** `pl.Tile[[r, c], pl.FP32, ...]`; `shapeExpr` as in TensorType. */
-export interface TileType { kind: 'TileType'; shape: Expr[]; shapeExpr?: Expr; dtype: Expr; extras: Expr[]; start: number; end: number }
-export interface ScalarType { kind: 'ScalarType'; dtype: Expr; start: number; end: number }
+export interface TileType {
+  kind: 'TileType';
+  shape: Expr[];
+  shapeExpr?: Expr;
+  dtype: Expr;
+  extras: Expr[];
+  start: number;
+  end: number;
+}
+export interface ScalarType {
+  kind: 'ScalarType';
+  dtype: Expr;
+  start: number;
+  end: number;
+}
 /** `pl.Array[4, pl.TASK_ID]`: size may be symbolic. */
-export interface ArrayType { kind: 'ArrayType'; size: Expr; dtype: Expr; start: number; end: number }
+export interface ArrayType {
+  kind: 'ArrayType';
+  size: Expr;
+  dtype: Expr;
+  start: number;
+  end: number;
+}
 /** `tuple[T1, T2]`. */
-export interface TupleType { kind: 'TupleType'; elts: TypeExpr[]; start: number; end: number }
+export interface TupleType {
+  kind: 'TupleType';
+  elts: TypeExpr[];
+  start: number;
+  end: number;
+}
 /** A type the IR does not model, kept as an expression for printing. */
-export interface OpaqueType { kind: 'OpaqueType'; expr: Expr; start: number; end: number }
+export interface OpaqueType {
+  kind: 'OpaqueType';
+  expr: Expr;
+  start: number;
+  end: number;
+}
 
 export type TypeExpr = TensorType | TileType | ScalarType | ArrayType | TupleType | OpaqueType;
 
@@ -152,7 +317,8 @@ export interface Param {
   name: string;
   type: TypeExpr | null;
   direction: Direction;
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -182,13 +348,36 @@ export interface AssignStmt extends Commented {
   tupleTarget: boolean;
   annotation: TypeExpr | null;
   value: Expr;
-  start: number; end: number;
+  start: number;
+  end: number;
 }
-export interface ExprStmt extends Commented { kind: 'ExprStmt'; value: Expr; start: number; end: number }
-export interface ReturnStmt extends Commented { kind: 'Return'; value: Expr | null; start: number; end: number }
-export interface PassStmt extends Commented { kind: 'Pass'; start: number; end: number }
-export interface BreakStmt extends Commented { kind: 'Break'; start: number; end: number }
-export interface ContinueStmt extends Commented { kind: 'Continue'; start: number; end: number }
+export interface ExprStmt extends Commented {
+  kind: 'ExprStmt';
+  value: Expr;
+  start: number;
+  end: number;
+}
+export interface ReturnStmt extends Commented {
+  kind: 'Return';
+  value: Expr | null;
+  start: number;
+  end: number;
+}
+export interface PassStmt extends Commented {
+  kind: 'Pass';
+  start: number;
+  end: number;
+}
+export interface BreakStmt extends Commented {
+  kind: 'Break';
+  start: number;
+  end: number;
+}
+export interface ContinueStmt extends Commented {
+  kind: 'Continue';
+  start: number;
+  end: number;
+}
 
 /** `if c: ... else: ...`; `elif` is an `else` holding exactly one `If` with `isElif` set. */
 export interface IfStmt extends Commented {
@@ -197,11 +386,18 @@ export interface IfStmt extends Commented {
   then: Stmt[];
   orelse: Stmt[];
   isElif: boolean;
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 /** `while c:` (plain). */
-export interface WhileStmt extends Commented { kind: 'While'; cond: Expr; body: Stmt[]; start: number; end: number }
+export interface WhileStmt extends Commented {
+  kind: 'While';
+  cond: Expr;
+  body: Stmt[];
+  start: number;
+  end: number;
+}
 
 /**
  * Loop kinds: `range` (`pl.range`, and Python `range`), `parallel`, `unroll`, `pipeline`,
@@ -233,7 +429,8 @@ export interface ForStmt extends Commented {
   /** For `while` loops, the condition from the body's opening `pl.cond(c)`. */
   cond: Expr | null;
   body: Stmt[];
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 /**
@@ -259,7 +456,8 @@ export interface ScopeStmt extends Commented {
   depsEnd: number;
   asName: NameExpr | null;
   body: Stmt[];
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 /**
@@ -271,15 +469,12 @@ export interface Commented {
   comments?: string[];
 }
 
-export type Stmt =
-  | AssignStmt | ExprStmt | ReturnStmt | PassStmt | BreakStmt | ContinueStmt
-  | IfStmt | WhileStmt | ForStmt | ScopeStmt;
+export type Stmt = AssignStmt | ExprStmt | ReturnStmt | PassStmt | BreakStmt | ContinueStmt | IfStmt | WhileStmt | ForStmt | ScopeStmt;
 
 // ---------------------------------------------------------------------------------------
 // Functions, programs, modules
 
-export type FunctionKind =
-  | 'Opaque' | 'Orchestration' | 'InCore' | 'AIC' | 'AIV' | 'Group' | 'Spmd' | 'Inline' | 'Graph';
+export type FunctionKind = 'Opaque' | 'Orchestration' | 'InCore' | 'AIC' | 'AIV' | 'Group' | 'Spmd' | 'Inline' | 'Graph';
 
 export interface FunctionDef extends Commented {
   kind: 'Function';
@@ -312,7 +507,8 @@ export interface FunctionDef extends Commented {
   hostSource?: string[];
   body: Stmt[];
   /** From the first decorator's `@` to the end of the last body statement (docstring and func_attr included). */
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 export interface Program extends Commented {
@@ -334,7 +530,8 @@ export interface Program extends Commented {
    */
   constants?: ReadonlyMap<string, ConstValue>;
   /** From the `@pl.program` decorator to the end of the last function. */
-  start: number; end: number;
+  start: number;
+  end: number;
 }
 
 /** A module-level constant: an integer or a list of integers (`N = 8`, `SHAPE = [16, 64]`). */

@@ -93,9 +93,11 @@ function readCatalog(text: string): void {
   }
   for (const [d] of of('dsl_data_type')) (DATA_TYPES as Set<string>).add(d as string);
   const spellings = new Map<string, string[]>();
-  for (const [op, sp] of [...of('op_entry'), ...of('op_spelling')]) spellings.set(op as string, [...(spellings.get(op as string) ?? []), sp as string]);
+  for (const [op, sp] of [...of('op_entry'), ...of('op_spelling')])
+    spellings.set(op as string, [...(spellings.get(op as string) ?? []), sp as string]);
   const params = new Map<string, string[]>();
-  for (const [op, i, name] of of('op_param')) (params.get(op as string) ?? params.set(op as string, []).get(op as string)!)[i as number] = name as string;
+  for (const [op, i, name] of of('op_param'))
+    (params.get(op as string) ?? params.set(op as string, []).get(op as string)!)[i as number] = name as string;
   const kwOnly = new Set(of('op_kw_only').map(([op, name]) => `${op}.${name}`));
   const enums = new Map(of('frontend_enum_param').map(([op, param, e]) => [`${op}.${param}`, e as string]));
   const stay = new Set(of('frontend_keywords_stay').map(([op]) => op as string));
@@ -106,7 +108,11 @@ function readCatalog(text: string): void {
       const e = enums.get(`${canonical}.${name}`);
       return { name, ...(e ? { enum: e } : {}), ...(kwOnly.has(`${canonical}.${name}`) ? { kwOnly: true } : {}) };
     });
-    const kwEnums = Object.fromEntries([...enums].filter(([k]) => k.startsWith(`${canonical}.`) && !names.includes(k.slice(canonical.length + 1))).map(([k, e]) => [k.slice(canonical.length + 1), e]));
+    const kwEnums = Object.fromEntries(
+      [...enums]
+        .filter(([k]) => k.startsWith(`${canonical}.`) && !names.includes(k.slice(canonical.length + 1)))
+        .map(([k, e]) => [k.slice(canonical.length + 1), e]),
+    );
     (OPS as OpSpec[]).push({
       canonical,
       printName: printName as string,

@@ -46,8 +46,21 @@
  */
 import type { Diagnostic } from '../report/diagnostic.js';
 import type {
-  AssignStmt, Commented, CallExpr, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Keyword, Module,
-  Param, Program, ScopeStmt, Stmt, TypeExpr,
+  AssignStmt,
+  CallExpr,
+  Commented,
+  ConstValue,
+  Expr,
+  ForStmt,
+  FunctionDef,
+  IfStmt,
+  Keyword,
+  Module,
+  Param,
+  Program,
+  ScopeStmt,
+  Stmt,
+  TypeExpr,
 } from './nodes.js';
 import { opByCanonical } from './ops.js';
 import { hoistDecls, isCachePolicyDecl } from './visit.js';
@@ -78,20 +91,40 @@ const PREC = {
 } as const;
 
 const BINARY_PREC: Record<string, number> = {
-  or: PREC.or, and: PREC.and,
-  '==': PREC.cmp, '!=': PREC.cmp, '<': PREC.cmp, '<=': PREC.cmp, '>': PREC.cmp, '>=': PREC.cmp,
-  '|': PREC.bor, '^': PREC.bxor, '&': PREC.band, '<<': PREC.shift, '>>': PREC.shift,
-  '+': PREC.add, '-': PREC.add, '*': PREC.mul, '/': PREC.mul, '//': PREC.mul, '%': PREC.mul,
+  or: PREC.or,
+  and: PREC.and,
+  '==': PREC.cmp,
+  '!=': PREC.cmp,
+  '<': PREC.cmp,
+  '<=': PREC.cmp,
+  '>': PREC.cmp,
+  '>=': PREC.cmp,
+  '|': PREC.bor,
+  '^': PREC.bxor,
+  '&': PREC.band,
+  '<<': PREC.shift,
+  '>>': PREC.shift,
+  '+': PREC.add,
+  '-': PREC.add,
+  '*': PREC.mul,
+  '/': PREC.mul,
+  '//': PREC.mul,
+  '%': PREC.mul,
   '**': PREC.pow,
 };
 
 function precOf(e: Expr): number {
   switch (e.kind) {
-    case 'Binary': return BINARY_PREC[e.op]!;
-    case 'Unary': return e.op === 'not' ? PREC.not : PREC.unary;
-    case 'Int': return e.value < 0 || Object.is(e.value, -0) ? PREC.unary : PREC.primary;
-    case 'Float': return e.text.startsWith('-') || e.value < 0 ? PREC.unary : PREC.primary;
-    default: return PREC.primary;
+    case 'Binary':
+      return BINARY_PREC[e.op]!;
+    case 'Unary':
+      return e.op === 'not' ? PREC.not : PREC.unary;
+    case 'Int':
+      return e.value < 0 || Object.is(e.value, -0) ? PREC.unary : PREC.primary;
+    case 'Float':
+      return e.text.startsWith('-') || e.value < 0 ? PREC.unary : PREC.primary;
+    default:
+      return PREC.primary;
   }
 }
 
@@ -141,15 +174,22 @@ function exprRaw(e: Expr): string {
     case 'Name':
       nameSink?.add(e.id);
       return e.id;
-    case 'Int': return printInt(e.value);
-    case 'Float': return printFloat(e);
-    case 'Bool': return e.value ? 'True' : 'False';
-    case 'None': return 'None';
-    case 'Str': return e.fstring ? `f${printString(e.value)}` : printString(e.value);
-    case 'List': return `[${e.elts.map(top).join(', ')}]`;
+    case 'Int':
+      return printInt(e.value);
+    case 'Float':
+      return printFloat(e);
+    case 'Bool':
+      return e.value ? 'True' : 'False';
+    case 'None':
+      return 'None';
+    case 'Str':
+      return e.fstring ? `f${printString(e.value)}` : printString(e.value);
+    case 'List':
+      return `[${e.elts.map(top).join(', ')}]`;
     case 'Tuple':
       return e.elts.length === 1 ? `(${top(e.elts[0]!)},)` : `(${e.elts.map(top).join(', ')})`;
-    case 'Dict': return `{${e.entries.map((en) => `${top(en.key)}: ${top(en.value)}`).join(', ')}}`;
+    case 'Dict':
+      return `{${e.entries.map((en) => `${top(en.key)}: ${top(en.value)}`).join(', ')}}`;
     case 'Attr': {
       // An integer literal needs parentheses before `.attr` (`1.real` would lex as a float).
       const v = e.value.kind === 'Int' ? `(${exprRaw(e.value)})` : expr(e.value, PREC.primary);
@@ -157,9 +197,12 @@ function exprRaw(e: Expr): string {
     }
     case 'Enum':
       return e.enum === 'DataType' ? `${e.module}.${e.member}` : `${e.module}.${e.enum}.${e.member}`;
-    case 'Subscript': return `${expr(e.value, PREC.primary)}[${subscriptIndex(e.index)}]`;
-    case 'Comp': return `[${top(e.elt)} for ${e.target.id} in ${expr(e.iter, PREC.or)}${e.conds.map((c) => ` if ${expr(c, PREC.or)}`).join('')}]`;
-    case 'Slice': return `${e.lower ? top(e.lower) : ''}:${e.upper ? top(e.upper) : ''}`;
+    case 'Subscript':
+      return `${expr(e.value, PREC.primary)}[${subscriptIndex(e.index)}]`;
+    case 'Comp':
+      return `[${top(e.elt)} for ${e.target.id} in ${expr(e.iter, PREC.or)}${e.conds.map((c) => ` if ${expr(c, PREC.or)}`).join('')}]`;
+    case 'Slice':
+      return `${e.lower ? top(e.lower) : ''}:${e.upper ? top(e.upper) : ''}`;
     case 'Unary': {
       if (e.op === 'not') return `not ${expr(e.operand, PREC.not)}`;
       // `- -x` keeps a space so that it can never lex as another token.
@@ -182,7 +225,8 @@ function exprRaw(e: Expr): string {
       }
       return `${expr(e.left, lmin)} ${e.op} ${expr(e.right, rmin)}`;
     }
-    case 'Call': return printCall(e);
+    case 'Call':
+      return printCall(e);
     case 'Submit': {
       const parts = [`self.${e.func}`, ...e.args.map(top), ...keywords(e.kwargs)];
       if (e.deps) parts.push(`deps=${depsText(e.deps)}`);
@@ -225,9 +269,12 @@ function keywords(ks: readonly Keyword[]): string[] {
 /** The callee text of a call: qualified print name for known ops, spelling otherwise. */
 export function calleeText(c: CallExpr['callee']): string {
   switch (c.kind) {
-    case 'op': return opByCanonical(c.name)?.printName ?? c.name;
-    case 'self': return c.bare ? c.name : `self.${c.name}`;
-    case 'other': return expr(c.expr, PREC.primary);
+    case 'op':
+      return opByCanonical(c.name)?.printName ?? c.name;
+    case 'self':
+      return c.bare ? c.name : `self.${c.name}`;
+    case 'other':
+      return expr(c.expr, PREC.primary);
   }
 }
 
@@ -237,7 +284,12 @@ function printCall(e: CallExpr): string {
   const spec = e.callee.kind === 'op' ? opByCanonical(e.callee.name) : undefined;
   const k = spec ? spec.params.findIndex((q) => q.kwOnly) : -1;
   if (spec && k >= 0 && e.args.length > k) {
-    const kws = [...e.kwargs, ...e.args.slice(k).map((value, i) => ({ name: spec.params[k + i]?.name ?? `arg${k + i}`, value, start: value.start, end: value.end }))];
+    const kws = [
+      ...e.kwargs,
+      ...e.args
+        .slice(k)
+        .map((value, i) => ({ name: spec.params[k + i]?.name ?? `arg${k + i}`, value, start: value.start, end: value.end })),
+    ];
     return `${calleeText(e.callee)}(${[...e.args.slice(0, k).map(top), ...keywords(kws)].join(', ')})`;
   }
   return `${calleeText(e.callee)}(${[...e.args.map(top), ...keywords(e.kwargs)].join(', ')})`;
@@ -259,11 +311,16 @@ export function printType(t: TypeExpr): string {
       const head = t.distributed ? 'pld.DistributedTensor' : 'pl.Tensor';
       return `${head}[${[shape(t), top(t.dtype), ...t.extras.map(top)].join(', ')}]`;
     }
-    case 'TileType': return `pl.Tile[${[shape(t), top(t.dtype), ...t.extras.map(top)].join(', ')}]`;
-    case 'ScalarType': return `pl.Scalar[${top(t.dtype)}]`;
-    case 'ArrayType': return `pl.Array[${top(t.size)}, ${top(t.dtype)}]`;
-    case 'TupleType': return `tuple[${t.elts.map(printType).join(', ')}]`;
-    case 'OpaqueType': return top(t.expr);
+    case 'TileType':
+      return `pl.Tile[${[shape(t), top(t.dtype), ...t.extras.map(top)].join(', ')}]`;
+    case 'ScalarType':
+      return `pl.Scalar[${top(t.dtype)}]`;
+    case 'ArrayType':
+      return `pl.Array[${top(t.size)}, ${top(t.dtype)}]`;
+    case 'TupleType':
+      return `tuple[${t.elts.map(printType).join(', ')}]`;
+    case 'OpaqueType':
+      return top(t.expr);
   }
 }
 
@@ -271,9 +328,12 @@ function printParam(p: Param): string {
   if (!p.type) return p.name;
   const ty = printType(p.type);
   switch (p.direction) {
-    case 'in': return `${p.name}: ${ty}`;
-    case 'out': return `${p.name}: pl.Out[${ty}]`;
-    case 'inout': return `${p.name}: pl.InOut[${ty}]`;
+    case 'in':
+      return `${p.name}: ${ty}`;
+    case 'out':
+      return `${p.name}: pl.Out[${ty}]`;
+    case 'inout':
+      return `${p.name}: pl.InOut[${ty}]`;
   }
 }
 
@@ -345,9 +405,15 @@ function scopeHeader(s: ScopeStmt): string {
       callee = 'pl.scope';
       kws = kws.filter((k) => k.name !== 'mode');
       break;
-    case 'at': callee = 'pl.at'; break;
-    case 'spmd': callee = 'pl.spmd'; break;
-    case 'cluster': callee = 'pl.cluster'; break;
+    case 'at':
+      callee = 'pl.at';
+      break;
+    case 'spmd':
+      callee = 'pl.spmd';
+      break;
+    case 'cluster':
+      callee = 'pl.cluster';
+      break;
   }
   parts.unshift(...s.args.map(top));
   parts.push(...keywords(kws));
@@ -406,7 +472,9 @@ class Printer {
         this.line(depth, `${lhs} = ${top(s.value)}`);
         return;
       }
-      case 'ExprStmt': this.line(depth, top(s.value)); return;
+      case 'ExprStmt':
+        this.line(depth, top(s.value));
+        return;
       case 'Return': {
         const v = s.value;
         if (!v) this.line(depth, 'return');
@@ -414,10 +482,18 @@ class Printer {
         else this.line(depth, `return ${top(v)}`);
         return;
       }
-      case 'Pass': this.line(depth, 'pass'); return;
-      case 'Break': this.line(depth, 'break'); return;
-      case 'Continue': this.line(depth, 'continue'); return;
-      case 'If': this.ifStmt(s, depth, 'if'); return;
+      case 'Pass':
+        this.line(depth, 'pass');
+        return;
+      case 'Break':
+        this.line(depth, 'break');
+        return;
+      case 'Continue':
+        this.line(depth, 'continue');
+        return;
+      case 'If':
+        this.ifStmt(s, depth, 'if');
+        return;
       case 'While':
         this.line(depth, `while ${top(s.cond)}:`);
         this.body(s.body, depth + 1);

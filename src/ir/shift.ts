@@ -4,10 +4,9 @@
  * spread would see every shape at one site and give V8's slower, larger objects: a separate
  * property array per node), arrays at their exact size, and callees without a span shared.
  */
-import type {
-  AssignStmt, Callee, Expr, Keyword, NameExpr, Stmt, TupleExpr, TypeExpr,
-} from './nodes.js';
+
 import { empty } from './compact.js';
+import type { AssignStmt, Callee, Expr, Keyword, NameExpr, Stmt, TupleExpr, TypeExpr } from './nodes.js';
 
 /** `stmts` copied with every span (and deps span) moved by `delta`. */
 export function shiftStmts(stmts: readonly Stmt[], delta: number): Stmt[] {
@@ -53,13 +52,20 @@ function shiftExpr(e: Expr, d: number): Expr {
     case 'None':
       return { kind: 'None', start: e.start + d, end: e.end + d };
     case 'Str':
-      return e.fstring ? { kind: 'Str', value: e.value, fstring: true, start: e.start + d, end: e.end + d } : { kind: 'Str', value: e.value, start: e.start + d, end: e.end + d };
+      return e.fstring
+        ? { kind: 'Str', value: e.value, fstring: true, start: e.start + d, end: e.end + d }
+        : { kind: 'Str', value: e.value, start: e.start + d, end: e.end + d };
     case 'List':
       return { kind: 'List', elts: exprs(e.elts, d), start: e.start + d, end: e.end + d };
     case 'Tuple':
       return tuple(e, d);
     case 'Dict':
-      return { kind: 'Dict', entries: e.entries.map((x) => ({ key: shiftExpr(x.key, d), value: shiftExpr(x.value, d) })), start: e.start + d, end: e.end + d };
+      return {
+        kind: 'Dict',
+        entries: e.entries.map((x) => ({ key: shiftExpr(x.key, d), value: shiftExpr(x.value, d) })),
+        start: e.start + d,
+        end: e.end + d,
+      };
     case 'Attr':
       return { kind: 'Attr', value: shiftExpr(e.value, d), attr: e.attr, start: e.start + d, end: e.end + d };
     case 'Enum':
@@ -67,22 +73,47 @@ function shiftExpr(e: Expr, d: number): Expr {
     case 'Subscript':
       return { kind: 'Subscript', value: shiftExpr(e.value, d), index: shiftExpr(e.index, d), start: e.start + d, end: e.end + d };
     case 'Slice':
-      return { kind: 'Slice', lower: orNull(e.lower, (x) => shiftExpr(x, d)), upper: orNull(e.upper, (x) => shiftExpr(x, d)), start: e.start + d, end: e.end + d };
+      return {
+        kind: 'Slice',
+        lower: orNull(e.lower, (x) => shiftExpr(x, d)),
+        upper: orNull(e.upper, (x) => shiftExpr(x, d)),
+        start: e.start + d,
+        end: e.end + d,
+      };
     case 'Comp':
       return {
-        kind: 'Comp', elt: shiftExpr(e.elt, d), target: { kind: 'Name', id: e.target.id, start: e.target.start + d, end: e.target.end + d },
-        iter: shiftExpr(e.iter, d), conds: exprs(e.conds, d), start: e.start + d, end: e.end + d,
+        kind: 'Comp',
+        elt: shiftExpr(e.elt, d),
+        target: { kind: 'Name', id: e.target.id, start: e.target.start + d, end: e.target.end + d },
+        iter: shiftExpr(e.iter, d),
+        conds: exprs(e.conds, d),
+        start: e.start + d,
+        end: e.end + d,
       };
     case 'Unary':
       return { kind: 'Unary', op: e.op, operand: shiftExpr(e.operand, d), start: e.start + d, end: e.end + d };
     case 'Binary':
       return { kind: 'Binary', op: e.op, left: shiftExpr(e.left, d), right: shiftExpr(e.right, d), start: e.start + d, end: e.end + d };
     case 'Call':
-      return { kind: 'Call', callee: callee(e.callee, d), args: exprs(e.args, d), kwargs: keywords(e.kwargs, d), start: e.start + d, end: e.end + d };
+      return {
+        kind: 'Call',
+        callee: callee(e.callee, d),
+        args: exprs(e.args, d),
+        kwargs: keywords(e.kwargs, d),
+        start: e.start + d,
+        end: e.end + d,
+      };
     case 'Submit':
       return {
-        kind: 'Submit', func: e.func, args: exprs(e.args, d), kwargs: keywords(e.kwargs, d),
-        deps: orNull(e.deps, (x) => exprs(x, d)), depsStart: at(e.depsStart, d), depsEnd: at(e.depsEnd, d), start: e.start + d, end: e.end + d,
+        kind: 'Submit',
+        func: e.func,
+        args: exprs(e.args, d),
+        kwargs: keywords(e.kwargs, d),
+        deps: orNull(e.deps, (x) => exprs(x, d)),
+        depsStart: at(e.depsStart, d),
+        depsEnd: at(e.depsEnd, d),
+        start: e.start + d,
+        end: e.end + d,
       };
   }
 }
@@ -96,13 +127,38 @@ function shiftType(t: TypeExpr, d: number): TypeExpr {
     case 'TensorType': {
       const shape = exprs(t.shape, d);
       return t.shapeExpr
-        ? { kind: 'TensorType', distributed: t.distributed, shape, shapeExpr: shiftExpr(t.shapeExpr, d), dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d }
-        : { kind: 'TensorType', distributed: t.distributed, shape, dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d };
+        ? {
+            kind: 'TensorType',
+            distributed: t.distributed,
+            shape,
+            shapeExpr: shiftExpr(t.shapeExpr, d),
+            dtype: shiftExpr(t.dtype, d),
+            extras: exprs(t.extras, d),
+            start: t.start + d,
+            end: t.end + d,
+          }
+        : {
+            kind: 'TensorType',
+            distributed: t.distributed,
+            shape,
+            dtype: shiftExpr(t.dtype, d),
+            extras: exprs(t.extras, d),
+            start: t.start + d,
+            end: t.end + d,
+          };
     }
     case 'TileType': {
       const shape = exprs(t.shape, d);
       return t.shapeExpr
-        ? { kind: 'TileType', shape, shapeExpr: shiftExpr(t.shapeExpr, d), dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d }
+        ? {
+            kind: 'TileType',
+            shape,
+            shapeExpr: shiftExpr(t.shapeExpr, d),
+            dtype: shiftExpr(t.dtype, d),
+            extras: exprs(t.extras, d),
+            start: t.start + d,
+            end: t.end + d,
+          }
         : { kind: 'TileType', shape, dtype: shiftExpr(t.dtype, d), extras: exprs(t.extras, d), start: t.start + d, end: t.end + d };
     }
     case 'ScalarType':
@@ -129,9 +185,19 @@ function shiftBare(s: Stmt, d: number): Stmt {
       const annotation = orNull(s.annotation, (x) => shiftType(x, d));
       const value = shiftExpr(s.value, d);
       // Keys in the order the builder writes them (makeAssign): sliceIndex before start/end, targetPattern last.
-      const a: AssignStmt = s.sliceIndex === undefined
-        ? { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, start: s.start + d, end: s.end + d }
-        : { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, sliceIndex: shiftExpr(s.sliceIndex, d), start: s.start + d, end: s.end + d };
+      const a: AssignStmt =
+        s.sliceIndex === undefined
+          ? { kind: 'Assign', targets, tupleTarget: s.tupleTarget, annotation, value, start: s.start + d, end: s.end + d }
+          : {
+              kind: 'Assign',
+              targets,
+              tupleTarget: s.tupleTarget,
+              annotation,
+              value,
+              sliceIndex: shiftExpr(s.sliceIndex, d),
+              start: s.start + d,
+              end: s.end + d,
+            };
       if (s.targetPattern !== undefined) a.targetPattern = tuple(s.targetPattern, d);
       return a;
     }
@@ -146,20 +212,44 @@ function shiftBare(s: Stmt, d: number): Stmt {
     case 'Continue':
       return { kind: 'Continue', start: s.start + d, end: s.end + d };
     case 'If':
-      return { kind: 'If', cond: shiftExpr(s.cond, d), then: shiftStmts(s.then, d), orelse: shiftStmts(s.orelse, d), isElif: s.isElif, start: s.start + d, end: s.end + d };
+      return {
+        kind: 'If',
+        cond: shiftExpr(s.cond, d),
+        then: shiftStmts(s.then, d),
+        orelse: shiftStmts(s.orelse, d),
+        isElif: s.isElif,
+        start: s.start + d,
+        end: s.end + d,
+      };
     case 'While':
       return { kind: 'While', cond: shiftExpr(s.cond, d), body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d };
     case 'For':
       return {
-        kind: 'For', loopKind: s.loopKind, target: s.target && names([s.target], d)[0]!, iterArgs: names(s.iterArgs, d),
-        args: exprs(s.args, d), kwargs: keywords(s.kwargs, d), initValues: exprs(s.initValues, d),
-        cond: orNull(s.cond, (x) => shiftExpr(x, d)), body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d,
+        kind: 'For',
+        loopKind: s.loopKind,
+        target: s.target && names([s.target], d)[0]!,
+        iterArgs: names(s.iterArgs, d),
+        args: exprs(s.args, d),
+        kwargs: keywords(s.kwargs, d),
+        initValues: exprs(s.initValues, d),
+        cond: orNull(s.cond, (x) => shiftExpr(x, d)),
+        body: shiftStmts(s.body, d),
+        start: s.start + d,
+        end: s.end + d,
       };
     case 'Scope':
       return {
-        kind: 'Scope', scope: s.scope, args: exprs(s.args, d), kwargs: keywords(s.kwargs, d),
-        deps: orNull(s.deps, (x) => exprs(x, d)), depsStart: at(s.depsStart, d), depsEnd: at(s.depsEnd, d),
-        asName: s.asName && names([s.asName], d)[0]!, body: shiftStmts(s.body, d), start: s.start + d, end: s.end + d,
+        kind: 'Scope',
+        scope: s.scope,
+        args: exprs(s.args, d),
+        kwargs: keywords(s.kwargs, d),
+        deps: orNull(s.deps, (x) => exprs(x, d)),
+        depsStart: at(s.depsStart, d),
+        depsEnd: at(s.depsEnd, d),
+        asName: s.asName && names([s.asName], d)[0]!,
+        body: shiftStmts(s.body, d),
+        start: s.start + d,
+        end: s.end + d,
       };
   }
 }

@@ -4,16 +4,19 @@
  * function or program. Recursion depth follows nesting depth only (bodies and expression
  * trees), never the length of a body.
  */
-import type {
-  Expr, FunctionDef, Keyword, Program, Stmt, TypeExpr,
-} from './nodes.js';
+import type { Expr, FunctionDef, Keyword, Program, Stmt, TypeExpr } from './nodes.js';
 
 /** The statement bodies nested directly in `s` (then/else, loop and scope bodies). */
 export function childBodies(s: Stmt): Stmt[][] {
   switch (s.kind) {
-    case 'If': return [s.then, s.orelse];
-    case 'While': case 'For': case 'Scope': return [s.body];
-    default: return [];
+    case 'If':
+      return [s.then, s.orelse];
+    case 'While':
+    case 'For':
+    case 'Scope':
+      return [s.body];
+    default:
+      return [];
   }
 }
 
@@ -25,10 +28,18 @@ export function stmtParts(s: Stmt, onExpr: (e: Expr) => void, onType?: (t: TypeE
       if (s.annotation && onType) onType(s.annotation);
       onExpr(s.value);
       return;
-    case 'ExprStmt': onExpr(s.value); return;
-    case 'Return': if (s.value) onExpr(s.value); return;
-    case 'If': onExpr(s.cond); return;
-    case 'While': onExpr(s.cond); return;
+    case 'ExprStmt':
+      onExpr(s.value);
+      return;
+    case 'Return':
+      if (s.value) onExpr(s.value);
+      return;
+    case 'If':
+      onExpr(s.cond);
+      return;
+    case 'While':
+      onExpr(s.cond);
+      return;
     case 'For':
       if (s.target) onExpr(s.target);
       for (const n of s.iterArgs) onExpr(n);
@@ -51,22 +62,33 @@ export function stmtParts(s: Stmt, onExpr: (e: Expr) => void, onType?: (t: TypeE
 /** The direct sub-expressions of `e`, in source order. */
 export function subExprs(e: Expr): Expr[] {
   switch (e.kind) {
-    case 'List': case 'Tuple': return e.elts;
-    case 'Dict': return e.entries.flatMap((en) => [en.key, en.value]);
-    case 'Attr': return [e.value];
-    case 'Subscript': return [e.value, e.index];
-    case 'Slice': return [...(e.lower ? [e.lower] : []), ...(e.upper ? [e.upper] : [])];
-    case 'Comp': return [e.elt, e.target, e.iter, ...e.conds];
-    case 'Unary': return [e.operand];
-    case 'Binary': return [e.left, e.right];
+    case 'List':
+    case 'Tuple':
+      return e.elts;
+    case 'Dict':
+      return e.entries.flatMap((en) => [en.key, en.value]);
+    case 'Attr':
+      return [e.value];
+    case 'Subscript':
+      return [e.value, e.index];
+    case 'Slice':
+      return [...(e.lower ? [e.lower] : []), ...(e.upper ? [e.upper] : [])];
+    case 'Comp':
+      return [e.elt, e.target, e.iter, ...e.conds];
+    case 'Unary':
+      return [e.operand];
+    case 'Binary':
+      return [e.left, e.right];
     case 'Call': {
       const out: Expr[] = [];
       if (e.callee.kind === 'other') out.push(e.callee.expr);
       out.push(...e.args, ...kwValues(e.kwargs));
       return out;
     }
-    case 'Submit': return [...e.args, ...kwValues(e.kwargs), ...(e.deps ?? [])];
-    default: return [];
+    case 'Submit':
+      return [...e.args, ...kwValues(e.kwargs), ...(e.deps ?? [])];
+    default:
+      return [];
   }
 }
 
@@ -77,25 +99,57 @@ function kwValues(ks: Keyword[]): Expr[] {
 /** The expressions a type holds (shape dims, dtype, extras, array size, opaque type). */
 export function typeExprs(t: TypeExpr): Expr[] {
   switch (t.kind) {
-    case 'TensorType': case 'TileType': return [...(t.shapeExpr ? [t.shapeExpr] : []), ...t.shape, t.dtype, ...t.extras];
-    case 'ScalarType': return [t.dtype];
-    case 'ArrayType': return [t.size, t.dtype];
-    case 'TupleType': return t.elts.flatMap(typeExprs);
-    case 'OpaqueType': return [t.expr];
+    case 'TensorType':
+    case 'TileType':
+      return [...(t.shapeExpr ? [t.shapeExpr] : []), ...t.shape, t.dtype, ...t.extras];
+    case 'ScalarType':
+      return [t.dtype];
+    case 'ArrayType':
+      return [t.size, t.dtype];
+    case 'TupleType':
+      return t.elts.flatMap(typeExprs);
+    case 'OpaqueType':
+      return [t.expr];
   }
 }
 
 /** Calls `fn` on each direct sub-expression of `e`, in source order (no allocation). */
 export function forEachSubExpr(e: Expr, fn: (e: Expr) => void): void {
   switch (e.kind) {
-    case 'List': case 'Tuple': for (const x of e.elts) fn(x); return;
-    case 'Dict': for (const en of e.entries) { fn(en.key); fn(en.value); } return;
-    case 'Attr': fn(e.value); return;
-    case 'Subscript': fn(e.value); fn(e.index); return;
-    case 'Slice': if (e.lower) fn(e.lower); if (e.upper) fn(e.upper); return;
-    case 'Comp': fn(e.elt); fn(e.target); fn(e.iter); for (const c of e.conds) fn(c); return;
-    case 'Unary': fn(e.operand); return;
-    case 'Binary': fn(e.left); fn(e.right); return;
+    case 'List':
+    case 'Tuple':
+      for (const x of e.elts) fn(x);
+      return;
+    case 'Dict':
+      for (const en of e.entries) {
+        fn(en.key);
+        fn(en.value);
+      }
+      return;
+    case 'Attr':
+      fn(e.value);
+      return;
+    case 'Subscript':
+      fn(e.value);
+      fn(e.index);
+      return;
+    case 'Slice':
+      if (e.lower) fn(e.lower);
+      if (e.upper) fn(e.upper);
+      return;
+    case 'Comp':
+      fn(e.elt);
+      fn(e.target);
+      fn(e.iter);
+      for (const c of e.conds) fn(c);
+      return;
+    case 'Unary':
+      fn(e.operand);
+      return;
+    case 'Binary':
+      fn(e.left);
+      fn(e.right);
+      return;
     case 'Call':
       if (e.callee.kind === 'other') fn(e.callee.expr);
       for (const x of e.args) fn(x);
@@ -191,9 +245,17 @@ export function namesUsed(programs: readonly Program[]): Set<string> {
     for (const s of body) {
       stmtParts(s, visit, onType);
       switch (s.kind) {
-        case 'If': onStmts(s.then); onStmts(s.orelse); break;
-        case 'While': case 'For': case 'Scope': onStmts(s.body); break;
-        default: break;
+        case 'If':
+          onStmts(s.then);
+          onStmts(s.orelse);
+          break;
+        case 'While':
+        case 'For':
+        case 'Scope':
+          onStmts(s.body);
+          break;
+        default:
+          break;
       }
     }
   };
@@ -211,8 +273,7 @@ export function namesUsed(programs: readonly Program[]): Set<string> {
 
 /** A cache-policy declaration statement: `pl.set_cache_policy(t, policy)` as a statement. */
 export function isCachePolicyDecl(s: Stmt): boolean {
-  return s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op'
-    && s.value.callee.name === 'set_cache_policy';
+  return s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name === 'set_cache_policy';
 }
 
 /**

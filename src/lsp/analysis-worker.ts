@@ -2,14 +2,14 @@
 // that answers the editor, so that hover and code actions never wait behind an analysis. Between
 // steps it reads its control port synchronously: a newer request for the same document (or a
 // close) cancels the one in progress, whose result is never sent.
-import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
+import { ruleCacheOf } from '../cli/rule-cache.js';
+import { contractsWith, type PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { toWire } from '../report/wire.js';
 import { auditProgramsSteps, type ProgramCache } from './programs.js';
-import { contractsWith, type PassSpec } from '../passes/registry.js';
 import type { LspSettings } from './settings.js';
 import type { AnalysisReply, AnalysisRequest, WireSettings, WorkerMessage } from './worker-protocol.js';
-import { ruleCacheOf } from '../cli/rule-cache.js';
 
 /** The settings a request carries, with its passes found by name. */
 function settingsOf(w: WireSettings): LspSettings {
@@ -58,8 +58,13 @@ function run(r: AnalysisRequest): void {
     caches.set(r.uri, step.value.cache);
     const passes = step.value.findings.map((f) => f.pass);
     const reply: AnalysisReply = {
-      kind: 'result', id: r.id, uri: r.uri, passes, findings: toWire(step.value.findings.map((f) => f.diagnostic)),
-      analysed: step.value.analysed, total: step.value.total,
+      kind: 'result',
+      id: r.id,
+      uri: r.uri,
+      passes,
+      findings: toWire(step.value.findings.map((f) => f.diagnostic)),
+      analysed: step.value.analysed,
+      total: step.value.total,
     };
     port!.postMessage(reply);
   } catch (e) {

@@ -4,17 +4,17 @@
  * of a line. The audit findings, program by program, are in `programs.ts`.
  */
 import { parseModule } from '../frontend/index.js';
-import { analyze, type Analysis } from '../passes/analyze.js';
-import { readFindings } from '../passes/findings.js';
-import { readEdits } from '../passes/read-edits.js';
-import { applyPasses } from '../passes/pipeline.js';
-import { extrasFor, readExtraRules, type ExtraRuleFile } from '../passes/extra-rules.js';
+import { type Analysis, analyze } from '../passes/analyze.js';
 import { explainLine } from '../passes/explain.js';
-import { rewrite } from '../rewrite/rewrite.js';
-import { emptyEdits, editCount, type EditSet } from '../rewrite/edits.js';
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import type { LspSettings } from './settings.js';
+import { type ExtraRuleFile, extrasFor, readExtraRules } from '../passes/extra-rules.js';
+import { readFindings } from '../passes/findings.js';
+import { applyPasses } from '../passes/pipeline.js';
+import { readEdits } from '../passes/read-edits.js';
 import type { RuleSession } from '../passes/rule-session.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { type EditSet, editCount, emptyEdits } from '../rewrite/edits.js';
+import { rewrite } from '../rewrite/rewrite.js';
+import type { LspSettings } from './settings.js';
 
 /** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
 export interface PassFinding {
@@ -42,7 +42,14 @@ export function fixAllText(text: string, path: string, settings: LspSettings, se
  * (the markers after that statement; a barrier before that loop with the deps it rewrites):
  * undefined when there are none or the text has errors.
  */
-export function fixOneText(text: string, path: string, settings: LspSettings, session: RuleSession, passName: string, start: number): string | undefined {
+export function fixOneText(
+  text: string,
+  path: string,
+  settings: LspSettings,
+  session: RuleSession,
+  passName: string,
+  start: number,
+): string | undefined {
   const pass = settings.passes.find((p) => p.name === passName);
   if (!pass) return undefined;
   try {
@@ -87,7 +94,8 @@ export function explainText(text: string, path: string, settings: LspSettings, s
     const out: string[] = [];
     for (const pass of settings.passes) {
       const a = analyze(module, pass.audit, extrasFor(pass, extras(settings), settings.passes, undefined, session), {
-        session, ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
+        session,
+        ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
       });
       out.push(`== ${pass.name}`, explainLine(a, line, pass));
     }

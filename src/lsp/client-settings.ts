@@ -6,8 +6,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { parseDefines } from '../frontend/index.js';
-import { contractsWith } from '../passes/registry.js';
 import { AUDIT_STAGES, type AuditStage } from '../passes/analyze.js';
+import { contractsWith } from '../passes/registry.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { LspSettings } from './settings.js';
 
@@ -46,14 +46,16 @@ export function readClientSettings(raw: unknown): { settings: ClientSettings; pr
 
 /** `base` with the editor's settings `c` laid over it (relative rule paths against `root`); unknown pass names are reported. */
 export function withClientSettings(base: LspSettings, c: ClientSettings, root: string): { settings: LspSettings; problems: string[] } {
-  if (c.passes.length === 0 && c.rules.length === 0 && c.defines.length === 0 && c.stage === undefined) return { settings: base, problems: [] };
+  if (c.passes.length === 0 && c.rules.length === 0 && c.defines.length === 0 && c.stage === undefined)
+    return { settings: base, problems: [] };
   const problems: string[] = [];
   const ruleDirs = [...base.ruleDirs, ...c.rules.map((r) => (isAbsolute(r) ? r : resolve(root, r)))];
   let passes = base.passes;
   if (c.passes.length > 0) {
     const all = contractsWith(ruleDirs);
     const unknown = c.passes.filter((n) => !all.some((p) => p.name === n));
-    if (unknown.length > 0) problems.push(`ptolog.passes: unknown pass ${unknown.join(', ')}; the passes are ${all.map((p) => p.name).join(', ')}`);
+    if (unknown.length > 0)
+      problems.push(`ptolog.passes: unknown pass ${unknown.join(', ')}; the passes are ${all.map((p) => p.name).join(', ')}`);
     const chosen = all.filter((p) => c.passes.includes(p.name));
     if (chosen.length > 0) passes = chosen;
   } else if (c.rules.length > 0) {

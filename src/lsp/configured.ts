@@ -4,13 +4,13 @@
  * upwards, then its suppression comments (`# ptolog: ignore[code]`, `ignore-file[code]`).
  */
 import { dirname, resolve } from 'node:path';
-import { loadConfig, type ConfigReader, type PtologConfig } from '../config/config.js';
 import { applyConfig } from '../config/apply.js';
-import { applySuppressions } from '../suppress/suppress.js';
+import { type ConfigReader, loadConfig, type PtologConfig } from '../config/config.js';
 import { parseDefines } from '../frontend/index.js';
-import { passByName, type PassSpec } from '../passes/registry.js';
+import { type PassSpec, passByName } from '../passes/registry.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
+import { applySuppressions } from '../suppress/suppress.js';
 import type { FindingFilter, LspSettings, SettingsFor } from './settings.js';
 
 /**
@@ -34,10 +34,16 @@ export function configuredSettings(base: LspSettings, passesGiven: boolean, read
   return (path) => {
     const cfg = configOf(path, read);
     if (!cfg || Array.isArray(cfg)) return base;
-    const passes = !passesGiven && cfg.passes ? cfg.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined) : base.passes;
+    const passes =
+      !passesGiven && cfg.passes ? cfg.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined) : base.passes;
     const defines = new Map([...parseDefines(cfg.defines), ...base.defines]);
     const stage = base.stage ?? cfg.stage;
-    return { passes, ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))], defines, ...(stage !== undefined ? { stage } : {}) };
+    return {
+      passes,
+      ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))],
+      defines,
+      ...(stage !== undefined ? { stage } : {}),
+    };
   };
 }
 

@@ -1,6 +1,6 @@
-import { pathToFileURL } from 'node:url';
 import { isAbsolute, resolve } from 'node:path';
-import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
+import { pathToFileURL } from 'node:url';
+import { type DiagnosticRelatedInformation, DiagnosticSeverity, type Diagnostic as LspDiagnostic, type Range } from 'vscode-languageserver';
 import type { Diagnostic, Location, Severity } from '../report/diagnostic.js';
 import type { PassFinding } from './analysis.js';
 
@@ -38,7 +38,13 @@ const TOP: Range = { start: { line: 0, character: 0 }, end: { line: 0, character
  * codeDescription link to the rule's help, and the CLI's `fix:` and `note:` lines in the message. A diagnostic located in another file (a rule file
  * given with --rules) is shown at the top of the document, with its own place as related information.
  */
-export function toLspDiagnostic(f: PassFinding, docPath: string, docUri: string, base: string, help: ReadonlyMap<string, string>): LspDiagnostic {
+export function toLspDiagnostic(
+  f: PassFinding,
+  docPath: string,
+  docUri: string,
+  base: string,
+  help: ReadonlyMap<string, string>,
+): LspDiagnostic {
   const d: Diagnostic = f.diagnostic;
   const here = d.location !== undefined && d.location.source.path === docPath;
   const related: DiagnosticRelatedInformation[] = (d.related ?? []).map((r) => ({

@@ -6,11 +6,12 @@
  * kept as written, since an editor's "format document" must never delete code (`ptolog fmt`
  * prints only the programs). A document that does not read, or holds no program, is left as it is.
  */
+
+import { respell } from '../frontend/imports.js';
 import { moduleErrors, parseModuleIsolated } from '../frontend/index.js';
 import { scanLines } from '../frontend/scan.js';
-import { printFunction, printProgram } from '../ir/print.js';
 import type { ConstValue, Span } from '../ir/nodes.js';
-import { respell } from '../frontend/imports.js';
+import { printFunction, printProgram } from '../ir/print.js';
 
 /** The document's text with every program in its `fmt` form, or undefined when it has errors or no program. */
 export function formatText(text: string, path: string, defines: ReadonlyMap<string, ConstValue>): string | undefined {
@@ -50,7 +51,11 @@ export function formatText(text: string, path: string, defines: ReadonlyMap<stri
     if (from < pos) return undefined;
     const indent = text.slice(lineStart(u.span.start), u.span.start).replace(/[^ \t]/g, '');
     // In the module's own spelling of pl / pld (`import pypto.language as pyl`).
-    const printed = respell(u.print(), m.spell ?? { pl: 'pl', pld: 'pld' }).replace(/\n$/, '').split('\n').map((l) => (l === '' ? '' : indent + l)).join(nl);
+    const printed = respell(u.print(), m.spell ?? { pl: 'pl', pld: 'pld' })
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => (l === '' ? '' : indent + l))
+      .join(nl);
     out += text.slice(pos, from) + printed;
     pos = to;
   }

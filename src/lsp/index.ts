@@ -1,5 +1,6 @@
 /** The ptolog language server as a library: start it on any connection. */
-export { startServer, documentPath, EXPLAIN_COMMAND } from './server.js';
+
+export { configuredFilter, configuredSettings } from './configured.js';
+export { documentPath, EXPLAIN_COMMAND, startServer } from './server.js';
+export type { FindingFilter, LspSettings, ServerOptions, SettingsFor } from './settings.js';
 export { watchRulePaths } from './watch.js';
-export type { LspSettings, SettingsFor, FindingFilter, ServerOptions } from './settings.js';
-export { configuredSettings, configuredFilter } from './configured.js';

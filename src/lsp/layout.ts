@@ -19,13 +19,89 @@ interface Token {
 }
 
 const OPS = [
-  '**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '<<', '>>', '<=', '>=', '==', '!=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=',
-  '(', ')', '[', ']', '{', '}', ':', ',', ';', '.', '+', '-', '*', '/', '%', '<', '>', '=', '&', '|', '^', '~', '@', '!',
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '->',
+  ':=',
+  '**',
+  '//',
+  '<<',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  ',',
+  ';',
+  '.',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '=',
+  '&',
+  '|',
+  '^',
+  '~',
+  '@',
+  '!',
 ];
 
 const KEYWORDS = new Set([
-  'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for',
-  'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 
 const NUMBER = /(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?[jJ]?)/y;
@@ -210,7 +286,8 @@ function space(prev: Token, prevUnary: boolean, t: Token, top: Bracket | undefin
   if (op(prev, ':')) return top?.ch === '[' ? '' : ' ';
   const kwarg = top?.ch === '(' && !top.colon;
   if (op(t, '=') || op(prev, '=')) return kwarg ? '' : ' ';
-  if (op(t, '(', '[')) return prev.kind === 'name' ? (KEYWORDS.has(p) ? ' ' : '') : prev.kind === 'string' || op(prev, ')', ']', '}') ? '' : ' ';
+  if (op(t, '(', '['))
+    return prev.kind === 'name' ? (KEYWORDS.has(p) ? ' ' : '') : prev.kind === 'string' || op(prev, ')', ']', '}') ? '' : ' ';
   return ' ';
 }
 
@@ -225,7 +302,11 @@ function unary(prev: Token | null, t: Token): boolean {
 }
 
 /** The tokens as compared before and after formatting (comments by text, line breaks and continuations kept). */
-const signature = (ts: readonly Token[]): string => ts.map((t) => `${t.kind}:${t.text}`).filter((s) => !s.startsWith('nl:')).join('\u0000');
+const signature = (ts: readonly Token[]): string =>
+  ts
+    .map((t) => `${t.kind}:${t.text}`)
+    .filter((s) => !s.startsWith('nl:'))
+    .join('\u0000');
 
 /** `text` with its layout made regular (see above), or undefined when it does not tokenize or its indentation is inconsistent. */
 export function layoutText(text: string): string | undefined {

@@ -9,15 +9,15 @@
  * is a value the caller keeps per document (no state here).
  */
 import { parseModuleIsolated, unknownDefines } from '../frontend/index.js';
-import { auditReport, type RunOptions } from '../passes/pipeline.js';
 import { readExtraRules } from '../passes/extra-rules.js';
 import { sortDiagnostics } from '../passes/findings.js';
-import { DiagnosticError, type Diagnostic, type Location } from '../report/diagnostic.js';
+import { auditReport, type RunOptions } from '../passes/pipeline.js';
+import type { RuleSession } from '../passes/rule-session.js';
+import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { PassFinding } from './analysis.js';
 import type { LspSettings } from './settings.js';
-import type { RuleSession } from '../passes/rule-session.js';
-import { analysisUnits, programId, type Piece } from './units.js';
+import { analysisUnits, type Piece, programId } from './units.js';
 
 /** One unit's findings, as computed on `source` (where its pieces were at `pieces`). */
 export interface UnitAudit {
@@ -44,7 +44,9 @@ const constText = (m: ReadonlyMap<string, unknown> | undefined): string => JSON.
 
 /** What makes two diagnostics the same finding (as the CLI's de-duplication reads them). */
 function sameKey(d: Diagnostic): string {
-  return [d.severity, d.code, d.message, d.location?.start ?? -1, d.location?.end ?? -1, d.location?.source.path ?? d.path ?? ''].join('\u0000');
+  return [d.severity, d.code, d.message, d.location?.start ?? -1, d.location?.end ?? -1, d.location?.source.path ?? d.path ?? ''].join(
+    '\u0000',
+  );
 }
 
 /** A location of `from` moved into `to`, by the delta of the piece that holds it (other files kept). */
@@ -109,16 +111,26 @@ function* unitsSteps(
     ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
   };
   // What the CLI reports besides the passes' findings: unknown -D names, the module's read errors and warnings.
-  const problems = [...(settings.defines.size > 0 ? unknownDefines(text, path, settings.defines, module.constants) : []), ...(module.problems ?? [])];
+  const problems = [
+    ...(settings.defines.size > 0 ? unknownDefines(text, path, settings.defines, module.constants) : []),
+    ...(module.problems ?? []),
+  ];
   const problemKeys = new Set(problems.map(sameKey));
   const all: PassFinding[] = problems.map((d) => ({ pass: '', diagnostic: d }));
   // A JIT kernel's name decides how a call to it reads in any program.
-  const jitNames = module.programs.filter((p) => p.jit).flatMap((p) => p.functions.map((f) => f.name)).sort().join(',');
+  const jitNames = module.programs
+    .filter((p) => p.jit)
+    .flatMap((p) => p.functions.map((f) => f.name))
+    .sort()
+    .join(',');
   const units = analysisUnits(source, module.programs);
   let analysed = 0;
   for (const u of units) {
     const key = [
-      salt, constText(module.constants), jitNames, ...u.programs.map((p) => constText(p.constants)),
+      salt,
+      constText(module.constants),
+      jitNames,
+      ...u.programs.map((p) => constText(p.constants)),
       ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${text.slice(x.start, x.end)}`),
     ].join('\u0000');
     let audit = previous.get(key);

@@ -13,30 +13,36 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import {
-  CodeActionKind, TextDocuments, TextDocumentSyncKind, type CodeAction, type Connection,
-  type Hover, type InitializeParams, type InitializeResult, type TextEdit,
+  type CodeAction,
+  CodeActionKind,
+  type Connection,
+  type Hover,
+  type InitializeParams,
+  type InitializeResult,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { RuleSession } from '../passes/rule-session.js';
-import { rulesDir, ruleFilesUnder } from '../passes/registry.js';
-import { loadCatalog, type Catalog } from '../passes/catalog.js';
-import { readExtraRules } from '../passes/extra-rules.js';
-import type { Diagnostic } from '../report/diagnostic.js';
-import { explainText, fixAllText, fixOneText, type PassFinding } from './analysis.js';
-import { auditProgramsSteps, type ProgramCache } from './programs.js';
-import { formatText } from './format.js';
-import { layoutText } from './layout.js';
-import type { LspSettings } from './settings.js';
-import { toLspDiagnostic, type FindingData } from './convert.js';
-import { indexRules, ruleHelpLinks, ruleOfFinding, type RuleIndex } from './help.js';
-import { suppressionEdit, textEdits } from './text-edits.js';
-import { NO_CLIENT_SETTINGS, readClientSettings, withClientSettings, type ClientSettings } from './client-settings.js';
-import type { ServerOptions } from './settings.js';
-import { fromWire } from '../report/wire.js';
-import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
 import { ruleCacheOf } from '../cli/rule-cache.js';
+import { type Catalog, loadCatalog } from '../passes/catalog.js';
+import { readExtraRules } from '../passes/extra-rules.js';
+import { ruleFilesUnder, rulesDir } from '../passes/registry.js';
+import { RuleSession } from '../passes/rule-session.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { fromWire } from '../report/wire.js';
+import { explainText, fixAllText, fixOneText, type PassFinding } from './analysis.js';
+import { type ClientSettings, NO_CLIENT_SETTINGS, readClientSettings, withClientSettings } from './client-settings.js';
+import { type FindingData, toLspDiagnostic } from './convert.js';
+import { formatText } from './format.js';
+import { indexRules, type RuleIndex, ruleHelpLinks, ruleOfFinding } from './help.js';
+import { layoutText } from './layout.js';
+import { auditProgramsSteps, type ProgramCache } from './programs.js';
+import type { LspSettings, ServerOptions } from './settings.js';
+import { suppressionEdit, textEdits } from './text-edits.js';
+import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
 export const EXPLAIN_COMMAND = 'ptolog.explain';
@@ -67,7 +73,13 @@ interface ActionData {
 
 /** What, besides the rules generation, decides a document's analyses: its settings. */
 function settingsSalt(settings: LspSettings, rulesGeneration: number): string {
-  return JSON.stringify([rulesGeneration, settings.passes.map((p) => p.name), settings.ruleDirs, [...settings.defines], settings.stage ?? 'pipeline']);
+  return JSON.stringify([
+    rulesGeneration,
+    settings.passes.map((p) => p.name),
+    settings.ruleDirs,
+    [...settings.defines],
+    settings.stage ?? 'pipeline',
+  ]);
 }
 
 /** The file path ptolog names a document by (its file path, or the URI when it is not a file). */
@@ -95,7 +107,10 @@ type Audited = { findings: PassFinding[]; analysed: number; total: number };
  * for the document made it stale (the thread dropped it) or the thread failed (`failed` is then
  * called once, and the caller analyses in its own thread from then on).
  */
-function analysisThread(script: string, failed: (e: unknown) => void): {
+function analysisThread(
+  script: string,
+  failed: (e: unknown) => void,
+): {
   analyse: (m: Extract<WorkerMessage, { kind: 'analyse' }>) => Promise<Audited | undefined>;
   close: (uri: string) => void;
   stop: () => void;
@@ -225,10 +240,23 @@ export function startServer(connection: Connection, options: ServerOptions, base
       let audit: Audited | undefined;
       if (thread) {
         const wire = {
-          passes: settings.passes.map((p) => p.name), ruleDirs: [...settings.ruleDirs], defines: [...settings.defines],
+          passes: settings.passes.map((p) => p.name),
+          ruleDirs: [...settings.ruleDirs],
+          defines: [...settings.defines],
           ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
         };
-        audit = await thread.analyse({ kind: 'analyse', id: ++requests, uri, path, text, settings: wire, salt, rulesGeneration: generation, base, ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}) });
+        audit = await thread.analyse({
+          kind: 'analyse',
+          id: ++requests,
+          uri,
+          path,
+          text,
+          settings: wire,
+          salt,
+          rulesGeneration: generation,
+          base,
+          ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}),
+        });
         // Stale (a newer request replaced it); after a failure of the thread, analysed here instead.
         if (!audit && thread) return;
       }
@@ -260,13 +288,20 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const key = (d: Diagnostic): string => `${d.location?.start ?? -1}\u0000${d.code}\u0000${d.message}`;
     const passOf = new Map(findings.map((f) => [key(f.diagnostic), f.pass]));
     // What the filter itself reports (a configuration file that does not load) is published too (pass '').
-    return filter(findings.map((f) => f.diagnostic), text, path).map((d) => ({ pass: passOf.get(key(d)) ?? '', diagnostic: d }));
+    return filter(
+      findings.map((f) => f.diagnostic),
+      text,
+      path,
+    ).map((d) => ({ pass: passOf.get(key(d)) ?? '', diagnostic: d }));
   };
 
   const schedule = (uri: string, delay = debounceMs): void => {
     const t = timers.get(uri);
     if (t) clearTimeout(t);
-    timers.set(uri, setTimeout(() => void analyseNow(uri), delay));
+    timers.set(
+      uri,
+      setTimeout(() => void analyseNow(uri), delay),
+    );
   };
 
   /** Rules or settings changed: every open document is analysed again. */
@@ -314,7 +349,10 @@ export function startServer(connection: Connection, options: ServerOptions, base
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll, CANONICALIZE_KIND], resolveProvider: true },
+        codeActionProvider: {
+          codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll, CANONICALIZE_KIND],
+          resolveProvider: true,
+        },
         hoverProvider: true,
         documentFormattingProvider: true,
         executeCommandProvider: { commands: clientCommands ? [] : [EXPLAIN_COMMAND, FIX_ALL_COMMAND, CANONICALIZE_COMMAND] },
@@ -324,7 +362,9 @@ export function startServer(connection: Connection, options: ServerOptions, base
   });
 
   connection.onInitialized(() => {
-    connection.console.log(thread ? 'ptolog: documents are analysed on their own thread' : 'ptolog: documents are analysed on this thread, between messages');
+    connection.console.log(
+      thread ? 'ptolog: documents are analysed on their own thread' : 'ptolog: documents are analysed on this thread, between messages',
+    );
     void pullSettings();
     if (!options.watch) return;
     try {
@@ -363,8 +403,17 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (doc.version !== data.version) return undefined;
       // The CLI's fix of the finding (its JSON `fixEdits`) when the text is the one analysed; else the pass's edits there.
       const last = published.get(data.uri);
-      const f = last?.text === text ? last.findings.find((x) => x.diagnostic.location?.start === data.start && x.diagnostic.code === data.code && x.diagnostic.fixEdits) : undefined;
-      if (f) return f.diagnostic.fixEdits!.map((e) => ({ range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) }, newText: e.text }));
+      const f =
+        last?.text === text
+          ? last.findings.find(
+              (x) => x.diagnostic.location?.start === data.start && x.diagnostic.code === data.code && x.diagnostic.fixEdits,
+            )
+          : undefined;
+      if (f)
+        return f.diagnostic.fixEdits!.map((e) => ({
+          range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) },
+          newText: e.text,
+        }));
       next = fixOneText(text, path, settingsFor(path), session, data.pass ?? '', data.start ?? -1);
     }
     return next === undefined || next === text ? undefined : textEdits(doc, next);
@@ -383,7 +432,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
     try {
       const ours = params.context.diagnostics.filter((d) => d.source === 'ptolog');
       const only = params.context.only;
-      const wants = (kind: string): boolean => (only ? only.some((k) => kind === k || kind.startsWith(`${k}.`)) : kind === CodeActionKind.QuickFix);
+      const wants = (kind: string): boolean =>
+        only ? only.some((k) => kind === k || kind.startsWith(`${k}.`)) : kind === CodeActionKind.QuickFix;
       // A cursor move where there is no finding costs nothing.
       if (ours.length === 0 && !only) return [];
       const actions: CodeAction[] = [];
@@ -412,7 +462,11 @@ export function startServer(connection: Connection, options: ServerOptions, base
       }
       // "Fix all" only where there is something to fix.
       const fixable = published.get(uri)?.findings.some((f) => f.pass !== '' && f.diagnostic.fixEdits !== undefined) === true;
-      const fixAllKind = wants(CodeActionKind.SourceFixAll) ? CodeActionKind.SourceFixAll : wants(CodeActionKind.QuickFix) && ours.length > 0 ? CodeActionKind.QuickFix : undefined;
+      const fixAllKind = wants(CodeActionKind.SourceFixAll)
+        ? CodeActionKind.SourceFixAll
+        : wants(CodeActionKind.QuickFix) && ours.length > 0
+          ? CodeActionKind.QuickFix
+          : undefined;
       if (fixable && fixAllKind) {
         const a = lazyAction({ title: 'Fix all ptolog findings', kind: fixAllKind }, { uri, version, what: 'fixAll' });
         if (a) actions.push(a);
@@ -477,7 +531,10 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (!what) return null;
       const edits = editsOf({ uri, version: doc.version, what });
       if (!edits) return false;
-      const r = await connection.workspace.applyEdit({ label: what === 'fixAll' ? 'Fix all ptolog findings' : 'Canonicalize as PyPTO prints it', edit: { changes: { [uri]: edits } } });
+      const r = await connection.workspace.applyEdit({
+        label: what === 'fixAll' ? 'Fix all ptolog findings' : 'Canonicalize as PyPTO prints it',
+        edit: { changes: { [uri]: edits } },
+      });
       return r.applied;
     } catch (e) {
       logError(`running ${params.command}`, e);
@@ -526,5 +583,3 @@ function hoverPart(f: PassFinding, catalog: Catalog, index: RuleIndex): string {
   if (rule) out.push('', `Rule: [${md(rule.path.split(/[\\/]/).slice(-2).join('/'))}:${rule.line}](${rule.href})`);
   return out.join('\n');
 }
-
-

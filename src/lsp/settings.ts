@@ -2,11 +2,12 @@
  * What the language server analyses a document with, and the seams the CLI's configuration
  * (pyproject.toml `[tool.ptolog]`) and suppression comments (`# ptolog: ignore[code]`) plug into.
  */
-import type { ConstValue } from '../ir/nodes.js';
-import type { Diagnostic } from '../report/diagnostic.js';
-import type { PassSpec } from '../passes/registry.js';
-import type { AuditStage } from '../passes/analyze.js';
+
 import type { CacheSpec } from '../cli/rule-cache.js';
+import type { ConstValue } from '../ir/nodes.js';
+import type { AuditStage } from '../passes/analyze.js';
+import type { PassSpec } from '../passes/registry.js';
+import type { Diagnostic } from '../report/diagnostic.js';
 
 /** The analysis settings of one document: the passes, extra rule paths (--rules) and defines (-D). */
 export interface LspSettings {

@@ -32,15 +32,22 @@ export function textEdits(doc: TextDocument, next: string): TextEdit[] {
 /** The edit that adds `# ptolog: ignore[code]` on its own line above 0-based `line` (merged into one already there). */
 export function suppressionEdit(doc: TextDocument, line: number, code: string): TextEdit {
   const text = doc.getText();
-  const lineText = (l: number): string => text.slice(doc.offsetAt({ line: l, character: 0 }), doc.offsetAt({ line: l + 1, character: 0 })).replace(/\r?\n$/, '');
+  const lineText = (l: number): string =>
+    text.slice(doc.offsetAt({ line: l, character: 0 }), doc.offsetAt({ line: l + 1, character: 0 })).replace(/\r?\n$/, '');
   const indent = /^[ \t]*/.exec(lineText(line))![0];
   if (line > 0) {
     const above = lineText(line - 1);
     const m = /^([ \t]*)# ptolog: ignore\[([^\]]*)\]\s*$/.exec(above);
     if (m) {
-      const codes = m[2]!.split(',').map((c) => c.trim()).filter((c) => c !== '');
+      const codes = m[2]!
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '');
       if (!codes.includes(code)) codes.push(code);
-      return { range: { start: { line: line - 1, character: 0 }, end: { line: line - 1, character: above.length } }, newText: `${m[1]}# ptolog: ignore[${codes.join(', ')}]` };
+      return {
+        range: { start: { line: line - 1, character: 0 }, end: { line: line - 1, character: above.length } },
+        newText: `${m[1]}# ptolog: ignore[${codes.join(', ')}]`,
+      };
     }
   }
   const eol = text.includes('\r\n') ? '\r\n' : '\n';

@@ -46,7 +46,10 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
     return i;
   };
-  const textOf = (p: Program): string => piecesOf(p).map((x) => source.text.slice(x.start, x.end)).join('\n');
+  const textOf = (p: Program): string =>
+    piecesOf(p)
+      .map((x) => source.text.slice(x.start, x.end))
+      .join('\n');
   programs.forEach((j, ji) => {
     if (!j.jit) return;
     const fnNames = j.functions.map((f) => f.name);

@@ -1,4 +1,4 @@
-import { statSync, watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, statSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /**
@@ -20,9 +20,11 @@ export function watchRulePaths(paths: readonly string[], changed: () => void): (
         watchers.push(watch(p, fire));
       } else {
         const name = basename(p);
-        watchers.push(watch(dirname(p), (_event, file) => {
-          if (file === null || file === name) fire();
-        }));
+        watchers.push(
+          watch(dirname(p), (_event, file) => {
+            if (file === null || file === name) fire();
+          }),
+        );
       }
     } catch {
       // Missing or unwatchable: nothing to watch.

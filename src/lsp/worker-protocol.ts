@@ -1,8 +1,9 @@
 /** The messages between the language server and its analysis thread (analysis-worker.ts). */
-import type { WireBundle } from '../report/wire.js';
+
+import type { CacheSpec } from '../cli/rule-cache.js';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
-import type { CacheSpec } from '../cli/rule-cache.js';
+import type { WireBundle } from '../report/wire.js';
 
 /** A document's settings as plain data (the thread finds the passes by name among contractsWith(ruleDirs)). */
 export interface WireSettings {

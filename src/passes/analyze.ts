@@ -1,16 +1,25 @@
-import { dirname, join, isAbsolute, resolve } from 'node:path';
-import type { Module } from '../ir/nodes.js';
-import { StreamAbandoned } from '../frontend/index.js';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import {
+  type Arena,
+  type EvalResult,
+  evaluate,
+  loadProgram,
+  loadProgramCached,
+  projectInputs,
+  type RuleCache,
+  type RuleProgram,
+} from '../datalog/index.js';
 import { extractFacts, extractFactsCounted, type NodeTable } from '../facts/extract.js';
 import type { FactSink } from '../facts/sink.js';
+import { StreamAbandoned } from '../frontend/index.js';
+import type { Module } from '../ir/nodes.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { loadCatalog } from './catalog.js';
 import { databaseSink } from './database-sink.js';
-import { loadProgram, loadProgramCached, evaluate, projectInputs, type Arena, type EvalResult, type RuleCache, type RuleProgram } from '../datalog/index.js';
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
 import { checkFindingCodes, checkFindingSeverities } from './findings.js';
 import { badOpEffects } from './op-effects.js';
-import { loadCatalog } from './catalog.js';
 import { rulesDir } from './registry.js';
-import { RuleSession, type LoadedRules } from './rule-session.js';
+import { type LoadedRules, RuleSession } from './rule-session.js';
 
 /** A module analysed by a rule program: the id table of its facts and the evaluation result. */
 export interface Analysis {
@@ -90,10 +99,14 @@ export function loadRules(
   const key = [...files, '\u0001', ...dirs].join('\0');
   return session.program(key, () => {
     // `#include <ptolog/...>` names the rules in use (the shipped ones, or the --rules-root copy).
-    const loaded = session.cache ? loadCompiled(entry, extra, root, includeDirs, session, session.cache) : loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
+    const loaded = session.cache
+      ? loadCompiled(entry, extra, root, includeDirs, session, session.cache)
+      : loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
     const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
     const catalogFiles = [...extra, ...sources];
-    const catalog = session.catalog([root, ...new Set(catalogFiles.map((f) => dirname(f)))].join('\0'), () => loadCatalog(root, catalogFiles));
+    const catalog = session.catalog([root, ...new Set(catalogFiles.map((f) => dirname(f)))].join('\0'), () =>
+      loadCatalog(root, catalogFiles),
+    );
     const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, catalog)];
     if (bad.length > 0) throw new DiagnosticError(bad);
     return loaded;
@@ -104,7 +117,14 @@ export function loadRules(
  * The program of loadRules through the session's compiled-rules cache: loaded with absolute
  * paths (the key of the entry), shown as loadProgram would show the session's paths.
  */
-function loadCompiled(entry: string, extra: readonly string[], root: string, includeDirs: readonly string[], session: RuleSession, cache: RuleCache): { program: RuleProgram; warnings: Diagnostic[] } {
+function loadCompiled(
+  entry: string,
+  extra: readonly string[],
+  root: string,
+  includeDirs: readonly string[],
+  session: RuleSession,
+  cache: RuleCache,
+): { program: RuleProgram; warnings: Diagnostic[] } {
   const absRoot = resolve(root);
   const given = [isAbsolute(entry) ? entry : join(root, entry), ...extra];
   const files = given.map((f) => resolve(f));
@@ -112,7 +132,9 @@ function loadCompiled(entry: string, extra: readonly string[], root: string, inc
   const spelled = new Map(given.map((f, i) => [files[i]!, isAbsolute(f) ? session.shown(f, f) : f]));
   const display = (p: string): string => spelled.get(p) ?? (session.cwd === undefined ? p : session.shown(p, p));
   const dirs = [...includeDirs.map((d) => resolve(d)), absRoot];
-  return loadProgramCached({ files, includeDirs: dirs, libraries: { ptolog: absRoot }, root: absRoot }, cache, display, (s) => session.parse(s));
+  return loadProgramCached({ files, includeDirs: dirs, libraries: { ptolog: absRoot }, root: absRoot }, cache, display, (s) =>
+    session.parse(s),
+  );
 }
 
 /**
@@ -148,7 +170,12 @@ export interface ReleasedAnalysis {
  * to rewrite) parses the text again the same way (`streamed`) and numbers it with extractFacts
  * (`ids` says how many ids that must give).
  */
-export function analyzeReleased(parse: (streaming: boolean) => Module, entry: string, extra: readonly string[] = [], opts: AnalyzeOptions = {}): ReleasedAnalysis {
+export function analyzeReleased(
+  parse: (streaming: boolean) => Module,
+  entry: string,
+  extra: readonly string[] = [],
+  opts: AnalyzeOptions = {},
+): ReleasedAnalysis {
   const once = (streaming: boolean): ReleasedAnalysis => {
     let ids = 0;
     const r = evaluateFacts(entry, extra, opts, (sink) => {
@@ -169,7 +196,12 @@ export function analyzeReleased(parse: (streaming: boolean) => Module, entry: st
 }
 
 /** Loads the rules, fills their facts with `extract`, evaluates; the rest of analyze. */
-function evaluateFacts(entry: string, extra: readonly string[], opts: AnalyzeOptions, extract: (sink: FactSink) => void): Omit<Analysis, 'module' | 'table'> {
+function evaluateFacts(
+  entry: string,
+  extra: readonly string[],
+  opts: AnalyzeOptions,
+  extract: (sink: FactSink) => void,
+): Omit<Analysis, 'module' | 'table'> {
   const { program, warnings } = loadRules(entry, extra, opts.rulesRoot, opts.includeDirs, opts.session);
   // Only outputs and kept relations are read from the result: input columns no rule reads are not stored.
   const run = opts.keep ? projectInputs(program, opts.keep) : program;

@@ -17,10 +17,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseTomlDoc } from './toml-doc.js';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { AUDIT_STAGES, type AuditStage } from './analyze.js';
+import { parseTomlDoc } from './toml-doc.js';
 
 /** One declared diagnostic code. */
 export interface CatalogEntry {
@@ -75,23 +75,33 @@ export function parseCatalog(path: string, text: string, contract: string): Cata
     }
     const t = value as Record<string, unknown>;
     for (const key of Object.keys(t)) {
-      if (!(KEYS as readonly string[]).includes(key)) fail(source, offsetOf(text, code, key), `unknown key '${key}' in [${code}]; the keys are ${KEYS.join(', ')}`);
+      if (!(KEYS as readonly string[]).includes(key))
+        fail(source, offsetOf(text, code, key), `unknown key '${key}' in [${code}]; the keys are ${KEYS.join(', ')}`);
     }
     const str = (key: string, required: boolean): string => {
       const v = t[key];
       if (v === undefined && !required) return '';
-      if (typeof v !== 'string' || v.trim() === '') fail(source, offsetOf(text, code, key), `'${key}' of [${code}] must be a non-empty string`);
+      if (typeof v !== 'string' || v.trim() === '')
+        fail(source, offsetOf(text, code, key), `'${key}' of [${code}] must be a non-empty string`);
       return v.trim();
     };
     const severity = str('severity', true);
-    if (!SEVERITIES.includes(severity)) fail(source, offsetOf(text, code, 'severity'), `"${severity}" is not a severity; write "error", "warning" or "note"`);
+    if (!SEVERITIES.includes(severity))
+      fail(source, offsetOf(text, code, 'severity'), `"${severity}" is not a severity; write "error", "warning" or "note"`);
     const stages: Partial<Record<AuditStage, Severity>> = {};
     const st = t['stages'];
     if (st !== undefined) {
-      if (typeof st !== 'object' || st === null || Array.isArray(st)) fail(source, offsetOf(text, code, 'stages'), `'stages' of [${code}] must be a table like { as-written = "warning" }`);
+      if (typeof st !== 'object' || st === null || Array.isArray(st))
+        fail(source, offsetOf(text, code, 'stages'), `'stages' of [${code}] must be a table like { as-written = "warning" }`);
       for (const [stage, sev] of Object.entries(st)) {
-        if (!(AUDIT_STAGES as readonly string[]).includes(stage)) fail(source, offsetOf(text, code, 'stages'), `unknown audit stage '${stage}' in [${code}]; the stages are ${AUDIT_STAGES.join(', ')}`);
-        if (typeof sev !== 'string' || !SEVERITIES.includes(sev)) fail(source, offsetOf(text, code, 'stages'), `${JSON.stringify(sev)} is not a severity; write "error", "warning" or "note"`);
+        if (!(AUDIT_STAGES as readonly string[]).includes(stage))
+          fail(
+            source,
+            offsetOf(text, code, 'stages'),
+            `unknown audit stage '${stage}' in [${code}]; the stages are ${AUDIT_STAGES.join(', ')}`,
+          );
+        if (typeof sev !== 'string' || !SEVERITIES.includes(sev))
+          fail(source, offsetOf(text, code, 'stages'), `${JSON.stringify(sev)} is not a severity; write "error", "warning" or "note"`);
         if (sev !== severity) stages[stage as AuditStage] = sev as Severity;
       }
     }
@@ -148,10 +158,14 @@ export function loadCatalog(root: string, extraRuleFiles: readonly string[] = []
       if (before) {
         const source = new SourceText(path, text);
         const at = offsetOf(text, e.code);
-        throw new DiagnosticError([{
-          severity: 'error', code: 'catalog', message: `the code '${e.code}' is declared twice (first in ${before.path})`,
-          location: { source, start: at, end: at + 1 },
-        }]);
+        throw new DiagnosticError([
+          {
+            severity: 'error',
+            code: 'catalog',
+            message: `the code '${e.code}' is declared twice (first in ${before.path})`,
+            location: { source, start: at, end: at + 1 },
+          },
+        ]);
       }
       out.set(e.code, e);
     }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ruleFilesUnder, rulesDir } from './registry.js';
 import { CATALOG_FILE, parseCatalog } from './catalog.js';
+import { ruleFilesUnder, rulesDir } from './registry.js';
 
 /**
  * Codes that TypeScript stages report: those ptolog's own catalog (`rules/diagnostics.toml`)

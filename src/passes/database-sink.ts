@@ -1,5 +1,5 @@
+import { type FactDatabase, type RelationInfo, type RuleProgram, relationsRead } from '../datalog/index.js';
 import type { FactSink } from '../facts/sink.js';
-import { relationsRead, type FactDatabase, type RelationInfo, type RuleProgram } from '../datalog/index.js';
 
 /**
  * A fact sink that inserts into an engine database only the `.input` relations some rule of

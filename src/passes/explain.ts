@@ -1,12 +1,12 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
 import type { WhyNot } from '../datalog/provenance.js';
+import { parsePatternText } from '../datalog/tuple-text.js';
 import type { Entity } from '../facts/extract.js';
 import type { Span } from '../ir/nodes.js';
-import { parsePatternText } from '../datalog/tuple-text.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Analysis } from './analyze.js';
-import { manifestError, type ContractManifest } from './manifest.js';
+import { type ContractManifest, manifestError } from './manifest.js';
 
 /** What a contract's manifest says `explain` shows (`[explain]` show and probes), and where it says it. */
 export type ExplainSpec = Pick<ContractManifest, 'explainShow' | 'explainProbes'> & Partial<Pick<ContractManifest, 'site'>>;
@@ -25,7 +25,13 @@ function anchored(a: Analysis, spec: ExplainSpec): Array<{ rel: string; col: num
   spec.explainShow.forEach((rel, i) => {
     const info = a.program.relation(rel);
     if (spec.site && !info?.kinds.includes('number')) {
-      throw manifestError(spec.site, spec.site.showAt[i] ?? 0, info ? `[explain] show: ${rel} has no number column to anchor it at a line` : `[explain] show: the relation ${rel} is not declared by the contract's rules`);
+      throw manifestError(
+        spec.site,
+        spec.site.showAt[i] ?? 0,
+        info
+          ? `[explain] show: ${rel} has no number column to anchor it at a line`
+          : `[explain] show: the relation ${rel} is not declared by the contract's rules`,
+      );
     }
   });
   const rels = [...(spec.explainShow.length > 0 ? spec.explainShow : ['insert_call']), ...ALWAYS];
@@ -90,7 +96,26 @@ export function describeId(a: Analysis, id: number): string | undefined {
 }
 
 /** Column names that hold numbers which are not node ids (lines, columns, offsets, counts, positions). */
-const NOT_NODE = new Set(['line', 'col', 'start', 'end', 'i', 'j', 'k', 'index', 'pos', 'ord', 'seq', 'rank', 'size', 'len', 'value', 'm', 'loop_pos', 'count']);
+const NOT_NODE = new Set([
+  'line',
+  'col',
+  'start',
+  'end',
+  'i',
+  'j',
+  'k',
+  'index',
+  'pos',
+  'ord',
+  'seq',
+  'rank',
+  'size',
+  'len',
+  'value',
+  'm',
+  'loop_pos',
+  'count',
+]);
 /** Per relation, columns that are counts although named like a node. */
 const NOT_NODE_AT: Readonly<Record<string, readonly number[]>> = { trip_count: [1], block_size: [1], type_rank: [1] };
 
@@ -207,7 +232,10 @@ export function explainLine(a: Analysis, line: number, spec: ExplainSpec = NO_SP
     out.push(`${src.path}:${line}: nothing is derived at ${describeId(a, s)}.`);
     for (const [rel, tuple] of probes(a, spec, s)) {
       if (!a.result.has(rel)) continue;
-      const answers = a.result.whyNot(rel, tuple).filter((w) => w.literal !== null).map((w) => whyNotShown(w, show));
+      const answers = a.result
+        .whyNot(rel, tuple)
+        .filter((w) => w.literal !== null)
+        .map((w) => whyNotShown(w, show));
       if (answers.length > 0) out.push(formatWhyNot(rel, tuple, answers, false).replace(/^/gm, '  '));
     }
     out.push('');

@@ -1,11 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
-import { readRuleFile } from '../datalog/load.js';
 import { basename, join, resolve } from 'node:path';
-import { DiagnosticError } from '../report/diagnostic.js';
-import { PASSES, isContractFolder, type PassSpec } from './registry.js';
-import { loadRules } from './analyze.js';
-import { RuleSession } from './rule-session.js';
 import { relationsUsedUndeclared } from '../datalog/index.js';
+import { readRuleFile } from '../datalog/load.js';
+import { DiagnosticError } from '../report/diagnostic.js';
+import { loadRules } from './analyze.js';
+import { isContractFolder, PASSES, type PassSpec } from './registry.js';
+import { RuleSession } from './rule-session.js';
 
 /** A user rule file given with `--rules DIR` and the passes it belongs to. */
 export interface ExtraRuleFile {
@@ -30,25 +30,45 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
     let files: string[];
     try {
       files = statSync(p).isDirectory()
-        ? readdirSync(p).filter((n) => n.endsWith('.dl')).sort().map((n) => join(p, n))
+        ? readdirSync(p)
+            .filter((n) => n.endsWith('.dl'))
+            .sort()
+            .map((n) => join(p, n))
         : [p];
     } catch {
       throw new DiagnosticError([
-        { severity: 'error', code: 'unreadable-file', path: p, message: `cannot read the rule directory or file ${p}; check the --rules path.` },
+        {
+          severity: 'error',
+          code: 'unreadable-file',
+          path: p,
+          message: `cannot read the rule directory or file ${p}; check the --rules path.`,
+        },
       ]);
     }
     for (const f of files) {
       const text = readRuleFile(resolve(f));
       if (typeof text !== 'string') {
         if (text !== undefined && 'tooLarge' in text) {
-          throw new DiagnosticError([{ severity: 'error', code: 'file-too-large', path: f, message: `the rule file ${f} holds more than the ${text.limit} bytes ptolog reads as a rule file.` }]);
+          throw new DiagnosticError([
+            {
+              severity: 'error',
+              code: 'file-too-large',
+              path: f,
+              message: `the rule file ${f} holds more than the ${text.limit} bytes ptolog reads as a rule file.`,
+            },
+          ]);
         }
         throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: f, message: `cannot read the rule file ${f}.` }]);
       }
       const written = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => m[1]!);
       const includes = written.map((w) => basename(w));
       const entries = passes.flatMap((s) => [s.entry, s.audit]).filter((e) => includes.includes(basename(e)));
-      out.push({ path: f, includesEntries: entries, includes: written, needs: entries.length > 0 ? new Set() : relationsUsedUndeclared(f, text) });
+      out.push({
+        path: f,
+        includesEntries: entries,
+        includes: written,
+        needs: entries.length > 0 ? new Set() : relationsUsedUndeclared(f, text),
+      });
     }
   }
   return out;
@@ -58,7 +78,11 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
  * The shipped passes whose rules declare every relation a file without includes uses (empty
  * for a file with includes, or one that needs nothing or something no pass declares).
  */
-export function passesDeclaring(x: ExtraRuleFile, passes: readonly PassSpec[] = PASSES, session: RuleSession = new RuleSession()): PassSpec[] {
+export function passesDeclaring(
+  x: ExtraRuleFile,
+  passes: readonly PassSpec[] = PASSES,
+  session: RuleSession = new RuleSession(),
+): PassSpec[] {
   if (x.includesEntries.length > 0 || (x.includes?.length ?? 0) > 0 || x.needs.size === 0) return [];
   return passes.filter((p) => {
     const program = loadRules(p.audit, [], undefined, [], session).program;

@@ -1,10 +1,10 @@
-import type { NodeTable } from '../facts/extract.js';
 import type { EvalResult, RuleProgram } from '../datalog/index.js';
-import { errorAt } from '../report/diagnostic.js';
+import type { NodeTable } from '../facts/extract.js';
 import type { Diagnostic, Location, RelatedLocation, Severity } from '../report/diagnostic.js';
+import { errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import type { Catalog } from './catalog.js';
 import { closestName } from '../report/suggest.js';
+import type { Catalog } from './catalog.js';
 
 /** The source location of a node or binding id (a function's exit: the function's last line). */
 export function locationOf(table: NodeTable, source: SourceText, id: number): Location | undefined {
@@ -54,7 +54,8 @@ export function readFindings(result: EvalResult, table: NodeTable, source: Sourc
     if (fx) d.fix = fx.join('; ');
     const ns = notes.get(k);
     if (ns) d.notes = ns.sort((a, b) => a[0] - b[0]).map(([, t]) => t);
-    if (!SEVERITIES.includes(String(severity))) d.notes = [...(d.notes ?? []), `the rule gave the severity "${String(severity)}", which is not error, warning or note`];
+    if (!SEVERITIES.includes(String(severity)))
+      d.notes = [...(d.notes ?? []), `the rule gave the severity "${String(severity)}", which is not error, warning or note`];
     const rs = related.get(k);
     if (rs) d.related = rs;
     out.push(d);
@@ -70,7 +71,10 @@ export function readRelated(result: EvalResult, table: NodeTable, source: Source
     const location = locationOf(table, source, m as number);
     if (!location) return;
     const k = `${String(code)}\0${String(n)}`;
-    out.set(k, [...(out.get(k) ?? []), { location, message: String(message) }].sort((a, b) => a.location.start - b.location.start));
+    out.set(
+      k,
+      [...(out.get(k) ?? []), { location, message: String(message) }].sort((a, b) => a.location.start - b.location.start),
+    );
   });
   return out;
 }
@@ -108,9 +112,16 @@ export function checkFindingCodes(program: RuleProgram, catalog: Catalog): Diagn
     if (code?.kind !== 'str' || catalog.has(code.value)) continue;
     const near = closestName(code.value, catalog.keys());
     out.push(
-      errorAt(code.loc.source, code.loc.start, code.loc.end, 'undeclared-code', `the finding code "${code.value}" is not declared in any diagnostics.toml${near ? ` (did you mean "${near}"?)` : ''}`, {
-        fix: `declare [${code.value}] (severity, summary, help, example) in a diagnostics.toml beside this rule file (see \`ptolog rules undeclared-code\`).`,
-      }),
+      errorAt(
+        code.loc.source,
+        code.loc.start,
+        code.loc.end,
+        'undeclared-code',
+        `the finding code "${code.value}" is not declared in any diagnostics.toml${near ? ` (did you mean "${near}"?)` : ''}`,
+        {
+          fix: `declare [${code.value}] (severity, summary, help, example) in a diagnostics.toml beside this rule file (see \`ptolog rules undeclared-code\`).`,
+        },
+      ),
     );
   }
   return out;
@@ -124,9 +135,6 @@ function normalizeSeverity(s: string): Severity {
 /** Orders diagnostics by file position, then code. */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   return ds.sort(
-    (a, b) =>
-      (a.location?.start ?? -1) - (b.location?.start ?? -1) ||
-      a.code.localeCompare(b.code) ||
-      a.message.localeCompare(b.message),
+    (a, b) => (a.location?.start ?? -1) - (b.location?.start ?? -1) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message),
   );
 }

@@ -1,5 +1,5 @@
-import type { Analysis } from './analyze.js';
 import { calleeText } from '../ir/print.js';
+import type { Analysis } from './analyze.js';
 
 /** Quotes a DOT identifier or label. */
 function q(s: string): string {
@@ -34,14 +34,23 @@ export function fanoutDot(a: Analysis, after: boolean, pass: string): string {
   const runs = new Map(r.tuples('graph_consumer_runs').map(([x, m]) => [x as number, m as number]));
   const barrierOf = new Map(r.tuples('graph_barrier').map(([x, n]) => [x as number, n as string]));
   // A barrier's label names the op of the call the rules insert to bind it.
-  const opOf = new Map((r.has('insert_call') ? r.tuples('insert_call') : []).map((t) => [t[4] as string, calleeText({ kind: 'op', name: t[3] as string, known: true })]));
+  const opOf = new Map(
+    (r.has('insert_call') ? r.tuples('insert_call') : []).map((t) => [
+      t[4] as string,
+      calleeText({ kind: 'op', name: t[3] as string, known: true }),
+    ]),
+  );
   const byScope = new Map<number, Array<{ x: number; b: number; name: string }>>();
   for (const [sc, x, b, name] of r.tuples('graph_consumer')) {
     const list = byScope.get(sc as number) ?? [];
     list.push({ x: x as number, b: b as number, name: name as string });
     byScope.set(sc as number, list);
   }
-  const out = [`digraph ${q(`${src.path} task dependencies${after ? ` (after ${pass})` : ''}`)} {`, '  rankdir=LR;', '  node [fontname="monospace"];'];
+  const out = [
+    `digraph ${q(`${src.path} task dependencies${after ? ` (after ${pass})` : ''}`)} {`,
+    '  rankdir=LR;',
+    '  node [fontname="monospace"];',
+  ];
   let edgesTotal = 0;
   for (const [sc, consumers] of [...byScope].sort((x, y) => x[0] - y[0])) {
     out.push(`  subgraph ${q(`cluster_${sc}`)} {`, `    label=${q(`manual scope at line ${line(sc)}`)};`);

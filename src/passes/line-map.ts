@@ -92,7 +92,8 @@ export function remapDiagnostic(d: Diagnostic, from: SourceText, to: SourceText,
   if (d.related) out.related = d.related.map((r) => ({ ...r, location: mapLocation(r.location, from, to, map) }));
   if (d.fixEdits) {
     const onOriginal = d.fixEdits.every((e) => (map[from.position(e.start).line - 1] ?? 0) > 0);
-    if (onOriginal) out.fixEdits = d.fixEdits.map((e) => ({ ...e, start: mapOffset(e.start, from, to, map), end: mapOffset(e.end, from, to, map) }));
+    if (onOriginal)
+      out.fixEdits = d.fixEdits.map((e) => ({ ...e, start: mapOffset(e.start, from, to, map), end: mapOffset(e.end, from, to, map) }));
     else delete out.fixEdits;
   }
   return out;

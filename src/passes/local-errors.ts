@@ -4,10 +4,11 @@
  * errors are reported, exit 2) and still rewrites every other unit, as it does for a unit it
  * cannot read.
  */
-import type { Module } from '../ir/nodes.js';
+
 import type { NodeTable } from '../facts/extract.js';
+import type { Module } from '../ir/nodes.js';
 import type { Diagnostic } from '../report/diagnostic.js';
-import { EditTable, type EditSet } from '../rewrite/edits.js';
+import { type EditSet, EditTable } from '../rewrite/edits.js';
 
 interface Unit {
   key: string;
@@ -30,7 +31,13 @@ function unitsOf(module: Module): Unit[] {
  * to `failed`, which carries them to the next pass) and those already in `failed`. Null when an
  * error is in no unit (it stops the whole file).
  */
-export function editsOutsideFailed(module: Module, table: NodeTable, edits: EditSet, errors: readonly Diagnostic[], failed: Set<string>): EditTable | null {
+export function editsOutsideFailed(
+  module: Module,
+  table: NodeTable,
+  edits: EditSet,
+  errors: readonly Diagnostic[],
+  failed: Set<string>,
+): EditTable | null {
   const units = unitsOf(module);
   const unitAt = (pos: number): Unit | undefined => units.find((u) => u.start <= pos && pos < u.end);
   for (const d of errors) {

@@ -16,9 +16,9 @@
  *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id, _: any value)
  */
 import { join } from 'node:path';
-import { parseTomlDoc } from './toml-doc.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
+import { parseTomlDoc } from './toml-doc.js';
 
 /** A contract as its manifest declares it; rule paths are relative to the rules directory. */
 export interface ContractManifest {
@@ -52,7 +52,15 @@ export interface ManifestSite {
 
 /** A `manifest` error located at `offset` of the manifest. */
 export function manifestError(site: ManifestSite, offset: number, message: string, fix?: string): DiagnosticError {
-  return new DiagnosticError([{ severity: 'error', code: 'manifest', message, location: { source: site.source, start: offset, end: offset + 1 }, ...(fix ? { fix } : {}) }]);
+  return new DiagnosticError([
+    {
+      severity: 'error',
+      code: 'manifest',
+      message,
+      location: { source: site.source, start: offset, end: offset + 1 },
+      ...(fix ? { fix } : {}),
+    },
+  ]);
 }
 
 const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain'] as const;
@@ -87,7 +95,8 @@ export function parseManifest(path: string, folder: string, text: string): Contr
   const source = new SourceText(path, text);
   const doc = parseTomlDoc(source, (offset, message) => fail(source, offset, message));
   for (const key of Object.keys(doc)) {
-    if (!(KEYS as readonly string[]).includes(key)) fail(source, keyAt(text, key), `unknown manifest key '${key}'; the keys are ${KEYS.join(', ')}`);
+    if (!(KEYS as readonly string[]).includes(key))
+      fail(source, keyAt(text, key), `unknown manifest key '${key}'; the keys are ${KEYS.join(', ')}`);
   }
   const str = (key: string): string => {
     const v = doc[key];
@@ -100,7 +109,8 @@ export function parseManifest(path: string, folder: string, text: string): Contr
   if (!/^[a-z][a-z0-9-]*$/.test(name)) fail(source, keyAt(text, 'name'), `contract name '${name}' must be lower-case words joined by '-'`);
   const file = (key: string): string => {
     const f = str(key);
-    if (f.includes('..') || f.startsWith('/')) fail(source, keyAt(text, key), `'${key}' must name a rule file inside the contract's folder`);
+    if (f.includes('..') || f.startsWith('/'))
+      fail(source, keyAt(text, key), `'${key}' must name a rule file inside the contract's folder`);
     return folder === '' ? f : join(folder, f);
   };
   const strings = (v: unknown, key: string, check: (x: string) => string | null): string[] => {
@@ -112,18 +122,41 @@ export function parseManifest(path: string, folder: string, text: string): Contr
     }
     return v as string[];
   };
-  const views = strings(doc['views'], 'views', (x) => ((VIEWS as readonly string[]).includes(x) ? null : `unknown view '${x}'; the views are ${VIEWS.join(', ')}`));
+  const views = strings(doc['views'], 'views', (x) =>
+    (VIEWS as readonly string[]).includes(x) ? null : `unknown view '${x}'; the views are ${VIEWS.join(', ')}`,
+  );
   const explain = doc['explain'] ?? {};
-  if (typeof explain !== 'object' || explain === null || Array.isArray(explain)) fail(source, keyAt(text, 'explain'), "'explain' must be a table ([explain])");
+  if (typeof explain !== 'object' || explain === null || Array.isArray(explain))
+    fail(source, keyAt(text, 'explain'), "'explain' must be a table ([explain])");
   const ex = explain as Record<string, unknown>;
   for (const key of Object.keys(ex)) {
-    if (!(EXPLAIN_KEYS as readonly string[]).includes(key)) fail(source, keyAt(text, key), `unknown [explain] key '${key}'; the keys are ${EXPLAIN_KEYS.join(', ')}`);
+    if (!(EXPLAIN_KEYS as readonly string[]).includes(key))
+      fail(source, keyAt(text, key), `unknown [explain] key '${key}'; the keys are ${EXPLAIN_KEYS.join(', ')}`);
   }
   const explainShow = strings(ex['show'], 'show', (x) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(x) ? null : `'${x}' is not a relation name`));
   const explainProbes = strings(ex['probes'], 'probes', (x) =>
-    /^[A-Za-z_][A-Za-z0-9_]*\(.*\$s.*\)$/.test(x) ? null : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s (_ for any value)`);
+    /^[A-Za-z_][A-Za-z0-9_]*\(.*\$s.*\)$/.test(x)
+      ? null
+      : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s (_ for any value)`,
+  );
   const audit = file('audit');
   const edits = doc['apply'] !== undefined;
-  const site: ManifestSite = { source, showAt: itemsAt(text, 'show', explainShow), probeAt: itemsAt(text, 'probes', explainProbes), keyAt: (k) => keyAt(text, k) };
-  return { name, order, summary: str('summary'), entry: edits ? file('apply') : audit, edits, audit, views, explainShow, explainProbes, site };
+  const site: ManifestSite = {
+    source,
+    showAt: itemsAt(text, 'show', explainShow),
+    probeAt: itemsAt(text, 'probes', explainProbes),
+    keyAt: (k) => keyAt(text, k),
+  };
+  return {
+    name,
+    order,
+    summary: str('summary'),
+    entry: edits ? file('apply') : audit,
+    edits,
+    audit,
+    views,
+    explainShow,
+    explainProbes,
+    site,
+  };
 }

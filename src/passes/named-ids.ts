@@ -26,13 +26,31 @@ const ID_COLUMNS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number
   ['finding', [[2, SPAN]]],
   ['finding_related', [[2, SPAN]]],
   ['insert_call', [[0, SPAN]]],
-  ['call_arg', [[0, SPAN], [5, NODE]]],
-  ['call_kwarg', [[0, SPAN], [5, NODE]]],
+  [
+    'call_arg',
+    [
+      [0, SPAN],
+      [5, NODE],
+    ],
+  ],
+  [
+    'call_kwarg',
+    [
+      [0, SPAN],
+      [5, NODE],
+    ],
+  ],
   ['replace_deps', [[0, DEPS]]],
   ['set_kwarg', [[0, NODE]]],
   ['replace_kwarg', [[0, NODE]]],
   ['remove_func_attr', [[0, NODE]]],
-  ['hoist_call', [[0, SPAN], [1, NODE]]],
+  [
+    'hoist_call',
+    [
+      [0, SPAN],
+      [1, NODE],
+    ],
+  ],
   ['bad_edit', [[0, SPAN]]],
 ];
 

@@ -1,5 +1,5 @@
-import type { EvalResult, RuleProgram } from '../datalog/index.js';
 import type { Term } from '../datalog/ast.js';
+import type { EvalResult, RuleProgram } from '../datalog/index.js';
 import type { Diagnostic, Location } from '../report/diagnostic.js';
 
 /** The string a constant term spells, or null when the term is not a string constant. */
@@ -42,10 +42,13 @@ export function badOpEffects(result: EvalResult): Diagnostic[] {
       severity: 'error',
       code: 'bad-op-effect',
       message: `${shown} cannot be used: ${why}`,
-      fix: 'name one of the op\'s parameters (op_param facts in rules/op_catalog.dl, or declare them for a new op with op_param), and an effect listed in rules/ops.dl',
+      fix: "name one of the op's parameters (op_param facts in rules/op_catalog.dl, or declare them for a new op with op_param), and an effect listed in rules/ops.dl",
       ...(location ? { location } : {}),
     });
   }
   // In the order they are declared (file, then position), not the order the rules derived them.
-  return out.sort((a, b) => (a.location?.source.path ?? '').localeCompare(b.location?.source.path ?? '') || (a.location?.start ?? 0) - (b.location?.start ?? 0));
+  return out.sort(
+    (a, b) =>
+      (a.location?.source.path ?? '').localeCompare(b.location?.source.path ?? '') || (a.location?.start ?? 0) - (b.location?.start ?? 0),
+  );
 }

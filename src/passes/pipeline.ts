@@ -1,23 +1,23 @@
-import type { ConstValue, Module, Program } from '../ir/nodes.js';
-import { mayHoldKernel, parseModuleIsolated, type LazySizes, type ModuleReader } from '../frontend/index.js';
-import { printStmt } from '../ir/print.js';
+import { Arena, type EvalResult } from '../datalog/index.js';
+import { extractFacts, type Keep, NO_FACTS, type NodeTable } from '../facts/extract.js';
+import { type LazySizes, type ModuleReader, mayHoldKernel, parseModuleIsolated } from '../frontend/index.js';
 import { InternPool } from '../ir/compact.js';
-import { textEditsOf, insertedStmt, planEdits } from '../rewrite/rewrite.js';
+import type { ConstValue, Module, Program } from '../ir/nodes.js';
+import { printStmt } from '../ir/print.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { type SourceText, SourceText as SourceTextOf } from '../report/source.js';
+import { type EditSet, type EditTable, editCount } from '../rewrite/edits.js';
 import { patchSource } from '../rewrite/patch.js';
-import { editCount, type EditSet, type EditTable } from '../rewrite/edits.js';
-import { editsOutsideFailed } from './local-errors.js';
-import { DEPS, NODE, SPAN, namedIds, namesNodes, type IdSet } from './named-ids.js';
-import { DiagnosticError, type Diagnostic } from '../report/diagnostic.js';
-import { analyzeReleased, type AnalyzeOptions, type AuditStage, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
-import { extractFacts, NO_FACTS, type Keep, type NodeTable } from '../facts/extract.js';
-import { SourceText as SourceTextOf, type SourceText } from '../report/source.js';
-import { composeLineMaps, lineMapOf, remapDiagnostic, type LineMap } from './line-map.js';
-import { readEdits } from './read-edits.js';
+import { insertedStmt, planEdits, textEditsOf } from '../rewrite/rewrite.js';
+import { type AnalyzeOptions, type AuditStage, analyzeReleased, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
+import { type ExtraRuleFile, extrasFor } from './extra-rules.js';
 import { readFindings, sortDiagnostics } from './findings.js';
-import { extrasFor, type ExtraRuleFile } from './extra-rules.js';
+import { composeLineMaps, type LineMap, lineMapOf, remapDiagnostic } from './line-map.js';
+import { editsOutsideFailed } from './local-errors.js';
+import { DEPS, type IdSet, NODE, namedIds, namesNodes, SPAN } from './named-ids.js';
+import { readEdits } from './read-edits.js';
 import { PASSES, type PassSpec } from './registry.js';
 import { RuleSession } from './rule-session.js';
-import { Arena, type EvalResult } from '../datalog/index.js';
 
 /**
  * Bytes of arena reserved per character of a file's text before it is parsed: about what the
@@ -91,8 +91,21 @@ export interface RunOptions {
  * and every other relation is freed as soon as evaluation is done with it (EvaluateOptions.keep).
  */
 const PIPELINE_READS: ReadonlySet<string> = new Set([
-  'finding', 'finding_fix', 'finding_note', 'finding_related', 'fixed_by_insertion', 'bad_op_effect',
-  'insert_call', 'call_arg', 'call_kwarg', 'replace_deps', 'set_kwarg', 'replace_kwarg', 'remove_func_attr', 'hoist_call', 'bad_edit',
+  'finding',
+  'finding_fix',
+  'finding_note',
+  'finding_related',
+  'fixed_by_insertion',
+  'bad_op_effect',
+  'insert_call',
+  'call_arg',
+  'call_kwarg',
+  'replace_deps',
+  'set_kwarg',
+  'replace_kwarg',
+  'remove_func_attr',
+  'hoist_call',
+  'bad_edit',
 ]);
 
 /** The rule files and evaluation options of `pass` under `opts`. */
@@ -156,7 +169,13 @@ export function applyPasses(
     const reader = parserOf(current, path, opts, read, warnings);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     // (The analysis is no local here: once read, nothing holds its result while the text is rewritten.)
-    let got = readApplied(analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }), reader, arena, i === editing.length - 1, opts.collect);
+    let got = readApplied(
+      analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }),
+      reader,
+      arena,
+      i === editing.length - 1,
+      opts.collect,
+    );
     if (got === null) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
@@ -192,7 +211,12 @@ export function applyPasses(
     r.settle();
   }
   for (const p of passes) if (!p.edits) outcomes.push({ pass: p.name, applied: 0 });
-  return { text: current, outcomes, warnings: sortDiagnostics(warnings), errors: sortDiagnostics([...(read.errors ?? []), ...localErrors]) };
+  return {
+    text: current,
+    outcomes,
+    warnings: sortDiagnostics(warnings),
+    errors: sortDiagnostics([...(read.errors ?? []), ...localErrors]),
+  };
 }
 
 /**
@@ -241,7 +265,13 @@ export function auditReport(
     const { module, table } = reread(r.parse, a, namedIds(a.result, a.ids), opts.collect);
     opts.collect?.('extracted');
     const edits = readEdits(a.result);
-    const found = withInsertionFixes(a.result, edits, table, module.source, readFindings(a.result, table, module.source, { related: true }));
+    const found = withInsertionFixes(
+      a.result,
+      edits,
+      table,
+      module.source,
+      readFindings(a.result, table, module.source, { related: true }),
+    );
     if (current === null) original = module.source;
     for (const d of found) out.push(current && original ? remapDiagnostic(d, module.source, original, current.map) : d);
     // The text this contract leaves, for the next one (as apply: none when it refuses, an error finding).
@@ -331,7 +361,12 @@ function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead,
  * the rest of the tree, which the caller's `collect` gives back once this has returned (the tree
  * is on this call's stack).
  */
-function reread(parse: (streaming: boolean) => Module, a: { ids: number; streamed: boolean }, named: IdSet, collect: RunOptions['collect']): { module: Module; table: NodeTable } {
+function reread(
+  parse: (streaming: boolean) => Module,
+  a: { ids: number; streamed: boolean },
+  named: IdSet,
+  collect: RunOptions['collect'],
+): { module: Module; table: NodeTable } {
   const module = parse(a.streamed);
   const keep = (id: number): Keep => (named[id] === NODE ? 'node' : named[id] === DEPS ? 'deps' : named[id] === SPAN ? 'span' : 'none');
   const table = extractFacts(module, NO_FACTS, collect ? { keep, consume: { collect: () => collect('extracting') } } : { keep });

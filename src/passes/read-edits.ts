@@ -46,7 +46,12 @@ export function readEdits(result: EvalResult): EditTable {
     const before = callAt(s, sym(t[1]), num(t[2]));
     if (before >= 0) {
       // Two templates for one place: the rewriter reports it (located), never picks one.
-      e.orphanArgs.push({ stmt: s, place: sym(t[1]), seq: num(t[2]), what: `two calls (${calls.op[before]!}, ${sym(t[3])}) at the same place and seq` });
+      e.orphanArgs.push({
+        stmt: s,
+        place: sym(t[1]),
+        seq: num(t[2]),
+        what: `two calls (${calls.op[before]!}, ${sym(t[3])}) at the same place and seq`,
+      });
       return;
     }
     if (calls.count > 0 && s < calls.stmt.at(calls.count - 1)) sorted = false;
@@ -66,8 +71,16 @@ export function readEdits(result: EvalResult): EditTable {
   byStmt = null;
   // Each call's arguments by position, keywords by name. (Rows come sorted, so these are
   // mostly in order already: sorted only when not.)
-  calls.args.group(calls.count, (a, b) => a <= b, (a, b) => a - b);
-  calls.kwargs.group(calls.count, (a, b) => a <= b, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  calls.args.group(
+    calls.count,
+    (a, b) => a <= b,
+    (a, b) => a - b,
+  );
+  calls.kwargs.group(
+    calls.count,
+    (a, b) => a <= b,
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  );
   each('replace_deps', (t) => {
     e.deps.node.push(num(t[0]));
     e.deps.name.push(sym(t[1]));

@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
-import { basename, isAbsolute, join, resolve } from 'node:path';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { manifestError, parseManifest, type ContractManifest } from './manifest.js';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ContractManifest, manifestError, parseManifest } from './manifest.js';
 
 /** A pass: a contract as its manifest (`rules/<contract>/contract.toml`) declares it. */
 export type PassSpec = ContractManifest;
@@ -45,7 +45,12 @@ function withFiles(spec: PassSpec, dir: string): PassSpec {
   for (const key of spec.edits ? ['apply', 'audit'] : ['audit']) {
     const f = key === 'apply' ? spec.entry : spec.audit;
     if (!existsSync(isAbsolute(f) ? f : join(dir, f))) {
-      throw manifestError(spec.site, spec.site.keyAt(key), `'${key}' names ${basename(f)}, which is not a file in the contract's folder`, `create ${basename(f)} beside contract.toml or correct the name.`);
+      throw manifestError(
+        spec.site,
+        spec.site.keyAt(key),
+        `'${key}' names ${basename(f)}, which is not a file in the contract's folder`,
+        `create ${basename(f)} beside contract.toml or correct the name.`,
+      );
     }
   }
   return spec;
@@ -56,7 +61,12 @@ function checkedOrder(specs: PassSpec[]): PassSpec[] {
   for (const s of specs) {
     const before = seen.get(s.name);
     if (before) {
-      throw manifestError(s.site, s.site.keyAt('name'), `two contracts are named '${s.name}' (this one and the one of ${before.site.source.path})`, 'give each contract its own name.');
+      throw manifestError(
+        s.site,
+        s.site.keyAt('name'),
+        `two contracts are named '${s.name}' (this one and the one of ${before.site.source.path})`,
+        'give each contract its own name.',
+      );
     }
     seen.set(s.name, s);
   }

@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import type { ParsedFile } from '../datalog/ast.js';
-import { parseFile } from '../datalog/parser.js';
 import type { RuleCache, RuleProgram } from '../datalog/index.js';
-import type { SourceText } from '../report/source.js';
+import { parseFile } from '../datalog/parser.js';
 import type { Diagnostic } from '../report/diagnostic.js';
+import type { SourceText } from '../report/source.js';
 import type { Catalog } from './catalog.js';
 
 /** A loaded rule program and the warnings its static checks gave. */

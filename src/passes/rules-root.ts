@@ -16,23 +16,34 @@ export function checkRulesRoot(dir: string, passes: readonly PassSpec[]): string
     isDir = false;
   }
   if (!isDir) {
-    throw new DiagnosticError([{
-      severity: 'error', code: 'unreadable-file', path: dir,
-      message: `--rules-root ${dir} is not a directory; give a copy of the shipped rules/ directory.`,
-    }]);
+    throw new DiagnosticError([
+      {
+        severity: 'error',
+        code: 'unreadable-file',
+        path: dir,
+        message: `--rules-root ${dir} is not a directory; give a copy of the shipped rules/ directory.`,
+      },
+    ]);
   }
-  const missing = passes.flatMap((p) => [p.entry, p.audit]).filter((f) => !isAbsolute(f)).filter((f) => {
-    try {
-      return !statSync(join(dir, f)).isFile();
-    } catch {
-      return true;
-    }
-  });
+  const missing = passes
+    .flatMap((p) => [p.entry, p.audit])
+    .filter((f) => !isAbsolute(f))
+    .filter((f) => {
+      try {
+        return !statSync(join(dir, f)).isFile();
+      } catch {
+        return true;
+      }
+    });
   if (missing.length > 0) {
-    throw new DiagnosticError([{
-      severity: 'error', code: 'unreadable-file', path: dir,
-      message: `--rules-root ${dir} lacks ${missing.join(', ')}: it must hold the rule files of every selected pass (copy the shipped rules/ and edit the copy).`,
-    }]);
+    throw new DiagnosticError([
+      {
+        severity: 'error',
+        code: 'unreadable-file',
+        path: dir,
+        message: `--rules-root ${dir} lacks ${missing.join(', ')}: it must hold the rule files of every selected pass (copy the shipped rules/ and edit the copy).`,
+      },
+    ]);
   }
   return dir;
 }

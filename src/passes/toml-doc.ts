@@ -9,7 +9,8 @@ export function parseTomlDoc(source: SourceText, fail: (offset: number, message:
   try {
     return parse(source.text) as Record<string, unknown>;
   } catch (e) {
-    if (e instanceof TomlError) fail(source.lineStart(e.line) + e.column - 1, `invalid TOML: ${e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '')}`);
+    if (e instanceof TomlError)
+      fail(source.lineStart(e.line) + e.column - 1, `invalid TOML: ${e.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '')}`);
     throw e;
   }
 }

@@ -39,7 +39,13 @@ export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
     endOffset: loc ? loc.source.byteOffset(loc.end) : null,
     ...(d.fix ? { fix: d.fix } : {}),
     ...(d.fixEdits && loc
-      ? { fixEdits: d.fixEdits.map((x) => ({ startOffset: loc.source.byteOffset(x.start), endOffset: loc.source.byteOffset(x.end), text: x.text })) }
+      ? {
+          fixEdits: d.fixEdits.map((x) => ({
+            startOffset: loc.source.byteOffset(x.start),
+            endOffset: loc.source.byteOffset(x.end),
+            text: x.text,
+          })),
+        }
       : {}),
     ...(d.notes && d.notes.length > 0 ? { notes: d.notes } : {}),
     ...(d.related && d.related.length > 0

@@ -1,7 +1,7 @@
 import type { Diagnostic } from './diagnostic.js';
-import { renderDiagnostics } from './text.js';
 import { renderJson } from './json.js';
-import { renderSarif, type CodeHelp } from './sarif.js';
+import { type CodeHelp, renderSarif } from './sarif.js';
+import { renderDiagnostics } from './text.js';
 
 export type FindingFormat = 'text' | 'json' | 'sarif';
 

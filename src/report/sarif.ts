@@ -1,4 +1,4 @@
-import type { Log, Notification, Result, ReportingDescriptor } from 'sarif';
+import type { Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic, Severity } from './diagnostic.js';
 
 /** What the diagnostic catalog says about a code (src/passes/catalog.ts CatalogEntry fits). */
@@ -35,7 +35,11 @@ const LEVEL: Record<Diagnostic['severity'], Result.level> = { error: 'error', wa
 export function artifactUri(path: string): string {
   const p = path.replaceAll('\\', '/');
   const drive = /^[A-Za-z]:\//.test(p) ? p.slice(0, 2) : '';
-  const encoded = p.slice(drive.length).split('/').map((seg) => encodeURIComponent(seg)).join('/');
+  const encoded = p
+    .slice(drive.length)
+    .split('/')
+    .map((seg) => encodeURIComponent(seg))
+    .join('/');
   if (drive !== '') return `file:///${drive}${encoded}`;
   return p.startsWith('/') ? `file://${encoded}` : encoded;
 }
@@ -52,12 +56,14 @@ function sarifLocations(d: Diagnostic): Result['locations'] {
   if (loc) {
     const s = loc.source.position(loc.start);
     const e = loc.source.position(loc.end);
-    return [{
-      physicalLocation: {
-        artifactLocation: { uri: artifactUri(loc.source.path) },
-        region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
+    return [
+      {
+        physicalLocation: {
+          artifactLocation: { uri: artifactUri(loc.source.path) },
+          region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
+        },
       },
-    }];
+    ];
   }
   if (d.path) return [{ physicalLocation: { artifactLocation: { uri: artifactUri(d.path) } } }];
   return undefined;
@@ -84,12 +90,14 @@ export function renderSarif(
     if (loc) {
       const s = loc.source.position(loc.start);
       const e = loc.source.position(loc.end);
-      r.locations = [{
-        physicalLocation: {
-          artifactLocation: { uri: artifactUri(loc.source.path) },
-          region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
+      r.locations = [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: artifactUri(loc.source.path) },
+            region: { startLine: s.line, startColumn: s.col, endLine: e.line, endColumn: e.col },
+          },
         },
-      }];
+      ];
     } else if (d.path) {
       r.locations = [{ physicalLocation: { artifactLocation: { uri: artifactUri(d.path) } } }];
     }
@@ -111,20 +119,24 @@ export function renderSarif(
     if (d.fix) r.message.text = `${sentence(d.message)} Fix: ${sentence(d.fix)}`;
     if (d.fix && d.fixEdits && loc) {
       const src = loc.source;
-      r.fixes = [{
-        description: { text: d.fix },
-        artifactChanges: [{
-          artifactLocation: { uri: artifactUri(src.path) },
-          replacements: d.fixEdits.map((x) => {
-            const a = src.position(x.start);
-            const b = src.position(x.end);
-            return {
-              deletedRegion: { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col },
-              insertedContent: { text: x.text },
-            };
-          }),
-        }],
-      }];
+      r.fixes = [
+        {
+          description: { text: d.fix },
+          artifactChanges: [
+            {
+              artifactLocation: { uri: artifactUri(src.path) },
+              replacements: d.fixEdits.map((x) => {
+                const a = src.position(x.start);
+                const b = src.position(x.end);
+                return {
+                  deletedRegion: { startLine: a.line, startColumn: a.col, endLine: b.line, endColumn: b.col },
+                  insertedContent: { text: x.text },
+                };
+              }),
+            },
+          ],
+        },
+      ];
     }
     return r;
   });
@@ -137,14 +149,18 @@ export function renderSarif(
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [{
-      tool: { driver: { name: 'ptolog', version: toolVersion, rules } },
-      invocations: [{
-        executionSuccessful: !notifications.some((d) => d.severity === 'error'),
-        toolExecutionNotifications,
-      }],
-      results,
-    }],
+    runs: [
+      {
+        tool: { driver: { name: 'ptolog', version: toolVersion, rules } },
+        invocations: [
+          {
+            executionSuccessful: !notifications.some((d) => d.severity === 'error'),
+            toolExecutionNotifications,
+          },
+        ],
+        results,
+      },
+    ],
   };
   return JSON.stringify(log, null, 2);
 }

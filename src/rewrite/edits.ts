@@ -97,7 +97,16 @@ export function emptyEdits(): EditSet {
 export function editCount(e: EditSet): number {
   const calls = e instanceof EditTable ? e.calls.count : e.insertCall.length;
   const deps = e instanceof EditTable ? e.deps.name.length : e.replaceDeps.length;
-  return calls + e.orphanArgs.length + deps + e.setKwarg.length + e.replaceKwarg.length + e.removeFuncAttr.length + (e.hoist?.length ?? 0) + e.bad.length;
+  return (
+    calls +
+    e.orphanArgs.length +
+    deps +
+    e.setKwarg.length +
+    e.replaceKwarg.length +
+    e.removeFuncAttr.length +
+    (e.hoist?.length ?? 0) +
+    e.bad.length
+  );
 }
 
 /**
@@ -141,7 +150,11 @@ export class ValueRows<K extends number | string> {
         const b = from[c + 1]!;
         let sorted = true;
         for (let i = a + 1; i < b && sorted; i++) sorted = le(this.key[grouped[i - 1]!]!, this.key[grouped[i]!]!);
-        if (!sorted) grouped.set(Array.from(grouped.subarray(a, b)).sort((x, y) => cmp(this.key[x]!, this.key[y]!)), a);
+        if (!sorted)
+          grouped.set(
+            Array.from(grouped.subarray(a, b)).sort((x, y) => cmp(this.key[x]!, this.key[y]!)),
+            a,
+          );
       }
     }
     this.from = from;
@@ -186,7 +199,11 @@ export class InsertCalls {
   /** Call `i` as an object (built on each call, with its grouped arguments). */
   edit(i: number): InsertCallEdit {
     return {
-      stmt: this.stmt.at(i), place: this.place[i]!, seq: this.seq.at(i), op: this.op[i]!, bind: this.bind[i]!,
+      stmt: this.stmt.at(i),
+      place: this.place[i]!,
+      seq: this.seq.at(i),
+      op: this.op[i]!,
+      bind: this.bind[i]!,
       args: this.args.of(i, (pos, value) => ({ pos, value })),
       kwargs: this.kwargs.of(i, (key, value) => ({ key, value })),
     };

@@ -26,11 +26,12 @@
  *
  * Inserted lines use the file's newline style. Overlapping edits are refused with a diagnostic.
  */
+
+import { newlineAt } from '../frontend/chars.js';
+import { type LineTable, scanLines } from '../frontend/scan.js';
 import type { Span } from '../ir/nodes.js';
 import { DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { scanLines, type LineTable } from '../frontend/scan.js';
-import { newlineAt } from '../frontend/chars.js';
 import { IntColumn } from './columns.js';
 
 export type SourceEdit =
@@ -316,7 +317,8 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
    */
   const listStartOf = (offset: number): number => {
     const first = logicalStartOf(offset);
-    if (!/^(if|elif|else|for|while|with|def|try|except|finally|class|async)(?![A-Za-z0-9_])/.test(text.slice(first, first + 8))) return first;
+    if (!/^(if|elif|else|for|while|with|def|try|except|finally|class|async)(?![A-Za-z0-9_])/.test(text.slice(first, first + 8)))
+      return first;
     let depth = 0;
     for (let i = first; i < offset; i++) {
       const c = text[i]!;
@@ -383,7 +385,13 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
       // An `elif` branch is the only statement of its parent's else block: a statement next to
       // it would need the chain rewritten into `else:` + `if`, which no edit asks for.
       throw new DiagnosticError([
-        errorAt(source, start, start + 4, 'patch-conflict', 'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.'),
+        errorAt(
+          source,
+          start,
+          start + 4,
+          'patch-conflict',
+          'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.',
+        ),
       ]);
     }
     switch (kind) {
@@ -433,13 +441,25 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
   const n = changes.length;
   const order: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((x, y) => start.at(x) - start.at(y) || end.at(x) - end.at(y) || (after.at(x) >= 0 && after.at(y) >= 0 ? after.at(y) - after.at(x) : 0) || x - y);
+  order.sort(
+    (x, y) =>
+      start.at(x) - start.at(y) || end.at(x) - end.at(y) || (after.at(x) >= 0 && after.at(y) >= 0 ? after.at(y) - after.at(x) : 0) || x - y,
+  );
   for (let k = 1; k < n; k++) {
     const prev = order[k - 1]!;
     const cur = order[k]!;
-    if (start.at(cur) < end.at(prev) || (start.at(cur) === start.at(prev) && end.at(prev) > start.at(prev) && end.at(cur) > start.at(cur))) {
+    if (
+      start.at(cur) < end.at(prev) ||
+      (start.at(cur) === start.at(prev) && end.at(prev) > start.at(prev) && end.at(cur) > start.at(cur))
+    ) {
       throw new DiagnosticError([
-        errorAt(source, start.at(cur), Math.max(end.at(cur), start.at(cur) + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
+        errorAt(
+          source,
+          start.at(cur),
+          Math.max(end.at(cur), start.at(cur) + 1),
+          'patch-conflict',
+          'two edits change overlapping text; the rules derived conflicting edits for this place.',
+        ),
       ]);
     }
   }
@@ -526,7 +546,15 @@ export function patchSource(source: SourceText, edits: SourceEditList): PatchRes
  * (blank, or holding a line break) are written into one text, with the newline and
  * indentation around each as the form says.
  */
-function insertion(changes: Changes, at: number, form: Form, lines: string | readonly string[], indent: string, nl: string, after: number): void {
+function insertion(
+  changes: Changes,
+  at: number,
+  form: Form,
+  lines: string | readonly string[],
+  indent: string,
+  nl: string,
+  after: number,
+): void {
   if (typeof lines === 'string' ? plainLine(lines) : lines.every(plainLine)) {
     // (indentations are spaces only)
     changes.add(at, at, form, lines, indent.length, typeof lines === 'string' ? 1 : lines.length, after);
@@ -534,9 +562,11 @@ function insertion(changes: Changes, at: number, form: Form, lines: string | rea
   }
   const list = typeof lines === 'string' ? [lines] : lines;
   const body =
-    form === Form.after ? list.map((l) => nl + indent + l).join('')
-    : form === Form.beforeLine ? list.map((l) => indent + l + nl).join('')
-    : list.map((l) => l + nl + indent).join('');
+    form === Form.after
+      ? list.map((l) => nl + indent + l).join('')
+      : form === Form.beforeLine
+        ? list.map((l) => indent + l + nl).join('')
+        : list.map((l) => l + nl + indent).join('');
   changes.add(at, at, Form.text, body, 0, list.length, after);
 }
 

@@ -20,21 +20,33 @@
  *         x = pl.submit(f, deps=[tids]) for i in pl.range(8):
  *                                           x = pl.submit(f, deps=[b0])
  */
+
+import type { NodeTable } from '../facts/extract.js';
+import { newlineAt } from '../frontend/chars.js';
+import { isIdentifier, isOpName, parseExprText } from '../frontend/expr-text.js';
+import { respell } from '../frontend/imports.js';
+import { skipString } from '../frontend/scan.js';
 import type {
-  CallExpr, DictExpr, Expr, FunctionDef, Keyword, Module, ScopeStmt, Span, Stmt, SubmitExpr, TensorType, TileType,
+  CallExpr,
+  DictExpr,
+  Expr,
+  FunctionDef,
+  Keyword,
+  Module,
+  ScopeStmt,
+  Span,
+  Stmt,
+  SubmitExpr,
+  TensorType,
+  TileType,
 } from '../ir/nodes.js';
 import { spanOf } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
-import { respell } from '../frontend/imports.js';
-import { isIdentifier, isOpName, parseExprText } from '../frontend/expr-text.js';
-import type { NodeTable } from '../facts/extract.js';
-import { DiagnosticError, errorAt, type Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import { newlineStyle, patchSource, SourceEditList, type SourceEdit } from './patch.js';
-import { skipString } from '../frontend/scan.js';
-import { newlineAt } from '../frontend/chars.js';
 import { IntColumn } from './columns.js';
-import { EditTable, type EditSet, type EditValue, type InsertCallEdit } from './edits.js';
+import { type EditSet, EditTable, type EditValue, type InsertCallEdit } from './edits.js';
+import { newlineStyle, patchSource, type SourceEdit, SourceEditList } from './patch.js';
 
 export interface RewriteResult {
   /** The rewritten module (the input module's tree, edited in place). */
@@ -60,7 +72,9 @@ function badEditDiagnostic(table: NodeTable, source: SourceText, id: number, mes
   const e = table.get(id);
   const span = e && e.kind !== 'Block' && e.kind !== 'Exit' && 'start' in e ? spanOf(e) : undefined;
   const text = `the rules derived an edit the rewriter cannot apply: ${message}; check the rule deriving it (ptolog explain shows its proof).`;
-  return span ? errorAt(source, span.start, span.end, 'bad-edit', text) : { severity: 'error', code: 'bad-edit', path: source.path, message: text };
+  return span
+    ? errorAt(source, span.start, span.end, 'bad-edit', text)
+    : { severity: 'error', code: 'bad-edit', path: source.path, message: text };
 }
 
 /**
@@ -97,12 +111,21 @@ function editValue(v: EditValue, table: NodeTable, span: Span): Expr | string {
     case 'shape':
     case 'zeros': {
       const type = table.get(v.node);
-      if (!type || (type.kind !== 'TensorType' && type.kind !== 'TileType')) return `"${v.kind}" names ${v.node}, which is not a tensor or tile type`;
+      if (!type || (type.kind !== 'TensorType' && type.kind !== 'TileType'))
+        return `"${v.kind}" names ${v.node}, which is not a tensor or tile type`;
       // The declared shape as written: its dimension expressions (`[1, N]`), or the name of a
       // list constant (`SHAPE`) when the type was written with one.
       const t = type as TensorType | TileType;
-      if (v.kind === 'zeros') return { kind: 'List', elts: t.shape.map(() => ({ kind: 'Int', value: 0, start: span.start, end: span.end })), start: span.start, end: span.end };
-      return t.shapeExpr ? withSpan(t.shapeExpr, span) : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), start: span.start, end: span.end };
+      if (v.kind === 'zeros')
+        return {
+          kind: 'List',
+          elts: t.shape.map(() => ({ kind: 'Int', value: 0, start: span.start, end: span.end })),
+          start: span.start,
+          end: span.end,
+        };
+      return t.shapeExpr
+        ? withSpan(t.shapeExpr, span)
+        : { kind: 'List', elts: t.shape.map((d) => withSpan(d, span)), start: span.start, end: span.end };
     }
     default:
       return `the value kind "${v.kind}" is none of expr, list, name, text, shape, zeros`;
@@ -119,7 +142,8 @@ export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): S
   // The tuple text is built only for a message (most edits have none).
   const where = (): string => callTuple(e);
   if (e.place !== 'after' && e.place !== 'before') problems.push(`${where()}: the place must be "after" or "before"`);
-  if (!isOpName(e.op)) problems.push(`${where()}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
+  if (!isOpName(e.op))
+    problems.push(`${where()}: "${e.op}" is not an op name (Python names joined by dots, as the op catalog spells them)`);
   if (e.bind !== '' && !isIdentifier(e.bind)) problems.push(`${where()}: the bound name "${e.bind}" is not a Python name`);
   const args: Expr[] = [];
   e.args.forEach((a, i) => {
@@ -142,7 +166,15 @@ export function insertedStmt(e: InsertCallEdit, table: NodeTable, at: number): S
   if (problems.length > 0) return problems;
   const call: Expr = { kind: 'Call', callee: opCallee(e.op), args, kwargs, start: at, end: at };
   if (e.bind === '') return { kind: 'ExprStmt', value: call, start: at, end: at };
-  return { kind: 'Assign', targets: [{ kind: 'Name', id: e.bind, start: at, end: at }], tupleTarget: false, annotation: null, value: call, start: at, end: at };
+  return {
+    kind: 'Assign',
+    targets: [{ kind: 'Name', id: e.bind, start: at, end: at }],
+    tupleTarget: false,
+    annotation: null,
+    value: call,
+    start: at,
+    end: at,
+  };
 }
 
 /** A deep copy of an expression with every span set to `span`. */
@@ -213,7 +245,13 @@ interface Plan {
  * expression or name it claims to be. All problems are reported together (located `bad-edit`
  * / `patch-conflict` errors, DiagnosticError); the module is untouched then.
  */
-export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet, mode: PlanMode = 'tree', spell: Spell = { pl: 'pl', pld: 'pld' }): Plan {
+export function planEdits(
+  table: NodeTable,
+  source: SourceText,
+  editSet: EditSet,
+  mode: PlanMode = 'tree',
+  spell: Spell = { pl: 'pl', pld: 'pld' },
+): Plan {
   const edits = EditTable.of(editSet);
   const problems: Diagnostic[] = [];
   // Inserted text is written with the module's own names for pypto.language / .distributed;
@@ -233,7 +271,13 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
   };
   const n = edits.calls.count;
   const plan: Plan = {
-    edits, inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] }, deps: { start: new IntColumn(edits.deps.name.length), end: new IntColumn(edits.deps.name.length), name: [], node: [] }, addKw: [], replaceKw: [], attrs: [], hoists: [],
+    edits,
+    inserts: { call: new IntColumn(n), start: new IntColumn(n), end: new IntColumn(n), line: [], stmt: [] },
+    deps: { start: new IntColumn(edits.deps.name.length), end: new IntColumn(edits.deps.name.length), name: [], node: [] },
+    addKw: [],
+    replaceKw: [],
+    attrs: [],
+    hoists: [],
   };
   for (const b of edits.bad) bad(b.node, b.message);
   for (const o of edits.orphanArgs) bad(o.stmt, `${o.what} at (${o.stmt}, "${o.place}", ${o.seq}) has no insert_call there`);
@@ -265,7 +309,8 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
     const id = deps.node.at(i);
     const name = deps.name[i]!;
     const n = table.get(id) as SubmitExpr | ScopeStmt | undefined;
-    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0) bad(id, `replace_deps names ${id}, which is not a Submit or a scope with deps=`);
+    if (!n || (n.kind !== 'Submit' && n.kind !== 'Scope') || !n.deps || n.depsStart < 0)
+      bad(id, `replace_deps names ${id}, which is not a Submit or a scope with deps=`);
     else if (!isIdentifier(name)) bad(id, `replace_deps(${id}, ${JSON.stringify(name)}): the name is not a Python name`);
     else {
       plan.deps.start.push(n.depsStart);
@@ -300,7 +345,8 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
     const had = c.kwargs.find((k) => k.name === e.key);
     if (had) {
       problems.push({
-        severity: 'error', code: 'patch-conflict',
+        severity: 'error',
+        code: 'patch-conflict',
         message: `the rules ask to add ${e.key}= to a call that already has one.`,
         location: { source, start: had.start, end: had.end },
       });
@@ -338,7 +384,13 @@ export function planEdits(table: NodeTable, source: SourceText, editSet: EditSet
       hoisted.add(e.expr);
       const at = s.start;
       const inserted: Stmt = {
-        kind: 'Assign', targets: [{ kind: 'Name', id: e.name, start: at, end: at }], tupleTarget: false, annotation: null, value: withSpan(ex, { start: at, end: at }), start: at, end: at,
+        kind: 'Assign',
+        targets: [{ kind: 'Name', id: e.name, start: at, end: at }],
+        tupleTarget: false,
+        annotation: null,
+        value: withSpan(ex, { start: at, end: at }),
+        start: at,
+        end: at,
       };
       // The call as written when it is on one line, else as printed.
       const written = source.text.slice(ex.start, ex.end);
@@ -376,19 +428,30 @@ export function rewriteText(module: Module, table: NodeTable, edits: EditSet): O
  * before the text is patched (1M-statement orchestration apply: the patched text is built where
  * they were).
  */
-export function textEditsOf(module: Module, table: NodeTable, edits: EditSet): { source: SourceText; textEdits: SourceEditList; applied: number } {
+export function textEditsOf(
+  module: Module,
+  table: NodeTable,
+  edits: EditSet,
+): { source: SourceText; textEdits: SourceEditList; applied: number } {
   return applyEdits(module, table, edits, false);
 }
 
 /** The work of `rewrite` up to the text patch; the tree is edited only when `tree` is true. */
-function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: boolean): { source: SourceText; textEdits: SourceEditList; applied: number } {
+function applyEdits(
+  module: Module,
+  table: NodeTable,
+  edits: EditSet,
+  tree: boolean,
+): { source: SourceText; textEdits: SourceEditList; applied: number } {
   const source = module.source;
   // Inserted text is written with the module's own names for pypto.language / .distributed.
   const spell = module.spell ?? { pl: 'pl', pld: 'pld' };
   const plan = planEdits(table, source, edits, tree ? 'tree' : 'text', spell);
   const calls = plan.edits.calls;
   const ins = plan.inserts;
-  const textEdits = new SourceEditList(ins.call.length + plan.deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length + 2 * plan.hoists.length);
+  const textEdits = new SourceEditList(
+    ins.call.length + plan.deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length + 2 * plan.hoists.length,
+  );
   const placed = (place: string): number[] => {
     const out: number[] = [];
     for (let k = 0; k < ins.call.length; k++) if (calls.place[ins.call.at(k)] === place) out.push(k);
@@ -410,7 +473,12 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   const after = placed('after').sort((a, b) => {
     const ca = ins.call.at(a);
     const cb = ins.call.at(b);
-    return ins.end.at(a) - ins.end.at(b) || ins.start.at(b) - ins.start.at(a) || calls.stmt.at(ca) - calls.stmt.at(cb) || calls.seq.at(ca) - calls.seq.at(cb);
+    return (
+      ins.end.at(a) - ins.end.at(b) ||
+      ins.start.at(b) - ins.start.at(a) ||
+      calls.stmt.at(ca) - calls.stmt.at(cb) ||
+      calls.seq.at(ca) - calls.seq.at(cb)
+    );
   });
   for (const k of after) textEdits.push('insertAfter', ins.start.at(k), ins.end.at(k), ins.line[k]!);
 
@@ -420,7 +488,9 @@ function applyEdits(module: Module, table: NodeTable, edits: EditSet, tree: bool
   for (const h of hoists) textEdits.push('replace', h.expr.start, h.expr.end, h.name);
 
   // Before a statement, in seq order.
-  const before = placed('before').sort((a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq.at(ins.call.at(a)) - calls.seq.at(ins.call.at(b)));
+  const before = placed('before').sort(
+    (a, b) => ins.start.at(a) - ins.start.at(b) || calls.seq.at(ins.call.at(a)) - calls.seq.at(ins.call.at(b)),
+  );
   for (const k of before) textEdits.push('insertBefore', ins.start.at(k), ins.end.at(k), ins.line[k]!);
   const insertsAt = tree ? byAnchor(after) : null;
   const insertsBefore = tree ? byAnchor(before) : null;
@@ -528,7 +598,24 @@ export function depsKeepingComments(text: string, start: number, end: number, na
 }
 
 function isExpr(n: { kind: string }): boolean {
-  return ['Name', 'Int', 'Float', 'Bool', 'None', 'Str', 'List', 'Tuple', 'Dict', 'Attr', 'Enum', 'Subscript', 'Unary', 'Binary', 'Call', 'Submit'].includes(n.kind);
+  return [
+    'Name',
+    'Int',
+    'Float',
+    'Bool',
+    'None',
+    'Str',
+    'List',
+    'Tuple',
+    'Dict',
+    'Attr',
+    'Enum',
+    'Subscript',
+    'Unary',
+    'Binary',
+    'Call',
+    'Submit',
+  ].includes(n.kind);
 }
 
 function isStmt(n: { kind: string }): boolean {
@@ -576,4 +663,3 @@ function spliceBlocks(table: NodeTable, after: Map<number, Stmt[]>, before: Map<
     for (const s of out) block.stmts.push(s);
   }
 }
-

@@ -103,7 +103,8 @@ export function readAnnotations(source: SourceText): Annotations {
       const bad = (msg: string, fix: string): void => {
         a.errors.push(errorAt(source, at, lineEnd, 'bad-annotation', msg, { fix }));
       };
-      if (items.length === 0) bad(`\`# ${kind}:\` names nothing`, kind === 'rules' ? 'write `# rules: PATH`.' : `write \`# ${kind}: NAME[, NAME]\`.`);
+      if (items.length === 0)
+        bad(`\`# ${kind}:\` names nothing`, kind === 'rules' ? 'write `# rules: PATH`.' : `write \`# ${kind}: NAME[, NAME]\`.`);
       else if (items.length < raw.length) bad(`\`# ${kind}:${m[2]}\` has an empty item`, `write \`# ${kind}: ${items.join(', ')}\`.`);
       else if (kind === 'pass') {
         a.passAt ??= at;
@@ -113,7 +114,11 @@ export function readAnnotations(source: SourceText): Annotations {
         a.rules.push(...items);
       } else {
         const wrong = items.filter((c) => !CODE.test(c));
-        if (wrong.length > 0) bad(`not a finding code: ${wrong.join(', ')}`, 'codes are names such as missing-marker or contract-violation, separated by commas.');
+        if (wrong.length > 0)
+          bad(
+            `not a finding code: ${wrong.join(', ')}`,
+            'codes are names such as missing-marker or contract-violation, separated by commas.',
+          );
         else {
           let from = at;
           for (const c of items) {
@@ -132,9 +137,18 @@ export function readAnnotations(source: SourceText): Annotations {
     }
   }
   for (const p of pending) {
-    a.errors.push(errorAt(source, p.at, p.end, 'bad-annotation', `\`# ${p.kind}: ${p.codes.join(', ')}\` is followed by no code line it could apply to.`, {
-      fix: 'put it at the end of the line it is about, or on its own line above it.',
-    }));
+    a.errors.push(
+      errorAt(
+        source,
+        p.at,
+        p.end,
+        'bad-annotation',
+        `\`# ${p.kind}: ${p.codes.join(', ')}\` is followed by no code line it could apply to.`,
+        {
+          fix: 'put it at the end of the line it is about, or on its own line above it.',
+        },
+      ),
+    );
   }
   return a;
 }
@@ -144,10 +158,19 @@ export function readAnnotations(source: SourceText): Annotations {
  * does not declare, each located at the code with the closest declared one.
  */
 export function checkAnnotatedCodes(a: Annotations, known: ReadonlySet<string>): Diagnostic[] {
-  return a.codes.filter((c) => !known.has(c.code)).map((c) => {
-    const near = closestName(c.code, known);
-    return errorAt(a.source, c.start, c.end, 'bad-annotation', `'${c.code}' is not a diagnostic code${near ? ` (did you mean '${near}'?)` : ''}`, {
-      fix: near ? `write ${near}.` : '`ptolog rules` lists the codes (with --rules DIR for a user contract\'s).',
+  return a.codes
+    .filter((c) => !known.has(c.code))
+    .map((c) => {
+      const near = closestName(c.code, known);
+      return errorAt(
+        a.source,
+        c.start,
+        c.end,
+        'bad-annotation',
+        `'${c.code}' is not a diagnostic code${near ? ` (did you mean '${near}'?)` : ''}`,
+        {
+          fix: near ? `write ${near}.` : "`ptolog rules` lists the codes (with --rules DIR for a user contract's).",
+        },
+      );
     });
-  });
 }

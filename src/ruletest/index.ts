@@ -1,3 +1,3 @@
 /** `ptolog test`: annotated rule tests (Semgrep / CodeQL style) for rule authors. */
-export { readAnnotations, hasAnnotations, checkAnnotatedCodes, type Annotations } from './annotations.js';
-export { runRuleTest, type RuleTestInput, type RuleTestResult } from './run.js';
+export { type Annotations, checkAnnotatedCodes, hasAnnotations, readAnnotations } from './annotations.js';
+export { type RuleTestInput, type RuleTestResult, runRuleTest } from './run.js';

@@ -3,10 +3,11 @@
  * annotations (every `# expect:` reported, no `# ok:` reported, nothing unannotated), and,
  * when `NAME.fixed.py` exists, compares `apply`'s output with it.
  */
-import { DiagnosticError } from '../report/diagnostic.js';
-import { SourceText } from '../report/source.js';
+
 import { applyPasses, auditText, type RunOptions } from '../passes/pipeline.js';
 import type { PassSpec } from '../passes/registry.js';
+import { DiagnosticError } from '../report/diagnostic.js';
+import { SourceText } from '../report/source.js';
 import type { Annotations } from './annotations.js';
 
 export interface RuleTestInput {
@@ -63,7 +64,9 @@ export function runRuleTest(t: RuleTestInput, passes: readonly PassSpec[], run: 
       applied = applyPasses(t.text, t.path, passes, run).text;
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;
-      out.failures.push(`${t.path}: expected apply's output to be ${t.fixed.path}, got a refusal: ${e.diagnostics.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
+      out.failures.push(
+        `${t.path}: expected apply's output to be ${t.fixed.path}, got a refusal: ${e.diagnostics.map((d) => `${d.code}: ${d.message}`).join('; ')}`,
+      );
     }
     if (applied !== null) {
       if (applied === t.fixed.text) out.passed++;

@@ -112,19 +112,30 @@ export function applySuppressions(diagnostics: readonly Diagnostic[], source: So
     for (const c of s.codes) {
       if (opts.knownCodes && !opts.knownCodes.has(c.code)) {
         kept.push({
-          severity: 'warning', code: 'unknown-suppression-code', location: where(c.start, c.start + c.code.length),
+          severity: 'warning',
+          code: 'unknown-suppression-code',
+          location: where(c.start, c.start + c.code.length),
           message: `the suppression names ${c.code}, which is no code ptolog reports${didYouMean(c.code, opts.knownCodes)}`,
           fix: 'check the spelling (`ptolog rules` lists the codes).',
         });
       } else if (opts.reportUnused && !used.has(`${i}\0${c.code}`)) {
         kept.push({
-          severity: 'warning', code: 'unused-suppression', location: where(c.start, c.start + c.code.length),
-          message: `nothing here is reported as ${c.code}; the suppression is unused`, fix: 'remove it.',
+          severity: 'warning',
+          code: 'unused-suppression',
+          location: where(c.start, c.start + c.code.length),
+          message: `nothing here is reported as ${c.code}; the suppression is unused`,
+          fix: 'remove it.',
         });
       }
     }
     if (s.codes.length === 0 && opts.reportUnused && !used.has(`${i}\0*`)) {
-      kept.push({ severity: 'warning', code: 'unused-suppression', location: where(s.start, s.end), message: 'nothing here is reported; the suppression is unused', fix: 'remove it.' });
+      kept.push({
+        severity: 'warning',
+        code: 'unused-suppression',
+        location: where(s.start, s.end),
+        message: 'nothing here is reported; the suppression is unused',
+        fix: 'remove it.',
+      });
     }
   });
   return { diagnostics: kept, suppressed };

@@ -4,21 +4,21 @@
  * and soundness against the abstract machine (src/verify/machine).
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { parseModule } from '../frontend/index.js';
-import type { Module, Program } from '../ir/nodes.js';
-import { structurallyEqual } from '../ir/equal.js';
-import { rewrite } from '../rewrite/rewrite.js';
-import { editCount } from '../rewrite/edits.js';
-import { removeLines } from '../rewrite/patch.js';
-import type { Diagnostic } from '../report/diagnostic.js';
 import { EvaluationStopped } from '../datalog/index.js';
+import { parseModule } from '../frontend/index.js';
+import { structurallyEqual } from '../ir/equal.js';
+import type { Module, Program } from '../ir/nodes.js';
 import { analyze } from '../passes/analyze.js';
-import { RuleSession } from '../passes/rule-session.js';
-import { readEdits } from '../passes/read-edits.js';
 import { readFindings } from '../passes/findings.js';
 import { passRules, type RunOptions } from '../passes/pipeline.js';
+import { readEdits } from '../passes/read-edits.js';
 import type { PassSpec } from '../passes/registry.js';
-import { moduleRaces, formatRace, type Race } from './machine/index.js';
+import { RuleSession } from '../passes/rule-session.js';
+import type { Diagnostic } from '../report/diagnostic.js';
+import { editCount } from '../rewrite/edits.js';
+import { removeLines } from '../rewrite/patch.js';
+import { rewrite } from '../rewrite/rewrite.js';
+import { formatRace, moduleRaces, type Race } from './machine/index.js';
 
 /** The properties, in the order they are checked. */
 export type PropertyName = 'terminates' | 're-parses' | 'conservative' | 'idempotent' | 'sound';
@@ -130,7 +130,10 @@ function timed<T>(what: () => T, timeoutMs: number): T | CheckFailure {
     return what();
   } catch (e) {
     if (e instanceof EvaluationStopped) {
-      return { property: 'terminates', message: `rule evaluation did not finish within ${timeoutMs / 1000} s or its tuple bound (${e.message})` };
+      return {
+        property: 'terminates',
+        message: `rule evaluation did not finish within ${timeoutMs / 1000} s or its tuple bound (${e.message})`,
+      };
     }
     throw e;
   }
@@ -168,7 +171,10 @@ export function checkRewrite(
       return { property: 're-parses', message: `the text ${r.pass} wrote does not parse to the tree it rewrote` };
     }
     if (withoutArgumentEdits(removeLines(r.output, r.insertedLines)) !== withoutArgumentEdits(r.input)) {
-      return { property: 'conservative', message: `removing the lines ${r.pass} inserted (and undoing its argument edits) does not give its input back` };
+      return {
+        property: 'conservative',
+        message: `removing the lines ${r.pass} inserted (and undoing its argument edits) does not give its input back`,
+      };
     }
   }
   const once = first.at(-1)?.output ?? text;
@@ -193,13 +199,21 @@ export function checkRewrite(
   }
   const still = second.filter((r) => r.edits > 0);
   if (still.length > 0) {
-    return { property: 'idempotent', message: `the text is a fixpoint but the IR is not: a second run derives edits (${still.map((r) => r.pass).join(', ')})` };
+    return {
+      property: 'idempotent',
+      message: `the text is a fixpoint but the IR is not: a second run derives edits (${still.map((r) => r.pass).join(', ')})`,
+    };
   }
   return first;
 }
 
 /** The machine's races in `text` and the lines the contract audit reports on in it. */
-export function racesAndAuditLines(text: string, commPass: PassSpec, run: RunOptions, parses: Parses): { races: Race[]; lines: Set<number>; findings: Diagnostic[] } {
+export function racesAndAuditLines(
+  text: string,
+  commPass: PassSpec,
+  run: RunOptions,
+  parses: Parses,
+): { races: Race[]; lines: Set<number>; findings: Diagnostic[] } {
   const module = parses.peek(text);
   const races = moduleRaces(module);
   if (races.length === 0) return { races, lines: new Set(), findings: [] };
@@ -222,11 +236,18 @@ export function checkOutputSound(after: string, run: RunOptions = {}, parses: Pa
 }
 
 /** Soundness of the audit: it reports a finding on the line of every race the machine finds in `before`. */
-export function checkAuditSound(before: string, commPass: PassSpec, run: RunOptions = {}, parses: Parses = new Parses(run.defines)): CheckFailure | null {
+export function checkAuditSound(
+  before: string,
+  commPass: PassSpec,
+  run: RunOptions = {},
+  parses: Parses = new Parses(run.defines),
+): CheckFailure | null {
   const { races, lines, findings } = racesAndAuditLines(before, commPass, run, parses);
   const missed = races.find((r) => !lines.has(r.line));
   if (!missed) return null;
-  const reported = findings.map((d) => `  ${d.location ? `line ${d.location.source.lineOf(d.location.start)}` : '-'}: ${d.code}: ${d.message}`);
+  const reported = findings.map(
+    (d) => `  ${d.location ? `line ${d.location.source.lineOf(d.location.start)}` : '-'}: ${d.code}: ${d.message}`,
+  );
   return {
     property: 'sound',
     message: `audit reports nothing on line ${missed.line}, which is racy: ${missed.message}`,
@@ -243,7 +264,9 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
   // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
   // the same deadline as apply (a rule set that does not terminate must not hang it).
   const timeoutMs = o.timeoutMs ?? 10_000;
-  const auditFailure = comm ? timed(() => checkAuditSound(text, comm, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs) : null;
+  const auditFailure = comm
+    ? timed(() => checkAuditSound(text, comm, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs)
+    : null;
   if (auditFailure?.property === 'terminates') return auditFailure;
   const r = checkRewrite(text, passes, { ...o, run }, parses);
   if (r === 'refused') return r;

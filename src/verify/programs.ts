@@ -4,9 +4,9 @@
  * (the cache policy and everything else), each as module text.
  */
 import fc from 'fast-check';
+import { arbPrograms, programText } from '../gen/arb.js';
 import { arbCommProgram, commModuleText } from '../gen/comm.js';
 import { arbOrchestrationProgram, orchestrationModuleText } from '../gen/orchestration.js';
-import { arbPrograms, programText } from '../gen/arb.js';
 import { printProgram } from '../ir/print.js';
 import type { PassSpec } from '../passes/registry.js';
 
@@ -24,10 +24,14 @@ export interface GeneratedModule {
 export function arbModule(passes: readonly PassSpec[]): fc.Arbitrary<GeneratedModule> {
   const names = new Set(passes.map((p) => p.name));
   const families: fc.Arbitrary<GeneratedModule>[] = [];
-  if (names.has('insert-comm-fence')) families.push(arbCommProgram().map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
+  if (names.has('insert-comm-fence'))
+    families.push(arbCommProgram().map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
   if (names.has('expand-manual-phase-fence')) {
-    families.push(arbOrchestrationProgram().map((p) => ({ family: 'orchestration' as const, text: orchestrationModuleText(p, printProgram) })));
+    families.push(
+      arbOrchestrationProgram().map((p) => ({ family: 'orchestration' as const, text: orchestrationModuleText(p, printProgram) })),
+    );
   }
-  if (names.has('cache-policy') || families.length === 0) families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
+  if (names.has('cache-policy') || families.length === 0)
+    families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
   return families.length === 1 ? families[0]! : fc.oneof(...families);
 }

@@ -3,11 +3,11 @@
  * fast-check and, on a failure, shrinks it to a small counterexample.
  */
 import fc from 'fast-check';
-import type { PassSpec } from '../passes/registry.js';
-import { passRules, type RunOptions } from '../passes/pipeline.js';
 import { loadRules } from '../passes/analyze.js';
+import { passRules, type RunOptions } from '../passes/pipeline.js';
+import type { PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
-import { checkProgram, type CheckFailure, type PropertyName } from './checks.js';
+import { type CheckFailure, checkProgram, type PropertyName } from './checks.js';
 import { arbModule } from './programs.js';
 
 export interface VerifyOptions {

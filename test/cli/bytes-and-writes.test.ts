@@ -5,12 +5,13 @@
  * (the next run finds the complete result even when nothing is left to change; a write still
  * running is not an interrupted one); temporary files of killed writes removed.
  */
-import { describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { run, tree } from './helpers.js';
+import { describe, expect, it } from 'vitest';
 import { diffPath } from '../../src/cli/file-task.js';
+import { run, tree } from './helpers.js';
 
 const KERNEL = readFileSync('examples/ring_allreduce.py');
 const LATIN1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from(' (Latin-1)\n'), KERNEL]);
@@ -52,7 +53,10 @@ describe('non-UTF-8 bytes', () => {
     const at = lines.findIndex((l) => l.includes('remote_store')) + 1;
     const before = Buffer.from(`${lines.slice(0, at).join('\n')}\n`);
     const after = Buffer.from(`\n${lines.slice(at).join('\n')}`);
-    writeFileSync(join(d, 'k.py'), Buffer.concat([before, Buffer.from(`${' '.repeat(lines[at - 1]!.search(/\S/))}# caf`), Buffer.from([0xe9, 0x20]), after]));
+    writeFileSync(
+      join(d, 'k.py'),
+      Buffer.concat([before, Buffer.from(`${' '.repeat(lines[at - 1]!.search(/\S/))}# caf`), Buffer.from([0xe9, 0x20]), after]),
+    );
     spawnSync('git', ['init', '-q', d]);
     const r = await runBytes(['apply', '--diff', join(d, 'k.py')]);
     expect(e9(r.bytes) && !mangled(r.bytes)).toBe(true);
@@ -106,7 +110,7 @@ describe('hard-linked --write recovery', () => {
     expect(readFileSync(p, 'utf8')).toContain('pl.system.fence()');
   });
 
-  it("removes the temporary files of writes killed before their rename", async () => {
+  it('removes the temporary files of writes killed before their rename', async () => {
     const d = tree({ 'k.py': '@examples/ring_allreduce.py' });
     const p = join(d, 'k.py');
     writeFileSync(join(d, '.k.py.999999999.ptolog.tmp'), 'partial');

@@ -2,8 +2,9 @@
  * The CLI's garbage collection (RunOptions.collect): it frees dead objects and gives their pages
  * back when the heap is past its threshold, and does nothing below it.
  */
-import { describe, expect, it } from 'vitest';
+
 import { getHeapStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
 import { fullCollection } from '../../src/cli/collect.js';
 
 const heap = (): number => getHeapStatistics().used_heap_size;

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import * as lib from '../../src/index.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
@@ -123,7 +123,13 @@ describe('audit formats', () => {
   it('--format sarif writes a SARIF 2.1.0 log with one rule per code', async () => {
     const r = await run(['audit', '--as-written', '--format', 'sarif', 'examples/ring_allreduce.py']);
     expect(r.code).toBe(1);
-    const log = JSON.parse(r.out) as { version: string; runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[] }[] };
+    const log = JSON.parse(r.out) as {
+      version: string;
+      runs: {
+        tool: { driver: { rules: { id: string }[] } };
+        results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }[];
+      }[];
+    };
     expect(log.version).toBe('2.1.0');
     const run0 = log.runs[0]!;
     expect(run0.tool.driver.rules.map((x) => x.id)).toEqual(['contract-violation', 'missing-marker']);

@@ -1,16 +1,17 @@
 // One test per defect of issue 13 (each failed before its fix).
-import { describe, expect, it } from 'vitest';
+
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync, chownSync, linkSync, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
 import { run, runBin, tree } from './helpers.js';
 
 describe('1: a closed stdout (| head) ends the run quietly', () => {
   it('exits without a stack trace when the reader goes away', async () => {
-    const child = spawn(process.execPath, [resolve('bin/ptolog.js'), 'explain', 'examples/phase_fence.py:41'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve('bin/ptolog.js'), 'explain', 'examples/phase_fence.py:41'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy(); // the reader is gone before the first write
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -130,7 +131,9 @@ describe('6: user rules', () => {
     const dir = tree({ 'f.dl': 'finding("my-chek", "warning", S, "a wait") :- stmt_value(S, C), call(C, "pld.system.wait", _).\n' });
     const r = await run(['audit', '--rules', dir, 'examples/ring_allreduce.py']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${basename(dir)}/f.dl:1:9: error[undeclared-code]: the finding code "my-chek" is not declared in any diagnostics.toml`);
+    expect(r.err).toContain(
+      `${basename(dir)}/f.dl:1:9: error[undeclared-code]: the finding code "my-chek" is not declared in any diagnostics.toml`,
+    );
     expect(r.err).toContain('> 1 | finding("my-chek"');
   });
 
@@ -194,7 +197,9 @@ describe('10: no warnings about the shipped library files', () => {
 describe('11: a -D for a name the file never mentions', () => {
   it('warns with the closest constant', async () => {
     const r = await run(['audit', '-D', 'NRNAKS=8', 'examples/ring_allreduce.py']);
-    expect(r.out).toContain('warning[unknown-define]: -D NRNAKS: examples/ring_allreduce.py has no constant or name NRNAKS; did you mean NRANKS?');
+    expect(r.out).toContain(
+      'warning[unknown-define]: -D NRNAKS: examples/ring_allreduce.py has no constant or name NRNAKS; did you mean NRANKS?',
+    );
   });
 });
 
@@ -221,7 +226,10 @@ describe('13: apply --diff with an absolute path', () => {
 });
 
 describe('14: a directory where a file is expected', () => {
-  it.each([['explain', 'examples:3'], ['graph', 'examples']])('%s says it is a directory', async (cmd, arg) => {
+  it.each([
+    ['explain', 'examples:3'],
+    ['graph', 'examples'],
+  ])('%s says it is a directory', async (cmd, arg) => {
     const r = await run([cmd, arg]);
     expect(r.code).toBe(2);
     expect(r.err).toContain('cannot read examples: it is a directory.');

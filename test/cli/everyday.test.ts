@@ -1,7 +1,8 @@
 // Many files, configuration, suppressions, thresholds and output formats (issue 13).
-import { describe, expect, it } from 'vitest';
+
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { run, runBin, tree } from './helpers.js';
 
 const RING = readFileSync('examples/ring_allreduce.py', 'utf8');
@@ -29,7 +30,11 @@ describe('paths: files, directories, globs, stdin', () => {
   });
 
   it('a glob gives the files it matches', async () => {
-    const dir = tree({ 'k/a.py': '@examples/mesh_gather.py', 'k/deep/b.py': '@examples/ring_allreduce.py', 'other/c.py': '@examples/ring_allreduce.py' });
+    const dir = tree({
+      'k/a.py': '@examples/mesh_gather.py',
+      'k/deep/b.py': '@examples/ring_allreduce.py',
+      'other/c.py': '@examples/ring_allreduce.py',
+    });
     const r = await run(['audit', '--format', 'json', `${dir}/k/**/*.py`]);
     const files = [...new Set((JSON.parse(r.out).diagnostics as { file: string }[]).map((d) => d.file))];
     expect(files).toEqual([join(dir, 'k/a.py'), join(dir, 'k/deep/b.py')]);
@@ -116,7 +121,10 @@ describe('configuration', () => {
   });
 
   it('an unknown key is a located error with a suggestion, exit 2', async () => {
-    const dir = tree({ 'pyproject.toml': '[project]\nname = "x"\n\n[tool.ptolog]\npasss = ["insert-comm-fence"]\n', 'k.py': '@examples/ring_allreduce.py' });
+    const dir = tree({
+      'pyproject.toml': '[project]\nname = "x"\n\n[tool.ptolog]\npasss = ["insert-comm-fence"]\n',
+      'k.py': '@examples/ring_allreduce.py',
+    });
     const r = await run(['audit', join(dir, 'k.py')]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${join(dir, 'pyproject.toml')}:5:1: error[config]: unknown key 'passs' — did you mean 'passes'?`);
@@ -131,7 +139,9 @@ describe('configuration', () => {
       return r.err.replace(`${dir}/`, '');
     };
     expect(await t('max-warnings = "ten"\n')).toContain("ptolog.toml:1:1: error[config]: 'max-warnings' must be a non-negative integer");
-    expect(await t('\npasses = ["insert-com-fence"]\n')).toContain("ptolog.toml:2:1: error[config]: unknown pass 'insert-com-fence' — did you mean 'insert-comm-fence'?");
+    expect(await t('\npasses = ["insert-com-fence"]\n')).toContain(
+      "ptolog.toml:2:1: error[config]: unknown pass 'insert-com-fence' — did you mean 'insert-comm-fence'?",
+    );
     expect(await t('a = 1\n[x\n')).toMatch(/ptolog\.toml:2:\d+: error\[config\]: invalid TOML/);
   });
 });
@@ -212,9 +222,14 @@ describe('thresholds and output', () => {
     expect((await run(['audit', '--color', 'never', 'examples/ring_allreduce.py'], tty)).out).not.toContain('\x1b[');
   });
 
-  it('JSON findings carry byte offsets and the fix as an edit; applying the edits gives apply\'s result', async () => {
+  it("JSON findings carry byte offsets and the fix as an edit; applying the edits gives apply's result", async () => {
     const r = await run(['audit', ...ONLY, '--format', 'json', 'examples/ring_allreduce.py']);
-    const ds = JSON.parse(r.out).diagnostics as { code: string; startOffset: number; endOffset: number; fixEdits?: { startOffset: number; endOffset: number; text: string }[] }[];
+    const ds = JSON.parse(r.out).diagnostics as {
+      code: string;
+      startOffset: number;
+      endOffset: number;
+      fixEdits?: { startOffset: number; endOffset: number; text: string }[];
+    }[];
     const mm = ds.filter((d) => d.code === 'missing-marker');
     expect(Buffer.from(RING).subarray(mm[0]!.startOffset, mm[0]!.endOffset).toString()).toMatch(/^pld\.tile\.remote_store\(/);
     let bytes = Buffer.from(RING);
@@ -226,7 +241,15 @@ describe('thresholds and output', () => {
 
   it('SARIF results carry fixes as artifactChanges', async () => {
     const r = await run(['audit', ...ONLY, '--format', 'sarif', 'examples/ring_allreduce.py']);
-    const results = JSON.parse(r.out).runs[0].results as { ruleId: string; fixes?: { artifactChanges: { artifactLocation: { uri: string }; replacements: { deletedRegion: { startLine: number }; insertedContent: { text: string } }[] }[] }[] }[];
+    const results = JSON.parse(r.out).runs[0].results as {
+      ruleId: string;
+      fixes?: {
+        artifactChanges: {
+          artifactLocation: { uri: string };
+          replacements: { deletedRegion: { startLine: number }; insertedContent: { text: string } }[];
+        }[];
+      }[];
+    }[];
     const fixed = results.filter((x) => x.fixes);
     expect(fixed.map((x) => x.ruleId)).toEqual(['missing-marker', 'missing-marker']);
     const change = fixed[0]!.fixes![0]!.artifactChanges[0]!;
@@ -239,7 +262,7 @@ describe('thresholds and output', () => {
 });
 
 describe('README', () => {
-  it('names every flag of every command\'s --help', async () => {
+  it("names every flag of every command's --help", async () => {
     const readme = readFileSync('README.md', 'utf8');
     const top = await run(['--help']);
     const commands = [...top.out.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');

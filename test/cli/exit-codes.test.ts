@@ -2,11 +2,12 @@
  * The CLI's exit-code contract, table-driven over every command and every kind of bad input:
  * 0 clean, 1 findings, 2 could not run — never a stack trace, never a silent success.
  */
-import { describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+
 import type { Dirent } from 'node:fs';
-import { expandTargets } from '../../src/cli/targets.js';
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandTargets } from '../../src/cli/targets.js';
 import { run, tree } from './helpers.js';
 
 const WARN = resolve('examples/cache_bypass.py'); // two warnings
@@ -40,7 +41,9 @@ const rows: Row[] = [
   ['fmt: prints', ['fmt', NOTES], 0],
   ['run: evaluates', ['run', join(dir, 'a.dl'), '-D', '-'], 0],
   // Bad option values: usage errors.
-  ...(['-1', 'abc', '1.5', ''] as const).map((v): Row => [`audit --max-warnings ${JSON.stringify(v)}`, ['audit', '--max-warnings', v, NOTES], 2]),
+  ...(['-1', 'abc', '1.5', ''] as const).map(
+    (v): Row => [`audit --max-warnings ${JSON.stringify(v)}`, ['audit', '--max-warnings', v, NOTES], 2],
+  ),
   ...(['abc', '-2', '1.5'] as const).flatMap((v): Row[] => [
     [`audit -j ${v}`, ['audit', '-j', v, NOTES], 2],
     [`apply -j ${v}`, ['apply', '-j', v, NOTES], 2],
@@ -59,8 +62,22 @@ const rows: Row[] = [
   ['explain: not FILE:LINE', ['explain', NOTES], 2],
   ['explain: line 0', ['explain', `${NOTES}:0`], 2],
   // Unknown options and missing arguments, on every command.
-  ...['audit', 'apply', 'explain', 'graph', 'fmt', 'facts', 'run', 'check-rules', 'explain-tuple', 'why-not', 'rules', 'test', 'verify', 'lsp']
-    .map((c): Row => [`${c} --no-such-option`, [c, '--no-such-option'], 2]),
+  ...[
+    'audit',
+    'apply',
+    'explain',
+    'graph',
+    'fmt',
+    'facts',
+    'run',
+    'check-rules',
+    'explain-tuple',
+    'why-not',
+    'rules',
+    'test',
+    'verify',
+    'lsp',
+  ].map((c): Row => [`${c} --no-such-option`, [c, '--no-such-option'], 2]),
   ...['apply', 'explain', 'graph', 'fmt', 'facts', 'run', 'check-rules'].map((c): Row => [`${c} without its argument`, [c], 2]),
   ['an unknown command', ['audti'], 2],
   // Paths that cannot be read.
@@ -97,13 +114,19 @@ describe('the exit-code contract (0 clean, 1 findings, 2 could not run)', () => 
 
   it('an output file that cannot be written is a located unwritable-output error, not an internal error', async () => {
     const r = await run(['facts', NOTES, '--out', blocked]);
-    expect(r.err).toContain(`${join(blocked, 'span.facts')}: error[unwritable-output]: cannot write ${join(blocked, 'span.facts')} (--out ${blocked}): a directory is in the way.`);
+    expect(r.err).toContain(
+      `${join(blocked, 'span.facts')}: error[unwritable-output]: cannot write ${join(blocked, 'span.facts')} (--out ${blocked}): a directory is in the way.`,
+    );
     expect((await run(['run', join(dir, 'a.dl'), '-D', blocked])).err).toContain('error[unwritable-output]');
     expect((await run(['facts', NOTES, '--out', '/proc/self'])).err).toContain('error[unwritable-output]');
   });
 
   it.each([
-    ['audit', []], ['apply', []], ['fmt', []], ['graph', []], ['facts', ['--out', out]],
+    ['audit', []],
+    ['apply', []],
+    ['fmt', []],
+    ['graph', []],
+    ['facts', ['--out', out]],
   ])('%s: a path through a file (ENOTDIR) gets the one message every command gives', async (c, extra) => {
     const r = await run([c, `${WARN}/x.py`, ...extra]);
     expect(r.code).toBe(2);
@@ -158,7 +181,9 @@ describe('a run never hides what it could not read', () => {
   it('SARIF has a result for a syntax error (and still the notification)', async () => {
     const d = tree({ 'syntax.py': SYNTAX });
     const r = await run(['audit', '--format', 'sarif', join(d, 'syntax.py')]);
-    const log = JSON.parse(r.out) as { runs: { results: { ruleId: string }[]; invocations: { toolExecutionNotifications: unknown[] }[] }[] };
+    const log = JSON.parse(r.out) as {
+      runs: { results: { ruleId: string }[]; invocations: { toolExecutionNotifications: unknown[] }[] }[];
+    };
     expect(log.runs[0]!.results.map((x) => x.ruleId)).toEqual(['syntax-error']);
     expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications).toHaveLength(1);
   });
@@ -166,14 +191,17 @@ describe('a run never hides what it could not read', () => {
   it('a directory that cannot be listed is an error, not skipped in silence', () => {
     const d = tree({ 'sub/a.py': 'x = 1\n', 'locked/b.py': 'x = 1\n' });
     const t = expandTargets([d], {
-      exclude: [], excludeRoot: d,
+      exclude: [],
+      excludeRoot: d,
       readDir: (p) => {
         if (p.endsWith('locked')) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
         return readdirSync(p, { withFileTypes: true }) as Dirent[];
       },
     });
     expect(t.files.map((f) => f.slice(d.length))).toEqual(['/sub/a.py']);
-    expect(t.errors.map((e) => e.message)).toEqual([`cannot read the directory ${join(d, 'locked')}: permission denied; its files are not checked.`]);
+    expect(t.errors.map((e) => e.message)).toEqual([
+      `cannot read the directory ${join(d, 'locked')}: permission denied; its files are not checked.`,
+    ]);
   });
 
   it.skipIf(process.getuid?.() === 0)('a chmod 000 folder inside `audit DIR` is an error, exit 2', async () => {

@@ -3,26 +3,30 @@
  * constants and code outside programs stay; `--write` rewrites in place, after which `--check`
  * passes; `--diff` prints what would change.
  */
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { run, tree } from './helpers.js';
 
 describe('fmt keeps the file', () => {
-  it.each(['cache_bypass', 'mesh_gather', 'phase_fence', 'ring_allreduce'])('%s: everything outside the programs is kept; --write then --check passes', async (name) => {
-    const d = tree({ 'k.py': `@examples/${name}.py` });
-    const p = join(d, 'k.py');
-    const before = readFileSync(p, 'utf8');
-    const printed = (await run(['fmt', p])).out;
-    const docstring = /^"""[\s\S]*?"""\n/.exec(before)![0];
-    expect(printed.startsWith(docstring)).toBe(true);
-    const w = await run(['fmt', '--write', p]);
-    expect(w.code, w.err).toBe(0);
-    expect(readFileSync(p, 'utf8')).toBe(printed);
-    const c = await run(['fmt', '--check', p]);
-    expect(c.code, c.err).toBe(0);
-    expect((await run(['fmt', '--diff', p])).out).toBe('');
-  });
+  it.each(['cache_bypass', 'mesh_gather', 'phase_fence', 'ring_allreduce'])(
+    '%s: everything outside the programs is kept; --write then --check passes',
+    async (name) => {
+      const d = tree({ 'k.py': `@examples/${name}.py` });
+      const p = join(d, 'k.py');
+      const before = readFileSync(p, 'utf8');
+      const printed = (await run(['fmt', p])).out;
+      const docstring = /^"""[\s\S]*?"""\n/.exec(before)![0];
+      expect(printed.startsWith(docstring)).toBe(true);
+      const w = await run(['fmt', '--write', p]);
+      expect(w.code, w.err).toBe(0);
+      expect(readFileSync(p, 'utf8')).toBe(printed);
+      const c = await run(['fmt', '--check', p]);
+      expect(c.code, c.err).toBe(0);
+      expect((await run(['fmt', '--diff', p])).out).toBe('');
+    },
+  );
 
   it('code after a program and around it is kept byte for byte', async () => {
     const src = readFileSync('examples/ring_allreduce.py', 'utf8');

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 
 // The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
@@ -18,7 +18,10 @@ export async function run(args: string[], io: Partial<CliIO> = {}): Promise<{ co
 }
 
 /** Runs the built CLI (dist/, as `npm test` builds it first) in a child process. */
-export function runBin(args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}): { code: number; out: string; err: string } {
+export function runBin(
+  args: string[],
+  opts: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+): { code: number; out: string; err: string } {
   const r = spawnSync(process.execPath, [resolve('bin/ptolog.js'), ...args], {
     cwd: opts.cwd ?? process.cwd(),
     input: opts.input ?? '',

@@ -1,6 +1,7 @@
 // `--import-root DIR` and the package roots of pyproject.toml: where the helpers a kernel imports are found (issue 28 item 3).
-import { describe, expect, it } from 'vitest';
+
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { run, tree } from './helpers.js';
 
 const HELPER =

@@ -4,13 +4,14 @@
  * percent-encoded; apply --help lists only apply's options; a failed --write never says
  * "nothing to change".
  */
-import { describe, expect, it } from 'vitest';
+
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { run, tree } from './helpers.js';
+import { describe, expect, it } from 'vitest';
 import { colorize, useColor } from '../../src/cli/output.js';
-import { visibleLine } from '../../src/report/text.js';
 import { artifactUri } from '../../src/report/sarif.js';
+import { visibleLine } from '../../src/report/text.js';
+import { run, tree } from './helpers.js';
 
 describe('colour', () => {
   it('--color always bolds the path and colours the severity', () => {
@@ -51,7 +52,9 @@ describe('SARIF', () => {
 
   it('the fix text is its own sentence after the message', async () => {
     const r = await run(['audit', '--format', 'sarif', resolve('examples/ring_allreduce.py')]);
-    const texts = (JSON.parse(r.out) as { runs: { results: { message: { text: string } }[] }[] }).runs[0]!.results.map((x) => x.message.text);
+    const texts = (JSON.parse(r.out) as { runs: { results: { message: { text: string } }[] }[] }).runs[0]!.results.map(
+      (x) => x.message.text,
+    );
     const withFix = texts.filter((t) => t.includes(' Fix: '));
     expect(withFix.length).toBeGreaterThan(0);
     for (const t of withFix) expect(t).toMatch(/[.!?:] Fix: .*[.!?:]$/);

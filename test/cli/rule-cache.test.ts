@@ -1,14 +1,17 @@
-import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runBin, tree } from './helpers.js';
 
 /** The built CLI in a child process, asynchronously (several at once). */
 function runBinAsync(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve('bin/ptolog.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve('bin/ptolog.js'), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -61,7 +64,7 @@ describe('the CLI cache of compiled rules', () => {
     expect([after.code, after.out, after.err]).toEqual([expected.code, expected.out, expected.err]);
   });
 
-  it('--jobs workers given the main thread\'s compiled rules (--no-cache) print what one thread prints', () => {
+  it("--jobs workers given the main thread's compiled rules (--no-cache) print what one thread prints", () => {
     const files = ['examples/ring_allreduce.py', 'rules/examples/ttest_is_a_wait.py', 'examples/mesh_gather.py'];
     const one = runBin(['audit', '--jobs', '1', ...files]);
     const two = runBin(['--no-cache', 'audit', '--jobs', '2', ...files]);

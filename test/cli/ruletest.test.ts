@@ -3,10 +3,11 @@
  * annotation, an unannotated finding and a wrong .fixed.py each fail with a located line;
  * malformed annotations and missing tests exit 2 with diagnostics.
  */
-import { describe, expect, it } from 'vitest';
+
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 
@@ -27,7 +28,11 @@ function scratchCopy(name: string, edit: (t: string) => string, fixed = false): 
   const text = readFileSync(join('rules/examples', name), 'utf8').replace(/# rules: .*/, `# rules: ${dl}`);
   const p = join(dir, name);
   writeFileSync(p, edit(text));
-  if (fixed) writeFileSync(p.replace(/\.py$/, '.fixed.py'), readFileSync(join('rules/examples', name.replace(/\.py$/, '.fixed.py')), 'utf8').replace(/# rules: .*/, `# rules: ${dl}`));
+  if (fixed)
+    writeFileSync(
+      p.replace(/\.py$/, '.fixed.py'),
+      readFileSync(join('rules/examples', name.replace(/\.py$/, '.fixed.py')), 'utf8').replace(/# rules: .*/, `# rules: ${dl}`),
+    );
   return p;
 }
 
@@ -41,7 +46,9 @@ describe('ptolog test', () => {
   });
 
   it('a wrong annotation fails with file:line, expected and got', async () => {
-    const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('v = pl.read(win, [0, 0])  # expect: contract-violation', 'v = pl.read(win, [0, 0])  # expect: missing-marker'));
+    const p = scratchCopy('ttest_is_a_wait.py', (t) =>
+      t.replace('v = pl.read(win, [0, 0])  # expect: contract-violation', 'v = pl.read(win, [0, 0])  # expect: missing-marker'),
+    );
     const r = await run(['test', p]);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${p}:20: expected missing-marker, got contract-violation\n`);
@@ -50,7 +57,8 @@ describe('ptolog test', () => {
 
   it('an unannotated finding fails; an # ok: that is reported fails', async () => {
     const p = scratchCopy('put_signal_is_a_remote_write.py', (t) =>
-      t.replace('        # expect: contract-violation, missing-marker\n', '').replace('        pl.system.fence()\n', ''));
+      t.replace('        # expect: contract-violation, missing-marker\n', '').replace('        pl.system.fence()\n', ''),
+    );
     const r = await run(['test', p]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(new RegExp(`${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:20: expected nothing, got contract-violation: `));
@@ -59,10 +67,15 @@ describe('ptolog test', () => {
 
   it('an apply output that differs from NAME.fixed.py fails at the first differing line', async () => {
     const p = scratchCopy('ttest_is_a_wait.py', (t) => t, true);
-    writeFileSync(p.replace(/\.py$/, '.fixed.py'), readFileSync(p.replace(/\.py$/, '.fixed.py'), 'utf8').replace('        pl.system.cacheinvalid()\n', ''));
+    writeFileSync(
+      p.replace(/\.py$/, '.fixed.py'),
+      readFileSync(p.replace(/\.py$/, '.fixed.py'), 'utf8').replace('        pl.system.cacheinvalid()\n', ''),
+    );
     const r = await run(['test', p]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/ttest_is_a_wait\.fixed\.py:20: expected "v = pl\.read\(win, \[0, 0\]\) {2}# expect: contract-violation", got "pl\.system\.cacheinvalid\(\)"/);
+    expect(r.out).toMatch(
+      /ttest_is_a_wait\.fixed\.py:20: expected "v = pl\.read\(win, \[0, 0\]\) {2}# expect: contract-violation", got "pl\.system\.cacheinvalid\(\)"/,
+    );
   });
 
   it('a malformed annotation is a located diagnostic, exit 2', async () => {
@@ -79,7 +92,9 @@ describe('ptolog test', () => {
     const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# pass: insert-comm-fence', '# pass: insert-comm-fences'));
     const r = await run(['test', p]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/ttest_is_a_wait\.py:2:1: error\[bad-annotation\]: unknown pass insert-comm-fences \(did you mean insert-comm-fence\?\)/);
+    expect(r.err).toMatch(
+      /ttest_is_a_wait\.py:2:1: error\[bad-annotation\]: unknown pass insert-comm-fences \(did you mean insert-comm-fence\?\)/,
+    );
     expect((await run(['test', join(empty, 'nope.py')])).code).toBe(2);
   });
 
@@ -87,7 +102,9 @@ describe('ptolog test', () => {
     const p = scratchCopy('ttest_is_a_wait.py', (t) => t.replace('# expect: missing-marker\n', '# expect: missing-markr\n'));
     const r = await run(['test', p]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/ttest_is_a_wait\.py:18:19: error\[bad-annotation\]: 'missing-markr' is not a diagnostic code \(did you mean 'missing-marker'\?\)/);
+    expect(r.err).toMatch(
+      /ttest_is_a_wait\.py:18:19: error\[bad-annotation\]: 'missing-markr' is not a diagnostic code \(did you mean 'missing-marker'\?\)/,
+    );
     expect(r.out).toBe('');
   });
 
@@ -107,7 +124,9 @@ describe('ptolog test', () => {
     const r = await run(['test', p]);
     expect(r.code).toBe(2);
     const lines = readFileSync(p, 'utf8').split('\n').length - 1;
-    expect(r.err).toContain(`ttest_is_a_wait.py:${lines}:1: error[bad-annotation]: \`# expect: missing-marker\` is followed by no code line`);
+    expect(r.err).toContain(
+      `ttest_is_a_wait.py:${lines}:1: error[bad-annotation]: \`# expect: missing-marker\` is followed by no code line`,
+    );
   });
 
   it("a user contract's # pass: without # rules: says the folder is missing", async () => {

@@ -4,13 +4,14 @@
  * closest known name. A suppression names any code of the catalogs the run loads (user
  * contracts and --rules-root too). Suppressions live in real comments only.
  */
-import { describe, expect, it } from 'vitest';
+
 import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { run, tree } from './helpers.js';
-import { parseSuppressions } from '../../src/suppress/suppress.js';
+import { describe, expect, it } from 'vitest';
 import { SourceText } from '../../src/report/source.js';
+import { parseSuppressions } from '../../src/suppress/suppress.js';
+import { run, tree } from './helpers.js';
 
 const K = resolve('examples/ring_allreduce.py');
 
@@ -32,12 +33,17 @@ describe('-D NAME=VALUE typos', () => {
 describe('unknown codes in the configuration', () => {
   it('[tool.ptolog.severity] and per-file-ignores: a located warning with "did you mean"', async () => {
     const d = tree({
-      'pyproject.toml': '[tool.ptolog]\n\n[tool.ptolog.severity]\nmissing-markr = "error"\n\n[tool.ptolog.per-file-ignores]\n"k.py" = ["contract-violaton"]\n',
+      'pyproject.toml':
+        '[tool.ptolog]\n\n[tool.ptolog.severity]\nmissing-markr = "error"\n\n[tool.ptolog.per-file-ignores]\n"k.py" = ["contract-violaton"]\n',
       'k.py': `@${K}`,
     });
     const r = await run(['audit', '--fail-on', 'error', join(d, 'k.py')]);
-    expect(r.out).toContain(`${join(d, 'pyproject.toml')}:4:1: warning[unknown-config-code]: unknown code 'missing-markr' in severity (it has no effect) — did you mean 'missing-marker'?`);
-    expect(r.out).toContain(`${join(d, 'pyproject.toml')}:7:12: warning[unknown-config-code]: unknown code 'contract-violaton' in per-file-ignores (it has no effect) — did you mean 'contract-violation'?`);
+    expect(r.out).toContain(
+      `${join(d, 'pyproject.toml')}:4:1: warning[unknown-config-code]: unknown code 'missing-markr' in severity (it has no effect) — did you mean 'missing-marker'?`,
+    );
+    expect(r.out).toContain(
+      `${join(d, 'pyproject.toml')}:7:12: warning[unknown-config-code]: unknown code 'contract-violaton' in per-file-ignores (it has no effect) — did you mean 'contract-violation'?`,
+    );
   });
 
   it('a known code gets no warning', async () => {
@@ -65,7 +71,10 @@ describe('suppression comments', () => {
     expect(withUser.out + withUser.err).not.toContain('unknown-suppression-code');
     const root = join(mkdtempSync(join(tmpdir(), 'ptolog-root-')), 'rules');
     cpSync('rules', root, { recursive: true });
-    appendFileSync(join(root, 'insert_comm_fence', 'diagnostics.toml'), '\n[my-own-code]\nseverity = "warning"\nsummary = "s"\nhelp = "h"\nexample = "e"\n');
+    appendFileSync(
+      join(root, 'insert_comm_fence', 'diagnostics.toml'),
+      '\n[my-own-code]\nseverity = "warning"\nsummary = "s"\nhelp = "h"\nexample = "e"\n',
+    );
     const withRoot = await run(['audit', '--verbose', '--rules-root', root, join(d, 'k.py')]);
     expect(withRoot.out + withRoot.err).not.toContain('unknown-suppression-code');
   });

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type DiagnosticError, SourceText, applySuppressions, loadConfig, applyConfig, type Diagnostic } from '../../src/index.js';
+import { applyConfig, applySuppressions, type Diagnostic, type DiagnosticError, loadConfig, SourceText } from '../../src/index.js';
 
 /** An in-memory file tree for loadConfig's reader. */
-const reader = (files: Record<string, string>) => (p: string): string | undefined => files[p];
+const reader =
+  (files: Record<string, string>) =>
+  (p: string): string | undefined =>
+    files[p];
 
 describe('loadConfig', () => {
   it('finds the nearest configuration upwards and skips pyproject.toml without [tool.ptolog]', () => {
@@ -37,7 +40,10 @@ describe('loadConfig', () => {
 
 describe('applyConfig', () => {
   it('drops off codes and per-file ignores, re-grades the rest', () => {
-    const c = loadConfig('/r', reader({ '/r/ptolog.toml': '[severity]\na = "off"\nb = "error"\n[per-file-ignores]\n"tests/**" = ["c"]\n' }))!;
+    const c = loadConfig(
+      '/r',
+      reader({ '/r/ptolog.toml': '[severity]\na = "off"\nb = "error"\n[per-file-ignores]\n"tests/**" = ["c"]\n' }),
+    )!;
     const ds: Diagnostic[] = ['a', 'b', 'c'].map((code) => ({ severity: 'warning', code, message: code }));
     expect(applyConfig(ds, c, '/r/src/k.py').map((d) => `${d.code}:${d.severity}`)).toEqual(['b:error', 'c:warning']);
     expect(applyConfig(ds, c, '/r/tests/x/k.py').map((d) => d.code)).toEqual(['b']);
@@ -46,10 +52,18 @@ describe('applyConfig', () => {
 
 describe('applySuppressions', () => {
   const src = new SourceText('k.py', 'a = 1  # ptolog: ignore[x]\n# ptolog: ignore[y, zz]\nb = 2\ns = "# ptolog: ignore[x]"\n');
-  const at = (line: number, code: string): Diagnostic => ({ severity: 'warning', code, message: code, location: { source: src, start: src.lineStart(line), end: src.lineStart(line) + 1 } });
+  const at = (line: number, code: string): Diagnostic => ({
+    severity: 'warning',
+    code,
+    message: code,
+    location: { source: src, start: src.lineStart(line), end: src.lineStart(line) + 1 },
+  });
 
   it('drops covered codes on the line and below a comment line, keeps the rest', () => {
-    const r = applySuppressions([at(1, 'x'), at(1, 'y'), at(3, 'y'), at(4, 'x')], src, { knownCodes: new Set(['x', 'y']), reportUnused: true });
+    const r = applySuppressions([at(1, 'x'), at(1, 'y'), at(3, 'y'), at(4, 'x')], src, {
+      knownCodes: new Set(['x', 'y']),
+      reportUnused: true,
+    });
     expect(r.suppressed.map((d) => d.code)).toEqual(['x', 'y']);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['y', 'x', 'unknown-suppression-code']);
   });
@@ -58,7 +72,9 @@ describe('applySuppressions', () => {
     expect(applySuppressions([], src, { knownCodes: new Set(['x', 'y', 'zz']) }).diagnostics).toEqual([]);
     const r = applySuppressions([], src, { knownCodes: new Set(['x', 'y', 'zz']), reportUnused: true });
     expect(r.diagnostics.map((d) => [d.code, src.lineOf(d.location!.start)])).toEqual([
-      ['unused-suppression', 1], ['unused-suppression', 2], ['unused-suppression', 2],
+      ['unused-suppression', 1],
+      ['unused-suppression', 2],
+      ['unused-suppression', 2],
     ]);
   });
 });

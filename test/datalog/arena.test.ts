@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import { Arena, MIN_BYTES } from '../../src/datalog/arena.js';
 import { evaluate, loadProgram } from '../../src/datalog/index.js';
 import { RowBuffer } from '../../src/datalog/row-buffer.js';
@@ -14,15 +14,25 @@ const op = fc.oneof(
       kind: fc.constant('take' as const),
       type: fc.constantFrom('int32', 'float64', 'uint8'),
       // Mostly blocks of 64 KB - 2 MB, some plain small arrays, a few larger than a 16 MB chunk.
-      bytes: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: MIN_BYTES, max: 1 << 21 }) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: MIN_BYTES }) }, { weight: 1, arbitrary: fc.integer({ min: 1 << 24, max: 1 << 25 }) }),
+      bytes: fc.oneof(
+        { weight: 8, arbitrary: fc.integer({ min: MIN_BYTES, max: 1 << 21 }) },
+        { weight: 2, arbitrary: fc.integer({ min: 0, max: MIN_BYTES }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1 << 24, max: 1 << 25 }) },
+      ),
       zero: fc.boolean(),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('release' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('retire' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('recycle' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('shrink' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('grow' as const), pick: fc.nat(), factor: fc.double({ min: 1, max: 4, noNaN: true }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('shrink' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('grow' as const), pick: fc.nat(), factor: fc.double({ min: 1, max: 4, noNaN: true }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('renew' as const) }) },
 );
 

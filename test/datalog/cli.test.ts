@@ -1,13 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { run as cli } from '../cli/helpers.js';
 
 function setup(): { dir: string; rules: string; facts: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ptolog-dl-'));
   const rules = join(dir, 'tc.dl');
-  writeFileSync(rules, '.decl edge(x: number, y: symbol)\n.input edge\n.decl path(x: number, y: symbol)\n.output path\n.printsize path\npath(X, Y) :- edge(X, Y).\n');
+  writeFileSync(
+    rules,
+    '.decl edge(x: number, y: symbol)\n.input edge\n.decl path(x: number, y: symbol)\n.output path\n.printsize path\npath(X, Y) :- edge(X, Y).\n',
+  );
   const facts = join(dir, 'facts');
   mkdirSync(facts);
   writeFileSync(join(facts, 'edge.facts'), '1\tb\n2\ta b\n');
@@ -54,7 +57,10 @@ describe('datalog CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptolog-dl-'));
     const rules = join(dir, 'cube.dl');
     const rows = Array.from({ length: 300 }, (_, i) => `v(${i}).`).join(' ');
-    writeFileSync(rules, `.decl v(x: number)\n${rows}\n.decl cube(x: number, y: number, z: number)\n.printsize cube\ncube(X, Y, Z) :- v(X), v(Y), v(Z).\n`);
+    writeFileSync(
+      rules,
+      `.decl v(x: number)\n${rows}\n.decl cube(x: number, y: number, z: number)\n.printsize cube\ncube(X, Y, Z) :- v(X), v(Y), v(Z).\n`,
+    );
     const r = await cli(['run', rules, '--timeout', '0.3']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('cube.dl:3:7: error[evaluation-timeout]: rule evaluation did not finish within 0.3 s');

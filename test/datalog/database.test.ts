@@ -1,14 +1,22 @@
-import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { loadProgram, evaluate } from '../../src/datalog/index.js';
+import { describe, expect, it } from 'vitest';
+import { evaluate, loadProgram } from '../../src/datalog/index.js';
 import { RowBuffer } from '../../src/datalog/row-buffer.js';
 
 const program = () =>
-  loadProgram([{ path: 'db.dl', text: '.decl e(x: number, s: symbol)\n.input e\n.decl z()\n.input z\n.decl o(x: number, s: symbol)\n.output o\no(X, S) :- e(X, S).\n' }]).program;
+  loadProgram([
+    {
+      path: 'db.dl',
+      text: '.decl e(x: number, s: symbol)\n.input e\n.decl z()\n.input z\n.decl o(x: number, s: symbol)\n.output o\no(X, S) :- e(X, S).\n',
+    },
+  ]).program;
 
 describe('RowBuffer', () => {
   // Mostly 32-bit values, sometimes one beyond: the buffer widens to 64-bit numbers once, keeping the rows before it.
-  const value = fc.oneof({ arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), weight: 4 }, { arbitrary: fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), weight: 1 });
+  const value = fc.oneof(
+    { arbitrary: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), weight: 4 },
+    { arbitrary: fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), weight: 1 },
+  );
   test.prop([fc.integer({ min: 1, max: 5 }), fc.array(value, { maxLength: 200 })])(
     'gives back every appended row in order (widening to 64-bit numbers when a value needs it)',
     (arity, values) => {
@@ -86,7 +94,14 @@ describe('FactDatabase', () => {
   it('keeps the first of duplicate tuples streamed in, in insertion order, and counts distinct ones', () => {
     const p = program();
     const db = p.newDatabase();
-    for (const [x, s] of [[3, 'a'], [1, 'b'], [3, 'a'], [2, 'c'], [1, 'b']] as const) db.insert('e', [x, s]);
+    for (const [x, s] of [
+      [3, 'a'],
+      [1, 'b'],
+      [3, 'a'],
+      [2, 'c'],
+      [1, 'b'],
+    ] as const)
+      db.insert('e', [x, s]);
     expect(db.size('e')).toBe(3);
     // Inserting after the relation was built still deduplicates and appends.
     db.insert('e', [2, 'c']);

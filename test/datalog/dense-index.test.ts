@@ -1,7 +1,7 @@
-import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { Relation } from '../../src/datalog/relation.js';
+import { describe, expect } from 'vitest';
 import { Arena, MIN_BYTES } from '../../src/datalog/arena.js';
+import { Relation } from '../../src/datalog/relation.js';
 
 // Dense indexes (a column of distinct ids: one table slot per value) and relations built from
 // row arrays (a dedup pass only when no column is distinct), checked against plain models.
@@ -10,7 +10,11 @@ import { Arena, MIN_BYTES } from '../../src/datalog/arena.js';
 const rowsArb = (min: number, max: number) =>
   fc.oneof(
     fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 3 })), { minLength: min, maxLength: max, size: 'max' }),
-    fc.array(fc.tuple(fc.integer({ min: 0, max: 4 * max }), fc.integer({ min: 0, max: 3 })), { minLength: min, maxLength: max, size: 'max' }),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 4 * max }), fc.integer({ min: 0, max: 3 })), {
+      minLength: min,
+      maxLength: max,
+      size: 'max',
+    }),
     fc.array(fc.tuple(fc.integer({ min: -5, max: 2 ** 40 }), fc.integer({ min: 0, max: 3 })), { minLength: min, maxLength: max }),
   );
 
@@ -21,71 +25,77 @@ function matching(rows: number[][], cols: number[], key: number[]): number[] {
 
 describe('dense index', () => {
   // Step 10: ranked over ten values a row, too wide for a table: an id out of order makes it hashed.
-  test.prop([fc.integer({ min: 256, max: 600 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.constantFrom(1, 2, 3, 10)], { numRuns: 60 })(
-    'finds what a hashed index finds, before and after rows that break its density or uniqueness',
-    (n, more, breakIt, step) => {
-      const rel = new Relation(2, 4);
-      const rows: number[][] = [];
-      const add = (t: number[]): void => {
-        if (rel.add(t, 0)) rows.push(t);
-      };
-      for (let i = 0; i < n; i++) add([1000 + i * step, i % 3]);
-      const ix0 = rel.index([0]);
-      const ix01 = rel.index([0, 1]);
-      const ix10 = rel.index([1, 0]);
-      const check = (): void => {
-        for (const ix of [ix0, ix01, ix10]) ix.ensure(rel.count);
-        const keys = [...rows.slice(0, 40), [999, 0], [1000, 2], [-1, 0], [2 ** 40, 1]];
-        for (const [a, b] of keys) {
-          const chain = (first: number, ix: typeof ix0): number[] => {
-            const out: number[] = [];
-            for (let r = first; r !== -1; r = ix.nextRow(r)) out.push(r);
-            return out;
-          };
-          expect(chain(ix0.find1(a!), ix0)).toEqual(matching(rows, [0], [a!]));
-          expect(chain(ix01.find2(a!, b!), ix01)).toEqual(matching(rows, [0, 1], [a!, b!]));
-          expect(chain(ix10.findN([b!, a!]), ix10)).toEqual(matching(rows, [1, 0], [b!, a!]));
-        }
-      };
-      check();
-      for (let i = 0; i < more; i++) add([1000 + (n + i) * step, 1]);
-      // Inside the range, distinct, but out of order: a ranked index becomes a table (still dense).
-      if (step > 1) add([1001, 2]);
-      if (breakIt) {
-        add([1000, 1]); // a second row with id 1000: not unique any more
-        add([-(2 ** 40), 0]); // far outside the range
-      }
-      check();
-    },
-  );
-});
-
-describe('dense index with chains', () => {
-  test.prop(
-    [fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 50 })), { minLength: 256, maxLength: 700 }), fc.array(fc.tuple(fc.integer({ min: -50, max: 400 }), fc.integer({ min: 0, max: 50 })), { maxLength: 300 }), fc.boolean()],
-    { numRuns: 40 },
-  )('a single key column whose values repeat: every chain holds the rows of its value, newest first, before and after more rows (and one far outside the range)', (first, later, far) => {
+  test.prop([fc.integer({ min: 256, max: 600 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.constantFrom(1, 2, 3, 10)], {
+    numRuns: 60,
+  })('finds what a hashed index finds, before and after rows that break its density or uniqueness', (n, more, breakIt, step) => {
     const rel = new Relation(2, 4);
     const rows: number[][] = [];
     const add = (t: number[]): void => {
       if (rel.add(t, 0)) rows.push(t);
     };
-    for (const t of first) add(t);
-    const ix = rel.index([0]);
+    for (let i = 0; i < n; i++) add([1000 + i * step, i % 3]);
+    const ix0 = rel.index([0]);
+    const ix01 = rel.index([0, 1]);
+    const ix10 = rel.index([1, 0]);
     const check = (): void => {
-      ix.ensure(rel.count);
-      for (let v = -51; v <= 401; v += 3) {
-        const chain: number[] = [];
-        for (let r = ix.find1(v); r !== -1; r = ix.nextRow(r)) chain.push(r);
-        expect(chain).toEqual(matching(rows, [0], [v]));
+      for (const ix of [ix0, ix01, ix10]) ix.ensure(rel.count);
+      const keys = [...rows.slice(0, 40), [999, 0], [1000, 2], [-1, 0], [2 ** 40, 1]];
+      for (const [a, b] of keys) {
+        const chain = (first: number, ix: typeof ix0): number[] => {
+          const out: number[] = [];
+          for (let r = first; r !== -1; r = ix.nextRow(r)) out.push(r);
+          return out;
+        };
+        expect(chain(ix0.find1(a!), ix0)).toEqual(matching(rows, [0], [a!]));
+        expect(chain(ix01.find2(a!, b!), ix01)).toEqual(matching(rows, [0, 1], [a!, b!]));
+        expect(chain(ix10.findN([b!, a!]), ix10)).toEqual(matching(rows, [1, 0], [b!, a!]));
       }
-      if (rows.length >= 256 && !far) expect(ix.single).toBe(false);
     };
     check();
-    for (const t of later) add(t);
-    if (far) add([2 ** 40, 0]);
+    for (let i = 0; i < more; i++) add([1000 + (n + i) * step, 1]);
+    // Inside the range, distinct, but out of order: a ranked index becomes a table (still dense).
+    if (step > 1) add([1001, 2]);
+    if (breakIt) {
+      add([1000, 1]); // a second row with id 1000: not unique any more
+      add([-(2 ** 40), 0]); // far outside the range
+    }
     check();
   });
+});
+
+describe('dense index with chains', () => {
+  test.prop(
+    [
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 50 })), { minLength: 256, maxLength: 700 }),
+      fc.array(fc.tuple(fc.integer({ min: -50, max: 400 }), fc.integer({ min: 0, max: 50 })), { maxLength: 300 }),
+      fc.boolean(),
+    ],
+    { numRuns: 40 },
+  )(
+    'a single key column whose values repeat: every chain holds the rows of its value, newest first, before and after more rows (and one far outside the range)',
+    (first, later, far) => {
+      const rel = new Relation(2, 4);
+      const rows: number[][] = [];
+      const add = (t: number[]): void => {
+        if (rel.add(t, 0)) rows.push(t);
+      };
+      for (const t of first) add(t);
+      const ix = rel.index([0]);
+      const check = (): void => {
+        ix.ensure(rel.count);
+        for (let v = -51; v <= 401; v += 3) {
+          const chain: number[] = [];
+          for (let r = ix.find1(v); r !== -1; r = ix.nextRow(r)) chain.push(r);
+          expect(chain).toEqual(matching(rows, [0], [v]));
+        }
+        if (rows.length >= 256 && !far) expect(ix.single).toBe(false);
+      };
+      check();
+      for (const t of later) add(t);
+      if (far) add([2 ** 40, 0]);
+      check();
+    },
+  );
 });
 
 describe('Relation.fromRows', () => {

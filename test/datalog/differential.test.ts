@@ -1,8 +1,8 @@
-import { describe, expect } from 'vitest';
 import { test as fcTest } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
 import { evaluate, evaluateNaive, loadProgram } from '../../src/datalog/index.js';
-import { randomCase, seeds } from './gen.js';
 import { runs as scaled } from '../runs.js';
+import { randomCase, seeds } from './gen.js';
 
 describe('optimized evaluator = naive evaluator', () => {
   fcTest.prop([seeds], scaled(300))('on random stratifiable programs', (seed) => {

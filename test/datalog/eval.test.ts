@@ -12,7 +12,14 @@ path(X, Z) :- path(X, Y), edge(Y, Z).
 
 describe('evaluation', () => {
   it('transitive closure with a cycle', () => {
-    const r = run(TC, { edge: [[1, 2], [2, 3], [3, 1], [3, 4]] });
+    const r = run(TC, {
+      edge: [
+        [1, 2],
+        [2, 3],
+        [3, 1],
+        [3, 4],
+      ],
+    });
     expect(r.size('path')).toBe(12);
     expect(r.contains('path', [4, 1])).toBe(false);
     expect(r.contains('path', [2, 2])).toBe(true);
@@ -26,11 +33,30 @@ p(X, Z) :- p(X, Y), p(Y, Z).
 odd(X, Y) :- e(X, Y).
 odd(X, Z) :- even(X, Y), e(Y, Z).
 even(X, Z) :- odd(X, Y), e(Y, Z).`,
-      { e: [[1, 2], [2, 3], [3, 4], [4, 5]] },
+      {
+        e: [
+          [1, 2],
+          [2, 3],
+          [3, 4],
+          [4, 5],
+        ],
+      },
     );
     expect(r.size('p')).toBe(10);
-    expect(r.tuples('odd')).toEqual([[1, 2], [1, 4], [2, 3], [2, 5], [3, 4], [4, 5]]);
-    expect(r.tuples('even')).toEqual([[1, 3], [1, 5], [2, 4], [3, 5]]);
+    expect(r.tuples('odd')).toEqual([
+      [1, 2],
+      [1, 4],
+      [2, 3],
+      [2, 5],
+      [3, 4],
+      [4, 5],
+    ]);
+    expect(r.tuples('even')).toEqual([
+      [1, 3],
+      [1, 5],
+      [2, 4],
+      [3, 5],
+    ]);
   });
 
   it('linear and non-linear transitive closure agree on a larger random graph (shared indexes)', () => {
@@ -51,7 +77,14 @@ even(X, Z) :- odd(X, Y), e(Y, Z).`,
 .decl sink(x: number)\n.output sink
 unreachable(Y) :- node(Y), !path(1, Y).
 sink(X) :- node(X), !edge(X, _).`,
-      { edge: [[1, 2], [2, 3], [4, 1]], node: [[1], [2], [3], [4]] },
+      {
+        edge: [
+          [1, 2],
+          [2, 3],
+          [4, 1],
+        ],
+        node: [[1], [2], [3], [4]],
+      },
     );
     expect(r.tuples('unreachable')).toEqual([[1], [4]]);
     expect(r.tuples('sink')).toEqual([[3]]);
@@ -67,12 +100,33 @@ lo(D, N) :- dept(D), N = min S : { emp(_, D, S) }.
 hi(D, N) :- dept(D), N = max S : emp(_, D, S).
 total(D, N) :- dept(D), N = sum S : { emp(_, D, S) }.
 all(N + 1) :- N = count : emp(_, _, _).`,
-      { emp: [['a', 'x', 5], ['b', 'x', -3], ['c', 'y', 7]], dept: [['x'], ['y'], ['z']] },
+      {
+        emp: [
+          ['a', 'x', 5],
+          ['b', 'x', -3],
+          ['c', 'y', 7],
+        ],
+        dept: [['x'], ['y'], ['z']],
+      },
     );
-    expect(r.tuples('c')).toEqual([['x', 2], ['y', 1], ['z', 0]]);
-    expect(r.tuples('lo')).toEqual([['x', -3], ['y', 7]]);
-    expect(r.tuples('hi')).toEqual([['x', 5], ['y', 7]]);
-    expect(r.tuples('total')).toEqual([['x', 2], ['y', 7], ['z', 0]]);
+    expect(r.tuples('c')).toEqual([
+      ['x', 2],
+      ['y', 1],
+      ['z', 0],
+    ]);
+    expect(r.tuples('lo')).toEqual([
+      ['x', -3],
+      ['y', 7],
+    ]);
+    expect(r.tuples('hi')).toEqual([
+      ['x', 5],
+      ['y', 7],
+    ]);
+    expect(r.tuples('total')).toEqual([
+      ['x', 2],
+      ['y', 7],
+      ['z', 0],
+    ]);
     expect(r.tuples('all')).toEqual([[4]]);
   });
 
@@ -106,9 +160,20 @@ u(K) :- g(K), p(count : { v(_, K) }).`;
     const r = run(
       `.decl a(x: number, y: number)\n.input a\n.decl n(x: number, k: number)\n.output n
 n(X, K) :- a(X, _), K = count : { a(X, Y), a(Y, _) }.`,
-      { a: [[1, 2], [2, 3], [2, 4], [3, 1]] },
+      {
+        a: [
+          [1, 2],
+          [2, 3],
+          [2, 4],
+          [3, 1],
+        ],
+      },
     );
-    expect(r.tuples('n')).toEqual([[1, 2], [2, 1], [3, 1]]);
+    expect(r.tuples('n')).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 1],
+    ]);
   });
 
   it('64-bit arithmetic, C division and remainder, division by zero derives nothing', () => {
@@ -118,7 +183,11 @@ r(X, X * 65536 * 65536 + 1, X / -2, X % 3) :- n(X).
 z(X) :- n(X), X / (X - X) = 1.`,
       { n: [[7], [-7], [2147483647]] },
     );
-    expect(r.tuples('r')).toEqual([[-7, -30064771071, 3, -1], [7, 30064771073, -3, 1], [2147483647, 9223372032559808513n, -1073741823, 1]]);
+    expect(r.tuples('r')).toEqual([
+      [-7, -30064771071, 3, -1],
+      [7, 30064771073, -3, 1],
+      [2147483647, 9223372032559808513n, -1073741823, 1],
+    ]);
     expect(r.tuples('z')).toEqual([]);
   });
 
@@ -153,7 +222,7 @@ s(S) :- S = sum X : n(X).`,
     const r = run(`.decl p(x: number)\n.output p\np(1).\np(Y) :- p(X), X < 4611686018427387904, Y = X * 2.
 .decl q(x: number, y: number)\n.output q\nq(X, Y) :- p(X), p(Y), Y = X * 2, X > 1073741824.
 .decl big(x: number)\n.output big\nbig(X) :- p(X), X > 9007199254740992.`);
-    expect(r.tuples("p")).toEqual(Array.from({ length: 63 }, (_, i) => [i <= 52 ? 2 ** i : 2n ** BigInt(i)]));
+    expect(r.tuples('p')).toEqual(Array.from({ length: 63 }, (_, i) => [i <= 52 ? 2 ** i : 2n ** BigInt(i)]));
     expect(r.tuples('q').length).toBe(31);
     expect(r.tuples('big')).toEqual(Array.from({ length: 9 }, (_, i) => [2n ** BigInt(i + 54)]));
     expect(r.contains('p', [2n ** 62n])).toBe(true);
@@ -162,19 +231,25 @@ s(S) :- S = sum X : n(X).`,
   });
 
   it('facts in rule files, constants and repeated variables', () => {
-    const r = run(`.decl e(x: symbol, y: symbol)\ne("a", "a").\ne("a", "b").\ne("b", "b").\n.decl loop(x: symbol)\n.output loop\nloop(X) :- e(X, X).\n.decl fromA(y: symbol)\n.output fromA\nfromA(Y) :- e("a", Y).`);
+    const r = run(
+      `.decl e(x: symbol, y: symbol)\ne("a", "a").\ne("a", "b").\ne("b", "b").\n.decl loop(x: symbol)\n.output loop\nloop(X) :- e(X, X).\n.decl fromA(y: symbol)\n.output fromA\nfromA(Y) :- e("a", Y).`,
+    );
     expect(r.tuples('loop')).toEqual([['a'], ['b']]);
     expect(r.tuples('fromA')).toEqual([['a'], ['b']]);
   });
 
   it('nullary relations', () => {
-    const r = run(`.decl e(x: number)\n.input e\n.decl any()\n.output any\nany() :- e(_).\n.decl none()\n.output none\nnone() :- !any().`, { e: [[1]] });
+    const r = run(`.decl e(x: number)\n.input e\n.decl any()\n.output any\nany() :- e(_).\n.decl none()\n.output none\nnone() :- !any().`, {
+      e: [[1]],
+    });
     expect(r.tuples('any')).toEqual([[]]);
     expect(r.tuples('none')).toEqual([]);
   });
 
   it('a 100k-long chain does not overflow the stack (evaluation and proof)', () => {
-    const program = prog(`.decl e(x: number, y: number)\n.input e\n.decl reach(x: number)\n.output reach\nreach(0).\nreach(Y) :- reach(X), e(X, Y).`);
+    const program = prog(
+      `.decl e(x: number, y: number)\n.input e\n.decl reach(x: number)\n.output reach\nreach(0).\nreach(Y) :- reach(X), e(X, Y).`,
+    );
     const db = program.newDatabase();
     for (let i = 0; i < 100_000; i++) db.insert('e', [i, i + 1]);
     const r = evaluate(program, db);
@@ -188,7 +263,10 @@ s(S) :- S = sum X : n(X).`,
   it('does not modify the database and can evaluate it twice', () => {
     const program = prog(TC);
     const db = program.newDatabase();
-    db.insertMany('edge', [[1, 2], [2, 3]]);
+    db.insertMany('edge', [
+      [1, 2],
+      [2, 3],
+    ]);
     expect(evaluate(program, db).size('path')).toBe(3);
     expect(db.size('edge')).toBe(2);
     expect(evaluate(program, db).size('path')).toBe(3);
@@ -198,15 +276,22 @@ s(S) :- S = sum X : n(X).`,
     const db = prog(TC).newDatabase();
     expect(errorsOf(() => db.insert('edge', [1]))).toEqual([' bad-fact: edge has 2 columns but the tuple (1) has 1']);
     expect(errorsOf(() => db.insert('edge', [1, 'x']))).toEqual([' bad-fact: column 2 (y) of edge is a number but got "x"']);
-    expect(errorsOf(() => db.insert('edge', [1, 2 ** 63]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got 9223372036854776000']);
-    expect(errorsOf(() => db.insert('edge', [1, -(2n ** 63n) - 1n]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got -9223372036854775809']);
+    expect(errorsOf(() => db.insert('edge', [1, 2 ** 63]))).toEqual([
+      ' bad-fact: column 2 (y) of edge is a number but got 9223372036854776000',
+    ]);
+    expect(errorsOf(() => db.insert('edge', [1, -(2n ** 63n) - 1n]))).toEqual([
+      ' bad-fact: column 2 (y) of edge is a number but got -9223372036854775809',
+    ]);
     expect(errorsOf(() => db.insert('edge', [1, 1.5]))).toEqual([' bad-fact: column 2 (y) of edge is a number but got 1.5']);
     expect(errorsOf(() => db.insert('edge', [1, 2 ** 31]))).toEqual([]);
     expect(errorsOf(() => db.insert('nope', [1]))).toEqual([' bad-fact: the relation nope is not declared by the rule program']);
   });
 
   it('loads rule files from several sources as one program', () => {
-    const { program } = loadProgram([{ path: 'a.dl', text: '.decl e(x: number)\n.input e' }, { path: 'b.dl', text: '.decl r(x: number)\n.output r\nr(X) :- e(X).' }]);
+    const { program } = loadProgram([
+      { path: 'a.dl', text: '.decl e(x: number)\n.input e' },
+      { path: 'b.dl', text: '.decl r(x: number)\n.output r\nr(X) :- e(X).' },
+    ]);
     const db = program.newDatabase();
     db.insert('e', [3]);
     expect(evaluate(program, db).tuples('r')).toEqual([[3]]);

@@ -2,8 +2,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { test as fcTest, fc } from '@fast-check/vitest';
 import { evaluate, readFactsDir, relationsRead } from '../../src/datalog/index.js';
 import { errorsOf, prog } from './helpers.js';
 
@@ -51,8 +51,13 @@ describe('readFactsDir', () => {
 });
 
 describe('readFactsFile reads bytes as the lines and columns they spell', () => {
-  const RULES2 = '.decl r(a: number, s: symbol, b: number)\n.input r\n.decl o(a: number, s: symbol, b: number)\no(A, S, B) :- r(A, S, B).\n.output o\n';
-  const num = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.integer(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((b) => (b >= -(2n ** 53n) + 1n && b <= 2n ** 53n - 1n ? Number(b) : b)));
+  const RULES2 =
+    '.decl r(a: number, s: symbol, b: number)\n.input r\n.decl o(a: number, s: symbol, b: number)\no(A, S, B) :- r(A, S, B).\n.output o\n';
+  const num = fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.integer(),
+    fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((b) => (b >= -(2n ** 53n) + 1n && b <= 2n ** 53n - 1n ? Number(b) : b)),
+  );
   const sym = fc.string({ unit: 'grapheme', maxLength: 6 }).map((s) => s.replace(/[\t\n\r]/g, '_'));
 
   fcTest.prop([fc.array(fc.tuple(num, sym, num), { maxLength: 40 }), fc.boolean(), fc.boolean()], { numRuns: 100 })(
@@ -89,8 +94,12 @@ describe('readFactsFile reads bytes as the lines and columns they spell', () => 
       expect.stringMatching(/r\.facts:150002 bad-fact: expected 3 tab-separated columns for r but found 2/),
     ]);
     writeFileSync(join(dir, 'r.facts'), '1\ta\t2\t3\n');
-    expect(errorsOf(() => readFactsDir(prog(RULES2).newDatabase(), dir))).toEqual([expect.stringMatching(/r\.facts:1 bad-fact: expected 3 tab-separated columns for r but found 4/)]);
+    expect(errorsOf(() => readFactsDir(prog(RULES2).newDatabase(), dir))).toEqual([
+      expect.stringMatching(/r\.facts:1 bad-fact: expected 3 tab-separated columns for r but found 4/),
+    ]);
     writeFileSync(join(dir, 'r.facts'), '1\ta\t99999999999999999999\n');
-    expect(errorsOf(() => readFactsDir(prog(RULES2).newDatabase(), dir))).toEqual([expect.stringMatching(/r\.facts:1 bad-fact: the number 99999999999999999999 does not fit in 64 bits/)]);
+    expect(errorsOf(() => readFactsDir(prog(RULES2).newDatabase(), dir))).toEqual([
+      expect.stringMatching(/r\.facts:1 bad-fact: the number 99999999999999999999 does not fit in 64 bits/),
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, evaluateNaive, formatProof, formatWhyNot, loadProgram, type EvalResult, type Value } from '../../src/datalog/index.js';
+import { strlen, substr, toNumber } from '../../src/datalog/functors.js';
+import { type EvalResult, evaluate, evaluateNaive, formatProof, formatWhyNot, loadProgram, type Value } from '../../src/datalog/index.js';
 import { parseFile } from '../../src/datalog/parser.js';
 import { buildPlan } from '../../src/datalog/plan.js';
-import { substr, strlen, toNumber } from '../../src/datalog/functors.js';
 import { SourceText } from '../../src/report/source.js';
 import { checkErrors, prog } from './helpers.js';
 
@@ -32,9 +32,15 @@ describe('functors: parsing', () => {
   const parse = (text: string) => parseFile(new SourceText('t.dl', text));
 
   it('functor calls, and min/max functors told apart from the aggregates by the `:`', () => {
-    const f = parse(`a(X) :- X = cat("a", to_string(N + 1), S), Y = max(A, B), Z = max W : { r(W) }, U = min (V) : r(V), T = max max(P, Q) : r(P, Q).`);
+    const f = parse(
+      `a(X) :- X = cat("a", to_string(N + 1), S), Y = max(A, B), Z = max W : { r(W) }, U = min (V) : r(V), T = max max(P, Q) : r(P, Q).`,
+    );
     const body = f.clauses[0]!.body as Array<{ right: unknown }>;
-    expect(body[0]!.right).toMatchObject({ kind: 'call', fn: 'cat', args: [{ kind: 'str' }, { kind: 'call', fn: 'to_string', args: [{ kind: 'bin' }] }, { kind: 'var' }] });
+    expect(body[0]!.right).toMatchObject({
+      kind: 'call',
+      fn: 'cat',
+      args: [{ kind: 'str' }, { kind: 'call', fn: 'to_string', args: [{ kind: 'bin' }] }, { kind: 'var' }],
+    });
     expect(body[1]!.right).toMatchObject({ kind: 'call', fn: 'max', args: [{ name: 'A' }, { name: 'B' }] });
     expect(body[2]!.right).toMatchObject({ kind: 'agg', op: 'max', target: { kind: 'var', name: 'W' } });
     expect(body[3]!.right).toMatchObject({ kind: 'agg', op: 'min', target: { kind: 'var', name: 'V' } });
@@ -61,12 +67,17 @@ describe('functors: parsing', () => {
     const facts = '.decl s(x: symbol)\ns("k12_tid").\ns("xk1_tid").\ns("k_tid").\ns("k1_tid\\n").\n';
     const run = (rule: string): string[] => {
       const { program } = loadProgram([{ path: 'm.dl', text: `${facts}.decl o(x: symbol)\n.output o\n${rule}` }]);
-      return evaluate(program, program.newDatabase()).tuples('o').map((t) => String(t[0])).sort();
+      return evaluate(program, program.newDatabase())
+        .tuples('o')
+        .map((t) => String(t[0]))
+        .sort();
     };
     expect(run('o(S) :- s(S), match("k[0-9]+_tid", S).')).toEqual(['k12_tid']);
     expect(run('o(S) :- s(S), !match("k[0-9]*_tid", S).')).toEqual(['k1_tid\n', 'xk1_tid']);
     expect(run('o(S) :- s(S), match("(", S).')).toEqual([]);
-    expect(checkErrors('.decl match(x: number)\n')).toEqual(['test.dl:1:7 reserved-name: match is a built-in constraint of Soufflé and cannot name a relation']);
+    expect(checkErrors('.decl match(x: number)\n')).toEqual([
+      'test.dl:1:7 reserved-name: match is a built-in constraint of Soufflé and cannot name a relation',
+    ]);
   });
 
   it('functor names are reserved: not relation names, still fine as prefixes', () => {
@@ -87,12 +98,24 @@ describe('functors: semantics', () => {
 
   it('to_string keeps 64-bit signed arithmetic', () => {
     expect(o(outS, 'o(to_string(N + 1)) :- n(N).', [2147483647, -1, -2147483648])).toEqual(['-2147483647', '0', '2147483648']);
-    expect(o(outS, 'o(to_string(N + 1)) :- n(N).', [9223372036854775807n, 2n ** 53n])).toEqual(['-9223372036854775808', '9007199254740993']);
+    expect(o(outS, 'o(to_string(N + 1)) :- n(N).', [9223372036854775807n, 2n ** 53n])).toEqual([
+      '-9223372036854775808',
+      '9007199254740993',
+    ]);
   });
 
   it('to_number: decimal integers with an optional sign; anything else derives nothing', () => {
-    expect(o(outN, 'o(to_number(S)) :- s(S).', [], ['12', '-7', '+5', '007', '2147483648', '-9223372036854775808', '9223372036854775807', '9007199254740993'])).toEqual([-(2n ** 63n), -7, 5, 7, 12, 2147483648, 9007199254740993n, 2n ** 63n - 1n]);
-    expect(o(outN, 'o(to_number(S)) :- s(S).', [], ['', 'x', '1x', ' 1', '1.5', '0x10', '9223372036854775808', '-9223372036854775809', '--1'])).toEqual([]);
+    expect(
+      o(
+        outN,
+        'o(to_number(S)) :- s(S).',
+        [],
+        ['12', '-7', '+5', '007', '2147483648', '-9223372036854775808', '9223372036854775807', '9007199254740993'],
+      ),
+    ).toEqual([-(2n ** 63n), -7, 5, 7, 12, 2147483648, 9007199254740993n, 2n ** 63n - 1n]);
+    expect(
+      o(outN, 'o(to_number(S)) :- s(S).', [], ['', 'x', '1x', ' 1', '1.5', '0x10', '9223372036854775808', '-9223372036854775809', '--1']),
+    ).toEqual([]);
     expect(o(outN, 'o(N) :- s(S), N = to_number(S).', [], ['3', 'three'])).toEqual([3]);
     expect(o(outN, 'o(1) :- s(S), to_number(S) > 0.', [], ['three'])).toEqual([]);
     // A fact whose functor has no value is not derived.
@@ -104,7 +127,7 @@ describe('functors: semantics', () => {
     expect(strlen('a'.repeat(100))).toBe(100);
   });
 
-  it("substr follows std::string::substr: out-of-range start gives \"\", negative length the rest", () => {
+  it('substr follows std::string::substr: out-of-range start gives "", negative length the rest', () => {
     const sub = (i: number, n: number) => o(outS, `o(substr(S, ${i}, ${n})) :- s(S).`, [], ['hello']);
     expect(sub(1, 3)).toEqual(['ell']);
     expect(sub(0, 0)).toEqual(['']);
@@ -144,7 +167,16 @@ eq(K) :- name(K, V), V = cat("v", to_string(K)).
 .decl agg(m: number, c: number, t: symbol)\n.output agg
 agg(M, C, to_string(count : { name(_, V), contains("1", V) })) :- M = max strlen(V) : { name(_, V) }, C = sum to_number(substr(V, 1, 5)) : name(_, V).
 `;
-    const r = both(text, { n: [[1], [2], [10]], s: [], name: [[1, 'v1'], [2, 'w2'], [10, 'v10'], [3, 'v3x']] });
+    const r = both(text, {
+      n: [[1], [2], [10]],
+      s: [],
+      name: [
+        [1, 'v1'],
+        [2, 'w2'],
+        [10, 'v10'],
+        [3, 'v3x'],
+      ],
+    });
     expect(r.tuples('hit')).toEqual([[1], [10]]);
     expect(r.tuples('miss')).toEqual([[2]]);
     expect(r.tuples('long')).toEqual([['v10'], ['v3x']]);
@@ -167,16 +199,40 @@ agg(M, C, to_string(count : { name(_, V), contains("1", V) })) :- M = max strlen
   });
 
   it('an expression argument whose variables the atom itself (or a later atom) binds', () => {
-    const E = '.decl e(x: number, y: number)\n.input e\n.decl f(x: number, y: number)\n.input f\n.decl r(x: number, y: number)\n.output r\n';
-    const facts = { e: [[1, 2], [2, 2], [5, 6]], f: [[2, 1], [6, 5], [3, 3]] };
-    expect(both(`${E}r(X, Y) :- e(X, X + 1), Y = X.`, facts).tuples('r')).toEqual([[1, 1], [5, 5]]);
+    const E =
+      '.decl e(x: number, y: number)\n.input e\n.decl f(x: number, y: number)\n.input f\n.decl r(x: number, y: number)\n.output r\n';
+    const facts = {
+      e: [
+        [1, 2],
+        [2, 2],
+        [5, 6],
+      ],
+      f: [
+        [2, 1],
+        [6, 5],
+        [3, 3],
+      ],
+    };
+    expect(both(`${E}r(X, Y) :- e(X, X + 1), Y = X.`, facts).tuples('r')).toEqual([
+      [1, 1],
+      [5, 5],
+    ]);
     // Each atom needs a variable that only the other binds.
-    expect(both(`${E}r(X, Y) :- e(X, Y + 0), f(Y, X * 1).`, facts).tuples('r')).toEqual([[1, 2], [5, 6]]);
-    expect(both(`${E}r(X, Y) :- e(X, Y), f(to_number(to_string(Y)), X).`, facts).tuples('r')).toEqual([[1, 2], [5, 6]]);
+    expect(both(`${E}r(X, Y) :- e(X, Y + 0), f(Y, X * 1).`, facts).tuples('r')).toEqual([
+      [1, 2],
+      [5, 6],
+    ]);
+    expect(both(`${E}r(X, Y) :- e(X, Y), f(to_number(to_string(Y)), X).`, facts).tuples('r')).toEqual([
+      [1, 2],
+      [5, 6],
+    ]);
   });
 
   it('recursion through functors (semi-naive) agrees with the naive evaluator', () => {
-    const r = both(`${NS}${outS}o(S) :- s(S).\no(cat(S, "x")) :- o(S), strlen(S) < 4.\no(substr(S, 1, 9)) :- o(S).`, { s: [['ab']], n: [] });
+    const r = both(`${NS}${outS}o(S) :- s(S).\no(cat(S, "x")) :- o(S), strlen(S) < 4.\no(substr(S, 1, 9)) :- o(S).`, {
+      s: [['ab']],
+      n: [],
+    });
     expect(r.tuples('o').map((t) => t[0])).toEqual(['', 'ab', 'abx', 'abxx', 'b', 'bx', 'bxx', 'bxxx', 'x', 'xx', 'xxx', 'xxxx']);
   });
 });
@@ -193,13 +249,23 @@ finding("contract-violation", "error", B,
     cat("publishing write to ", Name, " can reach the notify at line ", to_string(L), " without a release")) :-
     binding(B, _, Name, L, _), !taken(_, B).`;
   const facts = {
-    binding: [[1, 0, 'phase_fence_barrier_3_tid', 10, 4], [2, 0, 'x', 12, 4], [3, 1, 'phase_fence_barrier_3_tid', 20, 4]],
-    barrier: [[3, 0], [4, 1]],
+    binding: [
+      [1, 0, 'phase_fence_barrier_3_tid', 10, 4],
+      [2, 0, 'x', 12, 4],
+      [3, 1, 'phase_fence_barrier_3_tid', 20, 4],
+    ],
+    barrier: [
+      [3, 0],
+      [4, 1],
+    ],
   };
 
   it('check, run and agree with the naive evaluator', () => {
     const r = both(text, facts);
-    expect(r.tuples('fresh')).toEqual([[3, 0, 'phase_fence_barrier_3_tid'], [4, 1, 'phase_fence_barrier_4_tid']]);
+    expect(r.tuples('fresh')).toEqual([
+      [3, 0, 'phase_fence_barrier_3_tid'],
+      [4, 1, 'phase_fence_barrier_4_tid'],
+    ]);
     expect(r.tuples('taken')).toEqual([[3, 1]]);
     expect(r.tuples('finding').map((t) => t[3])).toEqual([
       'publishing write to x can reach the notify at line 12 without a release',

@@ -148,7 +148,13 @@ export function randomCase(seed: number): RandomCase {
       }
       if (r() < 0.1 && withSy && sy.level < d.level) {
         const outer = nb.length > 0 && r() < 0.6 ? pick(nb) : '_';
-        body.push(pick([`N = max strlen(T) : { sy(${outer}, T) }`, `N = count : { sy(${outer}, T), contains("p", T) }`, `N = min to_number(substr(T, 1, 1)) : sy(${outer}, T)`]));
+        body.push(
+          pick([
+            `N = max strlen(T) : { sy(${outer}, T) }`,
+            `N = count : { sy(${outer}, T), contains("p", T) }`,
+            `N = min to_number(substr(T, 1, 1)) : sy(${outer}, T)`,
+          ]),
+        );
         if (r() < 0.3) body.push(aggEquality('N', nb));
         bound.add('N');
       } else if (r() < 0.3) {

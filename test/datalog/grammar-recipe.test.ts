@@ -15,7 +15,14 @@ describe('the precompiled rule-language grammar', () => {
 
   it('matches and fails where the grammar built from its text does, with the same expected items', () => {
     const fromText = ohm.grammar(grammarText);
-    const texts = ['.decl r(x: number)\nr(1).\n', 'r(X) :- s(X), X != 3.', 'r(X) :- s(X),.', '.decl (x: number)', 'r("abc', 'r(X) :- N = count : { s(_) }, M = min Y : s(Y).'];
+    const texts = [
+      '.decl r(x: number)\nr(1).\n',
+      'r(X) :- s(X), X != 3.',
+      'r(X) :- s(X),.',
+      '.decl (x: number)',
+      'r("abc',
+      'r(X) :- N = count : { s(_) }, M = min Y : s(Y).',
+    ];
     for (const t of texts) {
       const a = datalogGrammar().match(t);
       const b = fromText.match(t);

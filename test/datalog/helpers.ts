@@ -1,7 +1,8 @@
 // Shared helpers of the Datalog tests.
+
+import { type EvalResult, evaluate, loadProgram, type RuleProgram, type Value } from '../../src/datalog/index.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
 import { formatPosition } from '../../src/report/text.js';
-import { loadProgram, evaluate, type EvalResult, type RuleProgram, type Value } from '../../src/datalog/index.js';
 
 /** Loads one in-memory rule file. */
 export function prog(text: string, path = 'test.dl'): RuleProgram {
@@ -22,7 +23,7 @@ export function errorsOf(f: () => unknown): string[] {
     f();
   } catch (e) {
     if (e instanceof DiagnosticError) {
-      return e.diagnostics.map((d) => `${d.location ? formatPosition(d.location) : d.path ?? ''} ${d.code}: ${d.message}`);
+      return e.diagnostics.map((d) => `${d.location ? formatPosition(d.location) : (d.path ?? '')} ${d.code}: ${d.message}`);
     }
     throw e;
   }

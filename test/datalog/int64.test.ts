@@ -1,8 +1,9 @@
 // 64-bit numbers: the engine's encoded arithmetic (int64.ts) against BigInt, and the engine
 // against the naive evaluator (BigInt throughout) on random arithmetic programs whose values sit
 // near ±2^31, ±2^53 and ±2^63, where 32-bit or double arithmetic would go wrong.
+
+import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { test as fcTest, fc } from '@fast-check/vitest';
 import { evaluate, evaluateNaive, loadProgram, type Value } from '../../src/datalog/index.js';
 import { arith64, INT64_MAX, INT64_MIN, Int64Table, normNum } from '../../src/datalog/int64.js';
 
@@ -54,10 +55,10 @@ const expr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
 })).e;
 
 describe('engine = naive evaluator on 64-bit arithmetic', () => {
-  fcTest.prop([fc.uniqueArray(int64, { minLength: 1, maxLength: 6 }), expr, expr, fc.constantFrom('<', '<=', '>', '>=', '=', '!='), expr], { numRuns: 150 })(
-    'wrapping arithmetic, exact comparisons, ordering, aggregates, to_string/to_number',
-    (values, e1, e2, cmp, e3) => {
-      const text = `.decl n(x: number)
+  fcTest.prop([fc.uniqueArray(int64, { minLength: 1, maxLength: 6 }), expr, expr, fc.constantFrom('<', '<=', '>', '>=', '=', '!='), expr], {
+    numRuns: 150,
+  })('wrapping arithmetic, exact comparisons, ordering, aggregates, to_string/to_number', (values, e1, e2, cmp, e3) => {
+    const text = `.decl n(x: number)
 .input n
 .decl v(x: number, y: number, z: number)
 .output v
@@ -75,17 +76,16 @@ agg(A, B, C, D) :- A = sum Z : v(_, _, Z), B = min Z : v(_, _, Z), C = max Z : v
 .output txt
 txt(Z, T, to_number(T)) :- v(_, _, Z), T = to_string(Z).
 `;
-      const { program } = loadProgram([{ path: 'int64.dl', text }]);
-      const rows: Value[][] = values.map((v) => [normNum(v)]);
-      const db = program.newDatabase();
-      db.insertMany('n', rows);
-      const fast = evaluate(program, db);
-      const slow = evaluateNaive(program, new Map([['n', rows]]));
-      for (const info of program.relations) expect(fast.tuples(info.name), `${info.name} in\n${text}`).toEqual(slow.get(info.name));
-      // Ordering is exact: s holds every pair of distinct values, both orders agree with BigInt.
-      expect(fast.tuples('s').length).toBe((values.length * (values.length - 1)) / 2);
-      const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(normNum);
-      expect(fast.tuples('n').map((t) => t[0])).toEqual(sorted);
-    },
-  );
+    const { program } = loadProgram([{ path: 'int64.dl', text }]);
+    const rows: Value[][] = values.map((v) => [normNum(v)]);
+    const db = program.newDatabase();
+    db.insertMany('n', rows);
+    const fast = evaluate(program, db);
+    const slow = evaluateNaive(program, new Map([['n', rows]]));
+    for (const info of program.relations) expect(fast.tuples(info.name), `${info.name} in\n${text}`).toEqual(slow.get(info.name));
+    // Ordering is exact: s holds every pair of distinct values, both orders agree with BigInt.
+    expect(fast.tuples('s').length).toBe((values.length * (values.length - 1)) / 2);
+    const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(normNum);
+    expect(fast.tuples('n').map((t) => t[0])).toEqual(sorted);
+  });
 });

@@ -1,15 +1,26 @@
-import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import { Arena } from '../../src/datalog/arena.js';
 import { AggMemo, MemoSet } from '../../src/datalog/memo.js';
 
 /** Keys of encoded values: small ints (many repeats), int32 extremes, wide safe integers, boxes (≤ -2^62). */
-const value = fc.oneof(fc.integer({ min: -3, max: 40 }), fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 2 ** 40 + 1, -(2 ** 62), -(2 ** 62) - 2 ** 12), fc.integer());
+const value = fc.oneof(
+  fc.integer({ min: -3, max: 40 }),
+  fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 2 ** 40 + 1, -(2 ** 62), -(2 ** 62) - 2 ** 12),
+  fc.integer(),
+);
 
 describe('AggMemo', () => {
-  test.prop([fc.integer({ min: 1, max: 4 }), fc.array(fc.tuple(fc.array(value, { minLength: 4, maxLength: 4 }), fc.double({ noNaN: true }), fc.boolean()), { maxLength: 3000 }), fc.boolean()], {
-    numRuns: 40,
-  })('remembers what a Map keyed by the values would: each key once, its value or its having none', (width, ops, arena) => {
+  test.prop(
+    [
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(fc.tuple(fc.array(value, { minLength: 4, maxLength: 4 }), fc.double({ noNaN: true }), fc.boolean()), { maxLength: 3000 }),
+      fc.boolean(),
+    ],
+    {
+      numRuns: 40,
+    },
+  )('remembers what a Map keyed by the values would: each key once, its value or its having none', (width, ops, arena) => {
     const m = new AggMemo(width, arena ? new Arena() : null);
     const ref = new Map<string, number | null>();
     for (const [key, v, found] of ops) {

@@ -5,11 +5,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { test as fcTest, fc } from '@fast-check/vitest';
-import { writeOutputs, type Value } from '../../src/datalog/index.js';
-import { compareTuples } from '../../src/datalog/result.js';
+import { type Value, writeOutputs } from '../../src/datalog/index.js';
 import { normNum } from '../../src/datalog/int64.js';
+import { compareTuples } from '../../src/datalog/result.js';
 import { run } from './helpers.js';
 
 /** Numbers from ranges that select each sorting path: dense small, sparse 32-bit, beyond 32 and 53 bits. */
@@ -19,7 +19,10 @@ const num: fc.Arbitrary<Value> = fc.oneof(
   fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53) + 1),
   fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(normNum),
 );
-const sym: fc.Arbitrary<Value> = fc.oneof(fc.constantFrom('a', 'b', 'B', '', 'ab', 'é', '\u{1F600}'), fc.string({ unit: 'grapheme', maxLength: 4 }).map((s) => s.replace(/[\t\n\r]/g, ' ')));
+const sym: fc.Arbitrary<Value> = fc.oneof(
+  fc.constantFrom('a', 'b', 'B', '', 'ab', 'é', '\u{1F600}'),
+  fc.string({ unit: 'grapheme', maxLength: 4 }).map((s) => s.replace(/[\t\n\r]/g, ' ')),
+);
 
 const kinds = fc.array(fc.constantFrom('number' as const, 'symbol' as const), { minLength: 1, maxLength: 3 });
 const relation = kinds.chain((ks) =>
@@ -49,7 +52,10 @@ describe('output order', () => {
     'a chain closure of any offset is written in order (dense keys, many rows)',
     (n, base) => {
       const edges = Array.from({ length: Math.min(n, 60) }, (_, i) => [base + i, base + i + 1]);
-      const result = run('.decl e(x: number, y: number)\n.input e\n.decl p(x: number, y: number)\n.output p\np(X, Y) :- e(X, Y).\np(X, Z) :- p(X, Y), e(Y, Z).\n', { e: edges });
+      const result = run(
+        '.decl e(x: number, y: number)\n.input e\n.decl p(x: number, y: number)\n.output p\np(X, Y) :- e(X, Y).\np(X, Z) :- p(X, Y), e(Y, Z).\n',
+        { e: edges },
+      );
       const dir = mkdtempSync(join(tmpdir(), 'ptolog-order-'));
       writeOutputs(result, dir);
       const lines = readFileSync(join(dir, 'p.csv'), 'utf8').trimEnd().split('\n');

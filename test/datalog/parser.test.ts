@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loadProgram } from '../../src/datalog/index.js';
 import { parseFile } from '../../src/datalog/parser.js';
 import { SourceText } from '../../src/report/source.js';
-import { loadProgram } from '../../src/datalog/index.js';
 import { checkErrors, errorsOf } from './helpers.js';
 
 const parse = (text: string) => parseFile(new SourceText('t.dl', text));
@@ -20,11 +20,22 @@ describe('parser', () => {
       b(X) :- r(X, _), !c(X), X != 3, N = count : { d(_, "x") }, M = min Y : d(Y, _).
     `);
     expect(f.types).toMatchObject([{ name: 'Id', base: 'number' }]);
-    expect(f.decls).toMatchObject([{ name: 'r', attrs: [{ name: 'x', type: 'Id' }, { name: 's', type: 'symbol' }] }]);
+    expect(f.decls).toMatchObject([
+      {
+        name: 'r',
+        attrs: [
+          { name: 'x', type: 'Id' },
+          { name: 's', type: 'symbol' },
+        ],
+      },
+    ]);
     expect(f.io.map((d) => `${d.directive} ${d.rel}`)).toEqual(['input r', 'output a', 'output b', 'printsize a']);
     expect(f.clauses).toHaveLength(2);
     expect(f.clauses[0]!.isFact).toBe(true);
-    expect(f.clauses[0]!.head.args).toMatchObject([{ kind: 'num', value: 1n }, { kind: 'str', value: 'x"y' }]);
+    expect(f.clauses[0]!.head.args).toMatchObject([
+      { kind: 'num', value: 1n },
+      { kind: 'str', value: 'x"y' },
+    ]);
     const body = f.clauses[1]!.body;
     expect(body.map((l) => l.kind)).toEqual(['atom', 'neg', 'cmp', 'cmp', 'cmp']);
     expect(body[3]).toMatchObject({ kind: 'cmp', op: '=', right: { kind: 'agg', op: 'count', target: null } });
@@ -49,16 +60,24 @@ describe('parser', () => {
 
   it('reports syntax errors with Ohm rule descriptions and a location', () => {
     expect(errorsOf(() => parse('.decl (x: number)'))).toEqual(['t.dl:1:7 syntax-error: expected a relation name but found `(`']);
-    expect(errorsOf(() => parse('r(X) :- a(X)'))).toEqual(['t.dl:1:13 syntax-error: expected `.`, `;` or `,` but found the end of the file']);
+    expect(errorsOf(() => parse('r(X) :- a(X)'))).toEqual([
+      't.dl:1:13 syntax-error: expected `.`, `;` or `,` but found the end of the file',
+    ]);
     expect(errorsOf(() => parse('r(X) :- .'))).toEqual([
       't.dl:1:9 syntax-error: expected a body literal (an atom, a negated atom `!r(...)` or a comparison) but found `.`',
     ]);
     expect(errorsOf(() => parse('r(X) :- a(X), X = 1 2.'))).toEqual([
       't.dl:1:21 syntax-error: expected `.`, `;`, `,` or an arithmetic operator but found `2`',
     ]);
-    expect(errorsOf(() => parse('r(1) :- a(X), N = count : { (a(X) ; b(X)) }.'))[0]).toMatch(/1:30 syntax-error: a disjunction `;` is not allowed inside an aggregate body/);
-    expect(errorsOf(() => parse('r(9223372036854775808).'))).toEqual(['t.dl:1:3 number-out-of-range: the number 9223372036854775808 does not fit in a 64-bit signed integer']);
-    expect(errorsOf(() => parse('r(-9223372036854775809).'))).toEqual(['t.dl:1:3 number-out-of-range: the number -9223372036854775809 does not fit in a 64-bit signed integer']);
+    expect(errorsOf(() => parse('r(1) :- a(X), N = count : { (a(X) ; b(X)) }.'))[0]).toMatch(
+      /1:30 syntax-error: a disjunction `;` is not allowed inside an aggregate body/,
+    );
+    expect(errorsOf(() => parse('r(9223372036854775808).'))).toEqual([
+      't.dl:1:3 number-out-of-range: the number 9223372036854775808 does not fit in a 64-bit signed integer',
+    ]);
+    expect(errorsOf(() => parse('r(-9223372036854775809).'))).toEqual([
+      't.dl:1:3 number-out-of-range: the number -9223372036854775809 does not fit in a 64-bit signed integer',
+    ]);
     expect(errorsOf(() => parse('r(-9223372036854775808).'))).toEqual([]);
     // Negating the smallest literal again is no literal: it wraps at run time (as Soufflé's 64-bit build computes it).
     expect(errorsOf(() => parse('r(X) :- X = -(-9223372036854775808).'))).toEqual([]);
@@ -72,7 +91,9 @@ describe('parser', () => {
       't.dl:1:19 syntax-error: expected a term (a variable, a constant, `_`, an arithmetic expression, a functor or an aggregate) but found `.`',
     ]);
     expect(errorsOf(() => parse('a(X) :- b(X), !.'))).toEqual(['t.dl:1:16 syntax-error: expected a relation name but found `.`']);
-    expect(errorsOf(() => parse('a(X) :- b(X), contains(X).'))).toEqual(['t.dl:1:25 syntax-error: expected `,` or an arithmetic operator but found `)`']);
+    expect(errorsOf(() => parse('a(X) :- b(X), contains(X).'))).toEqual([
+      't.dl:1:25 syntax-error: expected `,` or an arithmetic operator but found `)`',
+    ]);
   });
 
   it('resolves #include relative to the including file, once per program', () => {

@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
 import { test as fcTest } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
 import { evaluate, loadProgram, projectInputs, type RuleProgram, type Value } from '../../src/datalog/index.js';
 import { randomCase, seeds } from './gen.js';
 
@@ -50,13 +50,32 @@ any(N) :- pick(N), !span(N, _, _, _, _).
     expect(projectInputs(program, new Set(['span'])).relation('span')!.kinds.length).toBe(5); // kept: read whole
     expect(projectInputs(program, new Set())).toBe(cut); // one projection per program and kept set
     const facts = new Map<string, Value[][]>([
-      ['span', [[1, 10, 20, 1, 0], [1, 10, 25, 2, 4], [2, 5, 9, 3, 1], [3, 7, 8, 1, 1]]],
+      [
+        'span',
+        [
+          [1, 10, 20, 1, 0],
+          [1, 10, 25, 2, 4],
+          [2, 5, 9, 3, 1],
+          [3, 7, 8, 1, 1],
+        ],
+      ],
       ['pick', [[1], [2], [4]]],
-      ['seen', [[1, 'a'], [1, 'b'], [2, 'a']]],
+      [
+        'seen',
+        [
+          [1, 'a'],
+          [1, 'b'],
+          [2, 'a'],
+        ],
+      ],
     ]);
     const want = outputs(program, facts);
     expect(want.get('first')).toEqual([[5]]);
-    expect(want.get('lines')).toEqual([[1, 2], [2, 1], [4, 0]]);
+    expect(want.get('lines')).toEqual([
+      [1, 2],
+      [2, 1],
+      [4, 0],
+    ]);
     expect(outputs(program, facts, new Set())).toEqual(want);
     // The projected relation still takes (and checks) tuples of every declared column.
     const db = cut.newDatabase();

@@ -1,13 +1,22 @@
-import { describe, expect, it } from 'vitest';
 import { test as fcTest } from '@fast-check/vitest';
-import { evaluate, formatProof, formatWhyNot, loadProgram, type EvalResult, type Proof, type RuleProgram, type Value } from '../../src/datalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { operands, type Term } from '../../src/datalog/ast.js';
 import { compare } from '../../src/datalog/consts.js';
-import { arith64, normNum, type Num } from '../../src/datalog/int64.js';
 import { applyFunctor } from '../../src/datalog/functors.js';
+import {
+  type EvalResult,
+  evaluate,
+  formatProof,
+  formatWhyNot,
+  loadProgram,
+  type Proof,
+  type RuleProgram,
+  type Value,
+} from '../../src/datalog/index.js';
+import { arith64, type Num, normNum } from '../../src/datalog/int64.js';
+import { runs as scaled } from '../runs.js';
 import { randomCase, seeds } from './gen.js';
 import { run } from './helpers.js';
-import { runs as scaled } from '../runs.js';
 
 /** The value of a term under a substitution (undefined for `_`, aggregates or division by zero). */
 function value(t: Term, s: Map<string, Value>): Value | undefined {
@@ -104,7 +113,14 @@ describe('provenance', () => {
   it('explains with the minimal height and renders the proof', () => {
     const r = run(
       `.decl e(x: number, y: number)\n.input e\n.decl p(x: number, y: number)\n.output p\np(X, Y) :- e(X, Y).\np(X, Z) :- p(X, Y), e(Y, Z).`,
-      { e: [[1, 2], [2, 3], [3, 4], [1, 4]] },
+      {
+        e: [
+          [1, 2],
+          [2, 3],
+          [3, 4],
+          [1, 4],
+        ],
+      },
     );
     const proof = r.explain('p', [1, 4])!;
     expect(proof.height).toBe(1);
@@ -117,7 +133,13 @@ describe('provenance', () => {
       `.decl e(x: number, y: number)\n.input e\n.decl bad(x: number)\n.input bad\n.decl p(x: number, y: number)\n.output p
 p(X, Y) :- e(X, Y), !bad(Y).
 p(X, 7) :- e(X, _), X > 5.`,
-      { e: [[1, 2], [2, 3]], bad: [[3]] },
+      {
+        e: [
+          [1, 2],
+          [2, 3],
+        ],
+        bad: [[3]],
+      },
     );
     const w = r.whyNot('p', [2, 3]);
     expect(w.map((x) => [x.rule.line, x.literal, x.reason])).toEqual([
@@ -126,6 +148,8 @@ p(X, 7) :- e(X, _), X > 5.`,
     ]);
     expect(r.whyNot('p', [2, 7]).map((x) => x.literal)).toEqual(['e(X, Y)', 'X > 5']);
     expect(formatWhyNot('p', [2, 7], r.whyNot('p', [2, 7]), false)).toContain('fails at X > 5 (8:21): the comparison is false');
-    expect(formatWhyNot('e', [9, 9], r.whyNot('e', [9, 9]), true)).toBe('e(9, 9) is not derived: e is an input relation and this tuple is not among its facts.');
+    expect(formatWhyNot('e', [9, 9], r.whyNot('e', [9, 9]), true)).toBe(
+      'e(9, 9) is not derived: e is an input relation and this tuple is not among its facts.',
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import { Relation } from '../../src/datalog/relation.js';
 
 // Operations on a relation, checked against a plain model (a map from tuple text to its first row).
@@ -20,7 +20,10 @@ function opArb(arity: number): fc.Arbitrary<Op> {
     { arbitrary: fc.record({ op: fc.constant('add' as const), t: tuple, h: fc.integer({ min: 0, max: 5 }) }), weight: 8 },
     { arbitrary: fc.record({ op: fc.constant('find' as const), t: tuple }), weight: 3 },
     { arbitrary: fc.record({ op: fc.constant('has' as const), t: tuple }), weight: 3 },
-    { arbitrary: fc.record({ op: fc.constant('lookup' as const), cols: fc.subarray([...Array(arity).keys()], { minLength: 1 }), t: tuple }), weight: 3 },
+    {
+      arbitrary: fc.record({ op: fc.constant('lookup' as const), cols: fc.subarray([...Array(arity).keys()], { minLength: 1 }), t: tuple }),
+      weight: 3,
+    },
     { arbitrary: fc.constant({ op: 'compact' as const }), weight: 1 },
     { arbitrary: fc.constant({ op: 'release' as const }), weight: 1 },
   );
@@ -94,7 +97,9 @@ describe('Relation', () => {
   // set when a range gets too wide or a lookup needs row numbers: the relation stays the same set.
   test.prop([
     fc.array(
-      fc.tuple(fc.integer({ min: -40, max: 40 }), fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 20 })).map(([x, y, jump]) => [jump === 0 ? x * 100_003 : x * jump, y]),
+      fc
+        .tuple(fc.integer({ min: -40, max: 40 }), fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 20 }))
+        .map(([x, y, jump]) => [jump === 0 ? x * 100_003 : x * jump, y]),
       { minLength: 1, maxLength: 1500 },
     ),
     fc.integer({ min: 0, max: 1500 }),
@@ -120,24 +125,24 @@ describe('Relation', () => {
 
   // Ids arriving mostly in increasing order (the first column's range grows upwards: the bitmap is
   // copied, not rebuilt), with the other columns and the occasional smaller id widening it otherwise.
-  test.prop([fc.integer({ min: 1, max: 3 }), fc.array(fc.tuple(fc.integer({ min: -5, max: 60 }), fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 2000 })])(
-    'a relation of mostly ascending ids is the same set after every widening of its bitmap',
-    (arity, steps) => {
-      const rel = new Relation(arity, 4);
-      const seen = new Set<string>();
-      let id = 0;
-      for (const [step, other] of steps) {
-        id += step;
-        const t = [id, other, other * 7 - 3].slice(0, arity);
-        const k = t.join(',');
-        expect(rel.add(t, 0)).toBe(!seen.has(k));
-        seen.add(k);
-      }
-      expect(rel.count).toBe(seen.size);
-      for (const k of seen) expect(rel.has(k.split(',').map(Number))).toBe(true);
-      expect(rel.has([id + 1, 0, -3].slice(0, arity))).toBe(seen.has([id + 1, 0, -3].slice(0, arity).join(',')));
-    },
-  );
+  test.prop([
+    fc.integer({ min: 1, max: 3 }),
+    fc.array(fc.tuple(fc.integer({ min: -5, max: 60 }), fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 2000 }),
+  ])('a relation of mostly ascending ids is the same set after every widening of its bitmap', (arity, steps) => {
+    const rel = new Relation(arity, 4);
+    const seen = new Set<string>();
+    let id = 0;
+    for (const [step, other] of steps) {
+      id += step;
+      const t = [id, other, other * 7 - 3].slice(0, arity);
+      const k = t.join(',');
+      expect(rel.add(t, 0)).toBe(!seen.has(k));
+      seen.add(k);
+    }
+    expect(rel.count).toBe(seen.size);
+    for (const k of seen) expect(rel.has(k.split(',').map(Number))).toBe(true);
+    expect(rel.has([id + 1, 0, -3].slice(0, arity))).toBe(seen.has([id + 1, 0, -3].slice(0, arity).join(',')));
+  });
 
   test('a closure-sized relation of ids dedups in a bitmap no larger than its set would be', () => {
     const rel = new Relation(2, 4);

@@ -1,10 +1,10 @@
-import { mkdtempSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, type EvaluationStopped, EvaluationTimeout, loadProgram, TupleLimitExceeded } from '../../src/datalog/index.js';
-import { DiagnosticError } from '../../src/report/diagnostic.js';
+import { type EvaluationStopped, EvaluationTimeout, evaluate, loadProgram, TupleLimitExceeded } from '../../src/datalog/index.js';
 import { flattenDeepGroups } from '../../src/datalog/nesting.js';
+import { DiagnosticError } from '../../src/report/diagnostic.js';
 
 /** The codes and messages of the errors loading `text` raises. */
 function loadErrors(text: string): string[] {
@@ -19,7 +19,9 @@ function loadErrors(text: string): string[] {
 
 function values(text: string, rel = 'a'): unknown[] {
   const { program } = loadProgram([{ path: 'test.dl', text }]);
-  return evaluate(program, program.newDatabase()).tuples(rel).map((t) => t[0]);
+  return evaluate(program, program.newDatabase())
+    .tuples(rel)
+    .map((t) => t[0]);
 }
 
 const A = '.decl a(x: number)\n.output a\n';
@@ -30,8 +32,12 @@ describe('rule files nested deeply', () => {
   });
 
   it('a 1,000-term sum in a fact and in a rule body evaluates; a deeper term is a located error', () => {
-    expect(values(`${A}a(${Array(1000).fill('1').join(' + ')}).\na(X) :- X = ${Array(1000).fill('2').join(' - ')}.`).sort()).toEqual([-1996, 1000].sort());
-    expect(loadErrors(`${A}a(${Array(1300).fill('1').join(' * ')}).`)).toEqual(['nesting-too-deep: this term is nested 1300 levels deep; ptolog accepts 1200']);
+    expect(values(`${A}a(${Array(1000).fill('1').join(' + ')}).\na(X) :- X = ${Array(1000).fill('2').join(' - ')}.`).sort()).toEqual(
+      [-1996, 1000].sort(),
+    );
+    expect(loadErrors(`${A}a(${Array(1300).fill('1').join(' * ')}).`)).toEqual([
+      'nesting-too-deep: this term is nested 1300 levels deep; ptolog accepts 1200',
+    ]);
   });
 
   it('operator precedence and associativity survive the flat operator chains', () => {
@@ -40,7 +46,9 @@ describe('rule files nested deeply', () => {
   });
 
   it('deeply parenthesised literals are a located error, not a stack overflow', () => {
-    expect(loadErrors(`${A}a(X) :- X = 1, ${'('.repeat(500)}X = 1${')'.repeat(500)}.`)[0]).toMatch(/^nesting-too-deep: parentheses around literals/);
+    expect(loadErrors(`${A}a(X) :- X = 1, ${'('.repeat(500)}X = 1${')'.repeat(500)}.`)[0]).toMatch(
+      /^nesting-too-deep: parentheses around literals/,
+    );
   });
 });
 
@@ -62,10 +70,14 @@ describe('binary files', () => {
   it('the deep groups of a binary file are tried as terms on their own text, within a bound of the file size', () => {
     const text = junk();
     let tried = 0;
-    flattenDeepGroups(text, (content) => {
-      tried += content.length;
-      return undefined;
-    }, new Map());
+    flattenDeepGroups(
+      text,
+      (content) => {
+        tried += content.length;
+        return undefined;
+      },
+      new Map(),
+    );
     expect(tried).toBeLessThanOrEqual(text.length);
   });
 
@@ -146,7 +158,9 @@ describe('includes', () => {
 
   it('-I directories serve quoted and <...> includes; <ptolog/...> is the library directory', () => {
     const text = `#include "one.dl"\n#include <ptolog/two.dl>\n${A}a(X) :- one(X).\na(X) :- two(X).`;
-    const { program } = loadProgram([{ path: join(dir, 'main.dl'), text }], undefined, [join(dir, 'lib')], { ptolog: join(dir, 'shipped') });
+    const { program } = loadProgram([{ path: join(dir, 'main.dl'), text }], undefined, [join(dir, 'lib')], {
+      ptolog: join(dir, 'shipped'),
+    });
     expect(evaluate(program, program.newDatabase()).size('a')).toBe(2);
   });
 
@@ -197,12 +211,29 @@ describe('bounds and include paths on the kernel commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ptolog-bound-'));
     mkdirSync(join(dir, 'inc'));
     writeFileSync(join(dir, 'inc', 'grow.dl'), '.decl grow(n: number)\ngrow(0).\ngrow(N + 1) :- grow(N).\n');
-    writeFileSync(join(dir, 'ext.dl'), '#include <ptolog/insert_comm_fence/insert_comm_fence.dl>\n#include "grow.dl"\nwait_op("x") :- grow(N), N < 0.\n');
+    writeFileSync(
+      join(dir, 'ext.dl'),
+      '#include <ptolog/insert_comm_fence/insert_comm_fence.dl>\n#include "grow.dl"\nwait_op("x") :- grow(N), N < 0.\n',
+    );
     let err = '';
-    const code = await main(['audit', '--rules', join(dir, 'ext.dl'), '-I', join(dir, 'inc'), '--pass', 'insert-comm-fence', '--max-tuples', '20000', 'examples/phase_fence.py'], {
-      stdout: () => {},
-      stderr: (t) => (err += t),
-    });
+    const code = await main(
+      [
+        'audit',
+        '--rules',
+        join(dir, 'ext.dl'),
+        '-I',
+        join(dir, 'inc'),
+        '--pass',
+        'insert-comm-fence',
+        '--max-tuples',
+        '20000',
+        'examples/phase_fence.py',
+      ],
+      {
+        stdout: () => {},
+        stderr: (t) => (err += t),
+      },
+    );
     expect(code).toBe(2);
     expect(err).toContain('grow.dl:1:7: error[too-many-tuples]: rule evaluation stopped: grow grew past 20000 tuples (--max-tuples 20000)');
   });

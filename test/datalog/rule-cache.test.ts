@@ -1,16 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluate, loadProgramCached, type CompiledStore, type RuleCache } from '../../src/datalog/index.js';
+import { describe, expect, it } from 'vitest';
 import { toPlain } from '../../src/datalog/compiled.js';
 import { diskStore } from '../../src/datalog/disk-store.js';
+import type { RuleProgram } from '../../src/datalog/index.js';
+import { type CompiledStore, evaluate, loadProgramCached, type RuleCache } from '../../src/datalog/index.js';
 import { loadRules } from '../../src/passes/analyze.js';
 import { PASSES, rulesDir } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
-import { renderDiagnostics } from '../../src/report/text.js';
-import type { RuleProgram } from '../../src/datalog/index.js';
 import type { Diagnostic } from '../../src/report/diagnostic.js';
+import { renderDiagnostics } from '../../src/report/text.js';
 
 /** A cache in directory `dir` (a fresh object: what a new process would have). */
 function cacheIn(dir: string, version = 'v1'): RuleCache & { memory: Map<string, string> } {
@@ -74,9 +74,14 @@ describe('compiled-rules cache', () => {
     const first = cacheIn(tmp());
     loadProgramCached(request(p), first);
     const worker: RuleCache = { version: 'v1', stores: [], memory: new Map(first.memory) };
-    const r = loadProgramCached(request(p), worker, (x) => x, () => {
-      throw new Error('parsed');
-    });
+    const r = loadProgramCached(
+      request(p),
+      worker,
+      (x) => x,
+      () => {
+        throw new Error('parsed');
+      },
+    );
     expect(outputOf(r.program, 'a')).toEqual([[1]]);
   });
 
@@ -92,9 +97,14 @@ describe('compiled-rules cache', () => {
     expect(outputOf(r.program, 'a')).toEqual([[3]]);
     expect(r.program.sources.map((s) => s.path)).toEqual([p.main, join(p.dir, 'inc.dl')]);
     // And the entry now stored is the current one.
-    const again = loadProgramCached(request(p), cacheIn(dir, 'v1'), (x) => x, () => {
-      throw new Error('parsed');
-    });
+    const again = loadProgramCached(
+      request(p),
+      cacheIn(dir, 'v1'),
+      (x) => x,
+      () => {
+        throw new Error('parsed');
+      },
+    );
     expect(outputOf(again.program, 'a')).toEqual([[3]]);
   });
 

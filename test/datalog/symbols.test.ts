@@ -1,11 +1,15 @@
-import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { SymbolTable } from '../../src/datalog/symbols.js';
+import { describe, expect } from 'vitest';
 import { symbolOrder } from '../../src/datalog/order.js';
+import { SymbolTable } from '../../src/datalog/symbols.js';
 
 describe('SymbolTable', () => {
   // Few distinct short strings (many repeats), any strings, and names like a0..a99999 (past the table's first growths).
-  const word = fc.oneof(fc.constantFrom('', 'a', 'b', 'ab', 'ba', 'é', '\u{1F600}'), fc.string({ unit: 'binary', maxLength: 12 }), fc.nat({ max: 99_999 }).map((n) => `a${n}`));
+  const word = fc.oneof(
+    fc.constantFrom('', 'a', 'b', 'ab', 'ba', 'é', '\u{1F600}'),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.nat({ max: 99_999 }).map((n) => `a${n}`),
+  );
   test.prop([fc.array(fc.tuple(word, fc.boolean()), { minLength: 2000, maxLength: 6000 })], { numRuns: 30 })(
     'gives each distinct string one id, in order of first interning, as a Map would',
     (ops) => {
@@ -26,7 +30,9 @@ describe('SymbolTable', () => {
     },
   );
 
-  test.prop([fc.uniqueArray(word, { minLength: 1, maxLength: 3000 }), fc.func(fc.boolean()), fc.array(word, { maxLength: 50 })], { numRuns: 30 })(
+  test.prop([fc.uniqueArray(word, { minLength: 1, maxLength: 3000 }), fc.func(fc.boolean()), fc.array(word, { maxLength: 50 })], {
+    numRuns: 30,
+  })(
     'retain forgets the unmarked texts only: kept ids and lookups unchanged, forgotten ones unknown, new ids after them, kept ones ranked by text',
     (all, keepIt, later) => {
       const t = new SymbolTable();

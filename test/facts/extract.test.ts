@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseModule } from '../../src/frontend/index.js';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { loadProgram } from '../../src/datalog/index.js';
 import { extractFacts } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
-import { loadProgram } from '../../src/datalog/index.js';
-import { main } from '../../src/cli/main.js';
+import { parseModule } from '../../src/frontend/index.js';
 import { rulesDir } from '../../src/passes/registry.js';
 
 const KERNEL = `import pypto.language as pl
@@ -62,7 +62,11 @@ describe('fact extraction', () => {
     const dirs = sink.get('param_direction').map((r) => [names.get(r[0]), r[1]]);
     expect(dirs).toContainEqual(['out', 'out']);
     const kinds = sink.get('declared_type').map((r) => [names.get(r[0]), r[1]]);
-    expect(kinds).toEqual([['t', 'Tile'], ['win', 'DistributedTensor'], ['out', 'Tensor']]);
+    expect(kinds).toEqual([
+      ['t', 'Tile'],
+      ['win', 'DistributedTensor'],
+      ['out', 'Tensor'],
+    ]);
   });
 
   it('gives loops their kind, bounds, constant trip count, iter-args, init values and results', () => {
@@ -70,7 +74,12 @@ describe('fact extraction', () => {
     const loop = ids('for i');
     expect(sink.get('loop')).toContainEqual([loop, 'range']);
     expect(sink.get('trip_count')).toEqual([[loop, 2]]);
-    expect(sink.get('loop_bound').filter((r) => r[0] === loop).map((r) => r[1])).toEqual(['start', 'stop', 'step']);
+    expect(
+      sink
+        .get('loop_bound')
+        .filter((r) => r[0] === loop)
+        .map((r) => r[1]),
+    ).toEqual(['start', 'stop', 'step']);
     const names = new Map(sink.get('binding').map((r) => [r[0], r[2]]));
     expect(sink.get('iter_arg').map((r) => names.get(r[2]))).toEqual(['w']);
     expect(sink.get('return_var').map((r) => [r[0], names.get(r[2])])).toEqual([[loop, 'w3']]);
@@ -98,9 +107,17 @@ describe('fact extraction', () => {
     const ret = ids('return out');
     const exit = sink.get('cfg_exit')[0]![1] as number;
     for (const edge of [
-      `${loop}->${iff}`, `${iff}->${store}`, `${iff}->${brk}`, `${store}->${yld}`, `${yld}->${loop}`,
-      `${loop}->${write}`, `${brk}->${write}`, `${write}->${ret}`, `${ret}->${exit}`,
-    ]) expect(e.has(edge), edge).toBe(true);
+      `${loop}->${iff}`,
+      `${iff}->${store}`,
+      `${iff}->${brk}`,
+      `${store}->${yld}`,
+      `${yld}->${loop}`,
+      `${loop}->${write}`,
+      `${brk}->${write}`,
+      `${write}->${ret}`,
+      `${ret}->${exit}`,
+    ])
+      expect(e.has(edge), edge).toBe(true);
     expect(e.has(`${brk}->${yld}`)).toBe(false);
     expect(sink.get('cfg_entry')).toEqual([[sink.get('function')[0]![0], loop]]);
   });
@@ -130,12 +147,19 @@ class P:
     const { sink, ids } = facts(text);
     const deps = (needle: string): string[] => {
       const c = ids(needle);
-      return sink.get('submit_dep').filter((r) => r[0] === c).sort((p, q) => (p[1] as number) - (q[1] as number)).map((r) => {
-        const s = sink.get('span').find((x) => x[0] === r[2])!;
-        const kids = sink.get('expr_child').filter((x) => x[0] === r[2]).map((x) => x[1]);
-        const value = kids.map((k) => sink.get('const_value').find((x) => x[0] === k)?.[1]).find((v) => v !== undefined);
-        return `${text.slice(s[1] as number, s[2] as number)}=${value ?? '?'}`;
-      });
+      return sink
+        .get('submit_dep')
+        .filter((r) => r[0] === c)
+        .sort((p, q) => (p[1] as number) - (q[1] as number))
+        .map((r) => {
+          const s = sink.get('span').find((x) => x[0] === r[2])!;
+          const kids = sink
+            .get('expr_child')
+            .filter((x) => x[0] === r[2])
+            .map((x) => x[1]);
+          const value = kids.map((k) => sink.get('const_value').find((x) => x[0] === k)?.[1]).find((v) => v !== undefined);
+          return `${text.slice(s[1] as number, s[2] as number)}=${value ?? '?'}`;
+        });
     };
     expect(deps('pl.submit(self.k, x, deps=[carry[i] for i in range(N)])')).toEqual(['carry[i]=0', 'carry[i]=1', 'carry[i]=2']);
     expect(deps('pl.submit(self.k, x, deps=[t1,')).toEqual(['t1=?', 'carry[i]=1', 'carry[i]=5']);
@@ -146,9 +170,17 @@ class P:
 
   it('gives every statement, and nothing else, a stmt_span row equal to its span row', () => {
     const { sink } = facts(KERNEL);
-    const stmts = sink.get('stmt').map((r) => r[0]).sort();
+    const stmts = sink
+      .get('stmt')
+      .map((r) => r[0])
+      .sort();
     const spans = new Map(sink.get('span').map((r) => [r[0], r.join(',')]));
-    expect(sink.get('stmt_span').map((r) => r[0]).sort()).toEqual(stmts);
+    expect(
+      sink
+        .get('stmt_span')
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(stmts);
     for (const r of sink.get('stmt_span')) expect(r.join(','), `statement ${r[0]}`).toBe(spans.get(r[0]));
   });
 
@@ -167,7 +199,10 @@ describe('ptolog facts', () => {
     expect(readdirSync(dir)).toContain('cfg_edge.facts');
     expect(readFileSync(join(dir, 'function.facts'), 'utf8')).toMatch(/\tring_step\tInCore\n/);
     expect(await main(['run', join(rulesDir(), 'insert_comm_fence', 'insert_comm_fence.dl'), '-F', dir, '-D', out], io)).toBe(0);
-    const csv = readFileSync(join(out, 'insert_after.csv'), 'utf8').trim().split('\n').map((l) => l.split('\t')[2]);
+    const csv = readFileSync(join(out, 'insert_after.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[2]);
     expect(csv.sort()).toEqual(['cacheinvalid_all', 'fence']);
   });
 });

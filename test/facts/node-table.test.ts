@@ -3,11 +3,12 @@
  * table, objects only when asked for) stands for exactly what its `binding` / `block` facts say,
  * and the table holds more ids than one of its chunks.
  */
-import { describe, expect, it } from 'vitest';
+
 import { test } from '@fast-check/vitest';
-import { parseModule } from '../../src/frontend/index.js';
-import { extractFacts, NodeTable, type Entity } from '../../src/facts/extract.js';
+import { describe, expect, it } from 'vitest';
+import { type Entity, extractFacts, NodeTable } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
+import { parseModule } from '../../src/frontend/index.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { orchestrationText } from '../../src/gen/large.js';
 import type { FunctionDef, Stmt } from '../../src/ir/nodes.js';

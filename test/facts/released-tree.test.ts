@@ -4,18 +4,18 @@
  * extraction, a table that keeps some ids numbers them as the full table does and keeps exactly
  * what it is told to, and the consumed tree is really given back.
  */
-import { describe, expect, it } from 'vitest';
-import { test } from '@fast-check/vitest';
-import { setFlagsFromString, getHeapStatistics } from 'node:v8';
+
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { parseModule } from '../../src/frontend/index.js';
-import { extractFacts, extractFactsCounted, NO_FACTS, type Keep } from '../../src/facts/extract.js';
+import { test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { extractFacts, extractFactsCounted, type Keep, NO_FACTS } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
-import { factLines } from './fact-lines.js';
+import { parseModule } from '../../src/frontend/index.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { orchestrationText } from '../../src/gen/large.js';
 import { runs as scaled } from '../runs.js';
-
+import { factLines } from './fact-lines.js';
 
 /** A full garbage collection (the flag stays set for this worker). */
 function gc(): void {
@@ -80,7 +80,15 @@ describe('a module freed while its facts are evaluated', () => {
         }
         if (keep(id) === 'deps' && (f.kind === 'Submit' || f.kind === 'Scope')) {
           // Where it and its deps list are, whether it has one; nothing of its arguments.
-          expect(k).toMatchObject({ kind: f.kind, start: f.start, end: f.end, depsStart: f.depsStart, depsEnd: f.depsEnd, args: [], kwargs: [] });
+          expect(k).toMatchObject({
+            kind: f.kind,
+            start: f.start,
+            end: f.end,
+            depsStart: f.depsStart,
+            depsEnd: f.depsEnd,
+            args: [],
+            kwargs: [],
+          });
           if (f.kind === 'Submit') expect(k).toMatchObject({ func: f.func });
           expect(k!.kind === f.kind && (k as typeof f).deps).toEqual(f.deps === null ? null : []);
           continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseModule } from '../../src/frontend/index.js';
 import { extractFacts } from '../../src/facts/extract.js';
-import { MemorySink, type FactSink, type FactValue } from '../../src/facts/sink.js';
+import { type FactSink, type FactValue, MemorySink } from '../../src/facts/sink.js';
+import { parseModule } from '../../src/frontend/index.js';
 
 const TEXT = `import pypto.language as pl
 

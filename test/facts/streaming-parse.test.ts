@@ -4,32 +4,31 @@
  * wherever only a whole parse reports exactly (an error in a lazily read block, `a; b`) it is
  * abandoned and the pipeline reads the module whole, with the same results.
  */
-import { describe, expect, it } from 'vitest';
-import { test } from '@fast-check/vitest';
+
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseModule, parseModuleIsolated, StreamAbandoned, type LazySizes } from '../../src/frontend/index.js';
-import { checkedChunk } from '../../src/frontend/lazy-blocks.js';
-import { analyzeReleased } from '../../src/passes/analyze.js';
-import { passByName } from '../../src/passes/registry.js';
-import { commKernelText, orchestrationText } from '../../src/gen/large.js';
-import { extractFacts, extractFactsCounted, NO_FACTS, type Keep } from '../../src/facts/extract.js';
+import { test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { extractFacts, extractFactsCounted, type Keep, NO_FACTS } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
-import { factLines } from './fact-lines.js';
+import { type LazySizes, parseModule, parseModuleIsolated, StreamAbandoned } from '../../src/frontend/index.js';
+import { checkedChunk } from '../../src/frontend/lazy-blocks.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
+import { commKernelText, orchestrationText } from '../../src/gen/large.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
+import { analyzeReleased } from '../../src/passes/analyze.js';
 import { applyPasses, auditReport, type RunOptions } from '../../src/passes/pipeline.js';
-import { PASSES } from '../../src/passes/registry.js';
+import { PASSES, passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
-import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../../src/report/diagnostic.js';
 import { runs as scaled } from '../runs.js';
+import { factLines } from './fact-lines.js';
 
 /** Every block of three statements or more read lazily, one statement group per chunk. */
 const TINY: LazySizes = { minGroups: 3, chunkGroups: 1 };
 /** No block read lazily (a whole parse, through the same code). */
 const NONE: LazySizes = { minGroups: Number.MAX_SAFE_INTEGER };
-
 
 /** A kernel whose body is `n` statements (`line(i)` each), in an InCore function. */
 function kernel(n: number, line: (i: number) => string): string {
@@ -127,7 +126,8 @@ describe('what abandons a streaming parse', () => {
   it('the generated kernels stream (their analysis is never redone on a whole parse); one with an error in a lazily read block does not', () => {
     const session = new RuleSession();
     const streamed = (text: string, pass: string, sizes: LazySizes = {}): boolean =>
-      analyzeReleased((s) => parseModuleIsolated(text, 'big.py', s ? { streaming: sizes } : {}), passByName(pass)!.entry, [], { session }).streamed;
+      analyzeReleased((s) => parseModuleIsolated(text, 'big.py', s ? { streaming: sizes } : {}), passByName(pass)!.entry, [], { session })
+        .streamed;
     // At the default sizes: a body of 6,000 statements is read lazily (it holds no `pass` but its placeholders).
     const body = parseModuleIsolated(commKernelText(6_000), 'big.py', { streaming: true }).programs[0]!.functions[0]!.body;
     expect(body.filter((st) => st.kind === 'Pass').length).toBeGreaterThan(1_000);

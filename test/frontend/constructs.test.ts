@@ -1,10 +1,11 @@
 /** Every construct of dsl-syntax.md parses to the expected IR shape. */
-import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
-import { st, ty, parseBody, bodyOf } from './helpers.js';
+import { bodyOf, parseBody, st, ty } from './helpers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixture = readFileSync(join(here, 'fixtures', 'constructs.py'), 'utf8');
@@ -14,7 +15,11 @@ describe('constructs.py', () => {
   const [kernel, main, helper] = m.programs[0]!.functions;
 
   it('reads module constants', () => {
-    expect([...m.constants]).toEqual([['N', 8], ['M', 16], ['SHAPE', [16, 64]]]);
+    expect([...m.constants]).toEqual([
+      ['N', 8],
+      ['M', 16],
+      ['SHAPE', [16, 64]],
+    ]);
     expect(m.programs.map((p) => p.name)).toEqual(['Everything']);
   });
 
@@ -139,17 +144,17 @@ describe('op normalisation', () => {
   });
 
   it('never moves keywords of pl.set_cache_policy into positions', () => {
-    expect(one('pl.set_cache_policy(t=b, policy=pl.CachePolicy.BYPASS)')).toBe(
-      'op:set_cache_policy(t=b, policy=<pl.CachePolicy.BYPASS>)',
-    );
-    expect(one('pl.set_cache_policy(b.x, pl.CachePolicy.BYPASS, 3)')).toBe(
-      'op:set_cache_policy(b.x, <pl.CachePolicy.BYPASS>, 3)',
-    );
+    expect(one('pl.set_cache_policy(t=b, policy=pl.CachePolicy.BYPASS)')).toBe('op:set_cache_policy(t=b, policy=<pl.CachePolicy.BYPASS>)');
+    expect(one('pl.set_cache_policy(b.x, pl.CachePolicy.BYPASS, 3)')).toBe('op:set_cache_policy(b.x, <pl.CachePolicy.BYPASS>, 3)');
     expect(one('pl.set_cache_policy()')).toBe('op:set_cache_policy()');
   });
 
   it('reads enum literals', () => {
-    expect(one('x = [pl.FP32, pl.TASK_ID, pl.Level.CORE_GROUP, pl.MemorySpace.Vec, pl.FunctionType.InCore, pl.ScopeMode.MANUAL, pld.WaitCmp.Eq, pl.Foo.Bar]')).toBe(
+    expect(
+      one(
+        'x = [pl.FP32, pl.TASK_ID, pl.Level.CORE_GROUP, pl.MemorySpace.Vec, pl.FunctionType.InCore, pl.ScopeMode.MANUAL, pld.WaitCmp.Eq, pl.Foo.Bar]',
+      ),
+    ).toBe(
       'x = [<pl.DataType.FP32>, <pl.DataType.TASK_ID>, <pl.Level.CORE_GROUP>, <pl.MemorySpace.Vec>, <pl.FunctionType.InCore>, <pl.ScopeMode.MANUAL>, <pld.WaitCmp.Eq>, pl.Foo.Bar]',
     );
   });
@@ -186,7 +191,10 @@ describe('slice writes (PyPTO: `dst[<slices>] = src` is `dst = pl.assemble(dst, 
     const text = readFileSync(join(here, '..', '..', 'specs', 'frontend', 'slice_write_kinds.py'), 'utf8');
     const f = parseModule(text, 'slice_write_kinds.py').programs[0]!.functions[0]!;
     const ops = f.body.flatMap((s) =>
-      s.kind === 'Assign' && s.sliceIndex && s.value.kind === 'Call' && s.value.callee.kind === 'op' ? [`${s.targets[0]!.id}:${s.value.callee.name}`] : []);
+      s.kind === 'Assign' && s.sliceIndex && s.value.kind === 'Call' && s.value.callee.kind === 'op'
+        ? [`${s.targets[0]!.id}:${s.value.callee.name}`]
+        : [],
+    );
     expect(ops).toEqual(['out:assemble', 't:assemble', 'u:assemble', 'v:assemble', 'w:assemble']);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evalConst } from '../../src/ir/consts.js';
-import { parseBody, bodyOf } from './helpers.js';
-import type { ConstValue, Expr } from '../../src/ir/nodes.js';
 import { parseModule } from '../../src/frontend/index.js';
+import { evalConst } from '../../src/ir/consts.js';
+import type { ConstValue, Expr } from '../../src/ir/nodes.js';
+import { bodyOf, parseBody } from './helpers.js';
 
 const expr = (s: string): Expr => {
   const b = bodyOf(parseBody(`v = ${s}`))[0]!;
@@ -10,7 +10,10 @@ const expr = (s: string): Expr => {
 };
 
 describe('evalConst', () => {
-  const c = new Map<string, number | number[]>([['N', 8], ['S', [1, 2]]]);
+  const c = new Map<string, number | number[]>([
+    ['N', 8],
+    ['S', [1, 2]],
+  ]);
   it.each([
     ['1 + 2 * 3', 7],
     ['N - 1', 7],

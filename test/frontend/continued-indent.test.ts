@@ -6,8 +6,8 @@
  * (3.11) says.
  */
 import { describe, expect, it } from 'vitest';
-import { scanLines } from '../../src/frontend/scan.js';
 import { indentationError } from '../../src/frontend/indentation.js';
+import { scanLines } from '../../src/frontend/scan.js';
 import { SourceText } from '../../src/report/source.js';
 
 /** null when the module's layout is accepted, else the diagnostic code. */

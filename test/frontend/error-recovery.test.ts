@@ -4,31 +4,35 @@
  * from the statement before it, not from the top of the body; the diagnostics and the IR are
  * the ones the grammar alone gives.
  */
+
+import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { test, fc } from '@fast-check/vitest';
 import { parseModuleIsolated } from '../../src/frontend/index.js';
 import { setGroupCache } from '../../src/frontend/program.js';
 import { pyptoGrammar } from '../../src/frontend/semantics.js';
 import { statementStarts } from '../../src/frontend/split-chunk.js';
 import type { Module } from '../../src/ir/nodes.js';
 
-const module = (bodies: string[][]): string => [
-  'import pypto.language as pl',
-  '',
-  '',
-  '@pl.program',
-  'class P:',
-  ...bodies.flatMap((body, i) => [
-    '    @pl.function(type=pl.FunctionType.InCore)',
-    `    def k${i}(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.Scalar[pl.INT32]):`,
-    ...body.map((l) => `        ${l}`),
+const module = (bodies: string[][]): string =>
+  [
+    'import pypto.language as pl',
     '',
-  ]),
-].join('\n');
+    '',
+    '@pl.program',
+    'class P:',
+    ...bodies.flatMap((body, i) => [
+      '    @pl.function(type=pl.FunctionType.InCore)',
+      `    def k${i}(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.Scalar[pl.INT32]):`,
+      ...body.map((l) => `        ${l}`),
+      '',
+    ]),
+  ].join('\n');
 
 const serial = (m: Module): string =>
-  JSON.stringify({ programs: m.programs, problems: (m.problems ?? []).map((d) => [d.code, d.message, d.location?.start, d.location?.end]) }, (k, v: unknown) =>
-    k === 'source' ? undefined : v instanceof Map ? [...v] : v);
+  JSON.stringify(
+    { programs: m.programs, problems: (m.problems ?? []).map((d) => [d.code, d.message, d.location?.start, d.location?.end]) },
+    (k, v: unknown) => (k === 'source' ? undefined : v instanceof Map ? [...v] : v),
+  );
 
 /** Characters given to the grammar while `run` runs. */
 function grammarChars(run: () => void): number {
@@ -57,16 +61,48 @@ describe('error recovery', () => {
   });
 
   it('gives the diagnostics and IR the grammar alone gives (errors, constructs left to the grammar)', () => {
-    const body = ['a = 1', 'b = a + 1', 'if a:', '    c = 2', 'else:', '    c = 3', 'd = (c +', '     1) +', 'e = 1', 'for i in pl.range(4):', '    f = x if y else x', 'g = 2'];
+    const body = [
+      'a = 1',
+      'b = a + 1',
+      'if a:',
+      '    c = 2',
+      'else:',
+      '    c = 3',
+      'd = (c +',
+      '     1) +',
+      'e = 1',
+      'for i in pl.range(4):',
+      '    f = x if y else x',
+      'g = 2',
+    ];
     const text = module([body, ['a = 1', 'b = 2', 'c = 3', ') = 4', 'd = 5']]);
     setGroupCache(false);
     expect(serial(parseModuleIsolated(text, 'm.py'))).toBe(serial(parseModuleIsolated(text, 'm.py', { grammarOnly: true })));
   });
 
   const stmt = fc.constantFrom(
-    'a = 1', 'b = a + y', 'pl.add(x, x)', 'z = y +', ') = 1', 'if a:\n    b = 1', 'if a:\n    b = 1\nelse:\n    b = 2', 'for i in pl.range(2):\n    c = i',
-    'with pl.incore():\n    d = 1', 'e = x if y else x', 'pass', 'elif a:', 'else:', 'if a:', '    f = 1', 'g = [1,\n     2]', 'return x', 'h = f"x"',
-    'while a:\n    break', 'x: pl.Scalar[pl.INT32] = 1', 'i = ...', '...',
+    'a = 1',
+    'b = a + y',
+    'pl.add(x, x)',
+    'z = y +',
+    ') = 1',
+    'if a:\n    b = 1',
+    'if a:\n    b = 1\nelse:\n    b = 2',
+    'for i in pl.range(2):\n    c = i',
+    'with pl.incore():\n    d = 1',
+    'e = x if y else x',
+    'pass',
+    'elif a:',
+    'else:',
+    'if a:',
+    '    f = 1',
+    'g = [1,\n     2]',
+    'return x',
+    'h = f"x"',
+    'while a:\n    break',
+    'x: pl.Scalar[pl.INT32] = 1',
+    'i = ...',
+    '...',
   );
   test.prop([fc.array(fc.array(stmt, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 })], { numRuns: 60 })(
     'random bodies with errors: the same module as the grammar alone reads',

@@ -59,7 +59,11 @@ describe('function header errors', () => {
   const base = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n';
   it.each([
     ['    def f(self)\n        pass\n', '5:16', "expected ':' after the function signature"],
-    ['    def f(self):\n    @pl.function\n    def g(self):\n        pass\n', '5:17', 'expected an indented block after the function signature'],
+    [
+      '    def f(self):\n    @pl.function\n    def g(self):\n        pass\n',
+      '5:17',
+      'expected an indented block after the function signature',
+    ],
     ['    def f(self): pass\n        x = 1\n', '6:9', 'unexpected indent'],
     ['    def f(self, a: pl.Tensor[[1], pl.FP32]:\n        pass\n', '5:10', "'(' is never closed"],
     ['    def f(self, a: pl.Tensor[[1], pl.FP32] b):\n        pass\n', '5:44', "expected ')' or ','"],
@@ -100,29 +104,69 @@ describe('layout errors', () => {
 describe('unsupported constructs', () => {
   it.each([
     ['        f = lambda a: a\n', 'lambda a: a', 'lambda is not supported inside a @pl.program'],
-    ['        x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
+    [
+      '        x = [i for i in y]\n',
+      '[i for i in y]',
+      'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop',
+    ],
     // A comprehension's `for` at the start of a physical line, and one next to a for statement.
-    ['        x = [\n            i\n            for i in y\n        ]\n', '[\n            i\n            for i in y\n        ]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
-    ['        for k in pl.range(4):\n            x = [i for i in y]\n', '[i for i in y]', 'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop'],
+    [
+      '        x = [\n            i\n            for i in y\n        ]\n',
+      '[\n            i\n            for i in y\n        ]',
+      'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop',
+    ],
+    [
+      '        for k in pl.range(4):\n            x = [i for i in y]\n',
+      '[i for i in y]',
+      'list comprehensions are only read in a deps= list (which PyPTO unrolls); write the list out, or a pl.range loop',
+    ],
     ['        x = y if c else z\n', 'y if c else z', 'conditional expressions (x if c else y) are not supported inside a @pl.program'],
     ['        x = a[1:2:3]\n', ':3', "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step"],
     ['        x += 1\n', 'x += 1', "augmented assignment '+=' is not supported; write x = x + ..."],
     ['        import os\n', 'import os', 'imports are not supported inside a @pl.program'],
-    ['        try:\n            x = 1\n        except E:\n            pass\n', 'try:', "'try' statements are not supported inside a @pl.program"],
+    [
+      '        try:\n            x = 1\n        except E:\n            pass\n',
+      'try:',
+      "'try' statements are not supported inside a @pl.program",
+    ],
     ['        def g(self):\n            pass\n', 'def g(self):', 'nested function definitions are not supported inside a @pl.program'],
-    ['        x = f"{y}"\n', 'f"{y}"', 'f-strings are not supported inside a @pl.program (but as an argument of pl.static_print / pl.static_assert)'],
-    ['        pl.tensor.add(x, f"{y}")\n', 'f"{y}"', 'f-strings are not supported inside a @pl.program (but as an argument of pl.static_print / pl.static_assert)'],
+    [
+      '        x = f"{y}"\n',
+      'f"{y}"',
+      'f-strings are not supported inside a @pl.program (but as an argument of pl.static_print / pl.static_assert)',
+    ],
+    [
+      '        pl.tensor.add(x, f"{y}")\n',
+      'f"{y}"',
+      'f-strings are not supported inside a @pl.program (but as an argument of pl.static_print / pl.static_assert)',
+    ],
     ['        x = a < b < c\n', 'a < b < c', 'chained comparisons are not supported; combine them with and'],
     ['        x = a in b\n', 'in', "the 'in' operator is not supported inside a @pl.program"],
     ['        a.b = 1\n', 'a.b', 'this assignment target is not supported; assign to a name, a tuple of names or name[index]'],
-    ['        for x in items:\n            pass\n', 'items', 'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_ or range'],
-    ['        with open(f) as g:\n            pass\n', 'open(f)', 'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster'],
+    [
+      '        for x in items:\n            pass\n',
+      'items',
+      'a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.pipeline, pl.spmd, pl.split_aiv, pl.while_ or range',
+    ],
+    [
+      '        with open(f) as g:\n            pass\n',
+      'open(f)',
+      'a with statement must open pl.scope, pl.manual_scope, pl.at, pl.spmd or pl.cluster',
+    ],
     ['        pl.submit(k, x)\n', 'k', 'the first argument of pl.submit must be the submitted function, written self.<name>'],
     ['        a = pl.submit(self.k, deps=t)\n', 't', 'deps= must be a list, e.g. [tids]'],
-    ['        x = 1\n        ...\n', '...', "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block"],
+    [
+      '        x = 1\n        ...\n',
+      '...',
+      "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block",
+    ],
     ['        x = {1, 2}\n', '{1, 2}', 'set literals are not supported inside a @pl.program'],
     ['        x: int\n', 'x: int', 'an annotation without a value is not supported inside a @pl.program'],
-    ['        for i in pl.range(4):\n            pass\n        else:\n            pass\n', 'else:', "'else' on a for loop is not supported"],
+    [
+      '        for i in pl.range(4):\n            pass\n        else:\n            pass\n',
+      'else:',
+      "'else' on a for loop is not supported",
+    ],
     ['        f(*a)\n', '*a', "'*' arguments are not supported inside a @pl.program"],
     ['        x = a = 1\n', 'x = a = 1', 'chained assignments (a = b = c) are not supported inside a @pl.program'],
   ])('%j', (body, text, msg) => {
@@ -138,14 +182,20 @@ describe('unsupported constructs', () => {
     expect([d1.code, d1.message]).toEqual(['unsupported-construct', 'a function of a @pl.program needs a @pl.function decorator']);
     const d2 = diagOf(() => parseModule(`${base}    @staticmethod\n    def f(self):\n        pass\n`, 'u.py'));
     expect([d2.code, where(d2)]).toEqual(['unsupported-construct', '4:5']);
-    const d3 = diagOf(() => parseModule(`${base}    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n    def f(self, x):\n        pass\n`, 'u.py'));
+    const d3 = diagOf(() =>
+      parseModule(`${base}    @pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)\n    def f(self, x):\n        pass\n`, 'u.py'),
+    );
     expect([d3.code, d3.message, where(d3)]).toEqual([
       'unsupported-construct',
       "SubWorker function 'f' must not declare 'self'; declare it as a self-contained function inside @pl.program (remove the 'self' parameter)",
       '5:11',
     ]);
     const d4 = diagOf(() => parseModule(`${base}    X = 1\n`, 'u.py'));
-    expect([d4.code, d4.message, where(d4)]).toEqual(['unsupported-construct', 'only @pl.function methods can appear in a @pl.program class', '4:5']);
+    expect([d4.code, d4.message, where(d4)]).toEqual([
+      'unsupported-construct',
+      'only @pl.function methods can appear in a @pl.program class',
+      '4:5',
+    ]);
     const d5 = diagOf(() => parseModule('@pl.program\ndef f():\n    pass\n', 'u.py'));
     expect([d5.code, d5.message]).toEqual(['unsupported-construct', '@pl.program must decorate a class']);
     const d6 = diagOf(() => parseModule(`${base}    @pl.function(type=pl.FunctionType.Nope)\n    def f(self):\n        pass\n`, 'u.py'));

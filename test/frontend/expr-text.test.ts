@@ -3,7 +3,9 @@ import { isIdentifier, isOpName, parseExprText } from '../../src/frontend/expr-t
 
 describe('rule-supplied expression text', () => {
   it('parses DSL expressions with the real parser', () => {
-    expect(parseExprText('pl.CachePolicy.BYPASS', 3)).toEqual({ expr: { kind: 'Enum', module: 'pl', enum: 'CachePolicy', member: 'BYPASS', start: 3, end: 3 } });
+    expect(parseExprText('pl.CachePolicy.BYPASS', 3)).toEqual({
+      expr: { kind: 'Enum', module: 'pl', enum: 'CachePolicy', member: 'BYPASS', start: 3, end: 3 },
+    });
     expect(parseExprText('1', 0)).toMatchObject({ expr: { kind: 'Int', value: 1 } });
     expect(parseExprText('[0, N]', 0)).toMatchObject({ expr: { kind: 'List' } });
     expect(parseExprText('x', 0)).toMatchObject({ expr: { kind: 'Name', id: 'x' } });

@@ -2,11 +2,12 @@
  * Fuzz: random mutations of valid programs (deleted / duplicated / inserted characters, lines,
  * indentation) never raise anything but a located diagnostic.
  */
-import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
-import { readFileSync, readdirSync } from 'node:fs';
+
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
 import { renderDiagnostic } from '../../src/report/text.js';
@@ -28,7 +29,31 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({
     kind: fc.constant('insChar' as const),
     at: fc.nat(),
-    ch: fc.constantFrom('(', ')', '[', ']', '{', '}', ':', ',', '=', '.', '"', "'", '#', '\\', '\t', '\n', ' ', '@', 'x', '0', '\x01', '\x02', '"""'),
+    ch: fc.constantFrom(
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      ':',
+      ',',
+      '=',
+      '.',
+      '"',
+      "'",
+      '#',
+      '\\',
+      '\t',
+      '\n',
+      ' ',
+      '@',
+      'x',
+      '0',
+      '\x01',
+      '\x02',
+      '"""',
+    ),
   }),
   fc.record({
     kind: fc.constantFrom('delLine' as const, 'dupLine' as const, 'indent' as const, 'dedent' as const, 'tab' as const, 'swap' as const),
@@ -46,12 +71,24 @@ function apply(src: string, m: Mutation): string {
   const lines = src.split('\n');
   const i = m.at % lines.length;
   switch (m.kind) {
-    case 'delLine': lines.splice(i, 1); break;
-    case 'dupLine': lines.splice(i, 0, lines[i]!); break;
-    case 'indent': lines[i] = `  ${lines[i]}`; break;
-    case 'dedent': lines[i] = lines[i]!.replace(/^ {1,3}/, ''); break;
-    case 'tab': lines[i] = `\t${lines[i]!.trimStart()}`; break;
-    case 'swap': if (i + 1 < lines.length) [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!]; break;
+    case 'delLine':
+      lines.splice(i, 1);
+      break;
+    case 'dupLine':
+      lines.splice(i, 0, lines[i]!);
+      break;
+    case 'indent':
+      lines[i] = `  ${lines[i]}`;
+      break;
+    case 'dedent':
+      lines[i] = lines[i]!.replace(/^ {1,3}/, '');
+      break;
+    case 'tab':
+      lines[i] = `\t${lines[i]!.trimStart()}`;
+      break;
+    case 'swap':
+      if (i + 1 < lines.length) [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!];
+      break;
   }
   return lines.join('\n');
 }
@@ -88,9 +125,15 @@ describe('fuzz', () => {
   it('random byte soup inside a function body', () => {
     const head = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n    def f(self):\n        ';
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'ab1 ()[]{}:;,.=+-*/<>!"\'#\\\n\t@_lambdaifforwhilewithreturnpass'.split('')), maxLength: 80 }), (body) => {
-        check(`${head + body}\n`);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(...'ab1 ()[]{}:;,.=+-*/<>!"\'#\\\n\t@_lambdaifforwhilewithreturnpass'.split('')),
+          maxLength: 80,
+        }),
+        (body) => {
+          check(`${head + body}\n`);
+        },
+      ),
       { numRuns: Number(process.env['PTOLOG_FUZZ_RUNS'] ?? 1000) },
     );
   });

@@ -4,25 +4,26 @@
  * equal, spans and key order included); it accepts nothing the grammar rejects or the
  * semantics reports; and where it declines, the grammar's diagnostics come out unchanged.
  */
-import { describe, expect, it } from 'vitest';
-import { test } from '@fast-check/vitest';
-import fc from 'fast-check';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseModuleIsolated } from '../../src/frontend/index.js';
-import { setGroupCache } from '../../src/frontend/program.js';
-import { handMatch } from '../../src/frontend/hand-stmt.js';
-import { pyptoGrammar, convert } from '../../src/frontend/semantics.js';
-import { emitRanges, OffsetMap, type Chunk } from '../../src/frontend/layout.js';
-import { scanLines } from '../../src/frontend/scan.js';
-import { SourceText } from '../../src/report/source.js';
-import { DiagnosticError } from '../../src/report/diagnostic.js';
-import type { Module } from '../../src/ir/nodes.js';
+import { test } from '@fast-check/vitest';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import type { Reporter } from '../../src/frontend/build.js';
+import { handMatch } from '../../src/frontend/hand-stmt.js';
+import { parseModuleIsolated } from '../../src/frontend/index.js';
+import { type Chunk, emitRanges, OffsetMap } from '../../src/frontend/layout.js';
+import { setGroupCache } from '../../src/frontend/program.js';
+import { scanLines } from '../../src/frontend/scan.js';
+import { convert, pyptoGrammar } from '../../src/frontend/semantics.js';
 import { arbPrograms, programText } from '../../src/gen/arb.js';
-import { arbRespelling, respell } from '../../src/gen/respell.js';
 import { commKernelText, orchestrationText } from '../../src/gen/large.js';
+import { arbRespelling, respell } from '../../src/gen/respell.js';
+import type { Module } from '../../src/ir/nodes.js';
+import { DiagnosticError } from '../../src/report/diagnostic.js';
+import { SourceText } from '../../src/report/source.js';
 import { runs as scaled } from '../runs.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -138,7 +139,7 @@ describe('hand-written parser = Ohm grammar', () => {
     }
   });
 
-  it('accepts most function bodies of the specs and examples, with the grammar\'s IR', () => {
+  it("accepts most function bodies of the specs and examples, with the grammar's IR", () => {
     let accepted = 0;
     let total = 0;
     for (const f of corpus) {
@@ -199,9 +200,63 @@ describe('hand-written parser = Ohm grammar', () => {
 
   const seeds = corpus.filter((f) => f.includes('examples')).map((f) => readFileSync(f, 'utf8'));
   const edit = fc.constantFrom(
-    '(', ')', '[', ']', '{', '}', ':', ',', '=', '==', '.', '...', '"', "'", '\\', '\n', ' ', '@', '*', '**', '-', '+=',
-    'x', '0', '1.5', '1e', '0x', 'if ', ' else ', 'for ', ' in ', 'not ', ' is ', 'lambda ', ':=', 'r"a"', 'b"a"', 'f"a"',
-    'yield ', 'await ', 'del ', '\t', ';', '# c', '\x01', '\x02', '\x03', 'é', 'ﬁ', 'ｉｆ', '·', '→', '\u0301', '"""', 'as ', 'with ', 'while ',
+    '(',
+    ')',
+    '[',
+    ']',
+    '{',
+    '}',
+    ':',
+    ',',
+    '=',
+    '==',
+    '.',
+    '...',
+    '"',
+    "'",
+    '\\',
+    '\n',
+    ' ',
+    '@',
+    '*',
+    '**',
+    '-',
+    '+=',
+    'x',
+    '0',
+    '1.5',
+    '1e',
+    '0x',
+    'if ',
+    ' else ',
+    'for ',
+    ' in ',
+    'not ',
+    ' is ',
+    'lambda ',
+    ':=',
+    'r"a"',
+    'b"a"',
+    'f"a"',
+    'yield ',
+    'await ',
+    'del ',
+    '\t',
+    ';',
+    '# c',
+    '\x01',
+    '\x02',
+    '\x03',
+    'é',
+    'ﬁ',
+    'ｉｆ',
+    '·',
+    '→',
+    '\u0301',
+    '"""',
+    'as ',
+    'with ',
+    'while ',
   );
   test.prop([fc.nat(seeds.length - 1), fc.nat(), fc.nat(3), edit], scaled(100))(
     'edited examples: the same IR or the same diagnostics either way',
@@ -216,11 +271,34 @@ describe('hand-written parser = Ohm grammar', () => {
 
   it('declines what the grammar rejects or the semantics reports (the grammar then reports it)', () => {
     const bad = [
-      'x = (1,\n', 'x = a if b else c\n', 'x += 1\n', 'del x\n', 'x = [a for a in b for c in d]\n', 'x = {1, 2}\n',
-      'x = f(*a)\n', 'x = lambda: 1\n', 'x = 0x\n', 'x = 1j\n', 'x = f"a"\n', 'x = a @ b\n', 'a < b < c\n',
-      'x = y = 1\n', 'x: int\n', 'while c:\n\x01pass\n\x02else:\n\x01pass\n\x02', 'x = a[1:2:3]\n',
-      'for x in y:\n\x01pass\n\x02else:\n\x01pass\n\x02', 'with a as (b, c):\n\x01pass\n\x02', 'x = ...\n',
-      'x = +1\n', 'x = →\n', 'x = a→b\n', 'x = \x03\n', 'f(a=1, b)\n', 'return\n\x01x\n', 'x = 1 if\n', 'try:\n\x01pass\n\x02',
+      'x = (1,\n',
+      'x = a if b else c\n',
+      'x += 1\n',
+      'del x\n',
+      'x = [a for a in b for c in d]\n',
+      'x = {1, 2}\n',
+      'x = f(*a)\n',
+      'x = lambda: 1\n',
+      'x = 0x\n',
+      'x = 1j\n',
+      'x = f"a"\n',
+      'x = a @ b\n',
+      'a < b < c\n',
+      'x = y = 1\n',
+      'x: int\n',
+      'while c:\n\x01pass\n\x02else:\n\x01pass\n\x02',
+      'x = a[1:2:3]\n',
+      'for x in y:\n\x01pass\n\x02else:\n\x01pass\n\x02',
+      'with a as (b, c):\n\x01pass\n\x02',
+      'x = ...\n',
+      'x = +1\n',
+      'x = →\n',
+      'x = a→b\n',
+      'x = \x03\n',
+      'f(a=1, b)\n',
+      'return\n\x01x\n',
+      'x = 1 if\n',
+      'try:\n\x01pass\n\x02',
     ];
     for (const text of bad) {
       const chunk = emitChunkOf(text);

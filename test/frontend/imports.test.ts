@@ -1,7 +1,7 @@
 /** Names through the module's imports, and programs / functions read on their own. */
 import { describe, expect, it } from 'vitest';
-import { parseModule, parseModuleIsolated, moduleErrors } from '../../src/frontend/index.js';
 import { respell } from '../../src/frontend/imports.js';
+import { moduleErrors, parseModule, parseModuleIsolated } from '../../src/frontend/index.js';
 import { dotted } from '../../src/ir/dotted.js';
 import { ty } from './helpers.js';
 
@@ -83,37 +83,73 @@ describe('decorator spellings (issue 28 item 8, issue 34 item 7)', () => {
     parseModule(text, 'j.py').programs.flatMap((p) => p.functions.map((f): [string, string] => [f.name, f.funcKind]));
 
   it('reads the jit object imported from pypto.jit / pypto.jit.decorator, and its kinds', () => {
-    const text = 'import pypto.language as pl\nfrom pypto.jit.decorator import jit\nfrom pypto.jit import jit as j2\n\n' +
-      K('@jit', 'a') + K('@jit.incore(level=pl.Level.AIV)', 'b') + K('@jit.host', 'c') + K('@j2.inline', 'd') + K('@jit.opaque()', 'e');
-    expect(kinds(text)).toEqual([['a', 'Orchestration'], ['b', 'InCore'], ['c', 'Opaque'], ['d', 'Inline'], ['e', 'Opaque']]);
+    const text =
+      'import pypto.language as pl\nfrom pypto.jit.decorator import jit\nfrom pypto.jit import jit as j2\n\n' +
+      K('@jit', 'a') +
+      K('@jit.incore(level=pl.Level.AIV)', 'b') +
+      K('@jit.host', 'c') +
+      K('@j2.inline', 'd') +
+      K('@jit.opaque()', 'e');
+    expect(kinds(text)).toEqual([
+      ['a', 'Orchestration'],
+      ['b', 'InCore'],
+      ['c', 'Opaque'],
+      ['d', 'Inline'],
+      ['e', 'Opaque'],
+    ]);
   });
 
   it('reads module aliases of pypto.jit and the parser decorators, and prints the pl. spelling', () => {
-    const text = 'import pypto.language as pl\nimport pypto.jit as pj\nfrom pypto import jit as jm\nfrom pypto.language.parser.decorator import inline as inl\n\n' +
-      K('@pj.jit.incore', 'a') + K('@jm.jit', 'b') + K('@inl', 'c') + K('@pypto.jit.decorator.jit.inline', 'd');
+    const text =
+      'import pypto.language as pl\nimport pypto.jit as pj\nfrom pypto import jit as jm\nfrom pypto.language.parser.decorator import inline as inl\n\n' +
+      K('@pj.jit.incore', 'a') +
+      K('@jm.jit', 'b') +
+      K('@inl', 'c') +
+      K('@pypto.jit.decorator.jit.inline', 'd');
     const m = parseModule(text, 'j.py');
-    expect(kinds(text)).toEqual([['a', 'InCore'], ['b', 'Orchestration'], ['c', 'Inline'], ['d', 'Inline']]);
-    expect(m.programs[0]!.functions.map((f) => (f.jit ? dotted(f.jit) : null))).toEqual(['pl.jit.incore', 'pl.jit', 'pl.inline', 'pl.jit.inline']);
+    expect(kinds(text)).toEqual([
+      ['a', 'InCore'],
+      ['b', 'Orchestration'],
+      ['c', 'Inline'],
+      ['d', 'Inline'],
+    ]);
+    expect(m.programs[0]!.functions.map((f) => (f.jit ? dotted(f.jit) : null))).toEqual([
+      'pl.jit.incore',
+      'pl.jit',
+      'pl.inline',
+      'pl.jit.inline',
+    ]);
   });
 
   it('reads a decorator in parentheses, split by a continuation, or past 64 characters', () => {
     const alias = 'a'.repeat(80);
-    const text = `import pypto.language as pl\nimport pypto.language as ${alias}\n\n` +
-      K('@(pl.jit.incore)', 'a') + K('@pl.jit.\\\n    incore', 'b') + K(`@${alias}.jit.incore`, 'c') +
+    const text =
+      `import pypto.language as pl\nimport pypto.language as ${alias}\n\n` +
+      K('@(pl.jit.incore)', 'a') +
+      K('@pl.jit.\\\n    incore', 'b') +
+      K(`@${alias}.jit.incore`, 'c') +
       `@(${alias}.program)\nclass P:\n    @pl.function\n    def f(self):\n        pass\n` +
       '@pl.\\\nprogram\nclass Q:\n    @pl.function\n    def f(self):\n        pass\n';
     const m = parseModule(text, 'j.py');
     expect(m.programs.map((p) => p.name)).toEqual(['P', 'Q', 'jit']);
-    expect(kinds(text).filter(([n]) => n !== 'f')).toEqual([['a', 'InCore'], ['b', 'InCore'], ['c', 'InCore']]);
+    expect(kinds(text).filter(([n]) => n !== 'f')).toEqual([
+      ['a', 'InCore'],
+      ['b', 'InCore'],
+      ['c', 'InCore'],
+    ]);
   });
 
   it('reads @pl.function and @pl.inline defined in a builder function; a call of the helper is a call of it', () => {
-    const text = 'import pypto.language as pl\n\ndef build():\n' +
+    const text =
+      'import pypto.language as pl\n\ndef build():\n' +
       '    @pl.inline\n    def h(x: pl.Tensor[[8], pl.FP32]):\n        return x\n\n' +
       '    @pl.function(type=pl.FunctionType.InCore)\n    def k(x: pl.Tensor[[8], pl.FP32]):\n        x = h(x)\n        return x\n';
     const m = parseModule(text, 'b.py');
     const fs = m.programs.flatMap((p) => p.functions);
-    expect(fs.map((f) => [f.name, f.funcKind])).toEqual([['h', 'Inline'], ['k', 'InCore']]);
+    expect(fs.map((f) => [f.name, f.funcKind])).toEqual([
+      ['h', 'Inline'],
+      ['k', 'InCore'],
+    ]);
     const call = fs[1]!.body[0]!;
     expect(call.kind === 'Assign' && call.value.kind === 'Call' ? call.value.callee : null).toMatchObject({ kind: 'self', name: 'h' });
   });
@@ -122,14 +158,16 @@ describe('decorator spellings (issue 28 item 8, issue 34 item 7)', () => {
 describe('issue 28 item 13', () => {
   it('reads an f-string in pl.static_print and prints it back as one', async () => {
     const { printModule } = await import('../../src/ir/print.js');
-    const text = 'import pypto.language as pl\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[8], pl.FP32]):\n    pl.static_print(f"input: {x}")\n    return x\n';
+    const text =
+      'import pypto.language as pl\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[8], pl.FP32]):\n    pl.static_print(f"input: {x}")\n    return x\n';
     const m = parseModule(text, 'f.py');
     expect(printModule(m)).toContain('pl.static_print(f"input: {x}")');
     expect(printModule(parseModule(printModule(m), 'g.py'))).toBe(printModule(m));
   });
 
   it('a core_type from a test parameter is said to be unknown, not a wrong value', () => {
-    const text = 'import pypto.language as pl\n\ndef test(core_type):\n    @pl.jit.extern(core_type=core_type, source="k.cpp")\n    def k(a: pl.Tensor):\n        ...\n';
+    const text =
+      'import pypto.language as pl\n\ndef test(core_type):\n    @pl.jit.extern(core_type=core_type, source="k.cpp")\n    def k(a: pl.Tensor):\n        ...\n';
     const m = parseModuleIsolated(text, 'e.py');
     expect(moduleErrors(m).map((d) => d.message)).toEqual([
       "@pl.jit.extern core_type is 'core_type', whose value ptolog cannot know where it reads the kernel (a parameter or variable of the enclosing code): write the core type as a literal, 'aic', 'aiv' or 'mixed'",

@@ -1,23 +1,25 @@
 /** Module-level behaviour: finding programs, skipping other Python, constants and -D, layout. */
-import { describe, expect, it } from 'vitest';
-import { parseModule, parseModuleIsolated, parseDefines, readModule } from '../../src/frontend/index.js';
-import { setChunkChars, setGroupCache, CHUNK_CHARS } from '../../src/frontend/program.js';
-import { evalConst } from '../../src/ir/consts.js';
-import type { Expr, Module, Stmt } from '../../src/ir/nodes.js';
-import { st, diagOf } from './helpers.js';
-import { readFileSync, readdirSync } from 'node:fs';
+
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shiftStmts } from '../../src/ir/shift.js';
-import { printModule } from '../../src/ir/print.js';
+import { describe, expect, it } from 'vitest';
+import { parseDefines, parseModule, parseModuleIsolated, readModule } from '../../src/frontend/index.js';
+import { CHUNK_CHARS, setChunkChars, setGroupCache } from '../../src/frontend/program.js';
+import { evalConst } from '../../src/ir/consts.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
+import type { Expr, Module, Stmt } from '../../src/ir/nodes.js';
+import { printModule } from '../../src/ir/print.js';
+import { shiftStmts } from '../../src/ir/shift.js';
+import { diagOf, st } from './helpers.js';
 
 /** Removes spans so two IRs can be compared structurally. */
 function strip(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(strip);
   if (x && typeof x === 'object') {
     const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(x)) if (k !== 'start' && k !== 'end' && k !== 'depsStart' && k !== 'depsEnd' && k !== 'source') o[k] = strip(v);
+    for (const [k, v] of Object.entries(x))
+      if (k !== 'start' && k !== 'end' && k !== 'depsStart' && k !== 'depsEnd' && k !== 'source') o[k] = strip(v);
     return o;
   }
   return x;
@@ -151,7 +153,15 @@ function program(indentUnit: string, extra = ''): string {
     ind(1, '      ):'),
     ind(2, '"""Function docstring,'),
     '   on two lines."""',
-    ...BODY.map((l) => (/^( *)/.exec(l)![1]!.length >= 4 && l.trim() !== '"""' && !l.startsWith('  with') ? ind(2, indentUnit.repeat(1) + l.trim()) : l === '' ? '' : l.startsWith('  with') || l === '"""' ? l : ind(2, l))),
+    ...BODY.map((l) =>
+      /^( *)/.exec(l)![1]!.length >= 4 && l.trim() !== '"""' && !l.startsWith('  with')
+        ? ind(2, indentUnit.repeat(1) + l.trim())
+        : l === ''
+          ? ''
+          : l.startsWith('  with') || l === '"""'
+            ? l
+            : ind(2, l),
+    ),
     extra,
   ].join('\n');
 }
@@ -169,7 +179,11 @@ describe('layout', () => {
     'return y',
   ];
 
-  it.each([['2 spaces', '  '], ['4 spaces', '    '], ['8 spaces', '        ']])('any consistent indentation: %s', (_n, unit) => {
+  it.each([
+    ['2 spaces', '  '],
+    ['4 spaces', '    '],
+    ['8 spaces', '        '],
+  ])('any consistent indentation: %s', (_n, unit) => {
     const m = parseModule(program(unit), 'l.py');
     expect(st(m.programs[0]!.functions[0]!.body)).toEqual(expected);
   });
@@ -182,10 +196,18 @@ describe('layout', () => {
     const [f, g] = m.programs[0]!.functions;
     expect(st(f!.body)).toEqual(['return 1']);
     expect(st(g!.body)).toEqual([
-      'if c:', '  x = 1', 'elif d:', '  x = 2', 'else:', '  x = 3',
-      'for[range] i args=[0, 4, 1]:', '  op:system.fence()',
-      'while c:', '  pass',
-      'with[auto]():', '  pass',
+      'if c:',
+      '  x = 1',
+      'elif d:',
+      '  x = 2',
+      'else:',
+      '  x = 3',
+      'for[range] i args=[0, 4, 1]:',
+      '  op:system.fence()',
+      'while c:',
+      '  pass',
+      'with[auto]():',
+      '  pass',
     ]);
   });
 });
@@ -277,14 +299,16 @@ describe('statement-group cache', () => {
     expect(body.length).toBe(24);
     const starts = new Set(body.map((s) => s.start));
     expect(starts.size).toBe(24);
-    for (const s of body) expect(src.slice(s.start, s.end)).toMatch(/^(pl\.store\(t, \[0, 0\], t\)|if t:\n {12}x = pl\.submit\(self\.f, t, deps=\[t\]\)|a = 1|b = 2)$/);
+    for (const s of body)
+      expect(src.slice(s.start, s.end)).toMatch(
+        /^(pl\.store\(t, \[0, 0\], t\)|if t:\n {12}x = pl\.submit\(self\.f, t, deps=\[t\]\)|a = 1|b = 2)$/,
+      );
     const ifs = body.filter((s) => s.kind === 'If') as Extract<Stmt, { kind: 'If' }>[];
     expect(ifs[0]!.then[0]).not.toBe(ifs[1]!.then[0]);
     const sub = (ifs[3]!.then[0] as Extract<Stmt, { kind: 'Assign' }>).value as Extract<Expr, { kind: 'Submit' }>;
     expect(src.slice(sub.depsStart, sub.depsEnd)).toBe('[t]');
   });
 });
-
 
 /** The generic deep copy the cache used before `shiftStmts` (the reference: same keys, same order, spans moved). */
 function genericShift<T>(x: T, delta: number): T {
@@ -304,7 +328,9 @@ function genericShift<T>(x: T, delta: number): T {
 
 describe('shiftStmts (the statement-group cache copy)', () => {
   const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.py') ? [join(dir, d.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.py') ? [join(dir, d.name)] : [],
+    );
   const root = fileURLToPath(new URL('../..', import.meta.url));
   it('copies every statement of the specs and examples as a generic deep copy does (keys, order, spans moved), sharing no node', () => {
     let stmts = 0;
@@ -347,18 +373,21 @@ describe('JIT kernels nested in a function or class', () => {
 });
 
 describe('inexact-number notes', () => {
-  const kernel = (lit: string): string => [
-    'import pypto.language as pl',
-    '@pl.program',
-    'class P:',
-    '    @pl.function(type=pl.FunctionType.InCore)',
-    '    def f(self, t: pl.Tensor[[1, 1], pl.FP32]):',
-    `        for i in pl.range(${lit}):`,
-    '            pass',
-    '',
-  ].join('\n');
+  const kernel = (lit: string): string =>
+    [
+      'import pypto.language as pl',
+      '@pl.program',
+      'class P:',
+      '    @pl.function(type=pl.FunctionType.InCore)',
+      '    def f(self, t: pl.Tensor[[1, 1], pl.FP32]):',
+      `        for i in pl.range(${lit}):`,
+      '            pass',
+      '',
+    ].join('\n');
   const notes = (text: string): string[] =>
-    (parseModule(text, 'n.py').problems ?? []).filter((d) => d.code === 'inexact-number').map((d) => text.slice(d.location!.start, d.location!.end));
+    (parseModule(text, 'n.py').problems ?? [])
+      .filter((d) => d.code === 'inexact-number')
+      .map((d) => text.slice(d.location!.start, d.location!.end));
 
   it('are given for the shortest spellings of 2^53 (the text check before the walk lets them through)', () => {
     expect(notes(kernel('9007199254740992'))).toEqual(['9007199254740992']);

@@ -2,15 +2,16 @@
 // layout's sentinels are below U+0100, so names sliced from the pre-tokenized text are not
 // two-byte copies, and neither is a patched file's text (a 1M-statement orchestration kernel's
 // 165 MB output was 314 MB of heap when it was).
-import { describe, expect, it } from 'vitest';
+
 import { serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
 import { parseModuleIsolated } from '../../src/frontend/index.js';
 import { emitChunk } from '../../src/frontend/layout.js';
 import { scanLines } from '../../src/frontend/scan.js';
-import { SourceText } from '../../src/report/source.js';
 import { orchestrationText } from '../../src/gen/large.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
+import { SourceText } from '../../src/report/source.js';
 
 /** True when V8 holds `s` one byte a character (its serialization tags it `"`, a two-byte string `c`, maybe after a padding byte). */
 const oneByte = (s: string): boolean => serialize(s)[2] === 0x22;
@@ -61,7 +62,9 @@ describe('Latin-1 text stays one byte a character', () => {
   });
 
   it("apply's patched text of a large streamed kernel is one-byte", () => {
-    const out = applyPasses(orchestrationText(3_000), 'o.py', [passByName('expand-manual-phase-fence')!], { lazyBlocks: { minGroups: 64, chunkGroups: 16 } }).text;
+    const out = applyPasses(orchestrationText(3_000), 'o.py', [passByName('expand-manual-phase-fence')!], {
+      lazyBlocks: { minGroups: 64, chunkGroups: 16 },
+    }).text;
     expect(out).toContain('phase_fence_barrier_');
     expect(oneByte(out)).toBe(true);
   });

@@ -1,10 +1,10 @@
 /** The logical-line scanner and the layout pre-tokenizer. */
 import { describe, expect, it } from 'vitest';
-import { scanLines, FLAG_DIRTY } from '../../src/frontend/scan.js';
-import { emitChunk, INDENT, DEDENT, cleanLine } from '../../src/frontend/layout.js';
-import { SourceText } from '../../src/report/source.js';
-import { DiagnosticError } from '../../src/report/diagnostic.js';
 import { moduleErrors, parseModuleIsolated } from '../../src/frontend/index.js';
+import { cleanLine, DEDENT, emitChunk, INDENT } from '../../src/frontend/layout.js';
+import { FLAG_DIRTY, scanLines } from '../../src/frontend/scan.js';
+import { DiagnosticError } from '../../src/report/diagnostic.js';
+import { SourceText } from '../../src/report/source.js';
 
 const lines = (src: string): string[] => {
   const t = scanLines(src);
@@ -98,13 +98,17 @@ describe('string literals continued by a backslash', () => {
       '    @pl.function(type=pl.FunctionType.InCore)',
       '    def k(self, t: pl.Tile[[1, 8], pl.FP32], win: pld.DistributedTensor[[1, 8], pl.FP32]):',
       '        x = "ab\\',
-      "cd\"; y = 'e\\",
+      'cd"; y = \'e\\',
       "f'",
       '',
     ].join(nl);
 
   // Python reads a backslash-newline inside a string as nothing, whichever newline it is.
-  for (const [name, nl] of [['LF', '\n'], ['CRLF', '\r\n'], ['CR', '\r']] as const) {
+  for (const [name, nl] of [
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ] as const) {
     it(`backslash + ${name} continues a single-quoted string (one literal, the newline dropped)`, () => {
       const m = parseModuleIsolated(kernel(nl), 'k.py');
       expect(moduleErrors(m).map((d) => d.message)).toEqual([]);

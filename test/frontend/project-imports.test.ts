@@ -1,9 +1,10 @@
 /** Helpers imported from the project's other modules (issue 28 item 3), through an in-memory reader. */
 import { describe, expect, it } from 'vitest';
-import { parseModuleIsolated, type ModuleReader } from '../../src/frontend/index.js';
+import { type ModuleReader, parseModuleIsolated } from '../../src/frontend/index.js';
 import type { Expr, Stmt } from '../../src/ir/nodes.js';
 
-const HELPER = 'import pypto.language as pl\n\n@pl.jit.inline\ndef ping(x: pl.Tensor[[8], pl.FP32]):\n    return x\n\ndef plain(x):\n    return x\n';
+const HELPER =
+  'import pypto.language as pl\n\n@pl.jit.inline\ndef ping(x: pl.Tensor[[8], pl.FP32]):\n    return x\n\ndef plain(x):\n    return x\n';
 
 function reader(files: Record<string, string>, roots: string[] = []): ModuleReader {
   return { roots, read: (p) => (p in files ? files[p]! : null) };
@@ -22,11 +23,17 @@ function callee(text: string, modules: ModuleReader): { kind: string; name?: str
 
 describe('imported inline helpers', () => {
   it('a relative import: the call is an inline call of the helper', () => {
-    expect(callee(kernel('from .helpers import ping', 'ping'), reader({ 'proj/pkg/helpers.py': HELPER }))).toEqual({ kind: 'self', name: 'ping' });
+    expect(callee(kernel('from .helpers import ping', 'ping'), reader({ 'proj/pkg/helpers.py': HELPER }))).toEqual({
+      kind: 'self',
+      name: 'ping',
+    });
   });
 
   it('two dots go up a package; an alias is followed', () => {
-    expect(callee(kernel('from ..lib.helpers import ping as p', 'p'), reader({ 'proj/lib/helpers.py': HELPER }))).toEqual({ kind: 'self', name: 'p' });
+    expect(callee(kernel('from ..lib.helpers import ping as p', 'p'), reader({ 'proj/lib/helpers.py': HELPER }))).toEqual({
+      kind: 'self',
+      name: 'p',
+    });
   });
 
   it('an absolute import: the file folder, then the roots; a package __init__ re-export', () => {
@@ -51,7 +58,9 @@ describe('imported inline helpers', () => {
   });
 
   it('a module found that does not define the name is a note too', () => {
-    const m = parseModuleIsolated(kernel('from .helpers import pong', 'pong'), 'proj/pkg/kern.py', { modules: reader({ 'proj/pkg/helpers.py': HELPER }) });
+    const m = parseModuleIsolated(kernel('from .helpers import pong', 'pong'), 'proj/pkg/kern.py', {
+      modules: reader({ 'proj/pkg/helpers.py': HELPER }),
+    });
     expect(m.problems?.map((d) => d.code)).toEqual(['unresolved-import']);
     expect(m.problems?.[0]?.message).toMatch(/proj\/pkg\/helpers\.py does not define 'pong'/);
   });

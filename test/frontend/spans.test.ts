@@ -78,7 +78,11 @@ describe('spans', () => {
 
   it('expressions and synthesised nodes', () => {
     const loop = body[4] as Extract<Stmt, { kind: 'For' }>;
-    expect(loop.args.map((a) => [a.kind, t(a)])).toEqual([['Int', ''], ['Int', '4'], ['Int', '']]);
+    expect(loop.args.map((a) => [a.kind, t(a)])).toEqual([
+      ['Int', ''],
+      ['Int', '4'],
+      ['Int', ''],
+    ]);
     expect(loop.args[0]!.start).toBe(m.source.text.indexOf('pl.range(4)'));
     const el = body[5] as Extract<Stmt, { kind: 'Assign' }>;
     expect(t(el.targets[0]!)).toBe('tids');
@@ -103,7 +107,8 @@ describe('spans', () => {
   });
 
   it('maps spans through CRLF line endings and a BOM', () => {
-    const src = '\uFEFFimport pypto.language as pl\r\n@pl.program\r\nclass R:\r\n    @pl.function\r\n    def f(self):\r\n        x = 1  # c\r\n        return x\r\n';
+    const src =
+      '\uFEFFimport pypto.language as pl\r\n@pl.program\r\nclass R:\r\n    @pl.function\r\n    def f(self):\r\n        x = 1  # c\r\n        return x\r\n';
     const m3 = parseModule(src, 'r.py');
     const b = m3.programs[0]!.functions[0]!.body;
     expect(b.map((s) => text(m3, s))).toEqual(['x = 1', 'return x']);

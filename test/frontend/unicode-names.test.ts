@@ -6,26 +6,27 @@
  * syntax error.
  */
 import { describe, expect, it } from 'vitest';
-import { moduleErrors, parseModuleIsolated } from '../../src/frontend/index.js';
-import { setGroupCache } from '../../src/frontend/program.js';
 import { handMatch } from '../../src/frontend/hand-stmt.js';
+import { moduleErrors, parseModuleIsolated } from '../../src/frontend/index.js';
 import { emitChunk } from '../../src/frontend/layout.js';
+import { setGroupCache } from '../../src/frontend/program.js';
 import { scanLines } from '../../src/frontend/scan.js';
-import { SourceText } from '../../src/report/source.js';
-import { walkStmts } from '../../src/ir/visit.js';
 import type { Module, Stmt } from '../../src/ir/nodes.js';
+import { walkStmts } from '../../src/ir/visit.js';
+import { SourceText } from '../../src/report/source.js';
 
-const kernel = (sig: string, body: string[]): string => [
-  'import pypto.language as pl',
-  '',
-  '',
-  '@pl.program',
-  'class P:',
-  '    @pl.function(type=pl.FunctionType.InCore)',
-  `    def ${sig}:`,
-  ...body.map((l) => `        ${l}`),
-  '',
-].join('\n');
+const kernel = (sig: string, body: string[]): string =>
+  [
+    'import pypto.language as pl',
+    '',
+    '',
+    '@pl.program',
+    'class P:',
+    '    @pl.function(type=pl.FunctionType.InCore)',
+    `    def ${sig}:`,
+    ...body.map((l) => `        ${l}`),
+    '',
+  ].join('\n');
 
 /** The module read with the hand parser and with the grammar alone (every statement read). */
 function both(text: string): [Module, Module] {
@@ -38,8 +39,10 @@ function both(text: string): [Module, Module] {
 }
 
 const serial = (m: Module): string =>
-  JSON.stringify({ programs: m.programs, problems: (m.problems ?? []).map((d) => [d.code, d.message, d.location?.start]) }, (k, v: unknown) =>
-    k === 'source' ? undefined : v instanceof Map ? [...v] : v);
+  JSON.stringify(
+    { programs: m.programs, problems: (m.problems ?? []).map((d) => [d.code, d.message, d.location?.start]) },
+    (k, v: unknown) => (k === 'source' ? undefined : v instanceof Map ? [...v] : v),
+  );
 
 /** Names assigned by the statements of the first function, in order. */
 const targets = (m: Module): string[] => {
@@ -101,11 +104,19 @@ describe('names beyond ASCII', () => {
     const m = parseModuleIsolated(text, 'm.py');
     expect(moduleErrors(m)).toEqual([]);
     const call = m.programs[0]!.functions[1]!.body[0]!;
-    expect(call.kind === 'Assign' && call.value.kind === 'Call' ? call.value.callee : null).toEqual({ kind: 'self', name: '核', bare: true });
+    expect(call.kind === 'Assign' && call.value.kind === 'Call' ? call.value.callee : null).toEqual({
+      kind: 'self',
+      name: '核',
+      bare: true,
+    });
   });
 
   it('a character Python does not take in a name is a located syntax error, the same either way', () => {
-    for (const [line, bad] of [['x→ = 1', '→'], ['y = ·x', '·'], ['z = \u0301e', '\u0301']] as const) {
+    for (const [line, bad] of [
+      ['x→ = 1', '→'],
+      ['y = ·x', '·'],
+      ['z = \u0301e', '\u0301'],
+    ] as const) {
       const text = kernel('k(self)', [line, 'return x']);
       const [hand, ohm] = both(text);
       const errs = moduleErrors(hand);

@@ -1,14 +1,16 @@
 /** The program generator: valid names, and coverage of every construct it promises. */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { arbInCoreFunction, arbOrchestrationFunction, arbProgram, isValidName } from '../../src/gen/arb.js';
-import { walkProgram } from '../../src/ir/visit.js';
 import type { Program } from '../../src/ir/nodes.js';
+import { walkProgram } from '../../src/ir/visit.js';
 
 function features(p: Program, into: Set<string>): void {
   for (const f of p.functions) {
     into.add(`func:${f.funcKind}`);
-    for (const prm of f.params) if (prm.type) into.add(`type:${prm.type.kind}${prm.type.kind === 'TensorType' && prm.type.distributed ? ':dist' : ''}`);
+    for (const prm of f.params)
+      if (prm.type) into.add(`type:${prm.type.kind}${prm.type.kind === 'TensorType' && prm.type.distributed ? ':dist' : ''}`);
     if (f.attrs) into.add('func_attr');
   }
   walkProgram(p, {
@@ -17,7 +19,8 @@ function features(p: Program, into: Set<string>): void {
       if (s.kind === 'For') into.add(`loop:${s.loopKind}${s.iterArgs.length > 0 ? ':iter' : ''}`);
       if (s.kind === 'Scope') into.add(`scope:${s.scope}`);
       if (s.kind === 'If' && s.orelse.length === 1 && s.orelse[0]!.kind === 'If') into.add('elif');
-      if (s.kind === 'Assign' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name === 'array.update_element') into.add('element-write');
+      if (s.kind === 'Assign' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name === 'array.update_element')
+        into.add('element-write');
       if (s.kind === 'Assign' && s.value.kind === 'Submit') into.add('submit');
       if (s.kind === 'Assign' && s.annotation) into.add('annotated');
     },
@@ -49,18 +52,71 @@ describe('program generator', () => {
     const seen = new Set<string>();
     for (const p of samples) features(p, seen);
     const wanted = [
-      'func:InCore', 'func:Orchestration', 'func:Opaque', 'func_attr',
-      'type:TensorType', 'type:TensorType:dist', 'type:ScalarType', 'type:ArrayType', 'type:TileType',
-      'stmt:Assign', 'stmt:ExprStmt', 'stmt:Return', 'stmt:Pass', 'stmt:Break', 'stmt:Continue',
-      'stmt:If', 'stmt:While', 'stmt:For', 'stmt:Scope', 'elif', 'element-write', 'submit', 'annotated',
-      'loop:range', 'loop:parallel', 'loop:unroll', 'loop:pipeline', 'loop:spmd', 'loop:while:iter', 'loop:range:iter',
-      'scope:manual', 'scope:auto', 'scope:at', 'scope:spmd', 'scope:cluster',
-      'op:tile.store', 'op:tensor.write', 'op:pld.tile.get', 'op:pld.tile.remote_store', 'op:pld.tile.put',
-      'op:pld.system.notify', 'op:pld.system.wait', 'op:system.cacheinvalid', 'op:system.fence',
-      'op:tensor.read', 'op:tile.load', 'op:set_cache_policy', 'op:yield_', 'self-call',
-      'expr:Binary', 'expr:Unary', 'expr:Int', 'expr:Float', 'expr:Str', 'expr:Bool', 'expr:None',
-      'expr:List', 'expr:Tuple', 'expr:Enum', 'expr:Attr', 'expr:Subscript', 'expr:Submit', 'expr:Dict',
-      'other-call', 'submit-kwargs',
+      'func:InCore',
+      'func:Orchestration',
+      'func:Opaque',
+      'func_attr',
+      'type:TensorType',
+      'type:TensorType:dist',
+      'type:ScalarType',
+      'type:ArrayType',
+      'type:TileType',
+      'stmt:Assign',
+      'stmt:ExprStmt',
+      'stmt:Return',
+      'stmt:Pass',
+      'stmt:Break',
+      'stmt:Continue',
+      'stmt:If',
+      'stmt:While',
+      'stmt:For',
+      'stmt:Scope',
+      'elif',
+      'element-write',
+      'submit',
+      'annotated',
+      'loop:range',
+      'loop:parallel',
+      'loop:unroll',
+      'loop:pipeline',
+      'loop:spmd',
+      'loop:while:iter',
+      'loop:range:iter',
+      'scope:manual',
+      'scope:auto',
+      'scope:at',
+      'scope:spmd',
+      'scope:cluster',
+      'op:tile.store',
+      'op:tensor.write',
+      'op:pld.tile.get',
+      'op:pld.tile.remote_store',
+      'op:pld.tile.put',
+      'op:pld.system.notify',
+      'op:pld.system.wait',
+      'op:system.cacheinvalid',
+      'op:system.fence',
+      'op:tensor.read',
+      'op:tile.load',
+      'op:set_cache_policy',
+      'op:yield_',
+      'self-call',
+      'expr:Binary',
+      'expr:Unary',
+      'expr:Int',
+      'expr:Float',
+      'expr:Str',
+      'expr:Bool',
+      'expr:None',
+      'expr:List',
+      'expr:Tuple',
+      'expr:Enum',
+      'expr:Attr',
+      'expr:Subscript',
+      'expr:Submit',
+      'expr:Dict',
+      'other-call',
+      'submit-kwargs',
     ];
     expect(wanted.filter((w) => !seen.has(w))).toEqual([]);
   });
@@ -78,7 +134,8 @@ describe('communication kernel generator', () => {
     for (const p of fc.sample(arbCommProgram(), { numRuns: 200, seed: 5 })) {
       walkProgram(p, {
         expr: (e) => {
-          if (e.kind === 'Call' && e.callee.kind === 'op' && e.callee.name === 'pld.tile.put') puts.push(e.args.map((a) => (a.kind === 'Name' ? a.id : a.kind)));
+          if (e.kind === 'Call' && e.callee.kind === 'op' && e.callee.name === 'pld.tile.put')
+            puts.push(e.args.map((a) => (a.kind === 'Name' ? a.id : a.kind)));
         },
       });
     }

@@ -1,12 +1,13 @@
 /** `ptolog fmt` end to end: several files, --check, -D, errors; fmt output re-parses to the same IR. */
-import { describe, expect, it } from 'vitest';
+
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { parseModule, readModule } from '../../src/frontend/index.js';
+import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
 import { printModule } from '../../src/ir/print.js';
-import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -49,8 +50,10 @@ describe('ptolog fmt', () => {
     const r = await run(['fmt', '--check', a, b]);
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
-    expect(r.err).toBe(`${b}: not canonical (ptolog fmt would print the canonical form; it keeps comments, but not module or class docstrings nor the Python outside programs and kernels)\n`);
-    expect(r.err).not.toContain("run ptolog fmt");
+    expect(r.err).toBe(
+      `${b}: not canonical (ptolog fmt would print the canonical form; it keeps comments, but not module or class docstrings nor the Python outside programs and kernels)\n`,
+    );
+    expect(r.err).not.toContain('run ptolog fmt');
   });
   it('a missing file is exit 2 with a diagnostic', async () => {
     const r = await run(['fmt', join(dir, 'missing.py')]);

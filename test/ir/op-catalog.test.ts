@@ -1,13 +1,14 @@
 // The op catalog (rules/op_catalog.dl via rules/ops.dl) is the one source of op knowledge: the
 // frontend's op table (src/ir/ops.ts) is built from its facts (no second list to keep equal);
 // every op the frontend normalises has an effect (or is explicitly inert, or a DSL construct).
-import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { loadProgram, evaluate, type EvalResult } from '../../src/datalog/index.js';
+
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type EvalResult, evaluate, loadProgram } from '../../src/datalog/index.js';
 import { OPS, opBySpelling } from '../../src/ir/ops.js';
-import { rulesDir } from '../../src/passes/registry.js';
 import { badOpEffects } from '../../src/passes/op-effects.js';
+import { rulesDir } from '../../src/passes/registry.js';
 
 function catalog(): { rows: (rel: string) => string[][]; result: EvalResult } {
   const { program } = loadProgram([join(rulesDir(), 'ops.dl')]);
@@ -49,7 +50,10 @@ describe('op catalog', () => {
   it('gives every op the frontend normalises an effect (or a dispatch), unless it is a DSL construct', () => {
     for (const spec of OPS) {
       if (!spellings.has(spec.canonical)) {
-        expect(params.has(spec.canonical) || spec.params.length === 0, `${spec.canonical} is neither catalogued nor a construct with parameters`).toBe(true);
+        expect(
+          params.has(spec.canonical) || spec.params.length === 0,
+          `${spec.canonical} is neither catalogued nor a construct with parameters`,
+        ).toBe(true);
         continue;
       }
       expect(effects.has(spec.canonical) || dispatch.has(spec.canonical), `${spec.canonical} has no op_effect`).toBe(true);
@@ -62,7 +66,16 @@ describe('op catalog', () => {
     const spelled = new Set(OPS.map((o) => o.canonical));
     expect(byArg.map(([op]) => op).filter((op) => !spelled.has(op!))).toEqual(
       // Ops whose effect the contracts read by position but the frontend does not normalise yet.
-      ['pld.tensor.all_to_all', 'pld.tensor.all_to_all_v', 'pld.tensor.allgather', 'pld.tensor.allreduce', 'pld.tensor.broadcast', 'pld.tensor.reduce_scatter', 'tile.mgather', 'tile.mscatter'],
+      [
+        'pld.tensor.all_to_all',
+        'pld.tensor.all_to_all_v',
+        'pld.tensor.allgather',
+        'pld.tensor.allreduce',
+        'pld.tensor.broadcast',
+        'pld.tensor.reduce_scatter',
+        'tile.mgather',
+        'tile.mscatter',
+      ],
     );
   });
 

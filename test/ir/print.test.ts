@@ -1,11 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { printExpr, printModule, printProgram, printStmt, printType, printString } from '../../src/ir/print.js';
-import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
 import {
-  assign, assignTuple, attr, bin, bool, call, cont, dict, dtype, elementWrite, enumLit, exprStmt, float, fors,
-  func, ifs, int, kw, list, name, none, param, pass, program, ret, scalar, scope, selfCall, str, sub, submit,
-  tensor, tuple, tupleT, unary, whiles, arrayT, tile,
+  arrayT,
+  assign,
+  assignTuple,
+  attr,
+  bin,
+  bool,
+  call,
+  cont,
+  dict,
+  dtype,
+  elementWrite,
+  enumLit,
+  exprStmt,
+  float,
+  fors,
+  func,
+  ifs,
+  int,
+  kw,
+  list,
+  name,
+  none,
+  param,
+  pass,
+  program,
+  ret,
+  scalar,
+  scope,
+  selfCall,
+  str,
+  sub,
+  submit,
+  tensor,
+  tile,
+  tuple,
+  tupleT,
+  unary,
+  whiles,
 } from '../../src/gen/build.js';
+import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
+import { printExpr, printModule, printProgram, printStmt, printString, printType } from '../../src/ir/print.js';
 
 const n = name;
 
@@ -80,10 +115,12 @@ describe('printExpr atoms and calls', () => {
   });
   it('ops print qualified names, positional args (keyword-only ones as keywords), sorted keywords', () => {
     expect(printExpr(call('pl.store', [n('t'), list(int(0), int(0)), n('out')]))).toBe('pl.tile.store(t, [0, 0], out)');
-    expect(printExpr(call('pl.load', [n('x'), list(int(0)), list(int(32))], [kw('cache', enumLit('CachePolicy', 'BYPASS'))])))
-      .toBe('pl.tile.load(x, [0], [32], cache=pl.CachePolicy.BYPASS)');
-    expect(printExpr(call('pld.system.notify', [n('sig'), n('p'), list(int(0), int(0)), int(1), enumLit('NotifyOp', 'AtomicAdd')])))
-      .toBe('pld.system.notify(sig, p, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)');
+    expect(printExpr(call('pl.load', [n('x'), list(int(0)), list(int(32))], [kw('cache', enumLit('CachePolicy', 'BYPASS'))]))).toBe(
+      'pl.tile.load(x, [0], [32], cache=pl.CachePolicy.BYPASS)',
+    );
+    expect(printExpr(call('pld.system.notify', [n('sig'), n('p'), list(int(0), int(0)), int(1), enumLit('NotifyOp', 'AtomicAdd')]))).toBe(
+      'pld.system.notify(sig, p, [0, 0], 1, op=pld.NotifyOp.AtomicAdd)',
+    );
     expect(printExpr(call('pl.add', [n('a'), n('b')], [kw('z', int(1)), kw('a', int(2))]))).toBe('pl.add(a, b, a=2, z=1)');
     expect(printExpr(call('pl.system.fence'))).toBe('pl.system.fence()');
     expect(printExpr(selfCall('helper', [n('x')]))).toBe('self.helper(x)');
@@ -99,8 +136,9 @@ describe('printType', () => {
   it('all kinds', () => {
     expect(printType(tensor([int(1), n('N')], dtype('FP32')))).toBe('pl.Tensor[[1, N], pl.FP32]');
     expect(printType(tensor([int(1), n('N')], dtype('INT32'), true))).toBe('pld.DistributedTensor[[1, N], pl.INT32]');
-    expect(printType(tile([int(16), int(16)], dtype('FP16'), [enumLit('MemorySpace', 'Vec')])))
-      .toBe('pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Vec]');
+    expect(printType(tile([int(16), int(16)], dtype('FP16'), [enumLit('MemorySpace', 'Vec')]))).toBe(
+      'pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Vec]',
+    );
     expect(printType(scalar(dtype('TASK_ID')))).toBe('pl.Scalar[pl.TASK_ID]');
     expect(printType(arrayT(n('N'), dtype('TASK_ID')))).toBe('pl.Array[N, pl.TASK_ID]');
     expect(printType(tupleT(scalar(dtype('INT32')), scalar(dtype('TASK_ID'))))).toBe('tuple[pl.Scalar[pl.INT32], pl.Scalar[pl.TASK_ID]]');
@@ -115,8 +153,9 @@ describe('printStmt', () => {
     expect(printStmt(assignTuple(['a'], n('t')))).toBe('(a,) = t\n');
     expect(printStmt(elementWrite('tids', n('i'), n('t')))).toBe('tids[i] = t\n');
     // not the same array: no sugar
-    expect(printStmt(assign('u', call('array.update_element', [n('tids'), n('i'), n('t')]))))
-      .toBe('u = pl.array.update_element(tids, i, t)\n');
+    expect(printStmt(assign('u', call('array.update_element', [n('tids'), n('i'), n('t')])))).toBe(
+      'u = pl.array.update_element(tids, i, t)\n',
+    );
   });
   it('if / elif / else', () => {
     const s = ifs(n('a'), [pass()], [ifs(n('b'), [cont()], [exprStmt(call('pl.system.fence'))])]);
@@ -129,115 +168,153 @@ describe('printStmt', () => {
     expect(printStmt(fors('range', 'i', [int(2), n('N'), int(1)], [pass()]))).toBe('for i in pl.range(2, N):\n    pass\n');
     expect(printStmt(fors('parallel', 'i', [int(0), n('N'), int(2)], [pass()]))).toBe('for i in pl.parallel(0, N, 2):\n    pass\n');
     expect(printStmt(fors('unroll', 'i', [n('N')], [pass()]))).toBe('for i in pl.unroll(N):\n    pass\n');
-    expect(printStmt(fors('pipeline', 'i', [int(0), int(8), int(1)], [pass()], { kwargs: [kw('stage', int(2))] })))
-      .toBe('for i in pl.pipeline(8, stage=2):\n    pass\n');
+    expect(printStmt(fors('pipeline', 'i', [int(0), int(8), int(1)], [pass()], { kwargs: [kw('stage', int(2))] }))).toBe(
+      'for i in pl.pipeline(8, stage=2):\n    pass\n',
+    );
     expect(printStmt(fors('spmd', 'i', [n('N')], [pass()]))).toBe('for i in pl.spmd(N):\n    pass\n');
-    expect(printStmt(fors('range', 'i', [int(0), int(4), int(1)], [assign('o', call('pl.yield_', [n('a')]))], {
-      iterArgs: ['a'], initValues: [n('x')],
-    }))).toBe('for i, (a,) in pl.range(4, init_values=(x,)):\n    o = pl.yield_(a)\n');
-    expect(printStmt(fors('while', null, [], [assign('y', call('pl.yield_', [n('x')]))], {
-      iterArgs: ['x'], initValues: [int(0)], cond: bin('<', n('x'), int(4)),
-    }))).toBe('for (x,) in pl.while_(init_values=(0,)):\n    pl.cond(x < 4)\n    y = pl.yield_(x)\n');
+    expect(
+      printStmt(
+        fors('range', 'i', [int(0), int(4), int(1)], [assign('o', call('pl.yield_', [n('a')]))], {
+          iterArgs: ['a'],
+          initValues: [n('x')],
+        }),
+      ),
+    ).toBe('for i, (a,) in pl.range(4, init_values=(x,)):\n    o = pl.yield_(a)\n');
+    expect(
+      printStmt(
+        fors('while', null, [], [assign('y', call('pl.yield_', [n('x')]))], {
+          iterArgs: ['x'],
+          initValues: [int(0)],
+          cond: bin('<', n('x'), int(4)),
+        }),
+      ),
+    ).toBe('for (x,) in pl.while_(init_values=(0,)):\n    pl.cond(x < 4)\n    y = pl.yield_(x)\n');
     expect(printStmt(whiles(bin('<', n('x'), int(4)), []))).toBe('while x < 4:\n    pass\n');
   });
   it('scopes', () => {
     expect(printStmt(scope('manual', [pass()]))).toBe('with pl.scope(mode=pl.ScopeMode.MANUAL):\n    pass\n');
     expect(printStmt(scope('auto', [pass()]))).toBe('with pl.scope():\n    pass\n');
-    expect(printStmt(scope('at', [pass()], {
-      kwargs: [kw('name_hint', str('mm')), kw('level', enumLit('Level', 'CORE_GROUP'))], deps: [n('t')], asName: 'tid',
-    }))).toBe('with pl.at(level=pl.Level.CORE_GROUP, name_hint="mm", deps=[t]) as tid:\n    pass\n');
+    expect(
+      printStmt(
+        scope('at', [pass()], {
+          kwargs: [kw('name_hint', str('mm')), kw('level', enumLit('Level', 'CORE_GROUP'))],
+          deps: [n('t')],
+          asName: 'tid',
+        }),
+      ),
+    ).toBe('with pl.at(level=pl.Level.CORE_GROUP, name_hint="mm", deps=[t]) as tid:\n    pass\n');
     expect(printStmt(scope('spmd', [pass()], { args: [n('N')] }))).toBe('with pl.spmd(N):\n    pass\n');
     expect(printStmt(scope('cluster', [pass()]))).toBe('with pl.cluster():\n    pass\n');
   });
   it('cache-policy declarations print first, and replace pass', () => {
     const decl = exprStmt(call('pl.set_cache_policy', [n('b'), enumLit('CachePolicy', 'BYPASS')]));
     const decl2 = exprStmt(call('pl.set_cache_policy', [n('a'), enumLit('CachePolicy', 'DEFAULT')]));
-    const s = scope('at', [assign('x', int(1)), decl, assign('y', int(2)), decl2], { kwargs: [kw('level', enumLit('Level', 'CORE_GROUP'))] });
-    expect(printStmt(s)).toBe([
-      'with pl.at(level=pl.Level.CORE_GROUP):',
-      '    pl.set_cache_policy(b, pl.CachePolicy.BYPASS)',
-      '    pl.set_cache_policy(a, pl.CachePolicy.DEFAULT)',
-      '    x = 1',
-      '    y = 2',
-      '',
-    ].join('\n'));
+    const s = scope('at', [assign('x', int(1)), decl, assign('y', int(2)), decl2], {
+      kwargs: [kw('level', enumLit('Level', 'CORE_GROUP'))],
+    });
+    expect(printStmt(s)).toBe(
+      [
+        'with pl.at(level=pl.Level.CORE_GROUP):',
+        '    pl.set_cache_policy(b, pl.CachePolicy.BYPASS)',
+        '    pl.set_cache_policy(a, pl.CachePolicy.DEFAULT)',
+        '    x = 1',
+        '    y = 2',
+        '',
+      ].join('\n'),
+    );
     expect(printStmt(scope('auto', [decl]))).toBe('with pl.scope():\n    pl.set_cache_policy(b, pl.CachePolicy.BYPASS)\n');
   });
 });
 
 describe('functions and modules', () => {
-  const k = func('kernel', 'InCore', [
-    param('x', tensor([int(1), n('N')], dtype('FP32'))),
-    param('y', tensor([int(1), n('N')], dtype('FP32')), 'out'),
-  ], [exprStmt(call('pl.store', [n('x'), list(int(0), int(0)), n('y')]))]);
-  const longSig = func('main', 'Orchestration', [
-    param('data', tensor([n('ROWS'), n('COLS')], dtype('FP32'))),
-    param('out', tensor([n('ROWS'), n('COLS')], dtype('FP32')), 'inout'),
-    param('tids', arrayT(int(4), dtype('TASK_ID'))),
-  ], [ret(n('out'))], { returns: tensor([n('ROWS'), n('COLS')], dtype('FP32')) });
+  const k = func(
+    'kernel',
+    'InCore',
+    [param('x', tensor([int(1), n('N')], dtype('FP32'))), param('y', tensor([int(1), n('N')], dtype('FP32')), 'out')],
+    [exprStmt(call('pl.store', [n('x'), list(int(0), int(0)), n('y')]))],
+  );
+  const longSig = func(
+    'main',
+    'Orchestration',
+    [
+      param('data', tensor([n('ROWS'), n('COLS')], dtype('FP32'))),
+      param('out', tensor([n('ROWS'), n('COLS')], dtype('FP32')), 'inout'),
+      param('tids', arrayT(int(4), dtype('TASK_ID'))),
+    ],
+    [ret(n('out'))],
+    { returns: tensor([n('ROWS'), n('COLS')], dtype('FP32')) },
+  );
   const opaque = func('helper', 'Opaque', [], [], { attrs: dict([str('cache_policy'), list(tuple(int(1), int(1)))]) });
   const withKw = func('g', 'Opaque', [], [ret()], { decoratorKwargs: [kw('level', enumLit('Level', 'CHIP'))] });
 
   it('program', () => {
-    expect(printProgram(program('P', [k, longSig, opaque, withKw]))).toBe([
-      '@pl.program',
-      'class P:',
-      '    @pl.function(type=pl.FunctionType.InCore)',
-      '    def kernel(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]):',
-      '        pl.tile.store(x, [0, 0], y)',
-      '',
-      '    @pl.function(type=pl.FunctionType.Orchestration)',
-      '    def main(',
-      '        self,',
-      '        data: pl.Tensor[[ROWS, COLS], pl.FP32],',
-      '        out: pl.InOut[pl.Tensor[[ROWS, COLS], pl.FP32]],',
-      '        tids: pl.Array[4, pl.TASK_ID],',
-      '    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:',
-      '        return out',
-      '',
-      '    @pl.function',
-      '    def helper(self):',
-      '        pl.func_attr({"cache_policy": [(1, 1)]})',
-      '',
-      '    @pl.function(level=pl.Level.CHIP)',
-      '    def g(self):',
-      '        return',
-      '',
-    ].join('\n'));
+    expect(printProgram(program('P', [k, longSig, opaque, withKw]))).toBe(
+      [
+        '@pl.program',
+        'class P:',
+        '    @pl.function(type=pl.FunctionType.InCore)',
+        '    def kernel(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]):',
+        '        pl.tile.store(x, [0, 0], y)',
+        '',
+        '    @pl.function(type=pl.FunctionType.Orchestration)',
+        '    def main(',
+        '        self,',
+        '        data: pl.Tensor[[ROWS, COLS], pl.FP32],',
+        '        out: pl.InOut[pl.Tensor[[ROWS, COLS], pl.FP32]],',
+        '        tids: pl.Array[4, pl.TASK_ID],',
+        '    ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:',
+        '        return out',
+        '',
+        '    @pl.function',
+        '    def helper(self):',
+        '        pl.func_attr({"cache_policy": [(1, 1)]})',
+        '',
+        '    @pl.function(level=pl.Level.CHIP)',
+        '    def g(self):',
+        '        return',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('module header: imports, used constants, two blank lines between programs', () => {
     const notify = func('n', 'InCore', [], [exprStmt(call('pld.system.fence'))]);
     const text = printModule({
-      constants: new Map<string, number | number[]>([['N', 8], ['UNUSED', 1], ['SHAPE', [16, 64]]]),
+      constants: new Map<string, number | number[]>([
+        ['N', 8],
+        ['UNUSED', 1],
+        ['SHAPE', [16, 64]],
+      ]),
       programs: [program('A', [k]), program('B', [notify, func('s', 'InCore', [], [assign('z', n('SHAPE'))])])],
     });
-    expect(text).toBe([
-      'import pypto.language as pl',
-      'import pypto.language.distributed as pld',
-      '',
-      'N = 8',
-      'SHAPE = [16, 64]',
-      '',
-      '',
-      '@pl.program',
-      'class A:',
-      '    @pl.function(type=pl.FunctionType.InCore)',
-      '    def kernel(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]):',
-      '        pl.tile.store(x, [0, 0], y)',
-      '',
-      '',
-      '@pl.program',
-      'class B:',
-      '    @pl.function(type=pl.FunctionType.InCore)',
-      '    def n(self):',
-      '        pld.system.fence()',
-      '',
-      '    @pl.function(type=pl.FunctionType.InCore)',
-      '    def s(self):',
-      '        z = SHAPE',
-      '',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        'import pypto.language as pl',
+        'import pypto.language.distributed as pld',
+        '',
+        'N = 8',
+        'SHAPE = [16, 64]',
+        '',
+        '',
+        '@pl.program',
+        'class A:',
+        '    @pl.function(type=pl.FunctionType.InCore)',
+        '    def kernel(self, x: pl.Tensor[[1, N], pl.FP32], y: pl.Out[pl.Tensor[[1, N], pl.FP32]]):',
+        '        pl.tile.store(x, [0, 0], y)',
+        '',
+        '',
+        '@pl.program',
+        'class B:',
+        '    @pl.function(type=pl.FunctionType.InCore)',
+        '    def n(self):',
+        '        pld.system.fence()',
+        '',
+        '    @pl.function(type=pl.FunctionType.InCore)',
+        '    def s(self):',
+        '        z = SHAPE',
+        '',
+      ].join('\n'),
+    );
     expect(printModule({ constants: new Map(), programs: [] })).toBe('');
   });
 });

@@ -9,16 +9,17 @@
  * nested tuple targets, methods without self and external (`...`) kernels, and modules of
  * JIT kernels (with and without class programs beside them).
  */
-import { describe, expect } from 'vitest';
+
 import { test } from '@fast-check/vitest';
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
 import { scanLines } from '../../src/frontend/scan.js';
-import { printModule } from '../../src/ir/print.js';
-import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
 import { arbJitProgram, arbPrograms, programText } from '../../src/gen/arb.js';
-import fc from 'fast-check';
 import { arbRespelling, respell } from '../../src/gen/respell.js';
+import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
 import type { Program } from '../../src/ir/nodes.js';
+import { printModule } from '../../src/ir/print.js';
 import { runs as scaled } from '../runs.js';
 
 const fmt = (text: string): string => printModule(parseModule(text, 'gen.py'));
@@ -42,21 +43,22 @@ const commentLines = (text: string): string[] => {
 
 /** Text with its comment lines removed (what fmt printed before it kept comments). */
 const dropCommentLines = (text: string): string =>
-  text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/^\n+/, '');
+  text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/^\n+/, '');
 
 function expectSamePrograms(actual: Program[], expected: Program[]): void {
   if (!structurallyEqual(actual, expected)) expect(stripSpans(actual)).toEqual(stripSpans(expected));
 }
 
 describe('canonical printer properties', () => {
-  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 3, maxStmts: 4 })], scaled(120))(
-    'parse(print(p)) equals p',
-    (ps) => {
-      const text = programText(ps);
-      const m = parseModule(text, 'gen.py');
-      expectSamePrograms(m.programs, ps);
-    },
-  );
+  test.prop([arbPrograms({ maxDepth: 3, exprDepth: 3, maxStmts: 4 })], scaled(120))('parse(print(p)) equals p', (ps) => {
+    const text = programText(ps);
+    const m = parseModule(text, 'gen.py');
+    expectSamePrograms(m.programs, ps);
+  });
 
   test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(80))(
     'a respelling parses to the same program and formats to the canonical text',
@@ -68,13 +70,10 @@ describe('canonical printer properties', () => {
     },
   );
 
-  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(50))(
-    'fmt is idempotent',
-    (ps, r) => {
-      const once = fmt(respell(programText(ps), r));
-      expect(fmt(once)).toBe(once);
-    },
-  );
+  test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(50))('fmt is idempotent', (ps, r) => {
+    const once = fmt(respell(programText(ps), r));
+    expect(fmt(once)).toBe(once);
+  });
 
   test.prop([arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }), arbRespelling], scaled(60))(
     'comments: fmt keeps every comment, parse(fmt(x)) equals parse(x) with its comments, fmt is idempotent',
@@ -103,10 +102,11 @@ describe('canonical printer properties', () => {
   // The frontend reads a bare `k(...)` as the call of the module's JIT kernel `k` in every function
   // of the module, class programs included; a class program's plain call of a name that a JIT
   // kernel of the same module also has is therefore not the generated plain call (seed 2092406207).
-  const arbModule = fc.tuple(
-    fc.oneof(fc.constant([] as Program[]), arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 })),
-    arbJitProgram({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }),
-  )
+  const arbModule = fc
+    .tuple(
+      fc.oneof(fc.constant([] as Program[]), arbPrograms({ maxDepth: 2, exprDepth: 2, maxStmts: 3 })),
+      arbJitProgram({ maxDepth: 2, exprDepth: 2, maxStmts: 3 }),
+    )
     .filter(([ps, jit]) => !callsName(ps, new Set(jit.functions.map((f) => f.name))))
     .map(([ps, jit]) => [...ps, jit]);
 

@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { hoistDecls, isCachePolicyDecl, namesUsed, walkStmts, childBodies } from '../../src/ir/visit.js';
 import {
-  assign, call, dtype, enumLit, exprStmt, fors, func, ifs, int, kw, name, param, pass, program, scope, tensor,
+  assign,
+  call,
+  dtype,
+  enumLit,
+  exprStmt,
+  fors,
+  func,
+  ifs,
+  int,
+  kw,
+  name,
+  param,
+  pass,
+  program,
+  scope,
+  tensor,
 } from '../../src/gen/build.js';
 import type { Stmt } from '../../src/ir/nodes.js';
+import { childBodies, hoistDecls, isCachePolicyDecl, namesUsed, walkStmts } from '../../src/ir/visit.js';
 
 describe('visit helpers', () => {
   const decl = exprStmt(call('pl.set_cache_policy', [name('b'), enumLit('CachePolicy', 'BYPASS')]));
@@ -27,9 +42,13 @@ describe('visit helpers', () => {
   });
 
   it('namesUsed sees shapes, decorator keywords, bodies and nested expressions', () => {
-    const f = func('k', 'InCore', [param('x', tensor([int(1), name('N')], dtype('FP32')))], [
-      fors('range', 'i', [int(0), name('M'), int(1)], [assign('y', call('pl.add', [name('K')], [kw('a', name('L'))]))]),
-    ], { decoratorKwargs: [kw('level', name('LEVEL'))] });
+    const f = func(
+      'k',
+      'InCore',
+      [param('x', tensor([int(1), name('N')], dtype('FP32')))],
+      [fors('range', 'i', [int(0), name('M'), int(1)], [assign('y', call('pl.add', [name('K')], [kw('a', name('L'))]))])],
+      { decoratorKwargs: [kw('level', name('LEVEL'))] },
+    );
     const used = namesUsed([program('P', [f])]);
     for (const n of ['N', 'M', 'K', 'L', 'LEVEL', 'i', 'y', 'x']) expect(used.has(n), n).toBe(n !== 'x');
   });

@@ -1,10 +1,10 @@
 // A real `ptolog lsp` (bin/ptolog.js over dist/: `npm run build` first) driven over stdio with
 // vscode-jsonrpc's node connection, as an editor drives it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { PublishDiagnosticsParams, TextEdit } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export interface Server {
   child: ChildProcess;
@@ -39,14 +39,28 @@ export function startServer(args: string[] = []): Server {
   });
   conn.listen();
   return {
-    child, conn, diagnostics, logs, stderr,
+    child,
+    conn,
+    diagnostics,
+    logs,
+    stderr,
     next: (uri, pred = () => true) => new Promise((resolve) => waiters.push({ uri, pred, resolve })),
   };
 }
 
 /** initialize + initialized with `capabilities` (none by default) and `initializationOptions`. */
-export async function initialize(s: Server, root: string, capabilities: Record<string, unknown> = {}, initializationOptions?: unknown): Promise<Record<string, unknown>> {
-  const r = await s.conn.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(root).href, capabilities, initializationOptions });
+export async function initialize(
+  s: Server,
+  root: string,
+  capabilities: Record<string, unknown> = {},
+  initializationOptions?: unknown,
+): Promise<Record<string, unknown>> {
+  const r = await s.conn.sendRequest('initialize', {
+    processId: null,
+    rootUri: pathToFileURL(root).href,
+    capabilities,
+    initializationOptions,
+  });
   await s.conn.sendNotification('initialized', {});
   return r as Record<string, unknown>;
 }

@@ -2,17 +2,18 @@
 // contributes, and the real server driven exactly as the extension configures it (the command
 // it resolves, `lsp --stdio`, initializationOptions.clientCommands, the ptolog settings pulled
 // with workspace/configuration, the contributed commands sent as workspace/executeCommand).
-import { describe, expect, it } from 'vitest';
+
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import { applyEdits } from './client.js';
 import { main } from '../../src/cli/main.js';
+import { applyEdits } from './client.js';
 
 const require = createRequire(import.meta.url);
 const { serverCommand } = require('../../editors/vscode/server-command.js') as {
@@ -20,8 +21,15 @@ const { serverCommand } = require('../../editors/vscode/server-command.js') as {
 };
 const ext = 'editors/vscode';
 const manifest = JSON.parse(readFileSync(join(ext, 'package.json'), 'utf8')) as {
-  publisher?: string; license?: string; repository?: unknown; engines: { vscode: string }; dependencies: Record<string, string>;
-  contributes: { commands: { command: string; title: string }[]; configuration: { properties: Record<string, { description?: string; markdownDescription?: string; default?: unknown }> } };
+  publisher?: string;
+  license?: string;
+  repository?: unknown;
+  engines: { vscode: string };
+  dependencies: Record<string, string>;
+  contributes: {
+    commands: { command: string; title: string }[];
+    configuration: { properties: Record<string, { description?: string; markdownDescription?: string; default?: unknown }> };
+  };
 };
 
 /** A workspace folder whose node_modules/.bin/ptolog is this checkout's bin/ptolog.js. */
@@ -33,19 +41,28 @@ function workspace(): string {
 }
 
 describe('the VS Code extension', () => {
-  it('starts the workspace\'s own ptolog, else the one on PATH, else the configured path; never npx', () => {
+  it("starts the workspace's own ptolog, else the one on PATH, else the configured path; never npx", () => {
     const ws = workspace();
-    expect(serverCommand({ configured: '', folders: [ws], envPath: '', platform: 'linux' })).toEqual({ command: join(ws, 'node_modules', '.bin', 'ptolog') });
+    expect(serverCommand({ configured: '', folders: [ws], envPath: '', platform: 'linux' })).toEqual({
+      command: join(ws, 'node_modules', '.bin', 'ptolog'),
+    });
     const bin = mkdtempSync(join(tmpdir(), 'ptolog-path-'));
     writeFileSync(join(bin, 'ptolog'), '#!/bin/sh\n');
     chmodSync(join(bin, 'ptolog'), 0o755);
     const empty = mkdtempSync(join(tmpdir(), 'ptolog-empty-'));
-    expect(serverCommand({ configured: '', folders: [empty], envPath: ['/nonexistent', bin].join(delimiter), platform: 'linux' })).toEqual({ command: join(bin, 'ptolog') });
-    expect(serverCommand({ configured: 'node_modules/.bin/ptolog', folders: [empty, ws], envPath: bin, platform: 'linux' })).toEqual({ command: join(ws, 'node_modules', '.bin', 'ptolog') });
+    expect(serverCommand({ configured: '', folders: [empty], envPath: ['/nonexistent', bin].join(delimiter), platform: 'linux' })).toEqual({
+      command: join(bin, 'ptolog'),
+    });
+    expect(serverCommand({ configured: 'node_modules/.bin/ptolog', folders: [empty, ws], envPath: bin, platform: 'linux' })).toEqual({
+      command: join(ws, 'node_modules', '.bin', 'ptolog'),
+    });
     const missing = serverCommand({ configured: '', folders: [empty], envPath: '/nonexistent', platform: 'linux' });
     expect(missing.error).toMatch(/ptolog was not found .* nothing is downloaded/);
-    expect(serverCommand({ configured: '/no/such/ptolog', folders: [ws], envPath: bin, platform: 'linux' }).error).toMatch(/^ptolog\.path: \/no\/such\/ptolog is not a file/);
-    for (const f of ['extension.js', 'server-command.js', 'package.json']) expect(readFileSync(join(ext, f), 'utf8')).not.toMatch(/\bnpx\b/);
+    expect(serverCommand({ configured: '/no/such/ptolog', folders: [ws], envPath: bin, platform: 'linux' }).error).toMatch(
+      /^ptolog\.path: \/no\/such\/ptolog is not a file/,
+    );
+    for (const f of ['extension.js', 'server-command.js', 'package.json'])
+      expect(readFileSync(join(ext, f), 'utf8')).not.toMatch(/\bnpx\b/);
   });
 
   it('has a publisher, repository, license, lockfile, .vscodeignore, README; contributes its commands and described settings', () => {
@@ -58,13 +75,29 @@ describe('the VS Code extension', () => {
     expect(lock.packages['node_modules/vscode-languageclient']?.version).toBe(client);
     expect(readFileSync(join(ext, '.vscodeignore'), 'utf8')).toBeTruthy();
     expect(readFileSync(join(ext, 'README.md'), 'utf8')).toMatch(/!\[.*\]\(\.\.\/\.\.\/docs\/vscode-ptolog\.png\)/);
-    expect(manifest.contributes.commands.map((c) => c.command).sort()).toEqual(['ptolog.canonicalize', 'ptolog.explain', 'ptolog.fixAll', 'ptolog.restartServer']);
+    expect(manifest.contributes.commands.map((c) => c.command).sort()).toEqual([
+      'ptolog.canonicalize',
+      'ptolog.explain',
+      'ptolog.fixAll',
+      'ptolog.restartServer',
+    ]);
     const props = manifest.contributes.configuration.properties;
-    expect(Object.keys(props).sort()).toEqual(['ptolog.args', 'ptolog.defines', 'ptolog.passes', 'ptolog.path', 'ptolog.rules', 'ptolog.stage', 'ptolog.trace.server']);
-    for (const [k, p] of Object.entries(props)) expect({ k, d: (p.description ?? p.markdownDescription ?? '').length > 20 }).toEqual({ k, d: true });
+    expect(Object.keys(props).sort()).toEqual([
+      'ptolog.args',
+      'ptolog.defines',
+      'ptolog.passes',
+      'ptolog.path',
+      'ptolog.rules',
+      'ptolog.stage',
+      'ptolog.trace.server',
+    ]);
+    for (const [k, p] of Object.entries(props))
+      expect({ k, d: (p.description ?? p.markdownDescription ?? '').length > 20 }).toEqual({ k, d: true });
     // Every command the extension registers is contributed, and the other way round.
     const js = readFileSync(join(ext, 'extension.js'), 'utf8');
-    expect([...js.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort()).toEqual(manifest.contributes.commands.map((c) => c.command).sort());
+    expect([...js.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort()).toEqual(
+      manifest.contributes.commands.map((c) => c.command).sort(),
+    );
   });
 
   it('the server as the extension starts it: diagnostics, settings from workspace/configuration, explain, fix all, no commands of its own', async () => {
@@ -78,9 +111,13 @@ describe('the VS Code extension', () => {
     const child = spawn(found.command!, ['lsp', '--stdio'], { cwd: ws, stdio: ['pipe', 'pipe', 'pipe'] });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     // The settings as VS Code sends them: the contributed defaults, then a user's change.
-    const defaults = Object.fromEntries(Object.entries(manifest.contributes.configuration.properties).map(([k, p]) => [k.replace(/^ptolog\./, ''), p.default]));
+    const defaults = Object.fromEntries(
+      Object.entries(manifest.contributes.configuration.properties).map(([k, p]) => [k.replace(/^ptolog\./, ''), p.default]),
+    );
     let settings: Record<string, unknown> = { ...defaults };
-    conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map((i) => (i.section === 'ptolog' ? settings : null)));
+    conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+      p.items.map((i) => (i.section === 'ptolog' ? settings : null)),
+    );
     const edits: WorkspaceEdit[] = [];
     conn.onRequest('workspace/applyEdit', (p: { edit: WorkspaceEdit }) => {
       edits.push(p.edit);
@@ -102,7 +139,9 @@ describe('the VS Code extension', () => {
       });
     conn.listen();
     const init = (await conn.sendRequest('initialize', {
-      processId: null, rootUri: pathToFileURL(ws).href, initializationOptions: { clientCommands: true },
+      processId: null,
+      rootUri: pathToFileURL(ws).href,
+      initializationOptions: { clientCommands: true },
       capabilities: { workspace: { configuration: true }, textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } },
     })) as { capabilities: { executeCommandProvider: { commands: string[] } } };
     // VS Code's client would register a command for each listed one, clashing with the contributed ones.
@@ -110,13 +149,19 @@ describe('the VS Code extension', () => {
     await conn.sendNotification('initialized', {});
     const first = when((p) => p.uri === uri);
     await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: kernel } });
-    expect((await first).diagnostics.map((d) => [d.code, d.severity])).toEqual([['missing-marker', 3], ['missing-marker', 3]]);
+    expect((await first).diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['missing-marker', 3],
+      ['missing-marker', 3],
+    ]);
     // ptolog.stage changed in the settings: applied without a restart.
     settings = { ...defaults, stage: 'as-written' };
     const second = when((p) => p.uri === uri && p.diagnostics.some((d) => d.code === 'contract-violation'));
     await conn.sendNotification('workspace/didChangeConfiguration', { settings: { ptolog: settings } });
     await second;
-    const explained = (await conn.sendRequest('workspace/executeCommand', { command: 'ptolog.explain', arguments: [uri, kernel.split('\n').findIndex((l) => l.includes('remote_store')) + 1] })) as string;
+    const explained = (await conn.sendRequest('workspace/executeCommand', {
+      command: 'ptolog.explain',
+      arguments: [uri, kernel.split('\n').findIndex((l) => l.includes('remote_store')) + 1],
+    })) as string;
     expect(explained).toContain('proof of insert_after(');
     expect(await conn.sendRequest('workspace/executeCommand', { command: 'ptolog.fixAll', arguments: [uri] })).toBe(true);
     let applied = '';

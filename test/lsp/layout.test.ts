@@ -1,9 +1,10 @@
 // "Format Document" (src/lsp/layout.ts): layout only, every token kept.
-import { describe, expect, it } from 'vitest';
-import { test } from '@fast-check/vitest';
-import fc from 'fast-check';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from '@fast-check/vitest';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { layoutText } from '../../src/lsp/layout.js';
 
 /** The text without any white space: what formatting must never change. */
@@ -30,23 +31,25 @@ describe('layoutText', () => {
       'T = {"a": 1, "b":[1, 2]}',
       '',
     ].join('\n');
-    expect(layoutText(messy)).toBe([
-      'import pypto.language as pl',
-      '@pl.program',
-      'class K:',
-      '    @pl.function(type=pl.FunctionType.InCore)',
-      '    def f(self, x: pl.Tensor[[1, 8], pl.FP32], n: int = 3) -> None:',
-      '        y = pl.load(x, [0, 0], [1, 8])  # a comment',
-      '        z = x[0:8, :] + -y * 2**3',
-      '        w = f(*args, **kw)',
-      '        if (n > 1):',
-      '            pl.store(y, [0, 0],',
-      '                     target=x)',
-      '',
-      '',
-      'T = {"a": 1, "b": [1, 2]}',
-      '',
-    ].join('\n'));
+    expect(layoutText(messy)).toBe(
+      [
+        'import pypto.language as pl',
+        '@pl.program',
+        'class K:',
+        '    @pl.function(type=pl.FunctionType.InCore)',
+        '    def f(self, x: pl.Tensor[[1, 8], pl.FP32], n: int = 3) -> None:',
+        '        y = pl.load(x, [0, 0], [1, 8])  # a comment',
+        '        z = x[0:8, :] + -y * 2**3',
+        '        w = f(*args, **kw)',
+        '        if (n > 1):',
+        '            pl.store(y, [0, 0],',
+        '                     target=x)',
+        '',
+        '',
+        'T = {"a": 1, "b": [1, 2]}',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('leaves strings, comments and pl.load as written; a formatted file stays as it is', () => {
@@ -65,7 +68,9 @@ describe('layoutText', () => {
   });
 
   // Over every kernel of the golden suites, spaces and indentation shuffled: the tokens never change.
-  const inputs = readdirSync('specs/insert_comm_fence').filter((n) => n.endsWith('.py')).map((n) => readFileSync(join('specs/insert_comm_fence', n), 'utf8'));
+  const inputs = readdirSync('specs/insert_comm_fence')
+    .filter((n) => n.endsWith('.py'))
+    .map((n) => readFileSync(join('specs/insert_comm_fence', n), 'utf8'));
   test.prop([fc.constantFrom(...inputs), fc.array(fc.nat(), { minLength: 1, maxLength: 20 })], { numRuns: 60 })(
     'keeps every token of a kernel whose spaces were shuffled',
     (text, seeds) => {

@@ -2,14 +2,15 @@
 // `ptolog lsp` over stdio, as an editor runs it) publishes exactly `ptolog audit`'s findings —
 // place, severity, code, message and fix line — on every golden input whose audit command the
 // server can be started with (--pass, --rules, -D, --as-written / --stage).
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver';
 import { main } from '../../src/cli/main.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
-import { initialize, open, startServer, stop, type Server } from './client.js';
+import { initialize, open, type Server, startServer, stop } from './client.js';
 
 const root = resolve('.');
 const session = new RuleSession();
@@ -31,24 +32,32 @@ async function cliFindings(flags: string[], input: string): Promise<string[]> {
   let out = '';
   await main(['audit', '--format', 'json', ...flags, input], { stdout: (t) => (out += t), stderr: () => undefined, ruleSession: session });
   const ds = (JSON.parse(out) as { diagnostics: JsonDiagnostic[] }).diagnostics;
-  return ds.map((d) => {
-    if (d.file !== input || d.line === undefined) return `elsewhere ${d.severity} ${d.code}`;
-    const message = d.message + (d.fix ? `\nfix: ${d.fix}` : '') + (d.notes ?? []).map((n) => `\nnote: ${n}`).join('');
-    return `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.severity} ${d.code} ${message}`;
-  }).sort();
+  return ds
+    .map((d) => {
+      if (d.file !== input || d.line === undefined) return `elsewhere ${d.severity} ${d.code}`;
+      const message = d.message + (d.fix ? `\nfix: ${d.fix}` : '') + (d.notes ?? []).map((n) => `\nnote: ${n}`).join('');
+      return `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.severity} ${d.code} ${message}`;
+    })
+    .sort();
 }
 
 const SEVERITY = ['', 'error', 'warning', 'note', 'note'];
 
 /** The server's findings, as cliFindings gives them (the document named by its path relative to the repository, as the CLI was given it). */
 function lspFindings(ds: Diagnostic[], input: string): string[] {
-  return ds.map((d) => {
-    const message = (typeof d.message === 'string' ? d.message : (d.message as { value: string }).value).replaceAll(resolve(input), input);
-    const r = d.range;
-    // A diagnostic located in another file (a rule file) is shown at the top, its place in the message.
-    if (/^\S+:\d+:\d+: /.test(message) && r.start.line === 0 && r.end.character === 0) return `elsewhere ${SEVERITY[d.severity ?? 1]} ${String(d.code)}`;
-    return `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1} ${SEVERITY[d.severity ?? 1]} ${String(d.code)} ${message}`;
-  }).sort();
+  return ds
+    .map((d) => {
+      const message = (typeof d.message === 'string' ? d.message : (d.message as { value: string }).value).replaceAll(
+        resolve(input),
+        input,
+      );
+      const r = d.range;
+      // A diagnostic located in another file (a rule file) is shown at the top, its place in the message.
+      if (/^\S+:\d+:\d+: /.test(message) && r.start.line === 0 && r.end.character === 0)
+        return `elsewhere ${SEVERITY[d.severity ?? 1]} ${String(d.code)}`;
+      return `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1} ${SEVERITY[d.severity ?? 1]} ${String(d.code)} ${message}`;
+    })
+    .sort();
 }
 
 interface Suite {
@@ -66,7 +75,9 @@ function suites(): Suite[] {
       const c = JSON.parse(readFileSync(cfg, 'utf8')) as { ext?: string; commands: { args: string[] }[]; inputs?: { path: string }[] };
       if ((c.ext ?? '.py') === '.py') {
         const inputs = [
-          ...readdirSync(dir).filter((n) => n.endsWith('.py') && statSync(join(dir, n)).isFile()).map((n) => relative(root, join(dir, n))),
+          ...readdirSync(dir)
+            .filter((n) => n.endsWith('.py') && statSync(join(dir, n)).isFile())
+            .map((n) => relative(root, join(dir, n))),
           ...(c.inputs ?? []).map((x) => x.path),
         ];
         const seen = new Set<string>();
@@ -75,7 +86,11 @@ function suites(): Suite[] {
           const flags = cmd.args.slice(1, -1);
           const i = flags.indexOf('--format');
           if (i >= 0) flags.splice(i, 2);
-          const supported = flags.every((f, k) => ['--pass', '--rules', '-D', '--as-written', '--stage'].includes(f) || ['--pass', '--rules', '-D', '--stage'].includes(flags[k - 1] ?? ''));
+          const supported = flags.every(
+            (f, k) =>
+              ['--pass', '--rules', '-D', '--as-written', '--stage'].includes(f) ||
+              ['--pass', '--rules', '-D', '--stage'].includes(flags[k - 1] ?? ''),
+          );
           if (!supported || flags.some((f) => f.includes('{')) || seen.has(flags.join(' '))) continue;
           seen.add(flags.join(' '));
           out.push({ dir: relative(root, dir), flags, inputs });
@@ -100,18 +115,25 @@ describe('ptolog lsp publishes what ptolog audit reports', () => {
   });
   for (const suite of suites()) {
     const why = NOT_YET.get(suite.dir);
-    it.skipIf(why !== undefined)(`${suite.dir}: audit ${suite.flags.join(' ')} (${suite.inputs.length} inputs)${why ? ` — skipped: ${why}` : ''}`, async () => {
-      const s = startServer(suite.flags);
-      servers.push(s);
-      await initialize(s, root);
-      for (const input of suite.inputs) {
-        const text = readFileSync(input, 'utf8');
-        const published = await open(s, pathToFileURL(resolve(input)).href, text);
-        expect({ input, findings: lspFindings(published.diagnostics, input) }).toEqual({ input, findings: await cliFindings(suite.flags, input) });
-      }
-      expect(await stop(s)).toBe(0);
-      expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
-    }, 300_000);
+    it.skipIf(why !== undefined)(
+      `${suite.dir}: audit ${suite.flags.join(' ')} (${suite.inputs.length} inputs)${why ? ` — skipped: ${why}` : ''}`,
+      async () => {
+        const s = startServer(suite.flags);
+        servers.push(s);
+        await initialize(s, root);
+        for (const input of suite.inputs) {
+          const text = readFileSync(input, 'utf8');
+          const published = await open(s, pathToFileURL(resolve(input)).href, text);
+          expect({ input, findings: lspFindings(published.diagnostics, input) }).toEqual({
+            input,
+            findings: await cliFindings(suite.flags, input),
+          });
+        }
+        expect(await stop(s)).toBe(0);
+        expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
+      },
+      300_000,
+    );
   }
 
   it('the inline helper: the marker inside the helper, at 12:5, as the CLI reports it (not an opaque write at the call)', async () => {
@@ -120,8 +142,13 @@ describe('ptolog lsp publishes what ptolog audit reports', () => {
     await initialize(s, root);
     const input = 'specs/insert_comm_fence/inline_helper.py';
     const p = await open(s, pathToFileURL(resolve(input)).href, readFileSync(input, 'utf8'));
-    expect(p.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)}`).sort()).toEqual(['12:5 contract-violation', '12:5 missing-marker']);
-    expect(p.diagnostics.find((d) => d.code === 'missing-marker')!.message).toContain('\nfix: insert after it: pl.system.cacheinvalid(dst, [1, 8], [0, 0]); pl.system.fence()');
+    expect(p.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)}`).sort()).toEqual([
+      '12:5 contract-violation',
+      '12:5 missing-marker',
+    ]);
+    expect(p.diagnostics.find((d) => d.code === 'missing-marker')!.message).toContain(
+      '\nfix: insert after it: pl.system.cacheinvalid(dst, [1, 8], [0, 0]); pl.system.fence()',
+    );
     expect(await stop(s)).toBe(0);
   }, 60_000);
 });

@@ -1,13 +1,14 @@
 // Drives the real `ptolog lsp` (bin/ptolog.js over dist/, built by `npm test`) over stdio with
 // vscode-jsonrpc's node connection, as an editor does.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAction, Diagnostic, Hover, PublishDiagnosticsParams, TextEdit } from 'vscode-languageserver';
 import { main } from '../../src/cli/main.js';
-import { applyEdits, change, initialize, open, startServer, stop, type Server } from './client.js';
+import { applyEdits, change, initialize, open, type Server, startServer, stop } from './client.js';
 
 async function cli(args: string[]): Promise<string> {
   let out = '';
@@ -45,7 +46,10 @@ describe('ptolog lsp over stdio', () => {
     expect(mm.map((d) => d.range.start.line)).toEqual([write, wait]);
     const w = mm[0]!;
     const col = ringText.split('\n')[write]!.indexOf('pld.tile.remote_store(');
-    expect(w.range).toEqual({ start: { line: write, character: col }, end: { line: write, character: ringText.split('\n')[write]!.length } });
+    expect(w.range).toEqual({
+      start: { line: write, character: col },
+      end: { line: write, character: ringText.split('\n')[write]!.length },
+    });
     expect(w.severity).toBe(2);
     expect(w.source).toBe('ptolog');
     expect(w.codeDescription?.href).toMatch(/^file:\/\/.*rules\/insert_comm_fence\/comm_contract\.dl#L\d+$/);
@@ -80,10 +84,16 @@ describe('ptolog lsp over stdio', () => {
   it('a quick fix inserts the markers for one finding only, and a suppression comment above it', async () => {
     const wait = first.diagnostics.find((d) => d.code === 'missing-marker' && text(d).includes('wait'))!;
     const actions = (await s.conn.sendRequest('textDocument/codeAction', {
-      textDocument: { uri: ringUri }, range: wait.range, context: { diagnostics: [wait] },
+      textDocument: { uri: ringUri },
+      range: wait.range,
+      context: { diagnostics: [wait] },
     })) as CodeAction[];
     const titles = actions.map((a) => a.title);
-    expect(titles).toEqual(['ptolog: insert pl.system.cacheinvalid()', 'ptolog: ignore missing-marker on this line', 'Fix all ptolog findings']);
+    expect(titles).toEqual([
+      'ptolog: insert pl.system.cacheinvalid()',
+      'ptolog: ignore missing-marker on this line',
+      'Fix all ptolog findings',
+    ]);
     const one = applyEdits(ringText, actions[0]!.edit!.changes![ringUri]!);
     const inserted = one.split('\n').filter((l) => !ringText.split('\n').includes(l));
     expect(inserted).toEqual(['            pl.system.cacheinvalid()']);
@@ -93,20 +103,27 @@ describe('ptolog lsp over stdio', () => {
   });
 
   it("diagnostics carry the CLI's fix line", () => {
-    const write = first.diagnostics.find((d) => d.code === 'missing-marker' && d.range.start.line === lineOf(ringText, 'pld.tile.remote_store('))!;
+    const write = first.diagnostics.find(
+      (d) => d.code === 'missing-marker' && d.range.start.line === lineOf(ringText, 'pld.tile.remote_store('),
+    )!;
     expect(text(write)).toBe('remote publishing write without its pl.system.fence()\nfix: insert after it: pl.system.fence()');
   });
 
   it('a cursor move where there is no finding gets no action', async () => {
     const actions = await s.conn.sendRequest('textDocument/codeAction', {
-      textDocument: { uri: ringUri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] },
+      textDocument: { uri: ringUri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
     });
     expect(actions).toEqual([]);
   });
 
   it('hover shows the catalog summary, the marker as inserted, the rule and how to see the proof', async () => {
     const write = lineOf(ringText, 'pld.tile.remote_store(');
-    const h = (await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: ringUri }, position: { line: write, character: 14 } })) as Hover;
+    const h = (await s.conn.sendRequest('textDocument/hover', {
+      textDocument: { uri: ringUri },
+      position: { line: write, character: 14 },
+    })) as Hover;
     const value = (h.contents as { value: string }).value;
     expect(value).toContain('**missing-marker** (warning, insert-comm-fence): ');
     expect(value).toContain('remote publishing write without its pl.system.fence()');
@@ -122,15 +139,24 @@ describe('ptolog lsp over stdio', () => {
     expect(value).not.toMatch(/insert_after\(\d/);
     const none = await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: ringUri }, position: { line: 0, character: 0 } });
     expect(none).toBeNull();
-    const proof = (await s.conn.sendRequest('workspace/executeCommand', { command: 'ptolog.explain', arguments: [ringUri, write + 1] })) as string;
+    const proof = (await s.conn.sendRequest('workspace/executeCommand', {
+      command: 'ptolog.explain',
+      arguments: [ringUri, write + 1],
+    })) as string;
     expect(proof).toContain('proof of insert_after(');
   });
 
   it('diagnostics follow a change (debounced: the last of quick edits wins)', async () => {
     const fixed = await cli(['apply', ringPath]);
     const published = s.next(ringUri, (p) => p.version === 3);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 2 }, contentChanges: [{ text: `${ringText}\n# typing\n` }] });
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 3 }, contentChanges: [{ text: fixed }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 2 },
+      contentChanges: [{ text: `${ringText}\n# typing\n` }],
+    });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 3 },
+      contentChanges: [{ text: fixed }],
+    });
     const p = await published;
     expect(p.diagnostics).toEqual([]);
     expect(s.diagnostics.some((d) => d.version === 2)).toBe(false);
@@ -139,7 +165,10 @@ describe('ptolog lsp over stdio', () => {
   it('a syntax error is one located diagnostic and the server keeps serving', async () => {
     const broken = ringText.replace('total = pl.add(acc, incoming)', 'total = pl.add(acc, incoming');
     const published = s.next(ringUri, (p) => p.version === 4);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 4 }, contentChanges: [{ text: broken }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 4 },
+      contentChanges: [{ text: broken }],
+    });
     const p = await published;
     expect(p.diagnostics).toHaveLength(1);
     const d: Diagnostic = p.diagnostics[0]!;
@@ -147,7 +176,10 @@ describe('ptolog lsp over stdio', () => {
     expect(typeof d.code).toBe('string');
     expect(d.range.start.line).toBeGreaterThanOrEqual(lineOf(broken, 'total = pl.add('));
     const again = s.next(ringUri, (q) => q.version === 5);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 5 }, contentChanges: [{ text: ringText }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 5 },
+      contentChanges: [{ text: ringText }],
+    });
     expect((await again).diagnostics.filter((x) => x.code === 'missing-marker')).toHaveLength(2);
   });
 
@@ -158,18 +190,27 @@ describe('ptolog lsp over stdio', () => {
     const indent = /^\s*/.exec(lines[wait]!)![0];
     lines.splice(wait, 0, `${indent}# ptolog: ignore[missing-marker]`);
     const published = s.next(ringUri, (p) => p.version === 6);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 6 }, contentChanges: [{ text: lines.join('\n') }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 6 },
+      contentChanges: [{ text: lines.join('\n') }],
+    });
     const p = await published;
     expect(p.diagnostics.map((d) => d.code)).toEqual(['missing-marker']);
     expect(p.diagnostics[0]!.range.start.line).toBeLessThan(wait);
     const broken = s.next(ringUri, (q) => q.version === 8);
     writeFileSync(join(dir, 'pyproject.toml'), '[tool.ptolog]\npasss = ["insert-comm-fence"]\n');
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 8 }, contentChanges: [{ text: `${ringText}\n` }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 8 },
+      contentChanges: [{ text: `${ringText}\n` }],
+    });
     const bad = (await broken).diagnostics.find((d) => d.code === 'config');
     expect(bad?.message).toMatch(/pyproject\.toml:2:1: .*passs.*passes/);
     const back = s.next(ringUri, (q) => q.version === 9);
     writeFileSync(join(dir, 'pyproject.toml'), '# no [tool.ptolog] table: ignored\n');
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: ringUri, version: 9 }, contentChanges: [{ text: ringText }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ringUri, version: 9 },
+      contentChanges: [{ text: ringText }],
+    });
     expect((await back).diagnostics.some((d) => d.code === 'contract-violation')).toBe(true);
   });
 
@@ -191,7 +232,10 @@ describe('ptolog lsp (default stage)', () => {
     const published = s.next(uri);
     await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: ringText } });
     const p = await published;
-    expect(p.diagnostics.map((d) => [d.code, d.severity])).toEqual([['missing-marker', 3], ['missing-marker', 3]]);
+    expect(p.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['missing-marker', 3],
+      ['missing-marker', 3],
+    ]);
     expect(text(p.diagnostics[0]!)).toMatch(/^InsertCommFence inserts pl\.system\.fence\(\)/);
     expect(await stop(s)).toBe(0);
   });
@@ -231,12 +275,15 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
   writeFileSync(twoPath, twoText);
   const twoUri = pathToFileURL(twoPath).href;
   const freshUri = pathToFileURL(join(dir, 'fresh.py')).href;
-  const key = (d: Diagnostic): string => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${String(d.code)} ${text(d)} ${JSON.stringify(d.relatedInformation?.map((r) => r.location.range) ?? [])}`;
+  const key = (d: Diagnostic): string =>
+    `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${String(d.code)} ${text(d)} ${JSON.stringify(d.relatedInformation?.map((r) => r.location.range) ?? [])}`;
   /** The diagnostics a fresh document with `t` gets (no cache), as keys. */
   const fresh = async (s: Server, t: string, version: number): Promise<string[]> => {
     const p = s.next(freshUri, (q) => q.version === version);
-    if (version === 1) await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: freshUri, languageId: 'python', version, text: t } });
-    else await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: freshUri, version }, contentChanges: [{ text: t }] });
+    if (version === 1)
+      await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: freshUri, languageId: 'python', version, text: t } });
+    else
+      await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: freshUri, version }, contentChanges: [{ text: t }] });
     return (await p).diagnostics.map(key).sort();
   };
   const analysed = (s: Server): string[] => s.logs.filter((l) => l.startsWith('ptolog: analysed') && l.endsWith(twoPath));
@@ -245,7 +292,9 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     const s = startServer();
     await initialize(s, dir);
     const opened = s.next(twoUri);
-    await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: twoUri, languageId: 'python', version: 1, text: twoText } });
+    await s.conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: twoUri, languageId: 'python', version: 1, text: twoText },
+    });
     const p1 = await opened;
     expect(analysed(s)).toEqual([`ptolog: analysed 2 of 2 units of ${twoPath}`]);
     expect(p1.diagnostics.filter((d) => d.code === 'missing-marker')).toHaveLength(4);
@@ -254,7 +303,10 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     const second = twoText.lastIndexOf('incoming = pl.load(win');
     const edited2 = twoText.slice(0, second) + twoText.slice(second).replace('acc = pl.load(data', 'acc = pl.load(data ');
     const p2wait = s.next(twoUri, (q) => q.version === 2);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: twoUri, version: 2 }, contentChanges: [{ text: edited2 }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: twoUri, version: 2 },
+      contentChanges: [{ text: edited2 }],
+    });
     const p2 = await p2wait;
     expect(analysed(s).slice(1)).toEqual([`ptolog: analysed 1 of 2 units of ${twoPath}`]);
     expect(p2.diagnostics.map(key).sort()).toEqual(await fresh(s, edited2, 1));
@@ -263,7 +315,10 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     // again, and its findings are where a fresh analysis puts them.
     const edited3 = edited2.replace('chunk = pl.load(data', 'chunk = pl.load( data');
     const p3wait = s.next(twoUri, (q) => q.version === 3);
-    await s.conn.sendNotification('textDocument/didChange', { textDocument: { uri: twoUri, version: 3 }, contentChanges: [{ text: edited3 }] });
+    await s.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri: twoUri, version: 3 },
+      contentChanges: [{ text: edited3 }],
+    });
     const p3 = await p3wait;
     expect(analysed(s).slice(2)).toEqual([`ptolog: analysed 1 of 2 units of ${twoPath}`]);
     expect(p3.diagnostics.map(key).sort()).toEqual(await fresh(s, edited3, 2));
@@ -271,8 +326,13 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
     // Hover in the second program explains from its (reused) analysis.
     const lines3 = edited3.split('\n');
     const write2 = lines3.findIndex((l, i) => i > lineOf(edited3, 'class Second') && l.includes('pld.tile.remote_store('));
-    const hover = (await s.conn.sendRequest('textDocument/hover', { textDocument: { uri: twoUri }, position: { line: write2, character: 14 } })) as Hover;
-    expect((hover.contents as { value: string }).value).toContain('InsertCommFence inserts pl.system.fence() after this remote publishing write');
+    const hover = (await s.conn.sendRequest('textDocument/hover', {
+      textDocument: { uri: twoUri },
+      position: { line: write2, character: 14 },
+    })) as Hover;
+    expect((hover.contents as { value: string }).value).toContain(
+      'InsertCommFence inserts pl.system.fence() after this remote publishing write',
+    );
     expect(await stop(s)).toBe(0);
     expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
   });
@@ -284,27 +344,40 @@ describe('ptolog lsp: per-program re-analysis and formatting', () => {
       .replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data,[step,0],[1,CHUNK])   # my chunk')
       .replace('total = pl.add(acc, incoming)', 'total=pl.add( acc,incoming )   ');
     await open(s, ringUri, messy);
-    const edits = (await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })) as TextEdit[];
+    const edits = (await s.conn.sendRequest('textDocument/formatting', {
+      textDocument: { uri: ringUri },
+      options: { tabSize: 4, insertSpaces: true },
+    })) as TextEdit[];
     const formatted = applyEdits(messy, edits);
     // Only the two messy lines change, to their regular layout; pl.load and the keyword names stay.
-    expect(formatted).toBe(ringText.replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data, [step, 0], [1, CHUNK])  # my chunk'));
+    expect(formatted).toBe(
+      ringText.replace('chunk = pl.load(data, [step, 0], [1, CHUNK])', 'chunk = pl.load(data, [step, 0], [1, CHUNK])  # my chunk'),
+    );
     expect(formatted).toContain('pld.tile.remote_store(chunk, target=win, peer=next_rank, offsets=[step, 0])');
     // Formatting the formatted text changes nothing.
     await change(s, ringUri, formatted, 2);
-    expect(await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })).toEqual([]);
+    expect(
+      await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } }),
+    ).toEqual([]);
     // The printer's form: a source action, resolved when chosen.
     const [canon] = (await s.conn.sendRequest('textDocument/codeAction', {
-      textDocument: { uri: ringUri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.canonicalize'] },
+      textDocument: { uri: ringUri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.canonicalize'] },
     })) as CodeAction[];
     expect(canon!.title).toBe('Canonicalize as PyPTO prints it');
     expect(canon!.edit).toBeUndefined();
     const resolved = (await s.conn.sendRequest('codeAction/resolve', canon)) as CodeAction;
     const printed = applyEdits(formatted, resolved.edit!.changes![ringUri]!);
     const fmtOut = await cli(['fmt', ringPath]);
-    expect(printed.slice(printed.indexOf('@pl.program'))).toBe(fmtOut.slice(fmtOut.indexOf('@pl.program')).replace('            chunk =', '            # my chunk\n            chunk ='));
+    expect(printed.slice(printed.indexOf('@pl.program'))).toBe(
+      fmtOut.slice(fmtOut.indexOf('@pl.program')).replace('            chunk =', '            # my chunk\n            chunk ='),
+    );
     // A document that does not tokenize as Python is left as it is.
     await change(s, ringUri, `${formatted}\nx = "open\n`, 3);
-    expect(await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } })).toEqual([]);
+    expect(
+      await s.conn.sendRequest('textDocument/formatting', { textDocument: { uri: ringUri }, options: { tabSize: 4, insertSpaces: true } }),
+    ).toEqual([]);
     expect(await stop(s)).toBe(0);
   });
 });
@@ -315,16 +388,28 @@ describe('ptolog lsp: lazy code actions, settings, helpers', () => {
     await initialize(s, dir, { textDocument: { codeAction: { resolveSupport: { properties: ['edit'] } } } });
     const p = await open(s, ringUri, ringText);
     const wait = p.diagnostics.find((d) => d.code === 'missing-marker' && text(d).includes('wait'))!;
-    const actions = (await s.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: ringUri }, range: wait.range, context: { diagnostics: [wait] } })) as CodeAction[];
+    const actions = (await s.conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: ringUri },
+      range: wait.range,
+      context: { diagnostics: [wait] },
+    })) as CodeAction[];
     expect(actions.map((a) => [a.title, a.edit === undefined])).toEqual([
-      ['ptolog: insert pl.system.cacheinvalid()', true], ['ptolog: ignore missing-marker on this line', false], ['Fix all ptolog findings', true],
+      ['ptolog: insert pl.system.cacheinvalid()', true],
+      ['ptolog: ignore missing-marker on this line', false],
+      ['Fix all ptolog findings', true],
     ]);
     const one = (await s.conn.sendRequest('codeAction/resolve', actions[0])) as CodeAction;
-    expect(applyEdits(ringText, one.edit!.changes![ringUri]!).split('\n')[wait.range.start.line + 1]).toBe('            pl.system.cacheinvalid()');
+    expect(applyEdits(ringText, one.edit!.changes![ringUri]!).split('\n')[wait.range.start.line + 1]).toBe(
+      '            pl.system.cacheinvalid()',
+    );
     const all = (await s.conn.sendRequest('codeAction/resolve', actions[2])) as CodeAction;
     const fixed = applyEdits(ringText, all.edit!.changes![ringUri]!);
     expect(fixed).toBe(await cli(['apply', ringPath]));
-    const fixAll = { textDocument: { uri: ringUri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] } };
+    const fixAll = {
+      textDocument: { uri: ringUri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll'] },
+    };
     expect(((await s.conn.sendRequest('textDocument/codeAction', fixAll)) as CodeAction[]).map((a) => a.kind)).toEqual(['source.fixAll']);
     // Fixed: no finding, no "Fix all".
     expect((await change(s, ringUri, fixed, 2)).diagnostics).toEqual([]);
@@ -335,7 +420,9 @@ describe('ptolog lsp: lazy code actions, settings, helpers', () => {
   it('reads the editor settings (workspace/configuration) and honours a change without a restart', async () => {
     const s = startServer();
     let settings: Record<string, unknown> = {};
-    s.conn.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((i) => (i.section === 'ptolog' ? settings : null)));
+    s.conn.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+      params.items.map((i) => (i.section === 'ptolog' ? settings : null)),
+    );
     await initialize(s, dir, { workspace: { configuration: true } });
     const kPath = join(dir, 'settings.py');
     writeFileSync(kPath, ringText);
@@ -369,7 +456,12 @@ describe('ptolog lsp: lazy code actions, settings, helpers', () => {
     const analysedLogs = (): string[] => s.logs.filter((l) => l.startsWith('ptolog: analysed') && l.endsWith(hPath));
     const p1 = await open(s, uri, t1);
     expect(analysedLogs()).toEqual([`ptolog: analysed 2 of 2 units of ${hPath}`]);
-    expect(p1.diagnostics.filter((d) => d.range.start.line === 11).map((d) => d.code).sort()).toEqual(['contract-violation', 'missing-marker']);
+    expect(
+      p1.diagnostics
+        .filter((d) => d.range.start.line === 11)
+        .map((d) => d.code)
+        .sort(),
+    ).toEqual(['contract-violation', 'missing-marker']);
     // The helper no longer writes (same line count): its unit (the helper and its caller) is analysed again, the other program is not.
     const t2 = t1.replace('    pl.store(t, [0, 0], dst)\n', '    u = pl.add(t, t)\n');
     const p2 = await change(s, uri, t2, 2);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { suppressionEdit, textEdits } from '../../src/lsp/text-edits.js';
 
@@ -17,14 +17,18 @@ describe('textEdits', () => {
 
   it('an insertion is one edit at the line it goes to, touching nothing else', () => {
     const d = doc('a\nb\nc\n');
-    expect(textEdits(d, 'a\nb\nX\nc\n')).toEqual([{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, newText: 'X\n' }]);
+    expect(textEdits(d, 'a\nb\nX\nc\n')).toEqual([
+      { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, newText: 'X\n' },
+    ]);
   });
 });
 
 describe('suppressionEdit', () => {
   it('adds the comment above the line with its indentation, in the file newline style', () => {
     const d = doc('for i in x:\r\n    pl.store(a)\r\n');
-    expect(TextDocument.applyEdits(d, [suppressionEdit(d, 1, 'missing-marker')])).toBe('for i in x:\r\n    # ptolog: ignore[missing-marker]\r\n    pl.store(a)\r\n');
+    expect(TextDocument.applyEdits(d, [suppressionEdit(d, 1, 'missing-marker')])).toBe(
+      'for i in x:\r\n    # ptolog: ignore[missing-marker]\r\n    pl.store(a)\r\n',
+    );
   });
 
   it('merges into a suppression comment already above, once per code', () => {

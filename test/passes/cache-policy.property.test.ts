@@ -15,16 +15,17 @@
  * - on any random program (src/gen), apply either rewrites idempotently or refuses with
  *   cache-policy errors (never a crash or an edit conflict).
  */
+
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { test, fc } from '@fast-check/vitest';
 import { parseModule } from '../../src/frontend/index.js';
+import { arbPrograms, programText } from '../../src/gen/arb.js';
+import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
+import type { Program, Stmt } from '../../src/ir/nodes.js';
 import { printModule } from '../../src/ir/print.js';
-import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
+import { childBodies, isCachePolicyDecl } from '../../src/ir/visit.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { arbPrograms, programText } from '../../src/gen/arb.js';
-import { childBodies, isCachePolicyDecl } from '../../src/ir/visit.js';
-import type { Program, Stmt } from '../../src/ir/nodes.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 import { runs as scaled } from '../runs.js';
 
@@ -98,13 +99,12 @@ const arbScope: fc.Arbitrary<Scope> = fc
   })
   .chain(({ kind, loads }) => {
     const read = [...new Set(loads.map((l) => l.tensor))];
-    return fc
-      .array(fc.record({ tensor: fc.constantFrom(...read), policy: arbSpelled }), { maxLength: 4 })
-      .chain((decls) =>
-        fc.array(fc.nat({ max: loads.length }), { minLength: decls.length, maxLength: decls.length })
-          // Non-decreasing, so source order = array order (the first declaration is decls[0]).
-          .map((positions) => ({ kind, loads, decls, positions: positions.sort((a, b) => a - b) })),
-      );
+    return fc.array(fc.record({ tensor: fc.constantFrom(...read), policy: arbSpelled }), { maxLength: 4 }).chain((decls) =>
+      fc
+        .array(fc.nat({ max: loads.length }), { minLength: decls.length, maxLength: decls.length })
+        // Non-decreasing, so source order = array order (the first declaration is decls[0]).
+        .map((positions) => ({ kind, loads, decls, positions: positions.sort((a, b) => a - b) })),
+    );
   });
 
 /** An outlined InCore function: `pl.func_attr({"cache_policy": [...]})` over its parameters. */
@@ -238,17 +238,20 @@ describe('cache-policy properties', () => {
     expect(applyOnce(text)).toBe(text);
   });
 
-  test.prop([arbPrograms({ maxDepth: 3 })], scaled(60))('on any program, apply either rewrites or refuses with cache-policy errors', (ps) => {
-    const text = programText(ps);
-    try {
-      const once = applyOnce(text);
-      expect(applyOnce(once)).toBe(once);
-    } catch (e) {
-      const diags = (e as { diagnostics?: { code: string }[] }).diagnostics;
-      expect(diags, String(e)).toBeDefined();
-      for (const d of diags!) expect(d.code).toMatch(/^cache-policy-/);
-    }
-  });
+  test.prop([arbPrograms({ maxDepth: 3 })], scaled(60))(
+    'on any program, apply either rewrites or refuses with cache-policy errors',
+    (ps) => {
+      const text = programText(ps);
+      try {
+        const once = applyOnce(text);
+        expect(applyOnce(once)).toBe(once);
+      } catch (e) {
+        const diags = (e as { diagnostics?: { code: string }[] }).diagnostics;
+        expect(diags, String(e)).toBeDefined();
+        for (const d of diags!) expect(d.code).toMatch(/^cache-policy-/);
+      }
+    },
+  );
 
   test.prop([arbKernels], runs)('the outlined form round-trips through fmt, and apply agrees on both', (g) => {
     const text = kernelsText(g);

@@ -3,11 +3,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_CODES } from '../../src/passes/codes.js';
 import { loadCatalog, parseCatalog } from '../../src/passes/catalog.js';
 import { formatRulesList } from '../../src/passes/catalog-text.js';
-import { PASSES, rulesDir, ruleFilesUnder } from '../../src/passes/registry.js';
+import { BUILTIN_CODES } from '../../src/passes/codes.js';
 import { auditText } from '../../src/passes/pipeline.js';
+import { PASSES, ruleFilesUnder, rulesDir } from '../../src/passes/registry.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
 
 function sources(dir: string): string[] {
@@ -35,7 +35,8 @@ function emittedCodes(): Map<string, Set<string>> {
       add(m[1]!, (before ?? after)?.[1] ?? '?');
     }
     for (const m of t.matchAll(/(?<!function )\b(errorAt|failAt)\([^;'"`]*?'([a-z][a-z0-9-]*)'/g)) add(m[2]!, 'error');
-    for (const m of t.matchAll(/(?<!function )\b(at|warnAt|located)\(\s*[\w.]+,\s*'([a-z][a-z0-9-]*)'/g)) add(m[2]!, m[1] === 'warnAt' ? 'warning' : m[1] === 'at' ? 'error' : '?');
+    for (const m of t.matchAll(/(?<!function )\b(at|warnAt|located)\(\s*[\w.]+,\s*'([a-z][a-z0-9-]*)'/g))
+      add(m[2]!, m[1] === 'warnAt' ? 'warning' : m[1] === 'at' ? 'error' : '?');
   }
   return out;
 }
@@ -46,7 +47,20 @@ describe('the catalog is complete', () => {
 
   it('declares every code emitted anywhere in src/', () => {
     expect(emitted.size).toBeGreaterThan(40);
-    for (const c of ['manifest', 'bad-tuple', 'bad-fact', 'too-many-tuples', 'evaluation-timeout', 'include-not-found', 'internal-error', 'usage', 'unused-relation', 'bad-argument', 'unwritable-output', 'undeclared-relation']) {
+    for (const c of [
+      'manifest',
+      'bad-tuple',
+      'bad-fact',
+      'too-many-tuples',
+      'evaluation-timeout',
+      'include-not-found',
+      'internal-error',
+      'usage',
+      'unused-relation',
+      'bad-argument',
+      'unwritable-output',
+      'undeclared-relation',
+    ]) {
       expect(emitted.has(c), c).toBe(true);
     }
     expect([...emitted.keys()].filter((c) => !catalog.has(c)).sort()).toEqual([]);
@@ -58,7 +72,8 @@ describe('the catalog is complete', () => {
       const e = catalog.get(code);
       if (!e) continue;
       const declared = new Set([e.severity, ...Object.values(e.stages)]);
-      for (const s of sevs) if (s !== '?' && !declared.has(s as never)) wrong.push(`${code}: reported as ${s}, declared ${[...declared].join('/')}`);
+      for (const s of sevs)
+        if (s !== '?' && !declared.has(s as never)) wrong.push(`${code}: reported as ${s}, declared ${[...declared].join('/')}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -80,7 +95,11 @@ describe('severity per audit stage', () => {
     expect(e.stages).toEqual({ 'as-written': 'warning' });
     const pass = PASSES.filter((p) => p.name === 'insert-comm-fence');
     const byStage = (stage: 'pipeline' | 'as-written'): Set<string> =>
-      new Set(auditText(kernel, 'k.py', pass, { stage }).filter((d) => d.code === 'missing-marker').map((d) => d.severity));
+      new Set(
+        auditText(kernel, 'k.py', pass, { stage })
+          .filter((d) => d.code === 'missing-marker')
+          .map((d) => d.severity),
+      );
     expect([...byStage('pipeline')]).toEqual([e.severity]);
     expect([...byStage('as-written')]).toEqual([e.stages['as-written']]);
   });

@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type CatalogEntry, loadCatalog } from '../../src/passes/catalog.js';
+import { PASSES, ruleFilesUnder, rulesDir } from '../../src/passes/registry.js';
 import { run } from '../cli/helpers.js';
-import { loadCatalog, type CatalogEntry } from '../../src/passes/catalog.js';
-import { PASSES, rulesDir, ruleFilesUnder } from '../../src/passes/registry.js';
 
 /** A Python kernel, a rule file, or text that is only shown (a command line, a TOML table). */
 type Kind = 'python' | 'rules' | 'shown';
@@ -21,7 +21,12 @@ function kindOf(text: string): Kind {
 }
 
 /** The severities `code` is reported with when the example `text` is run (empty: not reported). */
-async function reported(e: CatalogEntry, text: string, dir: string, name: string): Promise<{ severities: string[]; stage: string; output: string }> {
+async function reported(
+  e: CatalogEntry,
+  text: string,
+  dir: string,
+  name: string,
+): Promise<{ severities: string[]; stage: string; output: string }> {
   const code = e.code;
   const kind = kindOf(text);
   const directive = /^(?:#|\/\/) ptolog (.*)$/.exec(text.split('\n')[0]!);
@@ -57,15 +62,39 @@ const runnable = entries.filter((e) => e.example !== '' && kindOf(e.example) !==
  * file, a bad option value, a binary file) or a TOML table; each is covered by its own tests.
  */
 const COMMAND_EXAMPLES = [
-  'bad-argument', 'bad-fact', 'bad-tuple', 'catalog', 'config', 'evaluation-timeout', 'file-not-found', 'internal-error',
-  'manifest', 'missing-facts', 'no-tests', 'not-python', 'patch-conflict', 'unknown-code', 'unknown-pass', 'unreadable-file',
-  'unwritable-output', 'usage', 'write-failed', 'bad-annotation', 'annotation-without-colon', 'nesting-too-deep',
-  'file-too-large', 'no-files', 'unknown-config-code',
+  'bad-argument',
+  'bad-fact',
+  'bad-tuple',
+  'catalog',
+  'config',
+  'evaluation-timeout',
+  'file-not-found',
+  'internal-error',
+  'manifest',
+  'missing-facts',
+  'no-tests',
+  'not-python',
+  'patch-conflict',
+  'unknown-code',
+  'unknown-pass',
+  'unreadable-file',
+  'unwritable-output',
+  'usage',
+  'write-failed',
+  'bad-annotation',
+  'annotation-without-colon',
+  'nesting-too-deep',
+  'file-too-large',
+  'no-files',
+  'unknown-config-code',
 ];
 
 describe('catalog examples', () => {
   it('every example is run, except the command-line codes', () => {
-    const notRun = entries.filter((e) => !runnable.includes(e)).map((e) => e.code).sort();
+    const notRun = entries
+      .filter((e) => !runnable.includes(e))
+      .map((e) => e.code)
+      .sort();
     expect(notRun).toEqual([...COMMAND_EXAMPLES].sort());
     // Every shipped contract's code has an example and an ok example that are run.
     for (const e of entries.filter((x) => x.contract !== 'ptolog')) {
@@ -74,15 +103,18 @@ describe('catalog examples', () => {
     }
   });
 
-  it.each(runnable.map((e) => [e.code, e] as [string, CatalogEntry]))('%s: the example reports it, the ok example does not', async (code, e) => {
-    const dir = mkdtempSync(join(tmpdir(), 'ptolog-example-'));
-    const got = await reported(e, e.example, dir, 'example');
-    const want = got.stage === 'as-written' ? (e.stages['as-written'] ?? e.severity) : e.severity;
-    expect(got.severities.length, `${code} not reported by its example:\n${got.output}`).toBeGreaterThan(0);
-    expect(new Set(got.severities), code).toEqual(new Set([want]));
-    if (e.ok !== '') {
-      const ok = await reported(e, e.ok, dir, 'ok');
-      expect(ok.severities, `${code} reported by its ok example:\n${ok.output}`).toEqual([]);
-    }
-  });
+  it.each(runnable.map((e) => [e.code, e] as [string, CatalogEntry]))(
+    '%s: the example reports it, the ok example does not',
+    async (code, e) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ptolog-example-'));
+      const got = await reported(e, e.example, dir, 'example');
+      const want = got.stage === 'as-written' ? (e.stages['as-written'] ?? e.severity) : e.severity;
+      expect(got.severities.length, `${code} not reported by its example:\n${got.output}`).toBeGreaterThan(0);
+      expect(new Set(got.severities), code).toEqual(new Set([want]));
+      if (e.ok !== '') {
+        const ok = await reported(e, e.ok, dir, 'ok');
+        expect(ok.severities, `${code} reported by its ok example:\n${ok.output}`).toEqual([]);
+      }
+    },
+  );
 });

@@ -4,14 +4,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_CODES, knownCodes } from '../../src/passes/codes.js';
-import { loadCatalog, parseCatalog, catalogForRules } from '../../src/passes/catalog.js';
+import { catalogForRules, loadCatalog, parseCatalog } from '../../src/passes/catalog.js';
 import { formatRulesList, lookupCode } from '../../src/passes/catalog-text.js';
-import { PASSES, rulesDir, ruleFilesUnder } from '../../src/passes/registry.js';
-import { DiagnosticError, type Diagnostic } from '../../src/report/diagnostic.js';
-import { renderDiagnostics } from '../../src/report/text.js';
+import { BUILTIN_CODES, knownCodes } from '../../src/passes/codes.js';
+import { PASSES, ruleFilesUnder, rulesDir } from '../../src/passes/registry.js';
+import { type Diagnostic, DiagnosticError } from '../../src/report/diagnostic.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import { SourceText } from '../../src/report/source.js';
+import { renderDiagnostics } from '../../src/report/text.js';
 
 function errorText(f: () => unknown): string {
   try {
@@ -51,7 +51,7 @@ describe('the shipped catalog', () => {
     for (const e of catalog.values()) if (e.contract !== 'ptolog') expect(contracts.has(e.contract), e.code).toBe(true);
   });
 
-  it("gives each code the severity the shipped rules report it with", () => {
+  it('gives each code the severity the shipped rules report it with', () => {
     const given = new Map<string, Set<string>>();
     for (const f of ruleFilesUnder(rulesDir())) {
       for (const m of readFileSync(f, 'utf8').matchAll(/\bfinding\(\s*"([^"]+)",\s*"([^"]+)"/g)) {
@@ -70,15 +70,21 @@ describe('catalog errors', () => {
   });
 
   it('rejects an unknown key and a missing summary', () => {
-    expect(errorText(() => parseCatalog('d.toml', '[x]\nseverity = "note"\nsumary = "s"\n', 'c'))).toContain("d.toml:3:1: error[catalog]: unknown key 'sumary' in [x]");
-    expect(errorText(() => parseCatalog('d.toml', '[x]\nseverity = "note"\n', 'c'))).toContain("'summary' of [x] must be a non-empty string");
+    expect(errorText(() => parseCatalog('d.toml', '[x]\nseverity = "note"\nsumary = "s"\n', 'c'))).toContain(
+      "d.toml:3:1: error[catalog]: unknown key 'sumary' in [x]",
+    );
+    expect(errorText(() => parseCatalog('d.toml', '[x]\nseverity = "note"\n', 'c'))).toContain(
+      "'summary' of [x] must be a non-empty string",
+    );
   });
 
   it('rejects invalid TOML and a code declared twice', () => {
     expect(errorText(() => parseCatalog('d.toml', '[x\n', 'c'))).toContain('d.toml:1:');
     const dir = mkdtempSync(join(tmpdir(), 'ptolog-catalog-'));
     writeFileSync(join(dir, 'diagnostics.toml'), '[missing-marker]\nseverity = "note"\nsummary = "again"\n');
-    expect(errorText(() => catalogForRules(rulesDir(), [dir]))).toMatch(/diagnostics\.toml:1:1: error\[catalog\]: the code 'missing-marker' is declared twice/);
+    expect(errorText(() => catalogForRules(rulesDir(), [dir]))).toMatch(
+      /diagnostics\.toml:1:1: error\[catalog\]: the code 'missing-marker' is declared twice/,
+    );
   });
 
   it("reads a user's catalog beside a --rules directory, with defaults", () => {
@@ -127,10 +133,13 @@ describe('ptolog rules', () => {
     const at = PASSES.map((p) => text.indexOf(`  ${p.name}  `));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    for (const c of catalog.keys()) expect(text).toMatch(new RegExp(`^  ${c} +(error|warning|note)(; [a-z-]+: (error|warning|note))* `, 'm'));
+    for (const c of catalog.keys())
+      expect(text).toMatch(new RegExp(`^  ${c} +(error|warning|note)(; [a-z-]+: (error|warning|note))* `, 'm'));
   });
 
   it('suggests the closest code for an unknown one', () => {
-    expect(errorText(() => lookupCode(catalog, 'contract-violaton'))).toContain("unknown diagnostic code 'contract-violaton' (did you mean 'contract-violation'?)");
+    expect(errorText(() => lookupCode(catalog, 'contract-violaton'))).toContain(
+      "unknown diagnostic code 'contract-violaton' (did you mean 'contract-violation'?)",
+    );
   });
 });

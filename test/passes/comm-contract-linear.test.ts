@@ -6,14 +6,15 @@
  * really reaches unreleased, or at the exit; the same reads are stale, after a wait they
  * really follow without an invalidate.
  */
-import { expect } from 'vitest';
-import { test, fc } from '@fast-check/vitest';
+
 import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { expect } from 'vitest';
+import { evaluate, loadProgram } from '../../src/datalog/index.js';
+import { extractFacts } from '../../src/facts/extract.js';
+import { parseModule } from '../../src/frontend/index.js';
 import { arbCommProgram, commModuleText } from '../../src/gen/comm.js';
 import { printProgram } from '../../src/ir/print.js';
-import { parseModule } from '../../src/frontend/index.js';
-import { extractFacts } from '../../src/facts/extract.js';
-import { evaluate, loadProgram } from '../../src/datalog/index.js';
 import { databaseSink } from '../../src/passes/database-sink.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
@@ -34,7 +35,9 @@ function dropMarkers(text: string, keep: readonly boolean[]): string {
   let i = 0;
   return text
     .split('\n')
-    .map((line) => (!/pl\.system\.(fence|cacheinvalid)\(/.test(line) || (keep[i++ % keep.length] ?? true) ? line : line.replace(/\S.*$/, 'pass')))
+    .map((line) =>
+      !/pl\.system\.(fence|cacheinvalid)\(/.test(line) || (keep[i++ % keep.length] ?? true) ? line : line.replace(/\S.*$/, 'pass'),
+    )
     .join('\n');
 }
 
@@ -53,9 +56,12 @@ test.prop([arbCommProgram(), fc.array(fc.boolean(), { minLength: 1, maxLength: 1
     expect(set(atNotify, [0])).toEqual(set(r.tuples('ref_notify'), [0]));
     const reachable = new Set(r.tuples('ref_notify').map(key));
     for (const t of atNotify) expect(reachable.has(key(t)), `witness ${key(t)}`).toBe(true);
-    expect(set(r.tuples('unreleased_at_exit').filter((t) => !atNotify.some((a) => a[0] === t[0])), [0])).toEqual(
-      set(r.tuples('ref_exit_only'), [0]),
-    );
+    expect(
+      set(
+        r.tuples('unreleased_at_exit').filter((t) => !atNotify.some((a) => a[0] === t[0])),
+        [0],
+      ),
+    ).toEqual(set(r.tuples('ref_exit_only'), [0]));
     const stale = r.tuples('stale_read');
     expect(set(stale, [0])).toEqual(set(r.tuples('ref_stale_read'), [0]));
     const staleRef = new Set(r.tuples('ref_stale_read').map(key));

@@ -7,20 +7,21 @@
  * contract audit is clean after apply, and Orchestration functions receive markers only in the
  * kernels PyPTO outlines from them (CORE_GROUP pl.at, pl.spmd bodies).
  */
+
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { test, fc } from '@fast-check/vitest';
-import { arbCommProgram, commModuleText } from '../../src/gen/comm.js';
-import { printProgram } from '../../src/ir/print.js';
 import { parseModule } from '../../src/frontend/index.js';
-import { checkProgram } from '../../src/verify/checks.js';
-import { moduleRaces } from '../../src/verify/machine/index.js';
+import { arbCommProgram, commModuleText } from '../../src/gen/comm.js';
+import { joinWithSemicolons } from '../../src/gen/respell.js';
+import { structurallyEqual } from '../../src/ir/equal.js';
+import type { Stmt } from '../../src/ir/nodes.js';
+import { printProgram } from '../../src/ir/print.js';
+import { childBodies } from '../../src/ir/visit.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { childBodies } from '../../src/ir/visit.js';
-import type { Stmt } from '../../src/ir/nodes.js';
-import { structurallyEqual } from '../../src/ir/equal.js';
-import { joinWithSemicolons } from '../../src/gen/respell.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { checkProgram } from '../../src/verify/checks.js';
+import { moduleRaces } from '../../src/verify/machine/index.js';
 import { runs as scaled } from '../runs.js';
 
 // A test asserts behaviour, not speed: no time limit on an apply (termination is the rules' tuple bounds' and vitest's concern).
@@ -48,7 +49,8 @@ function markerCount(text: string, funcName: string): number {
   let n = 0;
   const count = (body: readonly Stmt[]): void => {
     for (const s of body) {
-      if (s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name.startsWith('system.')) n++;
+      if (s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name.startsWith('system.'))
+        n++;
       if (!isKernelScope(s)) for (const b of childBodies(s)) count(b);
     }
   };
@@ -77,31 +79,40 @@ describe('InsertCommFence properties', () => {
     expect(findings.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
   });
 
-  test.prop([arbCommProgram()], runs)('the default stage (as PyPTO compiles it) reports no error: InsertCommFence repairs every violation', (p) => {
-    const text = commModuleText(p, printProgram);
-    const findings = auditText(text, 'gen.py', [pass], { session });
-    expect(findings.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual([]);
-    // Each missing marker is a note there, and a warning as written.
-    const asWritten = auditText(text, 'gen.py', [pass], { stage: 'as-written', session });
-    const notes = findings.filter((d) => d.code === 'missing-marker');
-    expect(notes.every((d) => d.severity === 'note')).toBe(true);
-    expect(notes.length).toBe(asWritten.filter((d) => d.code === 'missing-marker' && d.severity === 'warning').length);
-  });
+  test.prop([arbCommProgram()], runs)(
+    'the default stage (as PyPTO compiles it) reports no error: InsertCommFence repairs every violation',
+    (p) => {
+      const text = commModuleText(p, printProgram);
+      const findings = auditText(text, 'gen.py', [pass], { session });
+      expect(findings.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+      // Each missing marker is a note there, and a warning as written.
+      const asWritten = auditText(text, 'gen.py', [pass], { stage: 'as-written', session });
+      const notes = findings.filter((d) => d.code === 'missing-marker');
+      expect(notes.every((d) => d.severity === 'note')).toBe(true);
+      expect(notes.length).toBe(asWritten.filter((d) => d.code === 'missing-marker' && d.severity === 'warning').length);
+    },
+  );
 
-  test.prop([arbCommProgram(), fc.nat()], scaled(20))('on programs written with `;`: the same program; apply is idempotent and the audit clean after it', (p, seed) => {
-    const canonical = commModuleText(p, printProgram);
-    const text = joinWithSemicolons(canonical, seed);
-    expect(structurallyEqual(parseModule(text, 'gen.py').programs, parseModule(canonical, 'gen.py').programs)).toBe(true);
-    const once = applyOnce(text);
-    expect(applyOnce(once)).toBe(once);
-    expect(auditText(once, 'gen.py', [pass], { stage: 'as-written', session }).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
-    // The markers are the ones the canonical text gets: same program after apply.
-    expect(structurallyEqual(parseModule(once, 'gen.py').programs, parseModule(applyOnce(canonical), 'gen.py').programs)).toBe(true);
-  }, 180_000);
+  test.prop([arbCommProgram(), fc.nat()], scaled(20))(
+    'on programs written with `;`: the same program; apply is idempotent and the audit clean after it',
+    (p, seed) => {
+      const canonical = commModuleText(p, printProgram);
+      const text = joinWithSemicolons(canonical, seed);
+      expect(structurallyEqual(parseModule(text, 'gen.py').programs, parseModule(canonical, 'gen.py').programs)).toBe(true);
+      const once = applyOnce(text);
+      expect(applyOnce(once)).toBe(once);
+      expect(auditText(once, 'gen.py', [pass], { stage: 'as-written', session }).map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+      // The markers are the ones the canonical text gets: same program after apply.
+      expect(structurallyEqual(parseModule(once, 'gen.py').programs, parseModule(applyOnce(canonical), 'gen.py').programs)).toBe(true);
+    },
+    180_000,
+  );
 
   it('the `;` generator joins statements (not vacuous)', () => {
     const sample = fc.sample(fc.tuple(arbCommProgram(), fc.nat()), { numRuns: 20, seed: 5 });
-    const joined = sample.filter(([p, s]) => /; /.test(joinWithSemicolons(commModuleText(p, printProgram), s).replace(/"[^"]*"/g, ''))).length;
+    const joined = sample.filter(([p, s]) =>
+      /; /.test(joinWithSemicolons(commModuleText(p, printProgram), s).replace(/"[^"]*"/g, '')),
+    ).length;
     expect(joined).toBeGreaterThan(15);
   });
 
@@ -116,4 +127,3 @@ describe('InsertCommFence properties', () => {
     expect(markerCount(applyOnce(text), 'main')).toBe(markerCount(text, 'main'));
   });
 });
-

@@ -1,11 +1,12 @@
 // A rule author's loop (issue 30 items 1-3): a lint-only contract needs no `apply` file, an
 // explain probe may use `_`, every manifest error is located in contract.toml, and `ptolog rules
 // --rules DIR` lists the folder's contract.
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, tree } from '../cli/helpers.js';
 import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { run, tree } from '../cli/helpers.js';
 
 const LINT = `#include <ptolog/lib.dl>
 #include <ptolog/edits.dl>
@@ -65,7 +66,9 @@ describe('a lint-only contract', () => {
     const dir = contract(LINT_ONLY.replace("'store_then_sync($s, _)'", "'store_then_sync($s, _)', 'store_then_sink($s, 0)'"));
     const ex = await run(['explain', '--rules', join(dir, 'lint'), '--pass', 'sync-lint', `${join(dir, 'k.py')}:15`]);
     expect(ex.code).toBe(2);
-    expect(ex.err).toMatch(/contract\.toml:8:\d+: error\[manifest\]: \[explain\] probe 'store_then_sink\(\$s, 0\)': the relation store_then_sink is not declared/);
+    expect(ex.err).toMatch(
+      /contract\.toml:8:\d+: error\[manifest\]: \[explain\] probe 'store_then_sink\(\$s, 0\)': the relation store_then_sink is not declared/,
+    );
     const show = contract(LINT_ONLY.replace('show = ["store_then_sync"]', 'show = ["store_then_sink"]'));
     const ex2 = await run(['explain', '--rules', join(show, 'lint'), '--pass', 'sync-lint', `${join(show, 'k.py')}:15`]);
     expect(ex2.err).toMatch(/contract\.toml:7:\d+: error\[manifest\]: \[explain\] show: the relation store_then_sink is not declared/);
@@ -115,14 +118,21 @@ class Publish:
     const k = join(tree({ 'k.py': KERNEL }), 'k.py');
     const json = await run(['audit', '--as-written', '--pass', 'insert-comm-fence', '--format', 'json', k]);
     const cv = JSON.parse(json.out).diagnostics.find((d: { code: string }) => d.code === 'contract-violation');
-    expect(cv.related).toEqual([{ message: 'the notify this write reaches without a release', file: k, line: 10, column: 9, endLine: 10, endColumn: 69 }]);
+    expect(cv.related).toEqual([
+      { message: 'the notify this write reaches without a release', file: k, line: 10, column: 9, endLine: 10, endColumn: 69 },
+    ]);
     const sarif = await run(['audit', '--as-written', '--pass', 'insert-comm-fence', '--format', 'sarif', k]);
     const result = JSON.parse(sarif.out).runs[0].results.find((r: { ruleId: string }) => r.ruleId === 'contract-violation');
-    expect(result.relatedLocations).toEqual([{
-      id: 1,
-      physicalLocation: { artifactLocation: { uri: pathToFileURL(k).href }, region: { startLine: 10, startColumn: 9, endLine: 10, endColumn: 69 } },
-      message: { text: 'the notify this write reaches without a release' },
-    }]);
+    expect(result.relatedLocations).toEqual([
+      {
+        id: 1,
+        physicalLocation: {
+          artifactLocation: { uri: pathToFileURL(k).href },
+          region: { startLine: 10, startColumn: 9, endLine: 10, endColumn: 69 },
+        },
+        message: { text: 'the notify this write reaches without a release' },
+      },
+    ]);
   });
 });
 

@@ -1,14 +1,14 @@
-import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../cli/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { extractFacts } from '../../src/facts/extract.js';
+import { MemorySink } from '../../src/facts/sink.js';
+import { parseModule } from '../../src/frontend/index.js';
 import { parseManifest } from '../../src/passes/manifest.js';
 import { contractsWith, PASSES, rulesDir } from '../../src/passes/registry.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
-import { parseModule } from '../../src/frontend/index.js';
-import { extractFacts } from '../../src/facts/extract.js';
-import { MemorySink } from '../../src/facts/sink.js';
+import { run } from '../cli/helpers.js';
 
 const FOURTH = 'rules/examples/syncall_handoff';
 
@@ -22,7 +22,9 @@ function tsFiles(dir: string): string[] {
 
 /** A file's code without its comments (what the file does, not what it documents). */
 function code(path: string): string {
-  return readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  return readFileSync(path, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
 /**
@@ -55,7 +57,12 @@ describe('contracts are data', () => {
   });
 
   it('a --rules folder with a contract.toml is a contract of its own: --pass, apply, audit, explain know it', async () => {
-    expect(contractsWith([FOURTH]).map((p) => p.name)).toEqual(['cache-policy', 'expand-manual-phase-fence', 'insert-comm-fence', 'syncall-handoff']);
+    expect(contractsWith([FOURTH]).map((p) => p.name)).toEqual([
+      'cache-policy',
+      'expand-manual-phase-fence',
+      'insert-comm-fence',
+      'syncall-handoff',
+    ]);
     const unknown = await run(['apply', '--pass', 'syncall-handof', 'specs/syncall_handoff/handoff.py']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).not.toContain('syncall-handoff');
@@ -63,7 +70,11 @@ describe('contracts are data', () => {
     expect(near.err).toContain('did you mean syncall-handoff?');
     const audit = await run(['audit', '--rules', FOURTH, '--format', 'json', 'specs/syncall_handoff/handoff.py']);
     expect(audit.code).toBe(1);
-    expect(JSON.parse(audit.out).diagnostics.map((d: { code: string }) => d.code).sort()).toEqual(['syncall-stale-read', 'syncall-unreleased']);
+    expect(
+      JSON.parse(audit.out)
+        .diagnostics.map((d: { code: string }) => d.code)
+        .sort(),
+    ).toEqual(['syncall-stale-read', 'syncall-unreleased']);
     // apply is idempotent: its output has nothing left to insert.
     const once = await run(['apply', '--rules', FOURTH, '--pass', 'syncall-handoff', 'specs/syncall_handoff/order_not_ids.py']);
     expect(once.code).toBe(0);
@@ -108,7 +119,7 @@ describe('source order is a fact', () => {
     const m = parseModule(readFileSync('specs/syncall_handoff/order_not_ids.py', 'utf8'), 'k.py');
     const sink = new MemorySink();
     extractFacts(m, sink);
-    const spans = new Map((sink.relations.get('span') ?? []).map((t) => [t[0] as number, [t[1] as number, t[2] as number]]));
+    const spans = new Map((sink.relations.get('span') ?? []).map((t) => [t[0] as number, [t[1] as number, t[2] as number] as const]));
     const pre = (sink.relations.get('preorder') ?? []).map((t) => [t[0] as number, t[1] as number] as const);
     expect(pre.length).toBe(spans.size);
     expect(pre.map(([, k]) => k).sort((a, b) => a - b)).toEqual(pre.map((_, i) => i));

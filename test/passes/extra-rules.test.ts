@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { readExtraRules, extrasFor } from '../../src/passes/extra-rules.js';
+import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
 import { PASSES, passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 
@@ -43,11 +43,15 @@ describe('--rules routing', () => {
   it('a finding an extension derives in every pass it extends is reported once', async () => {
     const dir = rulesDirWith({
       'every.dl': 'finding("every-pass-pass", "warning", S, "a pass statement") :- stmt(S, "Pass", _, _).\n',
-      'diagnostics.toml': '[every-pass-pass]\nseverity = "warning"\nsummary = "a pass statement"\nhelp = "a pass statement"\nexample = "pass"\n',
+      'diagnostics.toml':
+        '[every-pass-pass]\nseverity = "warning"\nsummary = "a pass statement"\nhelp = "a pass statement"\nexample = "pass"\n',
     });
     expect(PASSES.filter((p) => extrasFor(p, readExtraRules([dir], PASSES)).length > 0).length).toBeGreaterThan(1);
     const kernel = join(dir, 'k.py');
-    writeFileSync(kernel, 'import pypto.language as pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n    def f(self):\n        pass\n');
+    writeFileSync(
+      kernel,
+      'import pypto.language as pl\n\n\n@pl.program\nclass K:\n    @pl.function(type=pl.FunctionType.InCore)\n    def f(self):\n        pass\n',
+    );
     const r = await run(['audit', '--rules', dir, kernel]);
     expect(r.code).toBe(1);
     expect(r.out.match(/warning\[every-pass-pass\]/g)).toHaveLength(1);

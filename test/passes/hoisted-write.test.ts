@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
-import { runPipeline } from '../../src/verify/checks.js';
 import { auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { runPipeline } from '../../src/verify/checks.js';
 
 const comm = passByName('insert-comm-fence')!;
 const run = { session: new RuleSession() };

@@ -48,7 +48,9 @@ def broken(t: pl.Tile[[1, 8], pl.FP32], win: pld.DistributedTensor[[1, 8], pl.FP
 `;
     const r = applyPasses(text, 'j.py', PASSES, { session });
     expect(r.errors.map((d) => d.code)).toEqual(['deps-on-plain-call']);
-    expect(r.text).toContain('def k(t: pl.Tile[[1, 8], pl.FP32], win: pld.DistributedTensor[[1, 8], pl.FP32]):\n    pl.store(t, [0, 0], win)\n    pl.system.cacheinvalid(win, [1, 8], [0, 0])\n    pl.system.fence()\n');
+    expect(r.text).toContain(
+      'def k(t: pl.Tile[[1, 8], pl.FP32], win: pld.DistributedTensor[[1, 8], pl.FP32]):\n    pl.store(t, [0, 0], win)\n    pl.system.cacheinvalid(win, [1, 8], [0, 0])\n    pl.system.fence()\n',
+    );
     expect(r.text).toContain('    with pl.at(level=pl.Level.CORE_GROUP):\n        pl.store(t, [0, 0], win)\n');
     expect(r.text.match(/pl\.system\.fence\(\)/g)).toHaveLength(1);
   });

@@ -25,7 +25,8 @@ describe('no kernel: no rules loaded', () => {
     const k = 'import pypto.language as pl\n\n@pl.jit.incore\ndef k(x: pl.Tensor[[8], pl.FP32]):\n    return x\n';
     expect(() => auditText(k, 'k.py', PASSES, missingRoot)).toThrow();
     // (Also behind an alias no decorator name gives away.)
-    const aliased = 'import pypto.language as pl\nfrom pypto.jit import jit as J\n\n@J.incore\ndef k(x: pl.Tensor[[8], pl.FP32]):\n    return x\n';
+    const aliased =
+      'import pypto.language as pl\nfrom pypto.jit import jit as J\n\n@J.incore\ndef k(x: pl.Tensor[[8], pl.FP32]):\n    return x\n';
     expect(() => auditText(aliased, 'k.py', PASSES, missingRoot)).toThrow();
   });
 });

@@ -4,22 +4,23 @@
  * the same producer arrays, directly or through a barrier); round-trip; and only `deps` lists
  * and the inserted barrier lines change in the text.
  */
+
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { test, fc } from '@fast-check/vitest';
-import { arbOrchestrationProgram, orchestrationModuleText } from '../../src/gen/orchestration.js';
-import { printProgram } from '../../src/ir/print.js';
 import { parseModule } from '../../src/frontend/index.js';
-import { analyze } from '../../src/passes/analyze.js';
-import { readEdits } from '../../src/passes/read-edits.js';
-import { rewrite } from '../../src/rewrite/rewrite.js';
-import { removeLines } from '../../src/rewrite/patch.js';
-import { structurallyEqual, stripSpans } from '../../src/ir/equal.js';
-import { applyPasses } from '../../src/passes/pipeline.js';
-import { passByName } from '../../src/passes/registry.js';
-import { walkStmts } from '../../src/ir/visit.js';
-import { checkRewrite } from '../../src/verify/checks.js';
+import { arbOrchestrationProgram, orchestrationModuleText } from '../../src/gen/orchestration.js';
+import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
 import type { Expr } from '../../src/ir/nodes.js';
+import { printProgram } from '../../src/ir/print.js';
+import { walkStmts } from '../../src/ir/visit.js';
+import { analyze } from '../../src/passes/analyze.js';
+import { applyPasses } from '../../src/passes/pipeline.js';
+import { readEdits } from '../../src/passes/read-edits.js';
+import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { removeLines } from '../../src/rewrite/patch.js';
+import { rewrite } from '../../src/rewrite/rewrite.js';
+import { checkRewrite } from '../../src/verify/checks.js';
 import { runs as scaled } from '../runs.js';
 
 // A test asserts behaviour, not speed: no time limit on an apply (termination is the rules' tuple bounds' and vitest's concern).
@@ -76,7 +77,8 @@ describe('ExpandManualPhaseFence properties', () => {
     const r = rewrite(m, a.table, readEdits(a.result));
     const strip = (t: string): string => t.replace(/deps=\[[^\]]*\]/g, 'deps=[]');
     expect(strip(removeLines(r.text, r.insertedLines))).toBe(strip(text));
-    for (const l of r.insertedLines) expect(r.text.split('\n')[l - 1]).toMatch(/^\s*phase_fence_barrier_\d+_tid = pl\.system\.task_dummy\(deps=\[\w+\]\)$/);
+    for (const l of r.insertedLines)
+      expect(r.text.split('\n')[l - 1]).toMatch(/^\s*phase_fence_barrier_\d+_tid = pl\.system\.task_dummy\(deps=\[\w+\]\)$/);
     const reparsed = parseModule(r.text, 'gen.py');
     if (!structurallyEqual(reparsed.programs, r.module.programs)) {
       expect(stripSpans(reparsed.programs)).toEqual(stripSpans(r.module.programs));

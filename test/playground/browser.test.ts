@@ -1,13 +1,14 @@
 // The playground in a real browser: Debian's Chromium driven by playwright-core (no browser
 // download). Builds the page once (vite), serves it on 127.0.0.1, pastes a kernel and checks
 // each tab. Skipped, with the reason in its name, when no Chromium is found.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateToHash } from '../../playground/src/state.js';
-import { skipReason, startPlayground, type Playground } from './harness.js';
+import { type Playground, skipReason, startPlayground } from './harness.js';
 
 const OUT = join('test', 'out', 'playground');
 
@@ -62,7 +63,9 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
   it('the explain tab follows the cursor line', async () => {
     await page.click('nav button[data-tab="explain"]');
     await page.locator('#kernel .cm-line', { hasText: 'pld.tile.remote_store(' }).click();
-    await expect.poll(() => page.textContent('#explain'), { timeout: 0 }).toContain('missing-marker: InsertCommFence inserts pl.system.fence() after this remote publishing write');
+    await expect
+      .poll(() => page.textContent('#explain'), { timeout: 0 })
+      .toContain('missing-marker: InsertCommFence inserts pl.system.fence() after this remote publishing write');
     expect(await page.textContent('#explain')).toContain('proof of insert_after(');
   });
 
@@ -72,12 +75,18 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
     // cursor): open the stmt table (again, if a re-render closed it) until it shows its rows.
     const rows = page.locator('#facts details[open] table tbody tr');
     await expect
-      .poll(async () => {
-        if ((await page.locator('#facts details[open]').count()) === 0) {
-          await page.locator('#facts details summary').filter({ hasText: /^stmt\(/ }).click();
-        }
-        return rows.count();
-      }, { timeout: 0 })
+      .poll(
+        async () => {
+          if ((await page.locator('#facts details[open]').count()) === 0) {
+            await page
+              .locator('#facts details summary')
+              .filter({ hasText: /^stmt\(/ })
+              .click();
+          }
+          return rows.count();
+        },
+        { timeout: 0 },
+      )
       .toBeGreaterThan(5);
     const stmtRows = await rows.count();
     expect(await page.textContent('#facts details[open] summary')).toContain(`— ${stmtRows} row(s)`);
@@ -102,10 +111,10 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
     const shared = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const base = server.resolvedUrls!.local[0]!;
     const countMarkers = async (p: Page): Promise<number> => p.locator('#findings li[data-code="missing-marker"]').count();
-    await shared.goto(base + await stateToHash({ kernel, rules: '' }));
+    await shared.goto(base + (await stateToHash({ kernel, rules: '' })));
     await shared.waitForSelector('body[data-analysed="1"]', { timeout: 0 });
     expect(await countMarkers(shared)).toBe(1);
-    await shared.goto(base + await stateToHash({ kernel, rules: 'wait_op("pld.system.ttest").\n' }));
+    await shared.goto(base + (await stateToHash({ kernel, rules: 'wait_op("pld.system.ttest").\n' })));
     await shared.reload();
     await shared.waitForSelector('body[data-analysed="1"]', { timeout: 0 });
     expect(await shared.textContent('#rules .cm-content')).toContain('wait_op("pld.system.ttest").');

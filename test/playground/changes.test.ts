@@ -1,6 +1,7 @@
 // The playground's text changes (a fix, "Apply all") turn the analysed kernel into the fixed one.
+
+import { fc, it as prop } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { it as prop, fc } from '@fast-check/vitest';
 import { applyChanges, textChanges } from '../../playground/src/changes.js';
 
 const line = fc.constantFrom('a\n', 'b\n', '    pl.system.fence()\n', '\n', 'c', 'x = 1\n');

@@ -1,8 +1,9 @@
 // The kernel editor in Chromium: no line's start is hidden (issue 33, 8a) and it indents as
 // Python does, in the file's unit (issue 33, 9).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Page } from 'playwright-core';
-import { analysed, analysedCount, firstColumnVisible, loadExample, skipReason, startPlayground, type Playground } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysed, analysedCount, firstColumnVisible, loadExample, type Playground, skipReason, startPlayground } from './harness.js';
 
 /** Moves the cursor to the end of its line (End goes to a wrap point first). */
 async function lineEnd(page: Page): Promise<void> {
@@ -48,7 +49,7 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
     expect(errors).toEqual([]);
   });
 
-  it('Enter keeps the indentation of a 12-space line (one unit more after a colon), in the file\'s 4-space unit', async () => {
+  it("Enter keeps the indentation of a 12-space line (one unit more after a colon), in the file's 4-space unit", async () => {
     await loadExample(page, 'ring_allreduce.py');
     const line = page.locator('#kernel .cm-line', { hasText: 'pld.tile.remote_store(' });
     await line.click();
@@ -65,7 +66,9 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
     // Typing the missing fence: the finding goes, and no inconsistent-dedent error comes.
     await page.keyboard.type('pl.system.fence(');
     await analysed(page, before + 1).catch(() => undefined);
-    await expect.poll(async () => page.locator('#findings li').evaluateAll((lis) => lis.map((l) => l.getAttribute('data-code'))), { timeout: 0 }).toEqual(['missing-marker']);
+    await expect
+      .poll(async () => page.locator('#findings li').evaluateAll((lis) => lis.map((l) => l.getAttribute('data-code'))), { timeout: 0 })
+      .toEqual(['missing-marker']);
     expect(await page.textContent('#findings')).toContain('cacheinvalid');
     expect(await page.locator('#kernel .cm-lintRange-error').count()).toBe(0);
     // After a colon: one unit deeper.
@@ -77,7 +80,11 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
     await page.keyboard.press('Home');
     await page.keyboard.press('Home');
     // Tab indents the line by one unit; Shift+Tab takes it back.
-    const text = async (): Promise<string> => page.locator('#kernel .cm-line', { hasText: 'for step in pl.range(' }).textContent().then((t) => t ?? '');
+    const text = async (): Promise<string> =>
+      page
+        .locator('#kernel .cm-line', { hasText: 'for step in pl.range(' })
+        .textContent()
+        .then((t) => t ?? '');
     expect(await text()).toMatch(/^ {8}for/);
     await page.keyboard.press('Tab');
     expect(await text()).toMatch(/^ {12}for/);
@@ -86,7 +93,8 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
   });
 
   it('a 2-space file is indented in 2s', async () => {
-    const kernel = 'import pypto.language as pl\n\n\n@pl.program\nclass P:\n  @pl.function\n  def f(self, x: pl.Tensor[[4], pl.FP32]):\n    if True:\n      y = x\n';
+    const kernel =
+      'import pypto.language as pl\n\n\n@pl.program\nclass P:\n  @pl.function\n  def f(self, x: pl.Tensor[[4], pl.FP32]):\n    if True:\n      y = x\n';
     const p2 = await pg.open(`#k=${Buffer.from(kernel).toString('base64url')}`);
     await p2.locator('#kernel .cm-line', { hasText: 'y = x' }).click();
     await lineEnd(p2);

@@ -1,13 +1,15 @@
 // Fixes at a click in Chromium (issue 33, 8): "Fix" on a finding (in the list and in the lint
 // tooltip), "Apply all" and "Copy diff" on the diff tab; each an undoable editor step.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { analysed, analysedCount, loadExample, skipReason, startPlayground, type Playground } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysed, analysedCount, loadExample, type Playground, skipReason, startPlayground } from './harness.js';
 
 const RING = readFileSync('examples/ring_allreduce.py', 'utf8');
 const FENCE = '            pld.tile.remote_store(chunk, target=win, peer=next_rank, offsets=[step, 0])\n            pl.system.fence()\n';
-const INVALID = '            pld.system.wait(signal=signal, offsets=[0, step], expected=1, cmp=pld.WaitCmp.Ge)\n            pl.system.cacheinvalid()\n';
+const INVALID =
+  '            pld.system.wait(signal=signal, offsets=[0, step], expected=1, cmp=pld.WaitCmp.Ge)\n            pl.system.cacheinvalid()\n';
 
 describe.skipIf(skipReason !== undefined)(`fixes in Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   let pg: Playground;
@@ -27,7 +29,8 @@ describe.skipIf(skipReason !== undefined)(`fixes in Chromium${skipReason ? ` (sk
 
   // (The kernel is short: the editor has every line in the page.)
   const kernel = async (): Promise<string> => page.locator('#kernel .cm-line').evaluateAll((ls) => ls.map((l) => l.textContent).join('\n'));
-  const codes = async (): Promise<(string | null)[]> => page.locator('#findings li').evaluateAll((lis) => lis.map((l) => l.getAttribute('data-code')));
+  const codes = async (): Promise<(string | null)[]> =>
+    page.locator('#findings li').evaluateAll((lis) => lis.map((l) => l.getAttribute('data-code')));
   /** Runs `act` and waits for the analysis that follows it. */
   const after = async (act: () => Promise<unknown>): Promise<void> => {
     const n = await analysedCount(page);

@@ -2,8 +2,8 @@
 // serves it on 127.0.0.1 and drives Debian's Chromium with playwright-core (no browser download).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { build, preview, type PreviewServer } from 'vite';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
 
 const CANDIDATES = [process.env['PTOLOG_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const executablePath = CANDIDATES.find((p): p is string => p !== undefined && p !== '' && existsSync(p));
@@ -11,7 +11,16 @@ const executablePath = CANDIDATES.find((p): p is string => p !== undefined && p 
 export const skipReason = executablePath ? undefined : 'no Chromium found (apt-get install chromium, or set PTOLOG_CHROMIUM)';
 const CONFIG = 'playground/vite.config.ts';
 /** Chromium flags: headless, no sandbox (root in CI), and nothing that reaches the network by itself. */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A served playground and a browser to open it in. */
 export interface Playground {
@@ -30,7 +39,12 @@ export interface Playground {
 export async function startPlayground(name: string): Promise<Playground> {
   const outDir = resolve('test', 'out', 'playground-dist', name);
   await build({ configFile: CONFIG, logLevel: 'error', build: { outDir } });
-  const server = await preview({ configFile: CONFIG, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  const server = await preview({
+    configFile: CONFIG,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
   const browser = await chromium.launch({ executablePath: executablePath!, args: ARGS });
   const base = server.resolvedUrls!.local[0]!;
   return {

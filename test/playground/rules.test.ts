@@ -1,11 +1,12 @@
 // Extra rules in Chromium (issue 33, 10): a rule error is listed at its own file:line:col (one
 // spelling of the path), underlined in the rules editor, and a click goes there; the rules
 // editor highlights Datalog.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateToHash } from '../../playground/src/state.js';
-import { skipReason, startPlayground, type Playground } from './harness.js';
+import { type Playground, skipReason, startPlayground } from './harness.js';
 
 const RING = readFileSync('examples/ring_allreduce.py', 'utf8');
 const BAD = '// two undeclared relations\n\nbar(X) :- baz(X).\n';
@@ -42,7 +43,8 @@ describe.skipIf(skipReason !== undefined)(`rules editor in Chromium${skipReason 
     // A click puts the cursor on `baz` in the rules editor.
     await items.nth(1).click();
     expect(await page.evaluate('document.activeElement.closest("#rules") !== null')).toBe(true);
-    expect(await page.evaluate(`(() => {
+    expect(
+      await page.evaluate(`(() => {
       const s = getSelection();
       const n = s.anchorNode;
       const line = (n instanceof Element ? n : n.parentElement).closest('.cm-line');
@@ -50,7 +52,8 @@ describe.skipIf(skipReason !== undefined)(`rules editor in Chromium${skipReason 
       r.setStart(line, 0);
       r.setEnd(n, s.anchorOffset);
       return r.toString();
-    })()`)).toBe('bar(X) :- ');
+    })()`),
+    ).toBe('bar(X) :- ');
     expect(errors).toEqual([]);
   });
 

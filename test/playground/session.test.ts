@@ -1,11 +1,12 @@
 // The playground's session in Chromium (issue 33, 11): progress while analysing, a racy default
 // example named in the menu, a compressed share link holding the "as written" box, stale
 // analyses stopped, and unchanged programs not audited again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateFromHash, stateToHash } from '../../playground/src/state.js';
-import { analysed, analysedCount, skipReason, startPlayground, type Playground } from './harness.js';
+import { analysed, analysedCount, type Playground, skipReason, startPlayground } from './harness.js';
 
 /** Records every text the status line shows, and whether the progress bar was shown, from page load on. */
 const RECORD = `(() => {
@@ -39,8 +40,13 @@ describe.skipIf(skipReason !== undefined)(`playground session in Chromium${skipR
   });
 
   it('opens on a racy kernel, named in the menu, and shows the steps of its analysis', async () => {
-    expect(await page.$eval('#examples', (s) => (s as unknown as { selectedOptions: { label: string }[] }).selectedOptions[0]!.label)).toBe('ring_allreduce.py');
-    expect(await page.locator('#findings li').evaluateAll((l) => l.map((x) => x.getAttribute('data-code')))).toEqual(['missing-marker', 'missing-marker']);
+    expect(await page.$eval('#examples', (s) => (s as unknown as { selectedOptions: { label: string }[] }).selectedOptions[0]!.label)).toBe(
+      'ring_allreduce.py',
+    );
+    expect(await page.locator('#findings li').evaluateAll((l) => l.map((x) => x.getAttribute('data-code')))).toEqual([
+      'missing-marker',
+      'missing-marker',
+    ]);
     const statuses = (await page.evaluate('window.__statuses')) as string[];
     expect(statuses.some((s) => /^analysing… \d+\/\d+: insert-comm-fence: audit of RingAllReduce/.test(s))).toBe(true);
     expect(statuses.some((s) => /^analysing… \d+\/\d+: .*: apply/.test(s))).toBe(true);
@@ -88,7 +94,7 @@ describe.skipIf(skipReason !== undefined)(`playground session in Chromium${skipR
     expect(await page.locator('#findings .sev-error').count()).toBeGreaterThan(0);
   });
 
-  it('a change in one program leaves the other program\'s audit as it was', async () => {
+  it("a change in one program leaves the other program's audit as it was", async () => {
     const ring = readFileSync('examples/ring_allreduce.py', 'utf8');
     const second = ring.slice(ring.indexOf('@pl.program')).replace('class RingAllReduce', 'class RingAllReduce2');
     const p = await pg.open(await stateToHash({ kernel: `${ring}\n\n${second}`, rules: '' }));

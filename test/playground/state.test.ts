@@ -1,14 +1,18 @@
 // The share link (issue 33, 11): compressed, holding kernel, rules and the "as written" box;
 // links of the first form (`#k=…&r=…`) still open.
-import { describe, expect, it } from 'vitest';
-import { it as prop, fc } from '@fast-check/vitest';
+
 import { readFileSync } from 'node:fs';
+import { fc, it as prop } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import { stateFromHash, stateToHash } from '../../playground/src/state.js';
 
 describe('share link state', () => {
-  prop.prop([fc.string({ unit: 'grapheme' }), fc.string(), fc.boolean()])('round-trips kernel, rules and "as written"', async (kernel, rules, asWritten) => {
-    expect(await stateFromHash(await stateToHash({ kernel, rules, asWritten }))).toEqual({ kernel, rules, asWritten });
-  });
+  prop.prop([fc.string({ unit: 'grapheme' }), fc.string(), fc.boolean()])(
+    'round-trips kernel, rules and "as written"',
+    async (kernel, rules, asWritten) => {
+      expect(await stateFromHash(await stateToHash({ kernel, rules, asWritten }))).toEqual({ kernel, rules, asWritten });
+    },
+  );
 
   it('is compressed: a shipped example takes under half the characters of plain base64url', async () => {
     const kernel = readFileSync('examples/ring_allreduce.py', 'utf8');

@@ -1,5 +1,5 @@
-import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
 import { SourceText } from '../../src/report/source.js';
 
 describe('SourceText.byteOffset', () => {

@@ -2,9 +2,10 @@
  * replace_deps on a deps list written over several lines keeps the list's comments (issue 34,
  * item 14): the list becomes the barrier's name, the comments stay inside the brackets.
  */
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
@@ -26,7 +27,7 @@ describe('replace_deps keeps comments', () => {
     expect(applyOnce(once)).toBe(once);
   });
 
-  it('builds the list text: first comment after the name, the others and `]` at their lines\' indentation', () => {
+  it("builds the list text: first comment after the name, the others and `]` at their lines' indentation", () => {
     const t = 'f(deps=[\n    a,  # c\n    "#no",\n    b,  # d\n  ])';
     const start = t.indexOf('[');
     const end = t.lastIndexOf(']') + 1;

@@ -3,12 +3,13 @@
  * other order gives the same edits; EditTable.of keeps a set's edits and their order; IntColumn
  * keeps every number exactly.
  */
-import { describe, expect, it } from 'vitest';
+
 import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import type { EvalResult, Value } from '../../src/datalog/index.js';
 import { readEdits } from '../../src/passes/read-edits.js';
-import { EditTable, editCount, emptyEdits, type EditSet } from '../../src/rewrite/edits.js';
 import { IntColumn } from '../../src/rewrite/columns.js';
+import { type EditSet, EditTable, editCount, emptyEdits } from '../../src/rewrite/edits.js';
 
 /** An evaluation result that holds `rows` per relation, given in that order. */
 function fakeResult(rows: Record<string, Value[][]>): EvalResult {
@@ -23,8 +24,14 @@ function fakeResult(rows: Record<string, Value[][]>): EvalResult {
 /** Every edit of a set as plain data (the columns' objects built). */
 function plain(e: EditSet): EditSet {
   return {
-    insertCall: e.insertCall, orphanArgs: e.orphanArgs, replaceDeps: e.replaceDeps, setKwarg: e.setKwarg,
-    replaceKwarg: e.replaceKwarg, removeFuncAttr: e.removeFuncAttr, hoist: e.hoist ?? [], bad: e.bad,
+    insertCall: e.insertCall,
+    orphanArgs: e.orphanArgs,
+    replaceDeps: e.replaceDeps,
+    setKwarg: e.setKwarg,
+    replaceKwarg: e.replaceKwarg,
+    removeFuncAttr: e.removeFuncAttr,
+    hoist: e.hoist ?? [],
+    bad: e.bad,
   };
 }
 
@@ -46,7 +53,10 @@ const sorted = {
     [3, 'before', 0, 'deps', 'list', 20, ''],
     [3, 'before', 0, 'name', 'text', 0, '"b"'],
   ],
-  replace_deps: [[30, 'b0'], [31, 'b0']],
+  replace_deps: [
+    [30, 'b0'],
+    [31, 'b0'],
+  ],
 } satisfies Record<string, Value[][]>;
 
 describe('readEdits', () => {
@@ -59,30 +69,65 @@ describe('readEdits', () => {
       [9, 'after', 0, 'system.fence', [], []],
     ]);
     expect(e.insertCall[0]!.args[1]!.value).toEqual({ kind: 'shape', node: 12, text: '' });
-    expect(e.orphanArgs.map((o) => o.what)).toEqual(['two calls (system.cacheinvalid, system.other) at the same place and seq', 'call_arg at position 0']);
-    expect(e.replaceDeps).toEqual([{ node: 30, name: 'b0' }, { node: 31, name: 'b0' }]);
+    expect(e.orphanArgs.map((o) => o.what)).toEqual([
+      'two calls (system.cacheinvalid, system.other) at the same place and seq',
+      'call_arg at position 0',
+    ]);
+    expect(e.replaceDeps).toEqual([
+      { node: 30, name: 'b0' },
+      { node: 31, name: 'b0' },
+    ]);
     expect(editCount(e)).toBe(4 + 2 + 2);
   });
 
-  test.prop([fc.array(fc.nat(), { minLength: 20, maxLength: 20 })], { numRuns: 50 })('reads the same edits from rows in any order', (keys) => {
-    const shuffle = (rows: Value[][]): Value[][] => rows.map((r, i) => [keys[i % keys.length]!, r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-    const want = plain(readEdits(fakeResult(sorted)));
-    const got = plain(readEdits(fakeResult(Object.fromEntries(Object.entries(sorted).map(([k, rows]) => [k, shuffle(rows)])))));
-    // Calls come in the order read, and which of two calls at one place is kept follows it too.
-    const key = (c: { stmt: number; place: string; seq: number }): string => `${c.stmt} ${c.place} ${c.seq}`;
-    const byKey = <T extends { stmt: number; place: string; seq: number }>(xs: T[]): T[] => [...xs].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    expect(byKey(got.insertCall).map((c) => [key(c), c.args, c.kwargs])).toEqual(byKey(want.insertCall).map((c) => [key(c), c.args, c.kwargs]));
-    expect(got.orphanArgs.length).toBe(want.orphanArgs.length);
-    expect(got.replaceDeps).toEqual(expect.arrayContaining(want.replaceDeps));
-  });
+  test.prop([fc.array(fc.nat(), { minLength: 20, maxLength: 20 })], { numRuns: 50 })(
+    'reads the same edits from rows in any order',
+    (keys) => {
+      const shuffle = (rows: Value[][]): Value[][] =>
+        rows
+          .map((r, i) => [keys[i % keys.length]!, r] as const)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, r]) => r);
+      const want = plain(readEdits(fakeResult(sorted)));
+      const got = plain(readEdits(fakeResult(Object.fromEntries(Object.entries(sorted).map(([k, rows]) => [k, shuffle(rows)])))));
+      // Calls come in the order read, and which of two calls at one place is kept follows it too.
+      const key = (c: { stmt: number; place: string; seq: number }): string => `${c.stmt} ${c.place} ${c.seq}`;
+      const byKey = <T extends { stmt: number; place: string; seq: number }>(xs: T[]): T[] =>
+        [...xs].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      expect(byKey(got.insertCall).map((c) => [key(c), c.args, c.kwargs])).toEqual(
+        byKey(want.insertCall).map((c) => [key(c), c.args, c.kwargs]),
+      );
+      expect(got.orphanArgs.length).toBe(want.orphanArgs.length);
+      expect(got.replaceDeps).toEqual(expect.arrayContaining(want.replaceDeps));
+    },
+  );
 });
 
 describe('EditTable.of', () => {
   it('keeps every edit of a set of objects, in order, and a table is itself', () => {
     const set = emptyEdits();
     set.insertCall = [
-      { stmt: 5, place: 'after', seq: 2 ** 40, op: 'a.b', bind: '', args: [{ pos: 1, value: { kind: 'text', node: 0, text: 'x' } }, { pos: 0, value: { kind: 'expr', node: 7, text: '' } }], kwargs: [] },
-      { stmt: -1, place: 'before', seq: 0, op: 'c', bind: 'v', args: [], kwargs: [{ key: 'k', value: { kind: 'name', node: 0, text: 'n' } }] },
+      {
+        stmt: 5,
+        place: 'after',
+        seq: 2 ** 40,
+        op: 'a.b',
+        bind: '',
+        args: [
+          { pos: 1, value: { kind: 'text', node: 0, text: 'x' } },
+          { pos: 0, value: { kind: 'expr', node: 7, text: '' } },
+        ],
+        kwargs: [],
+      },
+      {
+        stmt: -1,
+        place: 'before',
+        seq: 0,
+        op: 'c',
+        bind: 'v',
+        args: [],
+        kwargs: [{ key: 'k', value: { kind: 'name', node: 0, text: 'n' } }],
+      },
     ];
     set.replaceDeps = [{ node: 4, name: 'v' }];
     set.bad = [{ node: 1, message: 'm' }];

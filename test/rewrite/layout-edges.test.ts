@@ -6,30 +6,31 @@
  * apply changes nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { parseModule } from '../../src/frontend/index.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
-import { parseModule } from '../../src/frontend/index.js';
-import { applySourceEdits } from '../../src/rewrite/patch.js';
 import { SourceText } from '../../src/report/source.js';
+import { applySourceEdits } from '../../src/rewrite/patch.js';
 
 const pass = passByName('insert-comm-fence')!;
 const session = new RuleSession();
 const applyOnce = (text: string): string => applyPasses(text, 't.py', [pass], { session }).text;
 
-const kernel = (body: string): string => [
-  'import pypto.language as pl',
-  'import pypto.language.distributed as pld',
-  '',
-  '',
-  '@pl.program',
-  'class P:',
-  '    @pl.function(type=pl.FunctionType.InCore)',
-  '    def step(self, t: pl.Tile[[1, 8], pl.FP32], dst: pld.DistributedTensor[[1, 8], pl.FP32], peer: pl.Scalar[pl.INT32]):',
-  body,
-  '        return t',
-  '',
-].join('\n');
+const kernel = (body: string): string =>
+  [
+    'import pypto.language as pl',
+    'import pypto.language.distributed as pld',
+    '',
+    '',
+    '@pl.program',
+    'class P:',
+    '    @pl.function(type=pl.FunctionType.InCore)',
+    '    def step(self, t: pl.Tile[[1, 8], pl.FP32], dst: pld.DistributedTensor[[1, 8], pl.FP32], peer: pl.Scalar[pl.INT32]):',
+    body,
+    '        return t',
+    '',
+  ].join('\n');
 
 const STORE = 'pld.tile.remote_store(t, dst, peer, [0, 0])';
 
@@ -70,7 +71,7 @@ describe('apply: backslash continuations', () => {
     expect(applyOnce(once)).toBe(once);
   });
 
-  it('reads a line continued from a line holding only `\\` at the first line\'s indentation, as Python does', () => {
+  it("reads a line continued from a line holding only `\\` at the first line's indentation, as Python does", () => {
     // (What the first apply used to write: Python reads `x = 1` as a statement indented by 8.)
     const t = kernel(`        ${STORE}\n        \\\n    x = 1`);
     expect(body(t)).toEqual(['ExprStmt', 'Assign', 'Return']);
@@ -89,7 +90,10 @@ describe('apply: backslash continuations', () => {
 
 describe('patcher: continued lines', () => {
   const src = (t: string): SourceText => new SourceText('t.py', t);
-  const at = (t: string, needle: string): { start: number; end: number } => ({ start: t.indexOf(needle), end: t.indexOf(needle) + needle.length });
+  const at = (t: string, needle: string): { start: number; end: number } => ({
+    start: t.indexOf(needle),
+    end: t.indexOf(needle) + needle.length,
+  });
 
   it('inserts before a statement at the first physical line of its logical line', () => {
     const t = 'def f():\n    \\\n  for i in r:\n        g()\n';
@@ -97,7 +101,7 @@ describe('patcher: continued lines', () => {
     expect(r.text).toBe('def f():\n    b = d()\n    \\\n  for i in r:\n        g()\n');
   });
 
-  it('turns a body continued onto the next line into a block at the header\'s indentation', () => {
+  it("turns a body continued onto the next line into a block at the header's indentation", () => {
     const t = 'def f():\n    if c: \\\n    x = 1\n    y = 2\n';
     const r = applySourceEdits(src(t), [{ kind: 'insertAfter', anchor: at(t, 'x = 1'), lines: ['fence()'] }]);
     expect(r.text).toBe('def f():\n    if c:\n        x = 1\n        fence()\n    y = 2\n');

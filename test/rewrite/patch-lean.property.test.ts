@@ -5,16 +5,17 @@
  * every edit kind (lines that are blank or hold a line break included), both give the same
  * text and inserted line numbers, or refuse with the same located diagnostics.
  */
+
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { test, fc } from '@fast-check/vitest';
+import { parseModule } from '../../src/frontend/index.js';
 import { arbProgram, programText } from '../../src/gen/arb.js';
 import { arbRespelling, respell } from '../../src/gen/respell.js';
-import { parseModule } from '../../src/frontend/index.js';
-import { walkStmts } from '../../src/ir/visit.js';
-import { applySourceEdits, type PatchResult, type SourceEdit } from '../../src/rewrite/patch.js';
-import { DiagnosticError } from '../../src/report/diagnostic.js';
 import type { Span, Stmt } from '../../src/ir/nodes.js';
+import { walkStmts } from '../../src/ir/visit.js';
+import { DiagnosticError } from '../../src/report/diagnostic.js';
 import type { SourceText } from '../../src/report/source.js';
+import { applySourceEdits, type PatchResult, type SourceEdit } from '../../src/rewrite/patch.js';
 import { referencePatch } from './reference-patch.js';
 
 /** A kernel with the layouts the patcher treats specially: `a; b`, `if c: x`, an elif chain. */
@@ -69,7 +70,8 @@ function outcome(f: (s: SourceText, e: readonly SourceEdit[]) => PatchResult, so
   try {
     return f(source, edits);
   } catch (e) {
-    if (e instanceof DiagnosticError) return e.diagnostics.map((d) => ({ code: d.code, message: d.message, start: d.location?.start, end: d.location?.end }));
+    if (e instanceof DiagnosticError)
+      return e.diagnostics.map((d) => ({ code: d.code, message: d.message, start: d.location?.start, end: d.location?.end }));
     throw e;
   }
 }
@@ -80,31 +82,34 @@ const arbText = fc.oneof(
 );
 
 describe('lean patcher', () => {
-  test.prop([arbText, fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 })], { numRuns: 150 })(
-    'patches exactly as the patcher as first written',
-    (lf, crlf, picks) => {
-      const text = crlf ? lf.replace(/\n/g, '\r\n') : lf;
-      const m = parseModule(text, 'gen.py');
-      const stmts: Stmt[] = [];
-      for (const p of m.programs) for (const f of p.functions) walkStmts(f.body, (s) => stmts.push(s));
-      if (stmts.length === 0) return;
-      const edits = editsOf(stmts, picks);
-      expect(outcome(applySourceEdits, m.source, edits)).toEqual(outcome(referencePatch, m.source, edits));
-    },
-  );
+  test.prop([arbText, fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 })], {
+    numRuns: 150,
+  })('patches exactly as the patcher as first written', (lf, crlf, picks) => {
+    const text = crlf ? lf.replace(/\n/g, '\r\n') : lf;
+    const m = parseModule(text, 'gen.py');
+    const stmts: Stmt[] = [];
+    for (const p of m.programs) for (const f of p.functions) walkStmts(f.body, (s) => stmts.push(s));
+    if (stmts.length === 0) return;
+    const edits = editsOf(stmts, picks);
+    expect(outcome(applySourceEdits, m.source, edits)).toEqual(outcome(referencePatch, m.source, edits));
+  });
 
   // Insertions alone rarely conflict: many at once, after statements that end together (a
   // loop and its last statement) and before ones that start a line or follow a `;`.
-  test.prop([arbText, fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1 }), fc.nat({ max: 1 }), fc.nat()), { minLength: 2, maxLength: 16 })], { numRuns: 150 })(
-    'inserts exactly as the patcher as first written',
-    (lf, crlf, picks) => {
-      const text = crlf ? lf.replace(/\n/g, '\r\n') : lf;
-      const m = parseModule(text, 'gen.py');
-      const stmts: Stmt[] = [];
-      for (const p of m.programs) for (const f of p.functions) walkStmts(f.body, (s) => stmts.push(s));
-      if (stmts.length === 0) return;
-      const edits = editsOf(stmts, picks);
-      expect(outcome(applySourceEdits, m.source, edits)).toEqual(outcome(referencePatch, m.source, edits));
-    },
-  );
+  test.prop(
+    [
+      arbText,
+      fc.boolean(),
+      fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1 }), fc.nat({ max: 1 }), fc.nat()), { minLength: 2, maxLength: 16 }),
+    ],
+    { numRuns: 150 },
+  )('inserts exactly as the patcher as first written', (lf, crlf, picks) => {
+    const text = crlf ? lf.replace(/\n/g, '\r\n') : lf;
+    const m = parseModule(text, 'gen.py');
+    const stmts: Stmt[] = [];
+    for (const p of m.programs) for (const f of p.functions) walkStmts(f.body, (s) => stmts.push(s));
+    if (stmts.length === 0) return;
+    const edits = editsOf(stmts, picks);
+    expect(outcome(applySourceEdits, m.source, edits)).toEqual(outcome(referencePatch, m.source, edits));
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DiagnosticError } from '../../src/report/diagnostic.js';
 import { SourceText } from '../../src/report/source.js';
 import { applySourceEdits, indentUnit, removeLines } from '../../src/rewrite/patch.js';
-import { DiagnosticError } from '../../src/report/diagnostic.js';
 
 const src = (t: string): SourceText => new SourceText('t.py', t);
 const spanOf = (text: string, needle: string, nth = 0): { start: number; end: number } => {

@@ -3,10 +3,11 @@
  * by piece, line numbers found by splitting each change's text): the oracle the lean patcher
  * (src/rewrite/patch.ts, columns and one join) is compared with. Test code only.
  */
+
+import { type LineTable, scanLines } from '../../src/frontend/scan.js';
 import type { Span } from '../../src/ir/nodes.js';
 import { DiagnosticError, errorAt } from '../../src/report/diagnostic.js';
 import type { SourceText } from '../../src/report/source.js';
-import { scanLines, type LineTable } from '../../src/frontend/scan.js';
 import { indentUnit, newlineStyle, type PatchResult, type SourceEdit } from '../../src/rewrite/patch.js';
 
 /** One primitive text change: replace [start, end) by text. `order` keeps insertions stable. */
@@ -85,7 +86,8 @@ export function referencePatch(source: SourceText, edits: readonly SourceEdit[])
    */
   const listStartOf = (offset: number): number => {
     const first = logicalStartOf(offset);
-    if (!/^(if|elif|else|for|while|with|def|try|except|finally|class|async)(?![A-Za-z0-9_])/.test(text.slice(first, first + 8))) return first;
+    if (!/^(if|elif|else|for|while|with|def|try|except|finally|class|async)(?![A-Za-z0-9_])/.test(text.slice(first, first + 8)))
+      return first;
     let depth = 0;
     for (let i = first; i < offset; i++) {
       const c = text[i]!;
@@ -140,7 +142,13 @@ export function referencePatch(source: SourceText, edits: readonly SourceEdit[])
       // An `elif` branch is the only statement of its parent's else block: a statement next to
       // it would need the chain rewritten into `else:` + `if`, which no edit asks for.
       throw new DiagnosticError([
-        errorAt(source, e.anchor.start, e.anchor.start + 4, 'patch-conflict', 'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.'),
+        errorAt(
+          source,
+          e.anchor.start,
+          e.anchor.start + 4,
+          'patch-conflict',
+          'cannot insert a statement next to an elif branch; the rules anchored an insertion at it.',
+        ),
       ]);
     }
     switch (e.kind) {
@@ -159,9 +167,7 @@ export function referencePatch(source: SourceText, edits: readonly SourceEdit[])
         const ls = lineStartOf(e.anchor.start);
         const inlineStart = text.slice(ls, e.anchor.start).trim() !== '' && !broken.has(e.anchor.start);
         const at = inlineStart ? e.anchor.start : ls;
-        const body = inlineStart
-          ? e.lines.map((l) => l + nl + indent).join('')
-          : e.lines.map((l) => indent + l + nl).join('');
+        const body = inlineStart ? e.lines.map((l) => l + nl + indent).join('') : e.lines.map((l) => indent + l + nl).join('');
         changes.push({ start: at, end: at, text: body, order: order++, inserted: e.lines.length });
         break;
       }
@@ -190,14 +196,21 @@ export function referencePatch(source: SourceText, edits: readonly SourceEdit[])
   }
 
   changes.sort(
-    (a, b) => a.start - b.start || a.end - b.end || (a.after !== undefined && b.after !== undefined ? b.after - a.after : 0) || a.order - b.order,
+    (a, b) =>
+      a.start - b.start || a.end - b.end || (a.after !== undefined && b.after !== undefined ? b.after - a.after : 0) || a.order - b.order,
   );
   for (let i = 1; i < changes.length; i++) {
     const prev = changes[i - 1]!;
     const cur = changes[i]!;
     if (cur.start < prev.end || (cur.start === prev.start && prev.end > prev.start && cur.end > cur.start)) {
       throw new DiagnosticError([
-        errorAt(source, cur.start, Math.max(cur.end, cur.start + 1), 'patch-conflict', 'two edits change overlapping text; the rules derived conflicting edits for this place.'),
+        errorAt(
+          source,
+          cur.start,
+          Math.max(cur.end, cur.start + 1),
+          'patch-conflict',
+          'two edits change overlapping text; the rules derived conflicting edits for this place.',
+        ),
       ]);
     }
   }
@@ -234,4 +247,3 @@ export function referencePatch(source: SourceText, edits: readonly SourceEdit[])
   out += text.slice(pos);
   return { text: out, insertedLines };
 }
-

@@ -5,19 +5,20 @@
  * generated orchestration programs through ExpandManualPhaseFence (insertions before loops,
  * replaced deps lists) with the tree rewrite given the edits as objects, not columns.
  */
-import { describe, expect } from 'vitest';
+
 import { test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { parseModule } from '../../src/frontend/index.js';
 import { arbCommProgram, commModuleText } from '../../src/gen/comm.js';
 import { arbOrchestrationProgram, orchestrationModuleText } from '../../src/gen/orchestration.js';
-import type { EditSet } from '../../src/rewrite/edits.js';
+import { structurallyEqual } from '../../src/ir/equal.js';
 import { printProgram } from '../../src/ir/print.js';
-import { parseModule } from '../../src/frontend/index.js';
 import { analyze } from '../../src/passes/analyze.js';
 import { readEdits } from '../../src/passes/read-edits.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import type { EditSet } from '../../src/rewrite/edits.js';
 import { rewrite, rewriteText } from '../../src/rewrite/rewrite.js';
-import { structurallyEqual } from '../../src/ir/equal.js';
 
 const session = new RuleSession();
 const pass = passByName('insert-comm-fence')!;
@@ -25,8 +26,13 @@ const phase = passByName('expand-manual-phase-fence')!;
 
 /** The edits of a set as plain objects (what a library caller may build by hand). */
 const objects = (e: EditSet): EditSet => ({
-  insertCall: e.insertCall, orphanArgs: e.orphanArgs, replaceDeps: e.replaceDeps, setKwarg: e.setKwarg,
-  replaceKwarg: e.replaceKwarg, removeFuncAttr: e.removeFuncAttr, bad: e.bad,
+  insertCall: e.insertCall,
+  orphanArgs: e.orphanArgs,
+  replaceDeps: e.replaceDeps,
+  setKwarg: e.setKwarg,
+  replaceKwarg: e.replaceKwarg,
+  removeFuncAttr: e.removeFuncAttr,
+  bad: e.bad,
 });
 
 describe('rewriteText', () => {
@@ -45,16 +51,19 @@ describe('rewriteText', () => {
     if (byTree.applied > 0) expect(structurallyEqual(plain, parseModule(text, 'gen.py'))).toBe(true);
   });
 
-  test.prop([arbOrchestrationProgram()], { numRuns: 40 })('patches an orchestration program exactly as rewrite does from edit objects', (p) => {
-    const text = orchestrationModuleText(p, printProgram);
-    const tree = parseModule(text, 'gen.py');
-    const a = analyze(tree, phase.entry, [], { session });
-    const byTree = rewrite(tree, a.table, objects(readEdits(a.result)));
-    const plain = parseModule(text, 'gen.py');
-    const b = analyze(plain, phase.entry, [], { session });
-    const byText = rewriteText(plain, b.table, readEdits(b.result));
-    expect(byText.text).toBe(byTree.text);
-    expect(byText.applied).toBe(byTree.applied);
-    expect(byText.insertedLines).toEqual(byTree.insertedLines);
-  });
+  test.prop([arbOrchestrationProgram()], { numRuns: 40 })(
+    'patches an orchestration program exactly as rewrite does from edit objects',
+    (p) => {
+      const text = orchestrationModuleText(p, printProgram);
+      const tree = parseModule(text, 'gen.py');
+      const a = analyze(tree, phase.entry, [], { session });
+      const byTree = rewrite(tree, a.table, objects(readEdits(a.result)));
+      const plain = parseModule(text, 'gen.py');
+      const b = analyze(plain, phase.entry, [], { session });
+      const byText = rewriteText(plain, b.table, readEdits(b.result));
+      expect(byText.text).toBe(byTree.text);
+      expect(byText.applied).toBe(byTree.applied);
+      expect(byText.insertedLines).toEqual(byTree.insertedLines);
+    },
+  );
 });

@@ -53,7 +53,9 @@ function runSouffle(rule: string, facts: string, out: string): Promise<{ code: n
 function outputs(dir: string): Map<string, string[]> {
   const m = new Map<string, string[]>();
   for (const n of existsSync(dir) ? readdirSync(dir) : []) {
-    const lines = readFileSync(join(dir, n), 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(join(dir, n), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     m.set(n, lines.sort());
   }
   return m;
@@ -64,19 +66,26 @@ function differences(a: Map<string, string[]>, b: Map<string, string[]>): string
   for (const n of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(n) ?? [];
     const y = b.get(n) ?? [];
-    if (x.join('\n') !== y.join('\n')) out.push(`${n}: souffle ${x.length} lines, ptolog ${y.length} lines; first differing: ${x.find((l) => !y.includes(l)) ?? y.find((l) => !x.includes(l))}`);
+    if (x.join('\n') !== y.join('\n'))
+      out.push(
+        `${n}: souffle ${x.length} lines, ptolog ${y.length} lines; first differing: ${x.find((l) => !y.includes(l)) ?? y.find((l) => !x.includes(l))}`,
+      );
   }
   return out;
 }
 
 describe.skipIf(!hasSouffle)('Soufflé comparison', () => {
-  it('every shipped rule file gives the same outputs in Soufflé and ptolog on every example and spec input', { timeout: 3_600_000 }, async () => {
+  it('every shipped rule file gives the same outputs in Soufflé and ptolog on every example and spec input', {
+    timeout: 3_600_000,
+  }, async () => {
     // A file that declares nothing (rules/op_catalog.dl: facts of relations ops.dl declares) is a
     // fragment another file includes, not a program of its own: it runs as part of its includer.
     const rules = walk(join(root, 'rules'), '.dl').filter((f) => /^\s*\.decl\b/m.test(readFileSync(f, 'utf8')));
     // PTOLOG_SOUFFLE_ONLY=REGEX narrows the inputs while investigating a difference.
     const only = process.env['PTOLOG_SOUFFLE_ONLY'];
-    const inputs = [...walk(join(root, 'examples'), '.py'), ...walk(join(root, 'specs'), '.py')].filter((p) => only === undefined || new RegExp(only).test(p));
+    const inputs = [...walk(join(root, 'examples'), '.py'), ...walk(join(root, 'specs'), '.py')].filter(
+      (p) => only === undefined || new RegExp(only).test(p),
+    );
     const tmp = mkdtempSync(join(tmpdir(), 'ptolog-souffle-'));
     const facts: Array<{ dir: string; input: string }> = [];
     for (const [i, input] of inputs.entries()) {
@@ -121,13 +130,17 @@ describe.skipIf(!hasSouffle)('Soufflé comparison', () => {
         await Promise.all(facts.slice(f, f + 2).map((x, j) => one(f + j, x.dir, x.input)));
       }
     }
-    console.log(`Soufflé comparison: ${rules.length - skipped} rule files with outputs (${skipped} without skipped) x ${facts.length} inputs with facts (of ${inputs.length}): ${pairs} pairs compared, ${pairs - differing.length} identical, ${failed.length} not run`);
+    console.log(
+      `Soufflé comparison: ${rules.length - skipped} rule files with outputs (${skipped} without skipped) x ${facts.length} inputs with facts (of ${inputs.length}): ${pairs} pairs compared, ${pairs - differing.length} identical, ${failed.length} not run`,
+    );
     expect(failed).toEqual([]);
     expect(differing).toEqual([]);
     expect(pairs).toBeGreaterThan(0);
   });
 
-  it('every engine golden of specs/datalog/run that ptolog runs (exit 0) gives the same outputs in Soufflé (64-bit arithmetic included)', { timeout: 600_000 }, async () => {
+  it('every engine golden of specs/datalog/run that ptolog runs (exit 0) gives the same outputs in Soufflé (64-bit arithmetic included)', {
+    timeout: 600_000,
+  }, async () => {
     const dir = join(root, 'specs', 'datalog', 'run');
     // Documented differences (src/datalog/README.md): functors.dl applies to_number to non-numbers
     // (Soufflé stops with a runtime error, ptolog derives nothing), so it is not run; arith.dl's
@@ -136,7 +149,10 @@ describe.skipIf(!hasSouffle)('Soufflé comparison', () => {
     const notRun = new Set(['functors.dl']);
     const notCompared: Record<string, string[]> = { 'arith.dl': ['z.csv'] };
     const cases = walk(dir, '.dl').filter(
-      (f) => existsSync(f.replace(/\.dl$/, '.facts')) && readFileSync(f.replace(/\.dl$/, '.run.err'), 'utf8').startsWith('exit 0') && !notRun.has(relative(dir, f)),
+      (f) =>
+        existsSync(f.replace(/\.dl$/, '.facts')) &&
+        readFileSync(f.replace(/\.dl$/, '.run.err'), 'utf8').startsWith('exit 0') &&
+        !notRun.has(relative(dir, f)),
     );
     expect(cases.map((f) => relative(dir, f))).toContain('arith64.dl');
     const tmp = mkdtempSync(join(tmpdir(), 'ptolog-souffle-run-'));

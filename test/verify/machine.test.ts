@@ -5,13 +5,14 @@
  * PTOAS 0.50 accepting (notify-side markers removed) and rejecting (wait-side cacheinvalid
  * removed) for the ring all-reduce.
  */
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
-import { moduleRaces, formatRace } from '../../src/verify/machine/index.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { formatRace, moduleRaces } from '../../src/verify/machine/index.js';
 
 // The rule programs, loaded once for every generated program of this file.
 const session = new RuleSession();
@@ -90,8 +91,21 @@ describe("the seed's other examples", () => {
   });
 
   it('write and notify in separate loops: released inside the first loop is enough', () => {
-    expect(races(kernel('for i in pl.range(N):', `    ${store('win_a')}`, `    ${inval('win_a')}`, `    ${fence}`, 'for p in pl.range(N):', `    ${notify}`))).toEqual([]);
-    expect(races(kernel('for i in pl.range(N):', `    ${store('win_a')}`, 'for p in pl.range(N):', `    ${notify}`))).toEqual([`publish@${L(2)}`]);
+    expect(
+      races(
+        kernel(
+          'for i in pl.range(N):',
+          `    ${store('win_a')}`,
+          `    ${inval('win_a')}`,
+          `    ${fence}`,
+          'for p in pl.range(N):',
+          `    ${notify}`,
+        ),
+      ),
+    ).toEqual([]);
+    expect(races(kernel('for i in pl.range(N):', `    ${store('win_a')}`, 'for p in pl.range(N):', `    ${notify}`))).toEqual([
+      `publish@${L(2)}`,
+    ]);
   });
 
   it('wait; read is racy; wait; cacheinvalid(); read is not; a region cacheinvalid is not enough', () => {
@@ -102,7 +116,9 @@ describe("the seed's other examples", () => {
 
   it('a pure barrier notify needs nothing; a pure wait-loop needs one invalidate after it', () => {
     expect(races(kernel(notify, wait))).toEqual([]);
-    expect(races(kernel('for src in pl.range(N):', '    if src != peer:', `        ${wait}`, 'pl.system.cacheinvalid()', read))).toEqual([]);
+    expect(races(kernel('for src in pl.range(N):', '    if src != peer:', `        ${wait}`, 'pl.system.cacheinvalid()', read))).toEqual(
+      [],
+    );
     expect(races(kernel('for src in pl.range(N):', '    if src != peer:', `        ${wait}`, read))).toEqual([`consume@${L(4)}`]);
   });
 

@@ -4,10 +4,11 @@
  * invalidate and a rule set that does not terminate are each caught with the property, the
  * seed and a shrunk counterexample (and, for soundness, the stale-read execution).
  */
-import { describe, expect, it } from 'vitest';
+
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 
@@ -37,7 +38,8 @@ function bodyLines(program: string): string[] {
 // A test asserts behaviour, not speed: a day for each apply, so that no load of the machine fails `terminates`.
 const NO_TIME_LIMIT = ['--timeout', '86400'];
 
-const counterexample = (out: string): string => out.split(/counterexample \(program \d+, shrunk in \d+ steps\):\n/)[1]!.split('\n--- apply(x)')[0]!;
+const counterexample = (out: string): string =>
+  out.split(/counterexample \(program \d+, shrunk in \d+ steps\):\n/)[1]!.split('\n--- apply(x)')[0]!;
 
 describe('ptolog verify', () => {
   it('the shipped contracts verify clean', async () => {
@@ -52,7 +54,9 @@ describe('ptolog verify', () => {
     const r = await run(['verify', '--pass', 'insert-comm-fence', '--rules', dir, '--runs', '50', '--seed', '3', ...NO_TIME_LIMIT]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^verify failed: idempotent: apply\(apply\(x\)\) differs from apply\(x\)/);
-    expect(r.out).toContain(`seed: 3 (replay: ptolog verify --pass insert-comm-fence --rules ${dir} --runs 50 ${NO_TIME_LIMIT.join(' ')} --seed 3)`);
+    expect(r.out).toContain(
+      `seed: 3 (replay: ptolog verify --pass insert-comm-fence --rules ${dir} --runs 50 ${NO_TIME_LIMIT.join(' ')} --seed 3)`,
+    );
     const cx = counterexample(r.out);
     expect(cx).toContain('@pl.program');
     expect(bodyLines(cx).length).toBeLessThanOrEqual(4);
@@ -76,14 +80,31 @@ describe('ptolog verify', () => {
   }, 300_000);
 
   it('a rule set that does not terminate fails `terminates` at its tuple bound', async () => {
-    const dir = userRules('.decl grow(n: number)\ngrow(0).\ngrow(N + 1) :- grow(N).\ninsert_after(S, 9, "fence", 0, 0) :- fence_scope(S), fence(S), grow(N), N < 0.');
-    const r = await run(['verify', '--pass', 'insert-comm-fence', '--rules', dir, '--runs', '5', '--seed', '1', '--max-tuples', '10000', ...NO_TIME_LIMIT]);
+    const dir = userRules(
+      '.decl grow(n: number)\ngrow(0).\ngrow(N + 1) :- grow(N).\ninsert_after(S, 9, "fence", 0, 0) :- fence_scope(S), fence(S), grow(N), N < 0.',
+    );
+    const r = await run([
+      'verify',
+      '--pass',
+      'insert-comm-fence',
+      '--rules',
+      dir,
+      '--runs',
+      '5',
+      '--seed',
+      '1',
+      '--max-tuples',
+      '10000',
+      ...NO_TIME_LIMIT,
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^verify failed: terminates: rule evaluation did not finish within .* or its tuple bound \(.*grow/);
   }, 300_000);
 
   it('bad arguments exit 2 with a diagnostic', async () => {
-    expect((await run(['verify', '--rules-root', '/nonexistent/rules'])).err).toMatch(/error\[unreadable-file\]: --rules-root \/nonexistent\/rules is not a directory/);
+    expect((await run(['verify', '--rules-root', '/nonexistent/rules'])).err).toMatch(
+      /error\[unreadable-file\]: --rules-root \/nonexistent\/rules is not a directory/,
+    );
     const bad = mkdtempSync(join(tmpdir(), 'ptolog-root-'));
     mkdirSync(join(bad, 'x'));
     const r = await run(['verify', '--pass', 'insert-comm-fence', '--rules-root', bad]);

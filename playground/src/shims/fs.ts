@@ -4,14 +4,22 @@
  * and files the playground writes (the user's extra rules). Writing functions throw: nothing
  * the playground runs writes files.
  */
-import pyptoOhm from '../../../src/frontend/pypto.ohm?raw';
-import datalogOhm from '../../../src/datalog/datalog.ohm?raw';
 
-const shipped = import.meta.glob(['../../../rules/**/*.dl', '../../../rules/**/*.toml'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+import datalogOhm from '../../../src/datalog/datalog.ohm?raw';
+import pyptoOhm from '../../../src/frontend/pypto.ohm?raw';
+
+const shipped = import.meta.glob(['../../../rules/**/*.dl', '../../../rules/**/*.toml'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 
 const files = new Map<string, string>();
 for (const [key, text] of Object.entries(shipped)) files.set(key.replace(/^(\.\.\/)+/, '/'), text);
-const grammars = new Map<string, string>([['pypto.ohm', pyptoOhm], ['datalog.ohm', datalogOhm]]);
+const grammars = new Map<string, string>([
+  ['pypto.ohm', pyptoOhm],
+  ['datalog.ohm', datalogOhm],
+]);
 
 /** Puts (or, with undefined, removes) a file of the in-memory file system. */
 export function setVirtualFile(path: string, text: string | undefined): void {
@@ -77,4 +85,16 @@ export const closeSync = readOnly;
 export const readSync = readOnly;
 export const writeSync = readOnly;
 export const watch = readOnly;
-export default { readFileSync, statSync, readdirSync, existsSync, writeFileSync, mkdirSync, openSync, closeSync, readSync, writeSync, watch };
+export default {
+  readFileSync,
+  statSync,
+  readdirSync,
+  existsSync,
+  writeFileSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readSync,
+  writeSync,
+  watch,
+};

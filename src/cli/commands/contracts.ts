@@ -1,22 +1,20 @@
+import { basename, dirname, isAbsolute } from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext } from '../main.js';
-import { guarded, ruleSessionOf, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
-import { readText } from '../files.js';
-import { selectPasses } from '../passes.js';
-import { parseDefines } from '../../frontend/index.js';
-import { PASSES, type PassSpec } from '../../passes/registry.js';
+import { moduleErrors, parseDefines, parseModuleIsolated } from '../../frontend/index.js';
+import { analyze } from '../../passes/analyze.js';
+import { explainLine, type RulePathShown, rulePathsUnder } from '../../passes/explain.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
+import { fanoutDot } from '../../passes/graph.js';
 import { passRules, type RunOptions } from '../../passes/pipeline.js';
+import { PASSES, type PassSpec, rulesDir } from '../../passes/registry.js';
+import type { RuleSession } from '../../passes/rule-session.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
-import { parseModuleIsolated, moduleErrors } from '../../frontend/index.js';
 import { defineTypos } from '../define-typos.js';
-import { analyze } from '../../passes/analyze.js';
-import { explainLine, rulePathsUnder, type RulePathShown } from '../../passes/explain.js';
-import { basename, dirname, isAbsolute } from 'node:path';
-import { rulesDir } from '../../passes/registry.js';
-import { fanoutDot } from '../../passes/graph.js';
-import type { RuleSession } from '../../passes/rule-session.js';
+import { readText } from '../files.js';
+import { EXIT_FAILURE, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -32,8 +30,10 @@ interface CommonOpts {
 function runOptions(o: CommonOpts, passes: readonly PassSpec[], session: RuleSession): RunOptions {
   const root = o.rulesRoot === undefined ? undefined : checkRulesRoot(o.rulesRoot, passes);
   return {
-    defines: parseDefines(o.define), extras: readExtraRules(o.rules, passes),
-    ...(root !== undefined ? { rulesRoot: root } : {}), ...(o.asWritten ? { stage: 'as-written' as const } : {}),
+    defines: parseDefines(o.define),
+    extras: readExtraRules(o.rules, passes),
+    ...(root !== undefined ? { rulesRoot: root } : {}),
+    ...(o.asWritten ? { stage: 'as-written' as const } : {}),
     session,
   };
 }
@@ -50,10 +50,13 @@ function commonOptions(cmd: Command): Command {
 function viewPass(view: string, passes: readonly PassSpec[], named: boolean): PassSpec {
   const pass = passes.find((p) => p.views.includes(view));
   if (pass) return pass;
-  throw new DiagnosticError([{
-    severity: 'error', code: 'unknown-pass',
-    message: `${named ? `the pass ${passes.map((p) => p.name).join(', ')} declares` : 'no contract declares'} no ${view} view (a manifest's views = ["${view}"]).`,
-  }]);
+  throw new DiagnosticError([
+    {
+      severity: 'error',
+      code: 'unknown-pass',
+      message: `${named ? `the pass ${passes.map((p) => p.name).join(', ')} declares` : 'no contract declares'} no ${view} view (a manifest's views = ["${view}"]).`,
+    },
+  ]);
 }
 
 /**
@@ -75,41 +78,57 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
       .command('explain')
       .description('show, for a line, what the rules derived there and the proof (or why nothing was derived)')
       .argument('<file:line>', 'e.g. kernel.py:27'),
-  ).option('--as-written', 'explain the findings of `audit --as-written` (the text as it stands) instead of those of the default stage').action(async (where: string, o: CommonOpts) => {
-    ctx.setExit(
-      await guarded(ctx.io, () => {
-        // FILE:LINE, or FILE:LINE:COL as audit prints it (the column is accepted, the line explained).
-        const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(where);
-        if (!m) {
-          throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: `expected FILE:LINE or FILE:LINE:COL, got "${where}".` }]);
-        }
-        const [, file, lineText] = m;
-        const passes = selectPasses(o.pass, o.rules);
-        const opts = runOptions(o, passes, ruleSessionOf(ctx.io));
-        const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
-        const readErrors = moduleErrors(module);
-        reportDiagnostics(ctx.io, [...defineTypos(module, opts.defines), ...readErrors]);
-        const line = Number(lineText);
-        if (line < 1 || line > module.source.lineCount) {
-          throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: file!, message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.` }]);
-        }
-        const show = proofPaths(o, passes);
-        for (const pass of passes) {
-          const rules = passRules(pass, opts);
-          const a = analyze(module, pass.audit, rules.extra, rules.analyze);
-          ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line, pass, show)}\n`);
-        }
-        return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
-      }),
-    );
-  });
+  )
+    .option('--as-written', 'explain the findings of `audit --as-written` (the text as it stands) instead of those of the default stage')
+    .action(async (where: string, o: CommonOpts) => {
+      ctx.setExit(
+        await guarded(ctx.io, () => {
+          // FILE:LINE, or FILE:LINE:COL as audit prints it (the column is accepted, the line explained).
+          const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(where);
+          if (!m) {
+            throw new DiagnosticError([
+              { severity: 'error', code: 'bad-argument', message: `expected FILE:LINE or FILE:LINE:COL, got "${where}".` },
+            ]);
+          }
+          const [, file, lineText] = m;
+          const passes = selectPasses(o.pass, o.rules);
+          const opts = runOptions(o, passes, ruleSessionOf(ctx.io));
+          const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
+          const readErrors = moduleErrors(module);
+          reportDiagnostics(ctx.io, [...defineTypos(module, opts.defines), ...readErrors]);
+          const line = Number(lineText);
+          if (line < 1 || line > module.source.lineCount) {
+            throw new DiagnosticError([
+              {
+                severity: 'error',
+                code: 'bad-argument',
+                path: file!,
+                message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.`,
+              },
+            ]);
+          }
+          const show = proofPaths(o, passes);
+          for (const pass of passes) {
+            const rules = passRules(pass, opts);
+            const a = analyze(module, pass.audit, rules.extra, rules.analyze);
+            ctx.io.stdout(`== ${pass.name}\n${explainLine(a, line, pass, show)}\n`);
+          }
+          return readErrors.length > 0 ? EXIT_FAILURE : EXIT_OK;
+        }),
+      );
+    });
 
   program
     .command('graph')
     .description('write the task-dependency fan-out of each manual scope as Graphviz DOT')
     .argument('<file>', 'a Python module holding @pl.program classes')
     .option('--after', "show the dependencies after the contract's edits (through its barriers)")
-    .option('--pass <name>', 'the contract whose graph view to draw (default: the first whose manifest declares views = ["graph"])', collect, [])
+    .option(
+      '--pass <name>',
+      'the contract whose graph view to draw (default: the first whose manifest declares views = ["graph"])',
+      collect,
+      [],
+    )
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
     .action(async (file: string, o: { after?: boolean; pass: string[]; rules: string[]; define: string[] }) => {

@@ -1,10 +1,7 @@
-import type { Command } from 'commander';
 import { relative } from 'node:path';
-import type { CommandContext } from '../main.js';
-import { guarded, ruleSessionOf, reportDiagnostics, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { ensureOutputDir, writingOutputs } from '../files.js';
-import { evaluationBounds, limitOptions, type LimitOpts } from '../limits.js';
+import type { Command } from 'commander';
 import {
+  type EvalResult,
   evaluate,
   formatOutputs,
   formatProof,
@@ -12,16 +9,19 @@ import {
   formatWhyNot,
   loadProgram,
   parseTupleText,
+  type RuleProgram,
   readFactsDir,
   relationsRead,
   writeOutputs,
-  type EvalResult,
-  type RuleProgram,
 } from '../../datalog/index.js';
-import { DiagnosticError } from '../../report/diagnostic.js';
-import { PASSES, rulesDir } from '../../passes/registry.js';
-import { passesDeclaring, readExtraRules } from '../../passes/extra-rules.js';
 import { loadRules } from '../../passes/analyze.js';
+import { passesDeclaring, readExtraRules } from '../../passes/extra-rules.js';
+import { PASSES, rulesDir } from '../../passes/registry.js';
+import { DiagnosticError } from '../../report/diagnostic.js';
+import { ensureOutputDir, writingOutputs } from '../files.js';
+import { EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
+import { evaluationBounds, type LimitOpts, limitOptions } from '../limits.js';
+import type { CommandContext } from '../main.js';
 
 /** The shipped rules directory as the user reads it in messages: relative to the working directory. */
 function shippedRules(): string {
@@ -60,7 +60,12 @@ function loadAndRun(ctx: CommandContext, files: string[], o: FactOpts, prune = t
 function rulesAndTuple(args: string[]): { files: string[]; tuple: string } {
   if (args.length < 2) {
     throw new DiagnosticError([
-      { severity: 'error', code: 'usage', message: 'expected one or more rule files followed by a tuple such as \'path(1, 5)\'', fix: "quote the tuple in the shell: ptolog explain-tuple rules.dl -F facts 'path(1,5)'" },
+      {
+        severity: 'error',
+        code: 'usage',
+        message: "expected one or more rule files followed by a tuple such as 'path(1, 5)'",
+        fix: "quote the tuple in the shell: ptolog explain-tuple rules.dl -F facts 'path(1,5)'",
+      },
     ]);
   }
   return { files: args.slice(0, -1), tuple: args[args.length - 1]! };
@@ -86,11 +91,15 @@ function explainOrWhyNot(ctx: CommandContext, files: string[], tupleText: string
 
 /** `run`, `check-rules`, `explain-tuple` and `why-not`: the Datalog engine on its own. */
 export function registerDatalogCommands(program: Command, ctx: CommandContext): void {
-  limitOptions(program
-    .command('run'))
+  limitOptions(program.command('run'))
     .description('evaluate Datalog rule files like `souffle -F FACTDIR -D OUTDIR`')
     .argument('<rules...>', 'rule files (.dl), checked and evaluated as one program')
-    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
+    .option(
+      '-I, --include-path <dir>',
+      'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)',
+      collect,
+      [],
+    )
     .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts (tab-separated) for each .input relation', '.')
     .option('-D, --output-dir <dir>', 'directory to write <relation>.csv for each .output relation; `-` prints them to stdout', '.')
     .action(async (files: string[], o: FactOpts & { outputDir: string }) => {
@@ -112,7 +121,12 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .command('check-rules')
     .description('run only the static checks of Datalog rule files (errors exit 2, warnings are printed)')
     .argument('<files...>', 'rule files (.dl), checked as one program')
-    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
+    .option(
+      '-I, --include-path <dir>',
+      'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)',
+      collect,
+      [],
+    )
     .action(async (files: string[], o: { includePath: string[] }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
@@ -126,7 +140,9 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
             const { program: p, warnings } = loadRules(pass.audit, files, undefined, o.includePath, session);
             reportDiagnostics(ctx.io, warnings);
             const rules = p.clauses.filter((c) => !c.clause.isFact).length;
-            ctx.io.stdout(`ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`);
+            ctx.io.stdout(
+              `ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`,
+            );
             return EXIT_OK;
           }
           const { program: p, warnings } = loadWithIncludes(files, o.includePath);
@@ -140,9 +156,16 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
 
   program
     .command('explain-tuple')
-    .description("print a minimal-height proof of a derived tuple, e.g. explain-tuple rules.dl -F facts 'path(1,5)'; exit 1 with the why-not analysis when it is not derived")
+    .description(
+      "print a minimal-height proof of a derived tuple, e.g. explain-tuple rules.dl -F facts 'path(1,5)'; exit 1 with the why-not analysis when it is not derived",
+    )
     .argument('<rules-and-tuple...>', 'rule files followed by the tuple to explain')
-    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
+    .option(
+      '-I, --include-path <dir>',
+      'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)',
+      collect,
+      [],
+    )
     .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts for each .input relation', '.')
     .option('--why-not', 'explain why the tuple is NOT derived (same as the why-not command)')
     .action(async (args: string[], o: FactOpts & { whyNot?: boolean }) => {
@@ -156,9 +179,16 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
 
   program
     .command('why-not')
-    .description("for a tuple that is not derived, print for each rule of its relation the first body literal that fails, e.g. why-not rules.dl -F facts 'path(5,1)'; exit 1 (with its proof) when it is derived")
+    .description(
+      "for a tuple that is not derived, print for each rule of its relation the first body literal that fails, e.g. why-not rules.dl -F facts 'path(5,1)'; exit 1 (with its proof) when it is derived",
+    )
     .argument('<rules-and-tuple...>', 'rule files followed by the tuple')
-    .option('-I, --include-path <dir>', 'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)', collect, [])
+    .option(
+      '-I, --include-path <dir>',
+      'directory searched for `#include`s (repeatable; then the shipped rules; `<ptolog/...>` is the shipped rules)',
+      collect,
+      [],
+    )
     .option('-F, --fact-dir <dir>', 'directory holding <relation>.facts for each .input relation', '.')
     .action(async (args: string[], o: FactOpts) => {
       ctx.setExit(

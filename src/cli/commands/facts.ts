@@ -1,15 +1,15 @@
-import type { Command } from 'commander';
 import { join } from 'node:path';
-import type { CommandContext } from '../main.js';
-import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_OK } from '../io.js';
-import { ensureOutputDir, readText, writingOutputs } from '../files.js';
-import { defineTypos } from '../define-typos.js';
-import { moduleErrors, parseDefines, parseModuleIsolated } from '../../frontend/index.js';
+import type { Command } from 'commander';
+import { loadProgram } from '../../datalog/index.js';
 import { extractFacts } from '../../facts/extract.js';
 import { MemorySink } from '../../facts/sink.js';
 import { writeFactFiles } from '../../facts/tsv.js';
-import { loadProgram } from '../../datalog/index.js';
+import { moduleErrors, parseDefines, parseModuleIsolated } from '../../frontend/index.js';
 import { rulesDir } from '../../passes/registry.js';
+import { defineTypos } from '../define-typos.js';
+import { ensureOutputDir, readText, writingOutputs } from '../files.js';
+import { EXIT_FAILURE, EXIT_OK, guarded, reportDiagnostics } from '../io.js';
+import type { CommandContext } from '../main.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 

@@ -13,17 +13,17 @@
  *   that file is left out (never printed or written with a part missing).
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../main.js';
-import { guarded, reportDiagnostics, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { readModuleIsolated, moduleErrors, parseDefines } from '../../frontend/index.js';
-import { DiagnosticError, type Diagnostic } from '../../report/diagnostic.js';
-import { unprintableFunctions } from '../../ir/print.js';
-import { formatInPlace } from '../fmt-in-place.js';
-import { readSource, writeAtomic } from '../files.js';
-import { unifiedDiff } from '../file-task.js';
 import { DEFAULT_EXCLUDE } from '../../config/config.js';
-import { expandTargets } from '../targets.js';
+import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
+import { unprintableFunctions } from '../../ir/print.js';
+import { type Diagnostic, DiagnosticError } from '../../report/diagnostic.js';
 import { defineTypos } from '../define-typos.js';
+import { unifiedDiff } from '../file-task.js';
+import { readSource, writeAtomic } from '../files.js';
+import { formatInPlace } from '../fmt-in-place.js';
+import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { expandTargets } from '../targets.js';
 
 interface FmtOptions {
   define: string[];
@@ -117,7 +117,9 @@ export function registerFmtCommand(program: Command, ctx: CommandContext): void 
               failed = true;
             }
           }
-          ctx.io.stderr(`ptolog: ${written > 0 ? `formatted ${written} file${written === 1 ? '' : 's'}` : failed ? 'no file written' : 'nothing to change'}.\n`);
+          ctx.io.stderr(
+            `ptolog: ${written > 0 ? `formatted ${written} file${written === 1 ? '' : 's'}` : failed ? 'no file written' : 'nothing to change'}.\n`,
+          );
           return failed ? EXIT_FAILURE : EXIT_OK;
         }
         if (outputs.length === 1) {

@@ -2,24 +2,24 @@
  * `audit` and `apply` over many files: paths, directories, globs and `-` (stdin); configuration;
  * a worker pool; thresholds, statistics, colour and progress.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { seconds, tupleCount } from '../limits.js';
-import type { CommandContext } from '../main.js';
-import { guarded, ruleSessionOf, writeSourceOut, EXIT_FAILURE, EXIT_OK, type CliIO } from '../io.js';
-import { decodeSource } from '../files.js';
-import { PASSES, rulesDir } from '../../passes/registry.js';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AUDIT_STAGES } from '../../passes/analyze.js';
 import { catalogForRules } from '../../passes/catalog.js';
-import { DiagnosticError, type Diagnostic, type Severity } from '../../report/diagnostic.js';
-import { renderFindings, type FindingFormat } from '../../report/render.js';
+import { PASSES, rulesDir } from '../../passes/registry.js';
+import { type Diagnostic, DiagnosticError, type Severity } from '../../report/diagnostic.js';
+import { type FindingFormat, renderFindings } from '../../report/render.js';
+import type { CodeHelp } from '../../report/sarif.js';
 import { renderDiagnostics } from '../../report/text.js';
 import { fromWire } from '../../report/wire.js';
-import type { CodeHelp } from '../../report/sarif.js';
+import type { FileResult, FileTask } from '../file-task.js';
+import { decodeSource } from '../files.js';
+import { type CliIO, EXIT_FAILURE, EXIT_OK, guarded, ruleSessionOf, writeSourceOut } from '../io.js';
+import { seconds, tupleCount } from '../limits.js';
+import type { CommandContext } from '../main.js';
+import { type ColorMode, colorize, Progress, statistics, thresholdExit, useColor } from '../output.js';
+import { runTasks } from '../pool.js';
 import { Settings, type SharedOpts } from '../settings.js';
 import { expandTargets } from '../targets.js';
-import { runTasks } from '../pool.js';
-import type { FileResult, FileTask } from '../file-task.js';
-import { colorize, statistics, thresholdExit, useColor, Progress, type ColorMode } from '../output.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -27,7 +27,8 @@ function positiveInt(name: string): (v: string) => number {
   return (v) => {
     const n = Number(v);
     // A usage error (exit 2), as commander reports any other bad option value.
-    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} expects a non-negative integer, got "${v}".`);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n))
+      throw new InvalidArgumentError(`${name} expects a non-negative integer, got "${v}".`);
     return n;
   };
 }
@@ -47,13 +48,28 @@ export function kernelOptions(cmd: Command): Command {
   return cmd
     .option('--pass <name>', `pass to run (repeatable): ${PASSES.map((p) => p.name).join(', ')}`, collect, [])
     .option('--rules <dir>', 'extra rule files (.dl) extending the shipped rules (repeatable)', collect, [])
-    .option('-I, --include-path <dir>', 'directory searched for `#include`s of rule files (repeatable; `<ptolog/...>` is the shipped rules)', collect, [])
+    .option(
+      '-I, --include-path <dir>',
+      'directory searched for `#include`s of rule files (repeatable; `<ptolog/...>` is the shipped rules)',
+      collect,
+      [],
+    )
     .option('--rules-root <dir>', 'use this directory (an edited copy of the shipped rules/) in place of rules/')
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
-    .option('--import-root <dir>', 'directory searched for the modules a kernel file imports helpers from (repeatable; after the file\'s folder and the project\'s package roots)', collect, [])
+    .option(
+      '--import-root <dir>',
+      "directory searched for the modules a kernel file imports helpers from (repeatable; after the file's folder and the project's package roots)",
+      collect,
+      [],
+    )
     .option('--config <file>', 'use this pyproject.toml / ptolog.toml instead of looking for one')
     .option('--isolated', 'ignore every configuration file')
-    .option('--exclude <glob>', 'skip matching paths inside directories and globs (repeatable; adds to the configured exclude)', collect, [])
+    .option(
+      '--exclude <glob>',
+      'skip matching paths inside directories and globs (repeatable; adds to the configured exclude)',
+      collect,
+      [],
+    )
     .option('--stdin-filename <path>', 'the path to report (and to find the configuration from) for `-` (standard input)')
     .option('-j, --jobs <n>', 'files checked in parallel (default: the number of cores)', positiveInt('--jobs'))
     .option('-q, --quiet', 'report errors only (and no summary)')
@@ -61,8 +77,16 @@ export function kernelOptions(cmd: Command): Command {
     .option('--statistics', 'after the findings, print how many there are of each code')
     .addOption(new Option('--color <when>', 'colour the output').choices(['auto', 'always', 'never']).default('auto'))
     .option('--report-unused-ignores', 'warn about `# ptolog: ignore[...]` comments that suppress nothing')
-    .option('--max-tuples <n>', 'stop rule evaluation (exit 2, naming the relation) when a relation would hold more than N tuples', tupleCount)
-    .option('--timeout <seconds>', 'stop a rule evaluation (exit 2, naming the relation that grew) after this many seconds (each pass on each file)', seconds);
+    .option(
+      '--max-tuples <n>',
+      'stop rule evaluation (exit 2, naming the relation) when a relation would hold more than N tuples',
+      tupleCount,
+    )
+    .option(
+      '--timeout <seconds>',
+      'stop a rule evaluation (exit 2, naming the relation that grew) after this many seconds (each pass on each file)',
+      seconds,
+    );
 }
 
 interface Collected {
@@ -76,14 +100,21 @@ interface Collected {
  * Expands the paths and builds one task per file (stdin read here). A path that cannot be read is
  * an error beside the others' results; a run with nothing to read at all is an error too.
  */
-async function collectTasks(io: CliIO, paths: string[], o: KernelOpts, command: FileTask['command'], extra: Partial<FileTask>): Promise<Collected> {
+async function collectTasks(
+  io: CliIO,
+  paths: string[],
+  o: KernelOpts,
+  command: FileTask['command'],
+  extra: Partial<FileTask>,
+): Promise<Collected> {
   const settings = new Settings(o, process.cwd());
   const targets = expandTargets(paths, settings.walkOptions());
   const errors = [...targets.errors];
   const tasks: FileTask[] = [];
   for (const f of targets.files) {
     if (f === '-') {
-      if (!io.readStdin) throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: 'standard input is not available.' }]);
+      if (!io.readStdin)
+        throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: 'standard input is not available.' }]);
       const name = o.stdinFilename ?? 'stdin.py';
       const input = await io.readStdin();
       const src = typeof input === 'string' ? { text: input, encoding: 'utf8' as const } : decodeSource(input);
@@ -93,7 +124,8 @@ async function collectTasks(io: CliIO, paths: string[], o: KernelOpts, command: 
   if (tasks.length === 0 && errors.length === 0) {
     // As ESLint does: nothing checked is not a success (an empty or fully excluded folder, a typo'd folder).
     errors.push({
-      severity: 'error', code: 'no-files',
+      severity: 'error',
+      code: 'no-files',
       message: `no Python file to ${command} in ${paths.join(', ')} (directories are searched for .py files, skipping excluded and git-ignored paths).`,
     });
   }
@@ -127,7 +159,8 @@ function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
 function oneUnknownDefine(perFile: Diagnostic[][]): Diagnostic[] {
   const nameOf = (d: Diagnostic): string => /^-D (\S+):/.exec(d.message)?.[1] ?? '';
   const unknownIn = new Map<string, number>();
-  for (const ds of perFile) for (const d of ds) if (d.code === 'unknown-define') unknownIn.set(nameOf(d), (unknownIn.get(nameOf(d)) ?? 0) + 1);
+  for (const ds of perFile)
+    for (const d of ds) if (d.code === 'unknown-define') unknownIn.set(nameOf(d), (unknownIn.get(nameOf(d)) ?? 0) + 1);
   const reported = new Set<string>();
   return perFile.flat().filter((d) => {
     if (d.code !== 'unknown-define') return true;
@@ -177,8 +210,10 @@ async function guardedDocument(io: CliIO, format: FindingFormat, body: () => Pro
     try {
       return await body();
     } catch (e) {
-      const ds: Diagnostic[] = e instanceof DiagnosticError ? e.diagnostics
-        : [{ severity: 'error', code: 'internal-error', message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
+      const ds: Diagnostic[] =
+        e instanceof DiagnosticError
+          ? e.diagnostics
+          : [{ severity: 'error', code: 'internal-error', message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
       io.stdout(`${renderFindings([], format, ds)}\n`);
       if (e instanceof DiagnosticError) io.stderr(`${renderDiagnostics(ds)}\n`);
       else throw e;
@@ -206,10 +241,26 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
       .argument('[paths...]', 'Python files, directories (their .py files, recursively), globs, or - for standard input', ['.']),
   )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe (default: warning)').choices(['error', 'warning', 'note']))
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe (default: warning)').choices([
+        'error',
+        'warning',
+        'note',
+      ]),
+    )
     .option('--max-warnings <n>', 'exit 1 when there are more than N warnings', positiveInt('--max-warnings'))
-    .addOption(new Option('--stage <stage>', 'judge the file as PyPTO\'s Default pipeline compiles it (pipeline, the default: what its passes insert is a note) or as the text stands (as-written)').choices([...AUDIT_STAGES]))
-    .addOption(new Option('--as-written', 'same as --stage as-written: judge the text as it stands (pass dumps, PTO-level code, pipelines without the passes)').conflicts('stage'))
+    .addOption(
+      new Option(
+        '--stage <stage>',
+        "judge the file as PyPTO's Default pipeline compiles it (pipeline, the default: what its passes insert is a note) or as the text stands (as-written)",
+      ).choices([...AUDIT_STAGES]),
+    )
+    .addOption(
+      new Option(
+        '--as-written',
+        'same as --stage as-written: judge the text as it stands (pass dumps, PTO-level code, pipelines without the passes)',
+      ).conflicts('stage'),
+    )
     .action(async (paths: string[], o: KernelOpts & { format: FindingFormat }) => {
       ctx.setExit(
         await guardedDocument(ctx.io, o.format, async () => {
@@ -250,7 +301,13 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
         await guarded(ctx.io, async () => {
           const mode = o.write ? 'write' : o.diff ? 'diff' : 'print';
           if (mode === 'write' && paths.includes('-')) {
-            throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', message: 'apply --write cannot write standard input; drop --write to print the result.' }]);
+            throw new DiagnosticError([
+              {
+                severity: 'error',
+                code: 'bad-argument',
+                message: 'apply --write cannot write standard input; drop --write to print the result.',
+              },
+            ]);
           }
           const c = await collectTasks(ctx.io, paths, o, 'apply', { mode });
           const out = await runAll(ctx, c, o);
@@ -272,8 +329,12 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
             const edits = changed.reduce((n, r) => n + (r.applied ?? 0), 0);
             const failed = out.results.length - ok.length + c.errors.length;
             const unchanged = ok.length - changed.length;
-            const head = changed.length > 0 ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}`
-              : failed > 0 ? 'no file written' : 'nothing to change';
+            const head =
+              changed.length > 0
+                ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}`
+                : failed > 0
+                  ? 'no file written'
+                  : 'nothing to change';
             ctx.io.stderr(
               `ptolog: ${head}` +
                 `${unchanged > 0 ? `, ${unchanged} file${unchanged === 1 ? '' : 's'} unchanged` : ''}` +

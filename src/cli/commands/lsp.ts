@@ -4,14 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { CommandContext } from '../main.js';
-import { guarded, EXIT_OK } from '../io.js';
+import { Option } from 'commander';
 import { parseDefines } from '../../frontend/index.js';
 import type { LspSettings } from '../../lsp/index.js';
-import { selectPasses } from '../passes.js';
 import { AUDIT_STAGES, type AuditStage } from '../../passes/analyze.js';
-import { Option } from 'commander';
-import { cacheSpecOf, type CacheSpec } from '../rule-cache.js';
+import { EXIT_OK, guarded } from '../io.js';
+import type { CommandContext } from '../main.js';
+import { selectPasses } from '../passes.js';
+import { type CacheSpec, cacheSpecOf } from '../rule-cache.js';
 
 /** The server options' cache field, when there is a cache. */
 function withCacheSpec(spec: CacheSpec | undefined): { cacheSpec?: CacheSpec } {
@@ -37,13 +37,20 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
     .option('--pass <name>', 'pass to run (repeatable); all when none is named', collect, [])
     .option('--rules <dir>', 'extra rule files (.dl), re-read when they change (repeatable)', collect, [])
     .option('-D, --define <NAME=VALUE>', 'define or override a module constant (repeatable)', collect, [])
-    .addOption(new Option('--stage <stage>', 'the stage documents are judged at, over the configuration\'s (see audit --stage)').choices(AUDIT_STAGES))
+    .addOption(
+      new Option('--stage <stage>', "the stage documents are judged at, over the configuration's (see audit --stage)").choices(
+        AUDIT_STAGES,
+      ),
+    )
     .option('--as-written', 'same as --stage as-written')
     .action(async (o: LspOpts) => {
       ctx.setExit(
         await guarded(ctx.io, async () => {
           const settings: LspSettings = {
-            passes: selectPasses(o.pass, o.rules), ruleDirs: o.rules, defines: parseDefines(o.define), ...(o.asWritten ? { stage: 'as-written' as const } : o.stage ? { stage: o.stage } : {}),
+            passes: selectPasses(o.pass, o.rules),
+            ruleDirs: o.rules,
+            defines: parseDefines(o.define),
+            ...(o.asWritten ? { stage: 'as-written' as const } : o.stage ? { stage: o.stage } : {}),
           };
           // Loaded here so the other commands do not pay for the LSP packages.
           const { createConnection } = await import('vscode-languageserver/node');

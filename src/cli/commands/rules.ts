@@ -1,10 +1,10 @@
+import { isAbsolute, relative } from 'node:path';
 import type { Command } from 'commander';
-import { relative, isAbsolute } from 'node:path';
-import type { CommandContext } from '../main.js';
-import { guarded, EXIT_OK } from '../io.js';
-import { contractsWith, loadContracts, rulesDir } from '../../passes/registry.js';
-import { catalogForRules, type CatalogEntry } from '../../passes/catalog.js';
+import { type CatalogEntry, catalogForRules } from '../../passes/catalog.js';
 import { formatRuleHelp, formatRulesList, lookupCode } from '../../passes/catalog-text.js';
+import { contractsWith, loadContracts, rulesDir } from '../../passes/registry.js';
+import { EXIT_OK, guarded } from '../io.js';
+import type { CommandContext } from '../main.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 

@@ -1,16 +1,16 @@
-import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
-import type { CommandContext } from '../main.js';
-import { guarded, reportDiagnostics, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { readText, unreadableReason } from '../files.js';
-import { PASSES, rulesDir, type PassSpec } from '../../passes/registry.js';
 import { catalogForRules } from '../../passes/catalog.js';
 import { readExtraRules } from '../../passes/extra-rules.js';
+import { PASSES, type PassSpec, rulesDir } from '../../passes/registry.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
-import { DiagnosticError, errorAt, type Diagnostic } from '../../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError, errorAt } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
-import { checkAnnotatedCodes, readAnnotations, hasAnnotations, runRuleTest, type RuleTestInput } from '../../ruletest/index.js';
+import { checkAnnotatedCodes, hasAnnotations, type RuleTestInput, readAnnotations, runRuleTest } from '../../ruletest/index.js';
+import { readText, unreadableReason } from '../files.js';
+import { EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
+import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -24,7 +24,8 @@ function testFiles(paths: readonly string[]): string[] {
       if (name.startsWith('.') || name === 'node_modules') continue;
       const p = join(dir, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.py') && !name.endsWith('.fixed.py') && (existsSync(fixedPath(p)) || hasAnnotations(readText(p)))) out.push(p);
+      else if (name.endsWith('.py') && !name.endsWith('.fixed.py') && (existsSync(fixedPath(p)) || hasAnnotations(readText(p))))
+        out.push(p);
     }
   };
   for (const p of paths) {
@@ -32,22 +33,40 @@ function testFiles(paths: readonly string[]): string[] {
     try {
       st = statSync(p);
     } catch (e) {
-      throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: p, message: `cannot read ${p}: ${unreadableReason(e, p)}.` }]);
+      throw new DiagnosticError([
+        { severity: 'error', code: 'unreadable-file', path: p, message: `cannot read ${p}: ${unreadableReason(e, p)}.` },
+      ]);
     }
     if (st.isDirectory()) walk(p);
     else if (!st.isFile()) {
       // A device or a pipe (`ptolog test /dev/null`) is no rule test: never a run that counts checks on it.
-      throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: p, message: `${p} is not a regular file; a rule test is a .py kernel with # expect: / # ok: annotations or a NAME.fixed.py beside it.` }]);
-    }
-    else if (p.endsWith('.fixed.py')) {
-      throw new DiagnosticError([{ severity: 'error', code: 'bad-argument', path: p, message: `${p} is the expected output of a test; give the test itself (${p.replace(/\.fixed\.py$/, '.py')}).` }]);
+      throw new DiagnosticError([
+        {
+          severity: 'error',
+          code: 'bad-argument',
+          path: p,
+          message: `${p} is not a regular file; a rule test is a .py kernel with # expect: / # ok: annotations or a NAME.fixed.py beside it.`,
+        },
+      ]);
+    } else if (p.endsWith('.fixed.py')) {
+      throw new DiagnosticError([
+        {
+          severity: 'error',
+          code: 'bad-argument',
+          path: p,
+          message: `${p} is the expected output of a test; give the test itself (${p.replace(/\.fixed\.py$/, '.py')}).`,
+        },
+      ]);
     } else out.push(p);
   }
   if (out.length === 0) {
-    throw new DiagnosticError([{
-      severity: 'error', code: 'no-tests',
-      message: `no rule tests under ${paths.join(', ')}: a test is a .py kernel with # expect: / # ok: annotations, or with a NAME.fixed.py beside it.`,
-    }]);
+    throw new DiagnosticError([
+      {
+        severity: 'error',
+        code: 'no-tests',
+        message: `no rule tests under ${paths.join(', ')}: a test is a .py kernel with # expect: / # ok: annotations, or with a NAME.fixed.py beside it.`,
+      },
+    ]);
   }
   return out;
 }
@@ -64,10 +83,15 @@ function testPasses(t: RuleTestInput, flags: readonly string[], rules: readonly 
   } catch (e) {
     if (!(e instanceof DiagnosticError) || flags.length > 0 || a.passAt === undefined || e.diagnostics[0]?.code !== 'unknown-pass') throw e;
     const end = a.source.lineStart(a.source.lineOf(a.passAt) + 1);
-    const hint = a.rulesAt === undefined ? ' This test has no `# rules:` line: a user contract\'s pass is known once `# rules: DIR` names its folder.' : '';
-    errors.push(errorAt(a.source, a.passAt, Math.max(a.passAt + 1, end - 1), 'bad-annotation', `${e.diagnostics[0]!.message}${hint}`, {
-      fix: a.rulesAt === undefined ? 'add `# rules: PATH` (the contract folder, relative to this file).' : 'correct the pass name.',
-    }));
+    const hint =
+      a.rulesAt === undefined
+        ? " This test has no `# rules:` line: a user contract's pass is known once `# rules: DIR` names its folder."
+        : '';
+    errors.push(
+      errorAt(a.source, a.passAt, Math.max(a.passAt + 1, end - 1), 'bad-annotation', `${e.diagnostics[0]!.message}${hint}`, {
+        fix: a.rulesAt === undefined ? 'add `# rules: PATH` (the contract folder, relative to this file).' : 'correct the pass name.',
+      }),
+    );
     return null;
   }
 }
@@ -106,7 +130,10 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
             errors.push(...checkAnnotatedCodes(t.annotations, new Set(catalogForRules(o.rulesRoot ?? rulesDir(), rules).keys())));
             return { t, rules, passes };
           });
-          reportDiagnostics(ctx.io, errors.filter((d) => d.severity !== 'error'));
+          reportDiagnostics(
+            ctx.io,
+            errors.filter((d) => d.severity !== 'error'),
+          );
           const fatal = errors.filter((d) => d.severity === 'error');
           if (fatal.length > 0) throw new DiagnosticError(fatal);
           let passed = 0;

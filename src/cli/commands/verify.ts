@@ -1,12 +1,12 @@
-import { seconds, tupleCount } from '../limits.js';
-import { InvalidArgumentError, type Command } from 'commander';
-import type { CommandContext } from '../main.js';
-import { guarded, ruleSessionOf, EXIT_FINDINGS, EXIT_OK } from '../io.js';
-import { PASSES } from '../../passes/registry.js';
+import { type Command, InvalidArgumentError } from 'commander';
 import { readExtraRules } from '../../passes/extra-rules.js';
+import { PASSES } from '../../passes/registry.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
 // The verifier (and fast-check with it) is loaded when `verify` runs, not at every start-up.
 import type { VerifyReport } from '../../verify/verify.js';
+import { EXIT_FINDINGS, EXIT_OK, guarded, ruleSessionOf } from '../io.js';
+import { seconds, tupleCount } from '../limits.js';
+import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -24,7 +24,6 @@ function integer(v: string): number {
   if (!Number.isInteger(n)) throw new InvalidArgumentError('the seed must be an integer.');
   return n;
 }
-
 
 interface VerifyOpts {
   pass: string[];
@@ -76,7 +75,10 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
           const tty = process.stderr.isTTY === true;
           let last = 0;
           const report = verify({
-            passes, run, runs: o.runs, timeoutMs: o.timeout * 1000,
+            passes,
+            run,
+            runs: o.runs,
+            timeoutMs: o.timeout * 1000,
             ...(o.seed !== undefined ? { seed: o.seed } : {}),
             ...(tty
               ? {
@@ -91,7 +93,9 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
           });
           if (tty) ctx.io.stderr('\r\x1b[K');
           if (report.ok && report.refused === report.runs) {
-            ctx.io.stdout(`verify failed: the rules refused all ${report.runs} generated programs with errors, so nothing was checked (run \`ptolog audit\` on one to see why)\n`);
+            ctx.io.stdout(
+              `verify failed: the rules refused all ${report.runs} generated programs with errors, so nothing was checked (run \`ptolog audit\` on one to see why)\n`,
+            );
             return EXIT_FINDINGS;
           }
           if (report.ok) {
@@ -100,8 +104,15 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
             if (report.refused > 0) ctx.io.stdout(`${report.refused} of them were refused by the rules with errors (nothing to rewrite)\n`);
             return EXIT_OK;
           }
-          const args = ['ptolog verify', ...o.pass.map((p) => `--pass ${p}`), ...o.rules.map((r) => `--rules ${r}`),
-            ...(o.rulesRoot !== undefined ? [`--rules-root ${o.rulesRoot}`] : []), `--runs ${o.runs}`, ...(o.timeout !== 10 ? [`--timeout ${o.timeout}`] : []), `--seed ${report.seed}`];
+          const args = [
+            'ptolog verify',
+            ...o.pass.map((p) => `--pass ${p}`),
+            ...o.rules.map((r) => `--rules ${r}`),
+            ...(o.rulesRoot !== undefined ? [`--rules-root ${o.rulesRoot}`] : []),
+            `--runs ${o.runs}`,
+            ...(o.timeout !== 10 ? [`--timeout ${o.timeout}`] : []),
+            `--seed ${report.seed}`,
+          ];
           ctx.io.stdout(failureText(report, args.join(' ')));
           return EXIT_FINDINGS;
         }),

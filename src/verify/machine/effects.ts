@@ -48,13 +48,17 @@ export function effectOf(e: CallExpr | SubmitExpr): Effect {
     return src ? { kind: 'read', src } : { kind: 'none' };
   }
   switch (c.name) {
-    case 'pld.system.wait': return { kind: 'wait' };
-    case 'pld.system.notify': return { kind: 'notify' };
-    case 'system.fence': return { kind: 'fence' };
+    case 'pld.system.wait':
+      return { kind: 'wait' };
+    case 'pld.system.notify':
+      return { kind: 'notify' };
+    case 'system.fence':
+      return { kind: 'fence' };
     case 'system.cacheinvalid': {
       const t = e.args[0];
       return t ? { kind: 'inval-region', target: t } : { kind: 'inval-all' };
     }
-    default: return { kind: 'none' };
+    default:
+      return { kind: 'none' };
   }
 }

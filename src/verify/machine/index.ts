@@ -1,3 +1,4 @@
 /** The independent oracle of `ptolog verify`: an abstract machine over Ascend's non-coherent GM cache. */
-export { moduleRaces, kernelRaces, formatRace, DEVICE_KINDS, type Race, type Step } from './run.js';
-export { effectOf, type Effect } from './effects.js';
+
+export { type Effect, effectOf } from './effects.js';
+export { DEVICE_KINDS, formatRace, kernelRaces, moduleRaces, type Race, type Step } from './run.js';

@@ -12,8 +12,8 @@
 import type { Expr, FunctionDef, Module, Program, Stmt } from '../../ir/nodes.js';
 import { forEachSubExpr } from '../../ir/visit.js';
 import type { SourceText } from '../../report/source.js';
-import { effectOf, type Effect } from './effects.js';
-import { functionEnv, type Env } from './env.js';
+import { type Effect, effectOf } from './effects.js';
+import { type Env, functionEnv } from './env.js';
 
 /** One step of an execution: rank 0 runs a statement of the kernel; rank 1 is the peer. */
 export interface Step {
@@ -120,7 +120,8 @@ function applyEffect(ctx: Ctx, f: Facts, node: object, eff: Effect, line: number
       else if (eff.kind === 'opaque-write') info = { line, what: `global memory (${eff.why})`, root: null };
       else {
         const r = eff.dst.kind === 'Name' ? ctx.env.get(eff.dst.id) : undefined;
-        if (r === undefined || r === 'ambiguous') info = { line, what: `global memory (destination ${nameOf(eff.dst)} is not one known tensor)`, root: null };
+        if (r === undefined || r === 'ambiguous')
+          info = { line, what: `global memory (destination ${nameOf(eff.dst)} is not one known tensor)`, root: null };
         else if (!r.window) info = null;
         else info = { line, what: `'${r.root}'`, root: r.root };
       }
@@ -148,7 +149,9 @@ function applyEffect(ctx: Ctx, f: Facts, node: object, eff: Effect, line: number
           },
         ];
         race(ctx, `publish:${w}`, {
-          kind: 'publish', line: info.line, steps,
+          kind: 'publish',
+          line: info.line,
+          steps,
           message: `the write to ${info.what} at line ${info.line} can reach the notify at line ${line} unpublished (no covering cacheinvalid followed by a fence)`,
         });
       }
@@ -160,7 +163,9 @@ function applyEffect(ctx: Ctx, f: Facts, node: object, eff: Effect, line: number
         const waitLine = ctx.waits.get(Number(k.slice(2)))!;
         const steps = [...stepsOf(t), { rank: 0 as const, line, text: `${text}    # reads ${nameOf(eff.src)} through the cache: STALE` }];
         race(ctx, `consume:${idOf(ctx, node)}`, {
-          kind: 'consume', line, steps,
+          kind: 'consume',
+          line,
+          steps,
           message: `the read of ${nameOf(eff.src)} at line ${line} can see a cache line older than GM: the wait at line ${waitLine} was not followed by a whole-GM cacheinvalid`,
         });
         break;
@@ -175,7 +180,10 @@ function applyEffect(ctx: Ctx, f: Facts, node: object, eff: Effect, line: number
       ctx.waits.set(w, line);
       const key = `s:${w}`;
       if (!g.has(key)) {
-        const peer: Step = { rank: 1, text: 'writes its window data into rank 0\'s GM, publishes it (cacheinvalid + fence) and notifies rank 0' };
+        const peer: Step = {
+          rank: 1,
+          text: "writes its window data into rank 0's GM, publishes it (cacheinvalid + fence) and notifies rank 0",
+        };
         g.set(key, extend(extend(reach, peer), here("returns; rank 0's cached lines may now be older than GM")));
       }
       return g;
@@ -186,9 +194,11 @@ function applyEffect(ctx: Ctx, f: Facts, node: object, eff: Effect, line: number
       const g: Facts = new Map();
       const root = eff.kind === 'inval-region' && eff.target.kind === 'Name' ? ctx.env.get(eff.target.id) : undefined;
       const note =
-        eff.kind === 'fence' ? 'fence: invalidated writes are now in GM'
-        : eff.kind === 'inval-all' ? 'whole-GM cacheinvalid: dirty lines written back, cached lines dropped'
-        : `region cacheinvalid of ${nameOf(eff.target)}`;
+        eff.kind === 'fence'
+          ? 'fence: invalidated writes are now in GM'
+          : eff.kind === 'inval-all'
+            ? 'whole-GM cacheinvalid: dirty lines written back, cached lines dropped'
+            : `region cacheinvalid of ${nameOf(eff.target)}`;
       for (const [k, t] of f) {
         const t2 = extend(t, here(note));
         const m = /^p:(\d+):(dirty|inval)$/.exec(k);
@@ -197,7 +207,10 @@ function applyEffect(ctx: Ctx, f: Facts, node: object, eff: Effect, line: number
           const info = ctx.writes.get(w)!;
           if (m[2] === 'inval') {
             if (eff.kind === 'fence') continue; // published
-          } else if (eff.kind === 'inval-all' || (eff.kind === 'inval-region' && info.root !== null && root !== undefined && root !== 'ambiguous' && root.root === info.root)) {
+          } else if (
+            eff.kind === 'inval-all' ||
+            (eff.kind === 'inval-region' && info.root !== null && root !== undefined && root !== 'ambiguous' && root.root === info.root)
+          ) {
             const k2 = `p:${w}:inval`;
             if (!g.has(k2)) g.set(k2, t2);
             continue;
@@ -231,7 +244,9 @@ function exitCheck(ctx: Ctx, f: Facts, line: number): void {
       { rank: 1 as const, text: `(or the next kernel) reads ${info.what} from GM: STALE, the write at line ${info.line} is not in GM yet` },
     ];
     race(ctx, `publish:${w}`, {
-      kind: 'publish', line: info.line, steps,
+      kind: 'publish',
+      line: info.line,
+      steps,
       message: `the write to ${info.what} at line ${info.line} can reach the end of the kernel unpublished (no covering cacheinvalid followed by a fence)`,
     });
   }
@@ -253,7 +268,11 @@ function loop(ctx: Ctx, f: Facts, line: number, head: (g: Facts) => Facts, body:
   let frontier = f;
   for (;;) {
     const fresh: Facts = new Map();
-    for (const [k, t] of frontier) if (!seen.has(k)) { seen.add(k); fresh.set(k, t); }
+    for (const [k, t] of frontier)
+      if (!seen.has(k)) {
+        seen.add(k);
+        fresh.set(k, t);
+      }
     if (fresh.size === 0) break;
     const atHead = head(fresh);
     merge(exits, atHead);
@@ -300,8 +319,15 @@ function execStmt(ctx: Ctx, s: Stmt, f: Facts): Facts {
 /** Runs one device kernel; returns its races. */
 export function kernelRaces(program: Program, f: FunctionDef, source: SourceText): Race[] {
   const ctx: Ctx = {
-    source, env: functionEnv(f), program: program.name, func: f.name,
-    ids: new WeakMap(), nextId: 0, writes: new Map(), waits: new Map(), races: new Map(),
+    source,
+    env: functionEnv(f),
+    program: program.name,
+    func: f.name,
+    ids: new WeakMap(),
+    nextId: 0,
+    writes: new Map(),
+    waits: new Map(),
+    races: new Map(),
   };
   const start: Facts = new Map([[REACH, null]]);
   const end = execBody(ctx, f.body, start);
@@ -320,7 +346,10 @@ export function moduleRaces(module: Module): Race[] {
 
 /** The race as text: what goes wrong, then the execution step by step. */
 export function formatRace(r: Race): string {
-  const lines = [`${r.kind === 'publish' ? 'unpublished write' : 'stale read'} in ${r.program}.${r.func}: ${r.message}`, 'execution (rank 0 runs the kernel, rank 1 is a peer):'];
+  const lines = [
+    `${r.kind === 'publish' ? 'unpublished write' : 'stale read'} in ${r.program}.${r.func}: ${r.message}`,
+    'execution (rank 0 runs the kernel, rank 1 is a peer):',
+  ];
   r.steps.forEach((s, i) => {
     lines.push(`  ${String(i + 1).padStart(2)}. rank ${s.rank}${s.line !== undefined ? `, line ${s.line}` : ''}: ${s.text}`);
   });
