@@ -7,6 +7,7 @@
 import type { Expr } from '../ir/nodes.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Reporter } from './build.js';
+import { KEYWORDS as PYTHON_KEYWORDS } from './hand-tokens.js';
 import { OffsetMap } from './layout.js';
 import { matchNested } from './nesting.js';
 import { MAX_NESTING } from './scan.js';
@@ -14,43 +15,7 @@ import { MAX_NESTING } from './scan.js';
 class Refused extends Error {}
 
 /** The Python keywords, which are never a name. */
-const KEYWORDS: ReadonlySet<string> = new Set([
-  'False',
-  'None',
-  'True',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-]);
+const KEYWORDS = PYTHON_KEYWORDS;
 
 /** True when `text` is a Python identifier that is no keyword (a name a binding or keyword argument can have). */
 export function isIdentifier(text: string): boolean {

@@ -16,6 +16,7 @@
  * Recursion is bounded: `maxDepth` for statement nesting, `exprDepth` for expressions.
  */
 import fc from 'fast-check';
+import { KEYWORDS } from '../frontend/hand-tokens.js';
 import type {
   BinaryOp,
   Direction,
@@ -44,46 +45,7 @@ export interface GenOptions {
   maxFunctions?: number;
 }
 
-const PY_KEYWORDS = new Set([
-  'False',
-  'None',
-  'True',
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-  'match',
-  'case',
-  'type',
-]);
+const PY_KEYWORDS = KEYWORDS;
 /** Names a generated variable never takes: keywords and names the DSL gives a meaning. */
 const RESERVED = new Set([...PY_KEYWORDS, 'pl', 'pld', 'self', 'range', 'tuple', 'print', '_']);
 

@@ -10,6 +10,8 @@
  * (PyPTO's printed form, which also changes spellings, is `format.ts`: Canonicalize.)
  */
 
+import { KEYWORDS as PYTHON_KEYWORDS } from '../frontend/hand-tokens.js';
+
 type Kind = 'name' | 'number' | 'string' | 'op' | 'comment' | 'nl' | 'cont';
 
 interface Token {
@@ -69,40 +71,8 @@ const OPS = [
   '!',
 ];
 
-const KEYWORDS = new Set([
-  'and',
-  'as',
-  'assert',
-  'async',
-  'await',
-  'break',
-  'class',
-  'continue',
-  'def',
-  'del',
-  'elif',
-  'else',
-  'except',
-  'finally',
-  'for',
-  'from',
-  'global',
-  'if',
-  'import',
-  'in',
-  'is',
-  'lambda',
-  'nonlocal',
-  'not',
-  'or',
-  'pass',
-  'raise',
-  'return',
-  'try',
-  'while',
-  'with',
-  'yield',
-]);
+/** Python's keywords that are not values (True / False / None are operands for spacing). */
+const KEYWORDS: ReadonlySet<string> = new Set([...PYTHON_KEYWORDS].filter((k) => k !== 'True' && k !== 'False' && k !== 'None'));
 
 const NUMBER = /(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?[jJ]?)/y;
 const NAME = /[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*/y;
