@@ -2,7 +2,7 @@
  * fast-check arbitraries of random, syntactically valid PyPTO programs (IR `Program`s in the
  * exact normalised shape the frontend produces, with zero spans), for round-trip and
  * idempotence properties, `verify`, and benchmarks. Programs need not mean anything; they
- * only stay inside the DSL subset of `spec/dsl-syntax.md`:
+ * only stay inside the DSL subset of `docs/input-language.md`:
  * - InCore kernels (`k0`, `k1`, ...) and Orchestration / Opaque functions in one program;
  * - parameters of every type kind (Tensor, DistributedTensor, Tile, Scalar, Array[TASK_ID],
  *   tuple returns) and direction;

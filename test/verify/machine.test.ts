@@ -1,6 +1,6 @@
 /**
  * The abstract machine (src/verify/machine) classifies the seed contract's examples
- * (spec/insert-comm-fence.md) as the seed does: racy where PTOAS needs a marker the kernel
+ * (docs/contracts/insert-comm-fence.md) as the seed does: racy where PTOAS needs a marker the kernel
  * lacks, not racy once the markers are in place — including the variants the seed reports
  * PTOAS 0.50 accepting (notify-side markers removed) and rejecting (wait-side cacheinvalid
  * removed) for the ring all-reduce.

@@ -1,6 +1,6 @@
 /**
  * The abstract machine's own reading of what an expression does to GM and to the cache. It is
- * written from the seed contract (spec/insert-comm-fence.md, "Which writes the pass marks" and
+ * written from the seed contract (docs/contracts/insert-comm-fence.md, "Which writes the pass marks" and
  * the marker table), not from rules/ops.dl, so the rules cannot share a misclassification with
  * the oracle that checks them. See docs/memory-model.md.
  */
