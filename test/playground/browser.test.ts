@@ -64,7 +64,7 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
     await page.click('nav button[data-tab="explain"]');
     await page.locator('#kernel .cm-line', { hasText: 'pld.tile.remote_store(' }).click();
     await expect
-      .poll(() => page.textContent('#explain'), { timeout: 0 })
+      .poll(() => page.textContent('#explain'), { timeout: 120_000 })
       .toContain('missing-marker: InsertCommFence inserts pl.system.fence() after this remote publishing write');
     expect(await page.textContent('#explain')).toContain('proof of insert_after(');
   });
@@ -85,7 +85,7 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
           }
           return rows.count();
         },
-        { timeout: 0 },
+        { timeout: 120_000 },
       )
       .toBeGreaterThan(5);
     const stmtRows = await rows.count();
@@ -101,7 +101,7 @@ describe.skipIf(skipReason !== undefined)(`playground in Chromium${skipReason ? 
     await page.selectOption('#examples', { label: 'phase_fence.py' });
     await page.waitForSelector('body[data-analysed="3"]', { timeout: 0 });
     await page.click('nav button[data-tab="graph"]');
-    await expect.poll(() => page.locator('#graph svg g.edge').count(), { timeout: 0 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#graph svg g.edge').count(), { timeout: 120_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: join(OUT, 'phase_fence_graph.png') });
     expect(errors).toEqual([]);
   });

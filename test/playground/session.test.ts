@@ -87,7 +87,7 @@ describe.skipIf(skipReason !== undefined)(`playground session in Chromium${skipR
     await page.click('#as-written');
     await page.click('#as-written');
     await page.click('#as-written');
-    await expect.poll(async () => Number(await page.getAttribute('body', 'data-stopped')), { timeout: 0 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await page.getAttribute('body', 'data-stopped')), { timeout: 120_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.isChecked('#as-written')).toBe(true);
     await page.waitForFunction(`!document.getElementById('status').textContent.startsWith('analysing')`, undefined, { timeout: 0 });
     expect(await analysedCount(page)).toBeGreaterThan(m);
@@ -105,7 +105,7 @@ describe.skipIf(skipReason !== undefined)(`playground session in Chromium${skipR
     for (let i = 0; i < 3; i++) await p.keyboard.press('End');
     await p.keyboard.type(' (edited)');
     await analysed(p, n + 1);
-    await expect.poll(() => p.textContent('#status'), { timeout: 0 }).toContain('(1 of 2 program(s) unchanged, not audited again)');
+    await expect.poll(() => p.textContent('#status'), { timeout: 120_000 }).toContain('(1 of 2 program(s) unchanged, not audited again)');
     expect(await p.locator('#findings li').count()).toBe(4);
     await p.close();
     expect(errors).toEqual([]);
