@@ -67,7 +67,9 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
     await page.keyboard.type('pl.system.fence(');
     await analysed(page, before + 1).catch(() => undefined);
     await expect
-      .poll(async () => page.locator('#findings li').evaluateAll((lis) => lis.map((l) => l.getAttribute('data-code'))), { timeout: 120_000 })
+      .poll(async () => page.locator('#findings li').evaluateAll((lis) => lis.map((l) => l.getAttribute('data-code'))), {
+        timeout: 120_000,
+      })
       .toEqual(['missing-marker']);
     expect(await page.textContent('#findings')).toContain('cacheinvalid');
     expect(await page.locator('#kernel .cm-lintRange-error').count()).toBe(0);
