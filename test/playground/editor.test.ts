@@ -25,25 +25,25 @@ describe.skipIf(skipReason !== undefined)(`kernel editor in Chromium${skipReason
   });
 
   it('shows the first column of line 1 after load, after a click in a long line, an example and a finding', async () => {
-    expect(await firstColumnVisible(page, 1)).toBe(true);
+    await expect.poll(() => firstColumnVisible(page, 1), { timeout: 120_000 }).toBe(true);
     // A click in the middle of the longest line (the browser scrolls it into view, as a user's
     // selection does), then another example: every line still starts at the gutter.
     await loadExample(page, 'mesh_gather.py');
     const longest = page.locator('#kernel .cm-line', { hasText: 'pld.system.notify(' }).first();
     await longest.click();
     await page.keyboard.press('End');
-    expect(await firstColumnVisible(page, 1)).toBe(true);
+    await expect.poll(() => firstColumnVisible(page, 1), { timeout: 120_000 }).toBe(true);
     await loadExample(page, 'ring_allreduce.py');
-    expect(await firstColumnVisible(page, 1)).toBe(true);
+    await expect.poll(() => firstColumnVisible(page, 1), { timeout: 120_000 }).toBe(true);
     const n = await page.locator('#findings li').count();
     expect(n).toBeGreaterThan(0);
     for (let i = 1; i <= n; i++) {
       const li = page.locator(`#findings li:nth-child(${i})`);
       const line = Number(/^(\d+):/.exec((await li.locator('.loc').textContent()) ?? '')?.[1]);
       await li.locator('.loc').click();
-      expect(await firstColumnVisible(page, line)).toBe(true);
+      await expect.poll(() => firstColumnVisible(page, line), { timeout: 120_000 }).toBe(true);
       // (The first finding, line 27, is in view with line 1; the later ones may scroll it up.)
-      if (i === 1) expect(await firstColumnVisible(page, 1)).toBe(true);
+      if (i === 1) await expect.poll(() => firstColumnVisible(page, 1), { timeout: 120_000 }).toBe(true);
     }
     expect(await page.evaluate('document.querySelector("#kernel .cm-scroller").scrollLeft')).toBe(0);
     expect(errors).toEqual([]);
