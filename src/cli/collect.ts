@@ -43,8 +43,11 @@ const MIN_ARRAY_BUFFER_BYTES_RELEASED = 64 * 2 ** 20;
 /**
  * A function that runs a full garbage collection twice (the first frees the objects, the second
  * gives their pages back to the system: V8 releases freed pages one cycle later) when the
- * JavaScript heap holds at least `minHeapBytes` (default 256 MiB) — `minHeapBytesExtracted`
- * (default 96 MiB) at the `extracted` moment (AnalyzeOptions.collect); at `evaluated`, when
+ * JavaScript heap has grown by at least `minHeapBytes` (default 256 MiB) since the function was
+ * made or last collected — `minHeapBytesExtracted` (default 96 MiB) at the `extracted` moment
+ * (AnalyzeOptions.collect). Growth, not size: in a process that already holds much (the language
+ * server, a test run of hundreds of files), a small file's analysis must not pay two full
+ * collections for garbage it did not make. At `evaluated`, when
  * ArrayBuffers hold at least `minArrayBufferBytesEvaluated` (default 256 MiB); at `released`, at
  * least 64 MiB (or that, when less). Nothing is set up
  * before it is needed.
@@ -55,6 +58,8 @@ export function fullCollection(
   minArrayBufferBytesEvaluated = MIN_ARRAY_BUFFER_BYTES_EVALUATED,
 ): (moment?: CollectMoment) => void {
   let gc: (() => void) | undefined;
+  // The heap's size when this function was made, then right after its last collection.
+  let base = getHeapStatistics().used_heap_size;
   return (moment) => {
     if (moment === 'evaluated') {
       if (memoryUsage().arrayBuffers < minArrayBufferBytesEvaluated) return;
@@ -62,11 +67,12 @@ export function fullCollection(
       if (memoryUsage().arrayBuffers < Math.min(minArrayBufferBytesEvaluated, MIN_ARRAY_BUFFER_BYTES_RELEASED)) return;
     } else {
       const min = moment === 'extracted' ? Math.min(minHeapBytes, minHeapBytesExtracted) : minHeapBytes;
-      if (getHeapStatistics().used_heap_size < min) return;
+      if (getHeapStatistics().used_heap_size - base < min) return;
     }
     gc ??= exposedGc();
     gc();
     gc();
+    base = getHeapStatistics().used_heap_size;
   };
 }
 
