@@ -55,7 +55,7 @@ function run(r: AnalysisRequest): void {
   }
   queue.splice(queue.indexOf(r), 1);
   try {
-    const steps = auditUnitsSteps(runnerOf(settingsOf(r.settings), session), r.text, r.path, r.salt, caches.get(r.uri) ?? new Map());
+    const steps = auditUnitsSteps(() => runnerOf(settingsOf(r.settings), session!), r.text, r.path, r.salt, caches.get(r.uri) ?? new Map());
     let step = steps.next();
     while (!step.done) {
       drain();

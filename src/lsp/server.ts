@@ -32,7 +32,7 @@ import { type Catalog, loadCatalog } from '../passes/catalog.js';
 import { readExtraRules } from '../passes/extra-rules.js';
 import { ruleFilesUnder, rulesDir } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
-import type { Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { fromWire } from '../report/wire.js';
 import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
 import { ruleCacheOf } from '../runner/rule-cache.js';
@@ -83,6 +83,19 @@ function settingsSalt(settings: LspSettings, rulesGeneration: number): string {
     settings.stage ?? 'pipeline',
     settings.importRoots ?? [],
   ]);
+}
+
+/**
+ * What `f` gives, or, when the rule files do not load (DiagnosticError: the analysis reports
+ * them), `otherwise` (called with their errors when a function).
+ */
+function ruleErrorsAs<T>(otherwise: T | ((ds: Diagnostic[]) => T), f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
+    return typeof otherwise === 'function' ? (otherwise as (ds: Diagnostic[]) => T)(e.diagnostics) : otherwise;
+  }
 }
 
 /** The file path ptolog names a document by (its file path, or the URI when it is not a file). */
@@ -265,7 +278,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
         if (!audit && thread) return;
       }
       if (!audit) {
-        const steps = auditUnitsSteps(runnerOf(settings, session), text, path, salt, caches.get(uri) ?? new Map());
+        const steps = auditUnitsSteps(() => runnerOf(settings, session), text, path, salt, caches.get(uri) ?? new Map());
         let step = steps.next();
         while (!step.done) {
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -411,7 +424,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const path = documentPath(doc.uri);
     const text = doc.getText();
     let next: string | undefined;
-    if (data.what === 'fixAll') next = runnerOf(settingsFor(path), session).applied(text, path);
+    if (data.what === 'fixAll') next = ruleErrorsAs(undefined, () => runnerOf(settingsFor(path), session).applied(text, path));
     else if (data.what === 'canonicalize') next = formatText(text, path, settingsFor(path).defines);
     else {
       if (doc.version !== data.version) return undefined;
@@ -428,7 +441,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
           range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) },
           newText: e.text,
         }));
-      next = runnerOf(settingsFor(path), session).fixAt(text, path, data.pass ?? '', data.start ?? -1);
+      next = ruleErrorsAs(undefined, () => runnerOf(settingsFor(path), session).fixAt(text, path, data.pass ?? '', data.start ?? -1));
     }
     return next === undefined || next === text ? undefined : textEdits(doc, next);
   };
@@ -539,7 +552,10 @@ export function startServer(connection: Connection, options: ServerOptions, base
       const path = documentPath(uri);
       if (params.command === EXPLAIN_COMMAND) {
         if (typeof line !== 'number') return null;
-        return runnerOf(settingsFor(path), session).explain(doc.getText(), path, line);
+        return ruleErrorsAs(
+          (ds) => ds.map((d) => d.message).join('\n'),
+          () => runnerOf(settingsFor(path), session).explain(doc.getText(), path, line),
+        );
       }
       const what = params.command === FIX_ALL_COMMAND ? 'fixAll' : params.command === CANONICALIZE_COMMAND ? 'canonicalize' : undefined;
       if (!what) return null;

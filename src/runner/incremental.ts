@@ -72,20 +72,21 @@ function rebase(d: Diagnostic, from: SourceText, to: SourceText, shift: (offset:
 }
 
 /**
- * Audits a document unit by unit with `runner`, reusing `previous` for unchanged units (`salt`:
+ * Audits a document unit by unit with `runner` (or the runner `runner()` builds: its rule files'
+ * errors are then findings too), reusing `previous` for unchanged units (`salt`:
  * what else decides them, e.g. the rules' generation); yields before each pass of each unit it
  * analyses (so a caller can let newer edits in and stop early). A document whose rule files do
  * not load gives their errors as findings (pass '').
  */
 export function* auditUnitsSteps(
-  runner: Runner,
+  runner: Runner | (() => Runner),
   text: string,
   path: string,
   salt: string,
   previous: ProgramCache,
 ): Generator<string, ProgramsAudit, void> {
   try {
-    return yield* unitsSteps(runner, text, path, salt, previous);
+    return yield* unitsSteps(typeof runner === 'function' ? runner() : runner, text, path, salt, previous);
   } catch (e) {
     // A rule file that does not load: its errors are the findings.
     if (e instanceof DiagnosticError) {
