@@ -35,6 +35,7 @@ import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { fromWire } from '../report/wire.js';
 import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
+import { notAKernelsFile } from '../runner/quiet.js';
 import { ruleCacheOf } from '../runner/rule-cache.js';
 import { type PassFinding, runnerOf } from './analysis.js';
 import { type ClientSettings, NO_CLIENT_SETTINGS, readClientSettings, withClientSettings } from './client-settings.js';
@@ -291,7 +292,12 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (stale()) return;
       analysedFor.set(uri, `${salt}\u0000${text}`);
       connection.console.log(`ptolog: analysed ${audit.analysed} of ${audit.total} units of ${path}`);
-      const findings = filtered(audit.findings, text, path);
+      // (As the CLI: nothing is said about a file that is no kernels file.)
+      const findings = filtered(
+        audit.findings.filter((f) => !notAKernelsFile(f.diagnostic)),
+        text,
+        path,
+      );
       published.set(uri, { text, version, findings });
       const diagnostics = findings.map((f) => toLspDiagnostic(f, path, uri, base, help));
       void connection.sendDiagnostics({ uri, version, diagnostics });

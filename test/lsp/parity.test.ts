@@ -54,10 +54,10 @@ const SEVERITY = ['', 'error', 'warning', 'note', 'note'];
 function lspFindings(ds: Diagnostic[], input: string): string[] {
   return ds
     .map((d) => {
-      const message = (typeof d.message === 'string' ? d.message : (d.message as { value: string }).value).replaceAll(
-        resolve(input),
-        input,
-      );
+      // (The server names files by absolute path, the CLI as it was given them: relative to the repository.)
+      const message = (typeof d.message === 'string' ? d.message : (d.message as { value: string }).value)
+        .replaceAll(resolve(input), input)
+        .replaceAll(`${root}/`, '');
       const r = d.range;
       // A diagnostic located in another file (a rule file) is shown at the top, its place in the message.
       if (/^\S+:\d+:\d+: /.test(message) && r.start.line === 0 && r.end.character === 0)
