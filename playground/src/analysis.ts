@@ -171,7 +171,7 @@ export class PlaygroundAnalyzer {
     const audits = auditUnitsSteps(runner, kernel, KERNEL_PATH, asWritten ? 'w' : 'p', this.units);
     let step = audits.next();
     while (!step.done) {
-      yield { done: done++, total: done + PASSES.length + rest, what: `${step.value}: audit${compiling}` };
+      yield { done: done++, total: done + PASSES.length + rest, what: `${step.value.pass}: audit of ${step.value.unit}${compiling}` };
       step = audits.next();
     }
     const audit = step.value;
@@ -187,7 +187,7 @@ export class PlaygroundAnalyzer {
     findings.sort((x, y) => x.from - y.from || x.code.localeCompare(y.code));
     let result = applied;
     if (!result) {
-      yield { done: done++, total, what: `apply${compiling}` };
+      yield { done: done++, total, what: `every pass: apply${compiling}` };
       result = { diff: undefined, applyChanges: [] };
       try {
         // (A program with an error is left as it is; the others are rewritten, as apply does.)

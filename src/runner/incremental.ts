@@ -28,6 +28,12 @@ export interface UnitAudit {
   findings: PassFinding[];
 }
 
+/** A step of the audit: the pass about to run and the programs of the unit it judges. */
+export interface UnitStep {
+  pass: string;
+  unit: string;
+}
+
 /** A document's per-unit analyses, keyed by what decides them (see `unitKey`). */
 export type ProgramCache = ReadonlyMap<string, UnitAudit>;
 
@@ -84,7 +90,7 @@ export function* auditUnitsSteps(
   path: string,
   salt: string,
   previous: ProgramCache,
-): Generator<string, ProgramsAudit, void> {
+): Generator<UnitStep, ProgramsAudit, void> {
   try {
     return yield* unitsSteps(typeof runner === 'function' ? runner() : runner, text, path, salt, previous);
   } catch (e) {
@@ -102,7 +108,7 @@ function* unitsSteps(
   path: string,
   salt: string,
   previous: ProgramCache,
-): Generator<string, ProgramsAudit, void> {
+): Generator<UnitStep, ProgramsAudit, void> {
   const cache = new Map<string, UnitAudit>();
   // The imported modules read (path and what was read) decide every unit's analysis.
   const imports: string[] = [];
@@ -142,8 +148,9 @@ function* unitsSteps(
       const mine: PassFinding[] = [];
       const steps = runner.auditSteps(text, path, { programs: (_p, i) => ids.has(i), parsed: module });
       let step = steps.next();
+      const unit = u.programs.map((p) => p.name).join(', ');
       while (!step.done) {
-        yield step.value;
+        yield { pass: step.value, unit };
         step = steps.next();
       }
       const r = step.value;
