@@ -40,7 +40,7 @@ export { explainLine } from './passes/explain.js';
 export { type ExtraRuleFile, extrasFor, readExtraRules } from './passes/extra-rules.js';
 export { readFindings } from './passes/findings.js';
 export { fanoutDot } from './passes/graph.js';
-export { applyPasses, auditText, type PassOutcome, type RunOptions } from './passes/pipeline.js';
+export { type AuditOutcome, applyPasses, auditText, type PassOutcome, type RunOptions } from './passes/pipeline.js';
 export { readEdits } from './passes/read-edits.js';
 export { PASSES, type PassSpec, passByName, rulesDir } from './passes/registry.js';
 export { type LoadedRules, RuleSession } from './passes/rule-session.js';
@@ -55,6 +55,7 @@ export { fromWire, toWire, type WireBundle, type WireDiagnostic, type WireLocati
 export type { EditSet } from './rewrite/edits.js';
 export { applySourceEdits, type PatchResult, type SourceEdit } from './rewrite/patch.js';
 export { type RewriteResult, rewrite } from './rewrite/rewrite.js';
+export { type ApplyOutcome, type MemoryPolicy, Runner, type RunnerConfig, type RunScope } from './runner/runner.js';
 export {
   applySuppressions,
   parseSuppressions,

@@ -1,23 +1,22 @@
 /**
- * The analysis the playground runs (in its worker): the same library stages the CLI runs —
- * audit, apply (as a diff), explain, graph, facts — on one kernel text and extra rules.
+ * The analysis the playground runs (in its worker): the runner every front end uses
+ * (src/runner/) — the editor's audit unit by unit, apply (as a diff), a finding's quick fix,
+ * explain — plus the graph and facts views, on one kernel text and extra rules.
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { extractFacts } from '../../src/facts/extract.js';
 import { MemorySink } from '../../src/facts/sink.js';
-import { parseModule } from '../../src/frontend/index.js';
-import { type Analysis, analyze, loadRules } from '../../src/passes/analyze.js';
-import { explainLine } from '../../src/passes/explain.js';
-import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
-import { readFindings } from '../../src/passes/findings.js';
+import type { Module } from '../../src/ir/nodes.js';
+import { loadRules } from '../../src/passes/analyze.js';
+import { readExtraRules } from '../../src/passes/extra-rules.js';
 import { fanoutDot } from '../../src/passes/graph.js';
-import { applyPasses } from '../../src/passes/pipeline.js';
 import { PASSES } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../../src/report/diagnostic.js';
 import { renderDiagnostics } from '../../src/report/text.js';
+import { unifiedPatch } from '../../src/runner/diff.js';
+import { auditUnitsSteps, type ProgramCache } from '../../src/runner/incremental.js';
+import { Runner } from '../../src/runner/runner.js';
 import { textChanges } from './changes.js';
-import { fixableStarts, fixOne } from './fix-one.js';
 import type { FactTable, Finding, Response } from './protocol.js';
 import { setVirtualFile } from './shims/fs.js';
 
@@ -64,18 +63,11 @@ export interface Step {
   what: string;
 }
 
-/** One program's audit: its findings (offsets as when computed, the program then at `start`) and analyses. */
-interface ProgramAudit {
-  start: number;
-  findings: Finding[];
-  /** Per pass (PASSES order): the analysis of this program alone (explain, graph). */
-  analyses: Analysis[];
-}
-
-/** A finished analysis: the response and the per-program analyses explain reads. */
+/** A finished analysis: the response, and the runner and text explain reads. */
 interface Done {
   response: Omit<Extract<Response, { kind: 'analyzed' }>, 'id' | 'ms' | 'cached' | 'stopped'>;
-  programs: { fromLine: number; toLine: number; analyses: Analysis[] }[];
+  runner: Runner;
+  kernel: string;
 }
 
 /** A small map that forgets its oldest entries past `limit`. */
@@ -97,22 +89,22 @@ class Lru<V> {
   }
 }
 
-const constText = (m: ReadonlyMap<string, unknown> | undefined): string => JSON.stringify(m ? [...m] : []);
-
 /**
- * A playground session: the loaded rule programs, a cache of program audits (a program whose
- * text, start line, constants, rules and stage are unchanged is not audited again) and of whole
- * analyses (an undo or a toggle back is answered at once), and the last analyses for explain.
+ * A playground session: the loaded rule programs, the units' audits of the last analysis (a
+ * program whose text, start line, constants, rules and stage are unchanged is not audited
+ * again), a cache of whole analyses (an undo or a toggle back is answered at once), and the last
+ * analysis for explain.
  */
 export class PlaygroundAnalyzer {
-  private programs: Done['programs'] = [];
+  private last: Done | undefined;
   private rules: string | undefined;
-  /** The rule programs loaded in this page (rule paths shown from the virtual root). */
-  private readonly session = new RuleSession('/');
-  private readonly audits = new Lru<ProgramAudit>(64);
+  private units: ProgramCache = new Map();
   private readonly results = new Lru<Done>(16);
   private readonly applied = new Lru<Pick<Done['response'], 'diff' | 'applyChanges' | 'applyError'>>(16);
   private analysedOnce = false;
+
+  /** `session`: the rule programs loaded in this page (default: rule paths shown from the virtual root). */
+  constructor(private readonly session: RuleSession = new RuleSession('/')) {}
 
   /**
    * Audits (as PyPTO's Default pipeline compiles the kernel, or as written), applies, graphs and
@@ -124,17 +116,17 @@ export class PlaygroundAnalyzer {
     const key = [asWritten ? 'w' : 'p', rules, kernel].join('\u0000');
     const hit = this.results.get(key);
     if (hit) {
-      this.programs = hit.programs;
+      this.last = hit;
       return { ...hit.response, id, ms: performance.now() - t0, cached: true, stopped: 0 };
     }
     try {
       const done = yield* this.steps(kernel, rules, asWritten);
       this.results.set(key, done);
-      this.programs = done.programs;
+      this.last = done;
       this.analysedOnce = true;
       return { ...done.response, id, ms: performance.now() - t0, cached: false, stopped: 0 };
     } catch (e) {
-      this.programs = [];
+      this.last = undefined;
       if (e instanceof DiagnosticError) {
         return {
           kind: 'analyzed',
@@ -155,106 +147,69 @@ export class PlaygroundAnalyzer {
     }
   }
 
-  private *steps(kernel: string, rules: string, asWritten: boolean): Generator<Step, Done, void> {
-    const compiling = this.analysedOnce ? '' : ' (the first analysis compiles the rules)';
+  /** The runner of `rules` (the extra rule file) and the stage. */
+  private runnerOf(rules: string, asWritten: boolean): Runner {
     this.useRules(rules);
     const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
-    const module = parseModule(kernel, KERNEL_PATH);
-    const source = module.source;
-    // A module without programs is audited whole (its notes say so).
-    const units =
-      module.programs.length === 0
-        ? [{ module, start: 0, text: kernel, name: 'the module', constants: '' }]
-        : module.programs.map((p) => ({
-            module: { ...module, programs: [p] },
-            start: p.start,
-            text: kernel.slice(p.start, p.end),
-            name: p.name,
-            constants: constText(p.constants),
-          }));
+    return new Runner({
+      passes: PASSES,
+      extras,
+      ...(asWritten ? { stage: 'as-written' as const } : {}),
+      memory: { kind: 'tree' },
+      session: this.session,
+    });
+  }
+
+  private *steps(kernel: string, rules: string, asWritten: boolean): Generator<Step, Done, void> {
+    const compiling = this.analysedOnce ? '' : ' (the first analysis compiles the rules)';
+    const runner = this.runnerOf(rules, asWritten);
     const applyKey = `${rules}\u0000${kernel}`;
     const applied = this.applied.get(applyKey);
-    const total = units.length * PASSES.length + (applied ? 0 : PASSES.length) + 2;
+    // (The number of units is known once the text is read: the bar counts one audit ahead.)
+    const rest = (applied ? 0 : 1) + 2;
     let done = 0;
-    const findings: Finding[] = [];
-    const programs: Done['programs'] = [];
-    let cached = 0;
-    for (const u of units) {
-      const line = source.position(u.start).line;
-      const key = [asWritten ? 'w' : 'p', rules, constText(module.constants), u.constants, String(line), u.text].join('\u0000');
-      let audit = this.audits.get(key);
-      if (audit) {
-        cached++;
-        done += PASSES.length;
-        const delta = u.start - audit.start;
-        for (const f of audit.findings) findings.push(f.file === KERNEL_PATH ? { ...f, from: f.from + delta, to: f.to + delta } : f);
-      } else {
-        const mine: Finding[] = [];
-        const analyses: Analysis[] = [];
-        for (const pass of PASSES) {
-          yield { done: done++, total, what: `${pass.name}: audit of ${u.name}${compiling}` };
-          this.useRules(rules);
-          const a = analyze(u.module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), {
-            session: this.session,
-            ...(asWritten ? { stage: 'as-written' as const } : {}),
-          });
-          analyses.push(a);
-          const found = readFindings(a.result, a.table, source).map((d) => toFinding(d, pass.name));
-          if (found.some((f) => f.file === KERNEL_PATH)) {
-            const starts = fixableStarts(u.module, extras, this.session, pass.name);
-            for (const f of found) f.fixable = f.file === KERNEL_PATH && starts.has(f.from);
-          }
-          mine.push(...found);
-        }
-        audit = { start: u.start, findings: mine, analyses };
-        findings.push(...mine);
-      }
-      this.audits.set(key, audit);
-      programs.push({ fromLine: line, toLine: source.position(u.start + u.text.length).line, analyses: audit.analyses });
+    const audits = auditUnitsSteps(runner, kernel, KERNEL_PATH, asWritten ? 'w' : 'p', this.units);
+    let step = audits.next();
+    while (!step.done) {
+      yield { done: done++, total: done + PASSES.length + rest, what: `${step.value.pass}: audit of ${step.value.unit}${compiling}` };
+      step = audits.next();
+    }
+    const audit = step.value;
+    this.units = audit.cache;
+    const total = done + rest;
+    const findings = audit.findings.map((f) => toFinding(f.diagnostic, f.pass));
+    // A finding is fixable where its pass derives a fix at the node it starts at.
+    for (const pass of PASSES) {
+      if (!findings.some((f) => f.pass === pass.name && f.file === KERNEL_PATH)) continue;
+      const starts = runner.fixableStarts(kernel, KERNEL_PATH, pass.name);
+      for (const f of findings) if (f.pass === pass.name) f.fixable = f.file === KERNEL_PATH && starts.has(f.from);
     }
     findings.sort((x, y) => x.from - y.from || x.code.localeCompare(y.code));
     let result = applied;
     if (!result) {
+      yield { done: done++, total, what: `every pass: apply${compiling}` };
       result = { diff: undefined, applyChanges: [] };
       try {
-        // Pass by pass, as apply runs them (each reads the text the one before patched).
-        let text = kernel;
-        for (const pass of PASSES) {
-          yield { done: done++, total, what: `${pass.name}: apply${compiling}` };
-          this.useRules(rules);
-          text = applyPasses(text, KERNEL_PATH, [pass], { extras, session: this.session }).text;
-        }
-        result.applyChanges = textChanges(kernel, text);
-        result.diff =
-          text === kernel
-            ? ''
-            : createTwoFilesPatch(`a/${KERNEL_PATH}`, `b/${KERNEL_PATH}`, kernel, text, '', '', {
-                context: 3,
-                headerOptions: FILE_HEADERS_ONLY,
-              });
+        // (A program with an error is left as it is; the others are rewritten, as apply does.)
+        const r = runner.apply(kernel, KERNEL_PATH);
+        result.applyChanges = textChanges(kernel, r.text);
+        result.diff = r.text === kernel ? '' : unifiedPatch(KERNEL_PATH, kernel, r.text);
       } catch (e) {
         if (!(e instanceof DiagnosticError)) throw e;
         result.applyError = rendered(e.diagnostics);
       }
       this.applied.set(applyKey, result);
     }
-    // The graph view of the contract whose manifest declares it (of the whole module when it has several programs).
+    // The graph view of the contract whose manifest declares it (of the whole module).
     yield { done: done++, total, what: 'graph' };
-    const g = PASSES.findIndex((p) => p.views.includes('graph'));
+    const g = PASSES.find((p) => p.views.includes('graph'));
     let dot = '';
-    if (g >= 0) {
-      const pass = PASSES[g]!;
-      const a =
-        programs.length === 1
-          ? programs[0]!.analyses[g]!
-          : analyze(module, pass.audit, extrasFor(pass, extras, PASSES, undefined, this.session), {
-              session: this.session,
-              ...(asWritten ? { stage: 'as-written' as const } : {}),
-            });
-      dot = fanoutDot(a, false, pass.name);
+    if (g) {
+      const module = runner.parse(kernel, KERNEL_PATH);
+      if (!(module.problems ?? []).some((d) => d.severity === 'error')) dot = fanoutDot(runner.analyze(module, g, 'audit'), false, g.name);
     }
     yield { done: done++, total, what: 'facts' };
-    const facts = factTables(kernel, this.session);
+    const facts = factTables(runner.parse(kernel, KERNEL_PATH), this.session);
     return {
       response: {
         kind: 'analyzed',
@@ -262,17 +217,16 @@ export class PlaygroundAnalyzer {
         ...result,
         dot,
         facts,
-        programs: { total: module.programs.length, cached: module.programs.length === 0 ? 0 : cached },
+        programs: { total: audit.total, cached: audit.total - audit.analysed },
       },
-      programs,
+      runner,
+      kernel,
     };
   }
 
   /** The quick fix of the finding of pass `pass` at offset `start` of `kernel` (rules as last analysed). */
   fix(id: number, kernel: string, rules: string, pass: string, start: number): Response {
-    this.useRules(rules);
-    const extras = rules.trim() === '' ? [] : readExtraRules([EXTRA_RULES_PATH], PASSES);
-    const fixed = fixOne(kernel, KERNEL_PATH, extras, this.session, pass, start);
+    const fixed = this.runnerOf(rules, false).fixAt(kernel, KERNEL_PATH, pass, start);
     return { kind: 'fixed', id, changes: fixed === undefined ? [] : textChanges(kernel, fixed) };
   }
 
@@ -281,23 +235,22 @@ export class PlaygroundAnalyzer {
     if (rules === this.rules) return;
     setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
     this.session.forget();
+    this.units = new Map();
     this.rules = rules;
   }
 
-  /** `ptolog explain` of 1-based `line` on the last analysed kernel, per pass (the program holding the line). */
+  /** `ptolog explain` of 1-based `line` on the last analysed kernel, per pass. */
   explain(id: number, line: number): Response {
-    if (this.programs.length === 0) return { kind: 'explained', id, text: 'No analysis yet (the kernel has errors).' };
-    const p = this.programs.find((q) => line >= q.fromLine && line <= q.toLine) ?? this.programs[0]!;
-    const src = p.analyses[0]!.module.source;
-    if (line < 1 || line > src.lineCount) return { kind: 'explained', id, text: '' };
-    const text = PASSES.map((pass, i) => `== ${pass.name}\n${explainLine(p.analyses[i]!, line, pass)}`).join('\n');
-    return { kind: 'explained', id, text };
+    const last = this.last;
+    if (!last) return { kind: 'explained', id, text: 'No analysis yet (the kernel has errors).' };
+    const lines = last.kernel.split('\n').length;
+    if (line < 1 || line > lines) return { kind: 'explained', id, text: '' };
+    return { kind: 'explained', id, text: last.runner.explain(last.kernel, KERNEL_PATH, line) };
   }
 }
 
-/** The input facts of the kernel (relations of rules/schema.dl) with their column names. */
-function factTables(kernel: string, session: RuleSession): FactTable[] {
-  const module = parseModule(kernel, KERNEL_PATH);
+/** The input facts of the kernel's module (what of it reads; relations of rules/schema.dl) with their column names. */
+function factTables(module: Module, session: RuleSession): FactTable[] {
   const sink = new MemorySink();
   extractFacts(module, sink);
   const schema = loadRules('schema.dl', [], undefined, [], session).program;

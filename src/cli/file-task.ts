@@ -4,22 +4,23 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { applyOverrides } from '../config/apply.js';
 import type { SeverityOverride } from '../config/config.js';
-import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
+import { parseDefines } from '../frontend/index.js';
 import type { AuditStage } from '../passes/analyze.js';
 import { readExtraRules } from '../passes/extra-rules.js';
-import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
 import { type PassSpec, passByName } from '../passes/registry.js';
 import type { RuleSession } from '../passes/rule-session.js';
 import { checkRulesRoot } from '../passes/rules-root.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { toWire, type WireBundle } from '../report/wire.js';
+import { unifiedPatch } from '../runner/diff.js';
+import { fileModuleReader } from '../runner/module-reader.js';
+import { Runner } from '../runner/runner.js';
 import { applySuppressions } from '../suppress/suppress.js';
 import { fullCollection } from './collect.js';
-import { interruptedWrites, moduleReader, readSource, type SourceEncoding, type SourceFile, writeAtomic } from './files.js';
+import { interruptedWrites, readSource, type SourceEncoding, type SourceFile, writeAtomic } from './files.js';
 import { codesKnownTo } from './known-codes.js';
 import { evaluationBounds } from './limits.js';
 
@@ -104,8 +105,7 @@ function repositoryRoot(dir: string): string | undefined {
 
 /** A unified diff whose headers `git apply` (from the repository root) and `patch -p1` (from the working directory) accept. */
 export function unifiedDiff(file: string, before: string, after: string): string {
-  const p = diffPath(file, process.cwd());
-  return createTwoFilesPatch(`a/${p}`, `b/${p}`, before, after, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
+  return unifiedPatch(diffPath(file, process.cwd()), before, after);
 }
 
 /** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
@@ -113,7 +113,8 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
   try {
     const passes = t.passes.map((n) => passByName(n, t.rules)).filter((p): p is PassSpec => p !== undefined);
     const root = t.rulesRoot === undefined ? undefined : checkRulesRoot(t.rulesRoot, passes);
-    const opts: RunOptions = {
+    const runner = new Runner({
+      passes,
       defines: parseDefines(t.defines),
       extras: readExtraRules(t.rules, passes),
       includeDirs: t.include,
@@ -121,25 +122,20 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       ...(root !== undefined ? { rulesRoot: root } : {}),
       ...(t.stage !== undefined ? { stage: t.stage } : {}),
       session,
-      collect: fullCollection(),
-      modules: moduleReader(t.importRoots ?? []),
-    };
-    const extraFiles = (opts.extras ?? []).map((x) => x.path);
+      memory: { kind: 'stream', collect: fullCollection() },
+      modules: fileModuleReader(t.importRoots ?? []),
+    });
+    const extraFiles = (runner.config.extras ?? []).map((x) => x.path);
     const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: t.stdinEncoding ?? 'utf8' } : readSource(t.file);
     const source = new SourceText(t.file, src.text);
-    const defineWarnings = (): Diagnostic[] => {
-      if (!opts.defines || opts.defines.size === 0) return [];
-      const m = parseModuleIsolated(src.text, t.file, { defines: opts.defines });
-      return unknownDefines(src.text, t.file, opts.defines, m.constants);
-    };
     if (t.command === 'audit') {
-      const r = auditReport(src.text, t.file, passes, opts);
-      const found = [...defineWarnings(), ...r.findings];
+      const r = runner.audit(src.text, t.file);
+      const found = [...runner.defineWarnings(src.text, t.file), ...r.findings];
       const report = toWire(filter(found, source, t, extraFiles));
       return r.readErrors.length > 0 ? { report, fatal: toWire(r.readErrors) } : { report };
     }
-    const r = applyPasses(src.text, t.file, passes, opts);
-    const report = toWire(filter([...defineWarnings(), ...r.warnings], source, t, extraFiles));
+    const r = runner.apply(src.text, t.file);
+    const report = toWire(filter([...runner.defineWarnings(src.text, t.file), ...r.warnings], source, t, extraFiles));
     const partial = r.errors.length > 0 ? { fatal: toWire(r.errors) } : {};
     const applied = r.outcomes.reduce((n, o) => n + o.applied, 0);
     const changed = r.text !== src.text;

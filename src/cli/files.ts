@@ -17,7 +17,6 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { ModuleReader } from '../frontend/index.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 
 /** How a source file's bytes were decoded (so writing it back keeps every other byte). */
@@ -259,22 +258,6 @@ export function ensureOutputDir(dir: string, flag: string): void {
       { severity: 'error', code: 'unwritable-output', path: dir, message: `cannot create the output directory ${dir} (${flag}): ${why}.` },
     ]);
   }
-}
-
-/** Reads the project's modules for the frontend (ModuleReader): a missing file or a directory is none; another failure, why. */
-export function moduleReader(roots: readonly string[]): ModuleReader {
-  return {
-    roots,
-    read: (path) => {
-      try {
-        return readFileSync(path, 'utf8');
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null;
-        return { error: code === 'EACCES' ? 'permission denied' : e instanceof Error ? e.message : String(e) };
-      }
-    },
-  };
 }
 
 /**

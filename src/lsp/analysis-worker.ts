@@ -1,13 +1,14 @@
-// The language server's analysis thread: audits documents (auditProgramsSteps) off the thread
+// The language server's analysis thread: audits documents (auditUnitsSteps) off the thread
 // that answers the editor, so that hover and code actions never wait behind an analysis. Between
 // steps it reads its control port synchronously: a newer request for the same document (or a
 // close) cancels the one in progress, whose result is never sent.
 import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
-import { ruleCacheOf } from '../cli/rule-cache.js';
 import { contractsWith, type PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { toWire } from '../report/wire.js';
-import { auditProgramsSteps, type ProgramCache } from './programs.js';
+import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
+import { ruleCacheOf } from '../runner/rule-cache.js';
+import { runnerOf } from './analysis.js';
 import type { LspSettings } from './settings.js';
 import type { AnalysisReply, AnalysisRequest, WireSettings, WorkerMessage } from './worker-protocol.js';
 
@@ -15,7 +16,13 @@ import type { AnalysisReply, AnalysisRequest, WireSettings, WorkerMessage } from
 function settingsOf(w: WireSettings): LspSettings {
   const all = contractsWith(w.ruleDirs);
   const passes = w.passes.map((n) => all.find((p) => p.name === n)).filter((p): p is PassSpec => p !== undefined);
-  return { passes, ruleDirs: w.ruleDirs, defines: new Map(w.defines), ...(w.stage !== undefined ? { stage: w.stage } : {}) };
+  return {
+    passes,
+    ruleDirs: w.ruleDirs,
+    defines: new Map(w.defines),
+    ...(w.stage !== undefined ? { stage: w.stage } : {}),
+    ...(w.importRoots !== undefined ? { importRoots: w.importRoots } : {}),
+  };
 }
 
 const caches = new Map<string, ProgramCache>();
@@ -48,7 +55,7 @@ function run(r: AnalysisRequest): void {
   }
   queue.splice(queue.indexOf(r), 1);
   try {
-    const steps = auditProgramsSteps(r.text, r.path, settingsOf(r.settings), r.salt, caches.get(r.uri) ?? new Map(), session);
+    const steps = auditUnitsSteps(() => runnerOf(settingsOf(r.settings), session!), r.text, r.path, r.salt, caches.get(r.uri) ?? new Map());
     let step = steps.next();
     while (!step.done) {
       drain();

@@ -5,7 +5,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { applyConfig } from '../config/apply.js';
-import { type ConfigReader, loadConfig, type PtologConfig } from '../config/config.js';
+import { type ConfigReader, loadConfig, type PtologConfig, packageRoots } from '../config/config.js';
 import { parseDefines } from '../frontend/index.js';
 import { type PassSpec, passByName } from '../passes/registry.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
@@ -28,12 +28,17 @@ function configOf(path: string, read: ConfigReader): PtologConfig | undefined | 
 
 /**
  * Settings per document: the command line's, completed by the document's configuration —
- * its `passes` when no `--pass` was given, its `rules` after `--rules`, its `defines` under `-D`.
+ * its `passes` when no `--pass` was given, its `rules` after `--rules`, its `defines` under `-D`;
+ * imported modules are searched for as the CLI does (the document's package roots, then the
+ * configuration's `import-roots`, then the command line's).
  */
 export function configuredSettings(base: LspSettings, passesGiven: boolean, read: ConfigReader): SettingsFor {
   return (path) => {
     const cfg = configOf(path, read);
-    if (!cfg || Array.isArray(cfg)) return base;
+    const roots = (c: PtologConfig | undefined): string[] => [
+      ...new Set([...packageRoots(resolve(path), read), ...(c?.importRoots ?? []), ...(base.importRoots ?? [])]),
+    ];
+    if (!cfg || Array.isArray(cfg)) return { ...base, importRoots: roots(undefined) };
     const passes =
       !passesGiven && cfg.passes ? cfg.passes.map((n) => passByName(n)).filter((p): p is PassSpec => p !== undefined) : base.passes;
     const defines = new Map([...parseDefines(cfg.defines), ...base.defines]);
@@ -43,6 +48,7 @@ export function configuredSettings(base: LspSettings, passesGiven: boolean, read
       ruleDirs: [...base.ruleDirs, ...cfg.rules.map((r) => resolve(cfg.root, r))],
       defines,
       ...(stage !== undefined ? { stage } : {}),
+      importRoots: roots(cfg),
     };
   };
 }

@@ -7,7 +7,9 @@
  * marker as it would be inserted, the rule that derived it and how to see the proof; quick fixes
  * ("insert the markers", "ignore on this line"), "Fix all" (`source.fixAll`, only where there are
  * findings) and "Canonicalize as PyPTO prints it" are resolved (`codeAction/resolve`) only when
- * chosen. Formatting changes layout only (layout.ts). The editor's `ptolog` settings are read
+ * chosen. Imported `@pl.inline` helpers are read from disk as the CLI reads them; saving a file
+ * re-analyses the other open documents (those whose imports read differently). Formatting
+ * changes layout only (layout.ts). The editor's `ptolog` settings are read
  * with `workspace/configuration` and re-read when they change. Each analysis is logged
  * (`window/logMessage`, type Log): how many units were analysed of how many.
  */
@@ -26,20 +28,21 @@ import {
   type TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ruleCacheOf } from '../cli/rule-cache.js';
 import { type Catalog, loadCatalog } from '../passes/catalog.js';
 import { readExtraRules } from '../passes/extra-rules.js';
 import { ruleFilesUnder, rulesDir } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
-import type { Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { fromWire } from '../report/wire.js';
-import { explainText, fixAllText, fixOneText, type PassFinding } from './analysis.js';
+import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
+import { notAKernelsFile } from '../runner/quiet.js';
+import { ruleCacheOf } from '../runner/rule-cache.js';
+import { type PassFinding, runnerOf } from './analysis.js';
 import { type ClientSettings, NO_CLIENT_SETTINGS, readClientSettings, withClientSettings } from './client-settings.js';
 import { type FindingData, toLspDiagnostic } from './convert.js';
 import { formatText } from './format.js';
 import { indexRules, type RuleIndex, ruleHelpLinks, ruleOfFinding } from './help.js';
 import { layoutText } from './layout.js';
-import { auditProgramsSteps, type ProgramCache } from './programs.js';
 import type { LspSettings, ServerOptions } from './settings.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
 import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
@@ -79,7 +82,21 @@ function settingsSalt(settings: LspSettings, rulesGeneration: number): string {
     settings.ruleDirs,
     [...settings.defines],
     settings.stage ?? 'pipeline',
+    settings.importRoots ?? [],
   ]);
+}
+
+/**
+ * What `f` gives, or, when the rule files do not load (DiagnosticError: the analysis reports
+ * them), `otherwise` (called with their errors when a function).
+ */
+function ruleErrorsAs<T>(otherwise: T | ((ds: Diagnostic[]) => T), f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
+    return typeof otherwise === 'function' ? (otherwise as (ds: Diagnostic[]) => T)(e.diagnostics) : otherwise;
+  }
 }
 
 /** The file path ptolog names a document by (its file path, or the URI when it is not a file). */
@@ -244,6 +261,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
           ruleDirs: [...settings.ruleDirs],
           defines: [...settings.defines],
           ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
+          ...(settings.importRoots !== undefined ? { importRoots: [...settings.importRoots] } : {}),
         };
         audit = await thread.analyse({
           kind: 'analyse',
@@ -261,7 +279,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
         if (!audit && thread) return;
       }
       if (!audit) {
-        const steps = auditProgramsSteps(text, path, settings, salt, caches.get(uri) ?? new Map(), session);
+        const steps = auditUnitsSteps(() => runnerOf(settings, session), text, path, salt, caches.get(uri) ?? new Map());
         let step = steps.next();
         while (!step.done) {
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -274,7 +292,12 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (stale()) return;
       analysedFor.set(uri, `${salt}\u0000${text}`);
       connection.console.log(`ptolog: analysed ${audit.analysed} of ${audit.total} units of ${path}`);
-      const findings = filtered(audit.findings, text, path);
+      // (As the CLI: nothing is said about a file that is no kernels file.)
+      const findings = filtered(
+        audit.findings.filter((f) => !notAKernelsFile(f.diagnostic)),
+        text,
+        path,
+      );
       published.set(uri, { text, version, findings });
       const diagnostics = findings.map((f) => toLspDiagnostic(f, path, uri, base, help));
       void connection.sendDiagnostics({ uri, version, diagnostics });
@@ -348,7 +371,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
     clientCommands = init?.clientCommands === true;
     return {
       capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
+        // (Saves are told: a saved module may be a helper other open documents import.)
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         codeActionProvider: {
           codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll, CANONICALIZE_KIND],
           resolveProvider: true,
@@ -379,6 +403,15 @@ export function startServer(connection: Connection, options: ServerOptions, base
   connection.onDidChangeConfiguration(() => void pullSettings());
 
   documents.onDidChangeContent((e) => schedule(e.document.uri));
+  // Imported modules are read from disk: a saved file may be one, so the other open documents
+  // are analysed again (a unit whose imported modules read the same is taken from the cache).
+  documents.onDidSave((e) => {
+    for (const doc of documents.all()) {
+      if (doc.uri === e.document.uri) continue;
+      analysedFor.delete(doc.uri);
+      schedule(doc.uri);
+    }
+  });
   documents.onDidClose((e) => {
     const t = timers.get(e.document.uri);
     if (t) clearTimeout(t);
@@ -397,7 +430,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const path = documentPath(doc.uri);
     const text = doc.getText();
     let next: string | undefined;
-    if (data.what === 'fixAll') next = fixAllText(text, path, settingsFor(path), session);
+    if (data.what === 'fixAll') next = ruleErrorsAs(undefined, () => runnerOf(settingsFor(path), session).applied(text, path));
     else if (data.what === 'canonicalize') next = formatText(text, path, settingsFor(path).defines);
     else {
       if (doc.version !== data.version) return undefined;
@@ -414,7 +447,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
           range: { start: doc.positionAt(e.start), end: doc.positionAt(e.end) },
           newText: e.text,
         }));
-      next = fixOneText(text, path, settingsFor(path), session, data.pass ?? '', data.start ?? -1);
+      next = ruleErrorsAs(undefined, () => runnerOf(settingsFor(path), session).fixAt(text, path, data.pass ?? '', data.start ?? -1));
     }
     return next === undefined || next === text ? undefined : textEdits(doc, next);
   };
@@ -525,7 +558,10 @@ export function startServer(connection: Connection, options: ServerOptions, base
       const path = documentPath(uri);
       if (params.command === EXPLAIN_COMMAND) {
         if (typeof line !== 'number') return null;
-        return explainText(doc.getText(), path, settingsFor(path), session, line);
+        return ruleErrorsAs(
+          (ds) => ds.map((d) => d.message).join('\n'),
+          () => runnerOf(settingsFor(path), session).explain(doc.getText(), path, line),
+        );
       }
       const what = params.command === FIX_ALL_COMMAND ? 'fixAll' : params.command === CANONICALIZE_COMMAND ? 'canonicalize' : undefined;
       if (!what) return null;

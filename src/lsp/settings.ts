@@ -3,11 +3,11 @@
  * (pyproject.toml `[tool.ptolog]`) and suppression comments (`# ptolog: ignore[code]`) plug into.
  */
 
-import type { CacheSpec } from '../cli/rule-cache.js';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { PassSpec } from '../passes/registry.js';
 import type { Diagnostic } from '../report/diagnostic.js';
+import type { CacheSpec } from '../runner/rule-cache.js';
 
 /** The analysis settings of one document: the passes, extra rule paths (--rules) and defines (-D). */
 export interface LspSettings {
@@ -16,6 +16,8 @@ export interface LspSettings {
   defines: ReadonlyMap<string, ConstValue>;
   /** The stage findings are judged at (default pipeline: as PyPTO's Default pipeline compiles the file). */
   stage?: AuditStage;
+  /** Directories searched for an imported module after the document's folder (its package roots, the configuration's `import-roots`). */
+  importRoots?: readonly string[];
 }
 
 /**

@@ -1,9 +1,9 @@
 /** The messages between the language server and its analysis thread (analysis-worker.ts). */
 
-import type { CacheSpec } from '../cli/rule-cache.js';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { WireBundle } from '../report/wire.js';
+import type { CacheSpec } from '../runner/rule-cache.js';
 
 /** A document's settings as plain data (the thread finds the passes by name among contractsWith(ruleDirs)). */
 export interface WireSettings {
@@ -11,6 +11,7 @@ export interface WireSettings {
   ruleDirs: string[];
   defines: [string, ConstValue][];
   stage?: AuditStage;
+  importRoots?: string[];
 }
 
 /** Analyse a document's text (a newer request for the same uri replaces it). */

@@ -79,10 +79,30 @@ export interface RunOptions {
   /** Reads the project's other modules for the helpers a file imports (ParseOptions.modules); absent: imports are not followed. */
   modules?: ModuleReader;
   /**
-   * Only the programs it accepts are analysed (the language server re-analyses the programs an
-   * edit touched, with the `@pl.inline` helpers they call); default every program.
+   * Only the programs it accepts (by their index in the module) are analysed (the language server
+   * re-analyses the programs an edit touched, with the `@pl.inline` helpers they call); default every program.
    */
-  programs?: (p: Program) => boolean;
+  programs?: (p: Program, index: number) => boolean;
+  /**
+   * How a run holds the file's tree (the runner's memory policy, src/runner/): `tree` parses each
+   * text once and the passes share the whole tree (the editor); `stream` (default) does so too
+   * for a text under STREAM_FROM_CHARS characters, and reads a larger one with a streaming parse
+   * per analysis, its tree never whole (the CLI's large files; also whenever `lazyBlocks` is given).
+   */
+  memory?: 'tree' | 'stream';
+  /** The module of the run's text parsed with these options (whole): its first parse is then not made again. */
+  parsed?: Module;
+}
+
+/**
+ * Texts from this many characters on are read streaming under the `stream` policy: below it no
+ * block reaches the streaming parse's 4,096 statements, so streaming would only parse again.
+ */
+export const STREAM_FROM_CHARS = 256 * 1024;
+
+/** Whether a run parses `text` once and shares the whole tree among its passes (RunOptions.memory). */
+function sharesTree(text: string, opts: RunOptions): boolean {
+  return opts.memory === 'tree' || (opts.lazyBlocks === undefined && text.length < STREAM_FROM_CHARS);
 }
 
 /**
@@ -143,7 +163,7 @@ export function applyPasses(
 ): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[]; errors: Diagnostic[] } {
   if (noKernel(text, options)) {
     // Nothing to judge: no rule is loaded (what the frontend says about the file is reported).
-    const problems = parseModuleIsolated(text, path, { defines: options.defines }).problems ?? [];
+    const problems = (options.parsed ?? parseModuleIsolated(text, path, { defines: options.defines })).problems ?? [];
     return {
       text,
       outcomes: passes.map((p) => ({ pass: p.name, applied: 0 })),
@@ -162,15 +182,17 @@ export function applyPasses(
   // The programs / JIT kernels an error finding leaves untouched (by name: every pass), and those errors.
   const failed = new Set<string>();
   const localErrors: Diagnostic[] = [];
+  // The reader of the current text: a pass that changed nothing leaves its parse to the next one.
+  let reader: Reader | null = null;
   for (const [i, pass] of editing.entries()) {
     // Nothing of the previous pass's analysis is read any more: its arrays' blocks are reused.
     arena.reset();
     // (The first parse reads the original text: its errors and module warnings are the ones to report.)
-    const reader = parserOf(current, path, opts, read, warnings);
+    reader ??= parserOf(current, path, opts, read, warnings, i === 0 ? opts.parsed : undefined);
     const rules = passRules(pass, { ...opts, stage: 'pipeline' });
     // (The analysis is no local here: once read, nothing holds its result while the text is rewritten.)
     let got = readApplied(
-      analyzeReleased(reader.parse, pass.entry, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena }),
+      analyzeReleased(reader.parse, pass.entry, rules.extra, analysisOptions(rules.analyze, reader, arena)),
       reader,
       arena,
       i === editing.length - 1,
@@ -184,7 +206,10 @@ export function applyPasses(
     if (errors.length > 0 || failed.size > 0) {
       // A program (or JIT kernel) with an error is left untouched; the others are rewritten.
       // (The programs' extents from a full parse of the text: the analysis's module holds only what its results name.)
-      const whole = parseModuleIsolated(current, path, { ...(opts.defines ? { defines: opts.defines } : {}) });
+      const whole =
+        reader.shared && !opts.programs
+          ? reader.parse(false)
+          : parseModuleIsolated(current, path, { ...(opts.defines ? { defines: opts.defines } : {}) });
       const kept = editsOutsideFailed(whole, got.table, got.edits, errors, failed);
       if (kept === null) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...localErrors, ...errors]));
       got.edits = kept;
@@ -202,11 +227,12 @@ export function applyPasses(
     got = null;
     opts.collect?.('extracted'); // (the tree, as after its facts)
     current = patchSource(source, textEdits).text;
+    reader = null;
     outcomes.push({ pass: pass.name, applied });
     if (i < editing.length - 1) opts.collect?.('extracted'); // this pass's tree, before the next one's
   }
   if (read.errors === null) {
-    const r = parserOf(current, path, opts, read, warnings);
+    const r = reader ?? parserOf(current, path, opts, read, warnings);
     r.parse(false);
     r.settle();
   }
@@ -229,40 +255,60 @@ export function auditText(text: string, path: string, passes: readonly PassSpec[
   return sortDiagnostics([...r.readErrors, ...r.findings]);
 }
 
+/** What an audit reports: findings, the errors of what could not be read, and each finding's pass. */
+export interface AuditOutcome {
+  findings: Diagnostic[];
+  readErrors: Diagnostic[];
+  /** The pass whose rules derived each finding (absent: the frontend's, or the run's own). */
+  passOf: ReadonlyMap<Diagnostic, string>;
+}
+
 /** As auditText, with the errors of what could not be read (`readErrors`) apart from the findings. */
-export function auditReport(
+export function auditReport(text: string, path: string, passes: readonly PassSpec[], options: RunOptions = {}): AuditOutcome {
+  const steps = auditSteps(text, path, passes, options);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * auditReport step by step: yields the name of each pass before it runs (a caller may stop a
+ * stale audit there by not resuming it).
+ */
+export function* auditSteps(
   text: string,
   path: string,
   passes: readonly PassSpec[],
   options: RunOptions = {},
-): { findings: Diagnostic[]; readErrors: Diagnostic[] } {
+): Generator<string, AuditOutcome, void> {
+  const passOf = new Map<Diagnostic, string>();
   if (noKernel(text, options)) {
-    const problems = parseModuleIsolated(text, path, { defines: options.defines }).problems ?? [];
+    const problems = (options.parsed ?? parseModuleIsolated(text, path, { defines: options.defines })).problems ?? [];
     return {
       findings: sortedUnique(problems.filter((d) => d.severity !== 'error')),
       readErrors: sortDiagnostics(problems.filter((d) => d.severity === 'error')),
+      passOf,
     };
   }
   const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
   const arena = runArena(text);
   const read: FirstRead = { errors: null };
   const out: Diagnostic[] = [];
-  // Each pass parses the text itself (see analyzeReleased): the first parse's errors and warnings are reported.
-  const reader = parserOf(text, path, opts, read, out);
+  // The passes share one parse of the text (or, streaming, each parses it itself: see analyzeReleased).
+  const reader = parserOf(text, path, opts, read, out, opts.parsed);
   // At the default stage the contracts compose as `apply` runs them: each judges the text the
   // earlier ones leave (their edits applied), its findings located back in the file as written.
   const compose = opts.stage !== 'as-written' && passes.length > 1;
   let current: { reader: Reader; map: LineMap } | null = null;
   let original: SourceText | null = null;
   for (const [i, pass] of passes.entries()) {
+    yield pass.name;
     arena.reset(); // nothing of the previous pass's analysis is read any more
     const rules = passRules(pass, opts);
     const r = current?.reader ?? reader;
-    const a = analyzeReleased(r.parse, pass.audit, rules.extra, { ...rules.analyze, keep: PIPELINE_READS, arena });
+    const a = analyzeReleased(r.parse, pass.audit, rules.extra, analysisOptions(rules.analyze, r, arena));
     r.settle();
     if (i === passes.length - 1) giveBack(arena, a.result, opts.collect);
     if (!namesNodes(a.result)) continue;
-    const { module, table } = reread(r.parse, a, namedIds(a.result, a.ids), opts.collect);
+    const { module, table } = reread(r.parse, a, namedIds(a.result, a.ids), r.shared ? undefined : opts.collect);
     opts.collect?.('extracted');
     const edits = readEdits(a.result);
     const found = withInsertionFixes(
@@ -273,7 +319,11 @@ export function auditReport(
       readFindings(a.result, table, module.source, { related: true }),
     );
     if (current === null) original = module.source;
-    for (const d of found) out.push(current && original ? remapDiagnostic(d, module.source, original, current.map) : d);
+    for (const d of found) {
+      const at = current && original ? remapDiagnostic(d, module.source, original, current.map) : d;
+      passOf.set(at, pass.name);
+      out.push(at);
+    }
     // The text this contract leaves, for the next one (as apply: none when it refuses, an error finding).
     if (!compose || i === passes.length - 1 || !pass.edits || editCount(edits) === 0 || found.some((d) => d.severity === 'error')) continue;
     const { source, textEdits } = textEditsOf(module, table, edits);
@@ -285,7 +335,17 @@ export function auditReport(
     reader.parse(false);
     reader.settle();
   }
-  return { findings: sortedUnique(out), readErrors: read.errors ?? [] };
+  return { findings: sortedUnique(out), readErrors: read.errors ?? [], passOf };
+}
+
+/**
+ * The analysis options of one pass read through `reader`: a shared tree is not consumed on the
+ * way (no `collect`, which frees each statement once its facts are out: the next pass reads it).
+ */
+function analysisOptions(analyze: AnalyzeOptions, reader: Reader, arena: Arena): AnalyzeOptions {
+  const o: AnalyzeOptions = { ...analyze, keep: PIPELINE_READS, arena };
+  if (reader.shared) delete o.collect;
+  return o;
 }
 
 /**
@@ -312,7 +372,7 @@ function readApplied(
   reader.settle();
   if (last) giveBack(arena, a.result, collect);
   if (!namesNodes(a.result)) return null;
-  const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), collect);
+  const { module, table } = reread(reader.parse, a, namedIds(a.result, a.ids), reader.shared ? undefined : collect);
   collect?.('extracted');
   return { module, table, findings: readFindings(a.result, table, module.source), edits: readEdits(a.result) };
 }
@@ -325,6 +385,8 @@ interface FirstRead {
 /** Parses a run's text (streaming or whole); `settle` records what the first parse found. */
 interface Reader {
   parse: (streaming: boolean) => Module;
+  /** Whether every parse returns the one whole tree of the text (RunOptions.memory): it must not be consumed. */
+  shared: boolean;
   /**
    * After the first analysis (a streaming parse's module knows its notes once extracted): when
    * `read.errors` is null, records the last parse's errors there and pushes its warnings and
@@ -333,18 +395,31 @@ interface Reader {
   settle: () => void;
 }
 
-/** The Reader of `text` in a run whose first parse is recorded in `read`, its warnings pushed to `warnings`. */
-function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead, warnings: Diagnostic[]): Reader {
+/**
+ * The Reader of `text` in a run whose first parse is recorded in `read`, its warnings pushed to
+ * `warnings`; `parsed`: the text's whole module, already parsed with the run's options.
+ */
+function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead, warnings: Diagnostic[], parsed?: Module): Reader {
   let problems: Diagnostic[] | null = null;
+  const shared = sharesTree(text, opts);
+  const chosen = (module: Module): Module => (opts.programs ? { ...module, programs: module.programs.filter(opts.programs) } : module);
+  let tree: Module | undefined = shared && parsed ? chosen(parsed) : undefined;
+  const parse = (streaming: boolean): Module => {
+    if (tree) return tree;
+    const module = parseModuleIsolated(text, path, {
+      defines: opts.defines,
+      ...(streaming && !shared ? { streaming: opts.lazyBlocks ?? true } : {}),
+      ...(opts.modules ? { modules: opts.modules } : {}),
+    });
+    return chosen(module);
+  };
   return {
+    shared,
     parse: (streaming) => {
-      const module = parseModuleIsolated(text, path, {
-        defines: opts.defines,
-        ...(streaming ? { streaming: opts.lazyBlocks ?? true } : {}),
-        ...(opts.modules ? { modules: opts.modules } : {}),
-      });
+      const module = parse(streaming);
+      if (shared) tree = module;
       problems = module.problems ?? [];
-      return opts.programs ? { ...module, programs: module.programs.filter(opts.programs) } : module;
+      return module;
     },
     settle: () => {
       if (read.errors !== null || problems === null) return;

@@ -4,10 +4,10 @@
  * when `NAME.fixed.py` exists, compares `apply`'s output with it.
  */
 
-import { applyPasses, auditText, type RunOptions } from '../passes/pipeline.js';
-import type { PassSpec } from '../passes/registry.js';
+import { sortDiagnostics } from '../passes/findings.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
+import type { Runner } from '../runner/runner.js';
 import type { Annotations } from './annotations.js';
 
 export interface RuleTestInput {
@@ -26,11 +26,12 @@ export interface RuleTestResult {
 
 const list = (codes: Iterable<string>): string => [...codes].sort().join(', ');
 
-/** Audits `t` as written (and applies it) with `passes` and `run`, and checks its annotations. */
-export function runRuleTest(t: RuleTestInput, passes: readonly PassSpec[], run: RunOptions): RuleTestResult {
+/** Audits `t` as written (and applies it) with `runner`, and checks its annotations. */
+export function runRuleTest(t: RuleTestInput, runner: Runner): RuleTestResult {
   const out: RuleTestResult = { passed: 0, failures: [] };
   // Annotations state what the rules find in the text as it stands (`audit --as-written`).
-  const findings = auditText(t.text, t.path, passes, { ...run, stage: 'as-written' });
+  const audit = runner.with({ stage: 'as-written' }).audit(t.text, t.path);
+  const findings = sortDiagnostics([...audit.readErrors, ...audit.findings]);
   const got = new Map<number, Map<string, string>>();
   for (const d of findings) {
     const line = d.location ? d.location.source.lineOf(d.location.start) : 1;
@@ -61,7 +62,7 @@ export function runRuleTest(t: RuleTestInput, passes: readonly PassSpec[], run: 
   if (t.fixed) {
     let applied: string | null = null;
     try {
-      applied = applyPasses(t.text, t.path, passes, run).text;
+      applied = runner.apply(t.text, t.path).text;
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;
       out.failures.push(

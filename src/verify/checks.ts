@@ -8,16 +8,14 @@ import { EvaluationStopped } from '../datalog/index.js';
 import { parseModule } from '../frontend/index.js';
 import { structurallyEqual } from '../ir/equal.js';
 import type { Module, Program } from '../ir/nodes.js';
-import { analyze } from '../passes/analyze.js';
 import { readFindings } from '../passes/findings.js';
-import { passRules, type RunOptions } from '../passes/pipeline.js';
 import { readEdits } from '../passes/read-edits.js';
 import type { PassSpec } from '../passes/registry.js';
-import { RuleSession } from '../passes/rule-session.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { editCount } from '../rewrite/edits.js';
 import { removeLines } from '../rewrite/patch.js';
 import { rewrite } from '../rewrite/rewrite.js';
+import type { Runner } from '../runner/runner.js';
 import { formatRace, moduleRaces, type Race } from './machine/index.js';
 
 /** The properties, in the order they are checked. */
@@ -33,8 +31,6 @@ export interface CheckFailure {
 export interface CheckOptions {
   /** Check soundness (when insert-comm-fence is among the passes; default true). */
   sound?: boolean;
-  /** Rule options (extra rule files, `--rules-root`, defines) as `apply` takes them. */
-  run?: RunOptions;
   /** Milliseconds each pipeline run may take before `terminates` fails (default 10 000). */
   timeoutMs?: number;
 }
@@ -58,7 +54,7 @@ const PATH = 'gen.py';
  */
 export class Parses {
   private readonly trees = new Map<string, Module>();
-  constructor(private readonly defines: RunOptions['defines']) {}
+  constructor(private readonly defines: Runner['config']['defines']) {}
   peek(text: string): Module {
     let m = this.trees.get(text);
     if (!m) this.trees.set(text, (m = parseModule(text, PATH, { defines: this.defines })));
@@ -82,23 +78,22 @@ export class Refused extends Error {
 }
 
 /**
- * Runs `passes` in order like `apply` (a pass with error findings refuses: Refused),
- * keeping each pass's input, output and rewritten tree. Evaluation past `deadline`
- * (`performance.now()`) throws EvaluationTimeout.
+ * Runs the runner's passes in order like `apply` (a pass with error findings refuses: Refused),
+ * but with the tree rewriter (`rewrite`), keeping each pass's input, output and rewritten tree:
+ * what the checks read. Each analysis is the runner's (Runner.analyze). Evaluation past
+ * `deadline` (`performance.now()`) throws EvaluationTimeout.
  */
 export function runPipeline(
   text: string,
-  passes: readonly PassSpec[],
-  run: RunOptions,
+  runner: Runner,
   deadline?: number,
-  parses: Parses = new Parses(run.defines),
+  parses: Parses = new Parses(runner.config.defines),
 ): PassRun[] {
   const out: PassRun[] = [];
   let current = text;
-  for (const pass of passes) {
+  for (const pass of runner.passes) {
     const module = parses.take(current);
-    const rules = passRules(pass, deadline === undefined ? run : { ...run, deadline });
-    const a = analyze(module, pass.entry, rules.extra, rules.analyze);
+    const a = runner.analyze(module, pass, 'apply', deadline);
     const errors = readFindings(a.result, a.table, module.source).filter((d) => d.severity === 'error');
     if (errors.length > 0) throw new Refused(errors);
     const edits = readEdits(a.result);
@@ -149,16 +144,14 @@ const isFailure = (x: unknown): x is CheckFailure => typeof x === 'object' && x 
  */
 export function checkRewrite(
   text: string,
-  passes: readonly PassSpec[],
+  runner: Runner,
   o: CheckOptions = {},
-  parses: Parses = new Parses(o.run?.defines),
+  parses: Parses = new Parses(runner.config.defines),
 ): CheckFailure | 'refused' | PassRun[] {
-  // Every pipeline run of the check shares one rule session (the caller's, or one for this call).
-  const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
   const timeoutMs = o.timeoutMs ?? 10_000;
   let first: PassRun[] | CheckFailure;
   try {
-    first = timed(() => runPipeline(text, passes, run, performance.now() + timeoutMs, parses), timeoutMs);
+    first = timed(() => runPipeline(text, runner, performance.now() + timeoutMs, parses), timeoutMs);
   } catch (e) {
     if (e instanceof Refused) return 'refused';
     throw e;
@@ -180,7 +173,7 @@ export function checkRewrite(
   const once = first.at(-1)?.output ?? text;
   let second: PassRun[] | CheckFailure;
   try {
-    second = timed(() => runPipeline(once, passes, run, performance.now() + timeoutMs, parses), timeoutMs);
+    second = timed(() => runPipeline(once, runner, performance.now() + timeoutMs, parses), timeoutMs);
   } catch (e) {
     if (e instanceof Refused) {
       return { property: 'idempotent', message: `apply refuses its own output: ${e.message}` };
@@ -211,21 +204,21 @@ export function checkRewrite(
 export function racesAndAuditLines(
   text: string,
   commPass: PassSpec,
-  run: RunOptions,
+  runner: Runner,
   parses: Parses,
+  deadline?: number,
 ): { races: Race[]; lines: Set<number>; findings: Diagnostic[] } {
   const module = parses.peek(text);
   const races = moduleRaces(module);
   if (races.length === 0) return { races, lines: new Set(), findings: [] };
   // The races are in the text as it stands, so the audit judges it as written.
-  const rules = passRules(commPass, { ...run, stage: 'as-written' });
-  const a = analyze(module, commPass.audit, rules.extra, rules.analyze);
+  const a = runner.with({ stage: 'as-written' }).analyze(module, commPass, 'audit', deadline);
   const findings = readFindings(a.result, a.table, module.source);
   return { races, findings, lines: new Set(findings.flatMap((d) => (d.location ? [d.location.source.lineOf(d.location.start)] : []))) };
 }
 
 /** Soundness of the rewrite: apply's output (`after`) is not racy. */
-export function checkOutputSound(after: string, run: RunOptions = {}, parses: Parses = new Parses(run.defines)): CheckFailure | null {
+export function checkOutputSound(after: string, parses: Parses = new Parses(undefined)): CheckFailure | null {
   const afterRaces = moduleRaces(parses.peek(after));
   if (afterRaces.length === 0) return null;
   return {
@@ -239,10 +232,11 @@ export function checkOutputSound(after: string, run: RunOptions = {}, parses: Pa
 export function checkAuditSound(
   before: string,
   commPass: PassSpec,
-  run: RunOptions = {},
-  parses: Parses = new Parses(run.defines),
+  runner: Runner,
+  parses: Parses = new Parses(runner.config.defines),
+  deadline?: number,
 ): CheckFailure | null {
-  const { races, lines, findings } = racesAndAuditLines(before, commPass, run, parses);
+  const { races, lines, findings } = racesAndAuditLines(before, commPass, runner, parses, deadline);
   const missed = races.find((r) => !lines.has(r.line));
   if (!missed) return null;
   const reported = findings.map(
@@ -255,22 +249,18 @@ export function checkAuditSound(
   };
 }
 
-/** Every check on one program; null when it passes, 'refused' when the rules reject it with errors. */
-export function checkProgram(text: string, passes: readonly PassSpec[], o: CheckOptions = {}): CheckFailure | 'refused' | null {
-  // One rule session for the program's checks (the caller's, or one for this call).
-  const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
-  const parses = new Parses(run.defines);
-  const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
+/** Every check on one program with the runner's passes; null when it passes, 'refused' when the rules reject it with errors. */
+export function checkProgram(text: string, runner: Runner, o: CheckOptions = {}): CheckFailure | 'refused' | null {
+  const parses = new Parses(runner.config.defines);
+  const comm = o.sound === false ? undefined : runner.passes.find((p) => p.name === 'insert-comm-fence');
   // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
   // the same deadline as apply (a rule set that does not terminate must not hang it).
   const timeoutMs = o.timeoutMs ?? 10_000;
-  const auditFailure = comm
-    ? timed(() => checkAuditSound(text, comm, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs)
-    : null;
+  const auditFailure = comm ? timed(() => checkAuditSound(text, comm, runner, parses, performance.now() + timeoutMs), timeoutMs) : null;
   if (auditFailure?.property === 'terminates') return auditFailure;
-  const r = checkRewrite(text, passes, { ...o, run }, parses);
+  const r = checkRewrite(text, runner, o, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
   if (!comm) return null;
-  return checkOutputSound(r.at(-1)?.output ?? text, run, parses) ?? auditFailure;
+  return checkOutputSound(r.at(-1)?.output ?? text, parses) ?? auditFailure;
 }

@@ -4,15 +4,15 @@
  */
 import fc from 'fast-check';
 import { loadRules } from '../passes/analyze.js';
-import { passRules, type RunOptions } from '../passes/pipeline.js';
+import { passRules } from '../passes/pipeline.js';
 import type { PassSpec } from '../passes/registry.js';
-import { RuleSession } from '../passes/rule-session.js';
+import type { Runner } from '../runner/runner.js';
 import { type CheckFailure, checkProgram, type PropertyName } from './checks.js';
 import { arbModule } from './programs.js';
 
 export interface VerifyOptions {
-  passes: readonly PassSpec[];
-  run?: RunOptions;
+  /** The runner of the passes and rules verified (its rule session shared by every program). */
+  runner: Runner;
   /** Number of generated programs (default 100). */
   runs?: number;
   /** fast-check seed; a fresh one is drawn when absent. */
@@ -53,14 +53,14 @@ export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
 export function verify(o: VerifyOptions): VerifyReport {
   const total = o.runs ?? 100;
   const seed = o.seed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
-  // Every program of the run reuses the rule programs loaded once (the caller's session, or one for this run).
-  const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
-  const checks = { run, ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
+  const runner = o.runner;
+  const passes = runner.passes;
+  const checks = o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {};
   let done = 0;
   let refused = 0;
   let failing = false;
-  const prop = fc.property(arbModule(o.passes), (m) => {
-    const r = checkProgram(m.text, o.passes, { ...checks, sound: m.family === 'comm' });
+  const prop = fc.property(arbModule(passes), (m) => {
+    const r = checkProgram(m.text, runner, { ...checks, sound: m.family === 'comm' });
     if (!failing) {
       if (r === 'refused') refused++;
       done++;
@@ -72,13 +72,13 @@ export function verify(o: VerifyOptions): VerifyReport {
     }
   });
   // Rule-file errors (a bad include, an undeclared relation) surface here, before any program.
-  for (const pass of o.passes) {
-    const rules = passRules(pass, run);
-    loadRules(pass.entry, rules.extra, rules.analyze.rulesRoot, [], run.session);
-    loadRules(pass.audit, rules.extra, rules.analyze.rulesRoot, [], run.session);
+  for (const pass of passes) {
+    const rules = passRules(pass, runner.runOptions());
+    loadRules(pass.entry, rules.extra, rules.analyze.rulesRoot, [], runner.session);
+    loadRules(pass.audit, rules.extra, rules.analyze.rulesRoot, [], runner.session);
   }
   const details = fc.check(prop, { numRuns: total, seed, endOnFailure: false });
-  if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(o.passes) };
+  if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(passes) };
   const text = details.counterexample?.[0]?.text ?? '';
   const err = details.errorInstance;
   if (!(err instanceof PropertyFailed)) throw err instanceof Error ? err : new Error(String(err));

@@ -1,7 +1,7 @@
 // Drives the real `ptolog lsp` (bin/ptolog.js over dist/, built by `npm test`) over stdio with
 // vscode-jsonrpc's node connection, as an editor does.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -470,4 +470,33 @@ describe('ptolog lsp: lazy code actions, settings, helpers', () => {
     expect(p2.diagnostics.length).toBeGreaterThan(0);
     expect(await stop(s)).toBe(0);
   });
+
+  it('follows imported helpers as the CLI does; saving an edited helper module re-analyses its importer', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ptolog-lsp-imports-'));
+    mkdirSync(join(root, 'comm'));
+    writeFileSync(join(root, 'comm', '__init__.py'), '');
+    const ops = readFileSync('specs/modules/comm/ops.py', 'utf8');
+    const opsPath = join(root, 'comm', 'ops.py');
+    writeFileSync(opsPath, ops);
+    const kPath = join(root, 'kernel.py');
+    const kText = readFileSync('specs/modules/relative_import.py', 'utf8');
+    writeFileSync(kPath, kText);
+    const s = startServer([]);
+    await initialize(s, root);
+    const kUri = pathToFileURL(kPath).href;
+    const summary = (ds: Diagnostic[]): string[] => ds.map((d) => `${d.range.start.line + 1} ${String(d.code)}`).sort();
+    const p1 = await open(s, kUri, kText);
+    expect(summary(p1.diagnostics)).toEqual(['15 missing-marker']);
+    // The helper is no inline helper any more: the call to it is an opaque publishing write.
+    const opsUri = pathToFileURL(opsPath).href;
+    await open(s, opsUri, ops);
+    const edited = ops.replace('@pl.jit.inline\ndef ping', 'def ping');
+    writeFileSync(opsPath, edited);
+    const again = s.next(kUri, (p) => summary(p.diagnostics).join() !== summary(p1.diagnostics).join());
+    await s.conn.sendNotification('textDocument/didSave', { textDocument: { uri: opsUri } });
+    const p2 = await again;
+    expect(summary(p2.diagnostics).some((x) => x.startsWith('16 '))).toBe(true);
+    expect(await stop(s)).toBe(0);
+    expect(s.logs.filter((l) => l.includes('internal error'))).toEqual([]);
+  }, 120_000);
 });

@@ -20,6 +20,7 @@ import { childBodies } from '../../src/ir/visit.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { Runner } from '../../src/runner/runner.js';
 import { checkProgram } from '../../src/verify/checks.js';
 import { moduleRaces } from '../../src/verify/machine/index.js';
 import { runs as scaled } from '../runs.js';
@@ -62,7 +63,7 @@ describe('InsertCommFence properties', () => {
   test.prop([arbCommProgram()], runs)(
     "verify's checks: apply terminates, re-parses, is conservative, idempotent (text and IR) and sound against the abstract machine (its output is not racy; audit reports every racy line)",
     (p) => {
-      const r = checkProgram(commModuleText(p, printProgram), [pass], { run: { session }, timeoutMs: NO_TIME_LIMIT });
+      const r = checkProgram(commModuleText(p, printProgram), new Runner({ passes: [pass], session }), { timeoutMs: NO_TIME_LIMIT });
       expect(r ?? 'ok').toBe('ok');
     },
   );

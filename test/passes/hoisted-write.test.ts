@@ -10,6 +10,7 @@ import { structurallyEqual } from '../../src/ir/equal.js';
 import { auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
+import { Runner } from '../../src/runner/runner.js';
 import { runPipeline } from '../../src/verify/checks.js';
 
 const comm = passByName('insert-comm-fence')!;
@@ -37,7 +38,7 @@ describe('a write as the value of return / pl.yield_', () => {
   });
 
   it('apply hoists it into a fresh temporary with the markers after it, re-parses, and is idempotent and clean', () => {
-    const [r] = runPipeline(SOURCE, [comm], run);
+    const [r] = runPipeline(SOURCE, new Runner({ passes: [comm], ...run }));
     const out = r!.output;
     expect(out).toContain(
       [
@@ -61,7 +62,7 @@ describe('a write as the value of return / pl.yield_', () => {
       ].join('\n'),
     );
     expect(structurallyEqual(parseModule(out, 'k.py').programs, r!.programs)).toBe(true);
-    const [again] = runPipeline(out, [comm], run);
+    const [again] = runPipeline(out, new Runner({ passes: [comm], ...run }));
     expect(again!.edits).toBe(0);
     expect(auditText(out, 'k.py', [comm], run)).toEqual([]);
     expect(auditText(out, 'k.py', [comm], { ...run, stage: 'as-written' })).toEqual([]);

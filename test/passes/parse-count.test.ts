@@ -1,5 +1,6 @@
-// How often a run parses the text: once when the result names no node (nothing to locate or to
-// rewrite), twice when it does (the tree is freed while the rules run, then parsed again).
+// How often a run parses the text: once, its passes sharing the tree (the `tree` policy, and the
+// `stream` one below STREAM_FROM_CHARS); read streaming, once when the result names no node and
+// twice when it does (the tree is freed while the rules run, then parsed again), per pass.
 import { describe, expect, it, vi } from 'vitest';
 
 const parses = vi.hoisted(() => ({ n: 0 }));
@@ -15,7 +16,7 @@ vi.mock('../../src/frontend/index.js', async (importOriginal) => {
 });
 
 const { applyPasses, auditText } = await import('../../src/passes/pipeline.js');
-const { passByName } = await import('../../src/passes/registry.js');
+const { PASSES, passByName } = await import('../../src/passes/registry.js');
 const { orchestrationText } = await import('../../src/gen/large.js');
 
 const CLEAN = `import pypto.language as pl
@@ -43,11 +44,27 @@ describe('parses per run', () => {
     expect(counted(() => applyPasses(CLEAN, 'clean.py', [pass]))).toBe(1);
   });
 
-  it('parse it twice when findings are located or edits applied', () => {
+  it('the passes of a run share one parse of a text: an erroneous statement is recovered from once', () => {
     const text = orchestrationText(4);
     expect(auditText(text, 'orch.py', [pass]).length).toBeGreaterThan(0);
-    expect(counted(() => auditText(text, 'orch.py', [pass]))).toBe(2);
+    expect(counted(() => auditText(text, 'orch.py', [pass]))).toBe(1);
+    expect(counted(() => auditText(text, 'orch.py', PASSES, { stage: 'as-written' }))).toBe(1);
     expect(applyPasses(text, 'orch.py', [pass]).outcomes[0]!.applied).toBeGreaterThan(0);
-    expect(counted(() => applyPasses(text, 'orch.py', [pass]))).toBe(2);
+    expect(counted(() => applyPasses(text, 'orch.py', [pass]))).toBe(1);
+    // A text with a statement that does not read: every pass judges the rest, the text parsed once.
+    const broken = text.replace('        pass\n', '        x = = 1\n');
+    expect(auditText(broken, 'orch.py', PASSES, { stage: 'as-written' }).some((d) => d.severity === 'error')).toBe(true);
+    expect(counted(() => auditText(broken, 'orch.py', PASSES, { stage: 'as-written' }))).toBe(1);
+    // Apply parses the text each pass leaves once, and the original once.
+    const r = applyPasses(text, 'orch.py', PASSES);
+    const changedTexts = r.outcomes.filter((o) => o.applied > 0).length;
+    expect(counted(() => applyPasses(text, 'orch.py', PASSES))).toBeLessThanOrEqual(1 + changedTexts);
+  });
+
+  it('read streaming (large files), each analysis parses it: twice when findings are located or edits applied', () => {
+    const lazyBlocks = { minGroups: 2, chunkGroups: 1 };
+    const text = orchestrationText(4);
+    expect(counted(() => auditText(text, 'orch.py', [pass], { lazyBlocks }))).toBe(2);
+    expect(counted(() => applyPasses(text, 'orch.py', [pass], { lazyBlocks }))).toBe(2);
   });
 });

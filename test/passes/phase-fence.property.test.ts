@@ -20,6 +20,7 @@ import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
 import { removeLines } from '../../src/rewrite/patch.js';
 import { rewrite } from '../../src/rewrite/rewrite.js';
+import { Runner } from '../../src/runner/runner.js';
 import { checkRewrite } from '../../src/verify/checks.js';
 import { runs as scaled } from '../runs.js';
 
@@ -61,7 +62,7 @@ function dependencySets(text: string): string[][] {
 
 describe('ExpandManualPhaseFence properties', () => {
   test.prop([gen], runs)('apply terminates, re-parses, is conservative and idempotent (text and IR) — the checks of ptolog verify', (p) => {
-    const r = checkRewrite(textOf(p), [pass], { run: { session }, timeoutMs: NO_TIME_LIMIT });
+    const r = checkRewrite(textOf(p), new Runner({ passes: [pass], session }), { timeoutMs: NO_TIME_LIMIT });
     expect(r === 'refused' || !Array.isArray(r) ? r : 'ok').toBe('ok');
   });
 

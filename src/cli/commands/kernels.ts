@@ -11,6 +11,7 @@ import { type FindingFormat, renderFindings } from '../../report/render.js';
 import type { CodeHelp } from '../../report/sarif.js';
 import { renderDiagnostics } from '../../report/text.js';
 import { fromWire } from '../../report/wire.js';
+import { notAKernelsFile } from '../../runner/quiet.js';
 import type { FileResult, FileTask } from '../file-task.js';
 import { decodeSource } from '../files.js';
 import { type CliIO, EXIT_FAILURE, EXIT_OK, guarded, ruleSessionOf, writeSourceOut } from '../io.js';
@@ -131,15 +132,6 @@ async function collectTasks(
   }
   return { tasks, settings, errors };
 }
-
-/**
- * A `no-program` note on a file that does not import PyPTO (or is empty): not a kernels file,
- * so nothing is said unless `--verbose` asks.
- */
-function notAKernelsFile(d: Diagnostic): boolean {
-  return d.code === 'no-program' && d.message !== NO_PROGRAM_IN_PYPTO_FILE;
-}
-const NO_PROGRAM_IN_PYPTO_FILE = 'no @pl.program class or @pl.jit kernel here: nothing to read';
 
 /** Deduplicates fatal diagnostics repeated across files (the same rule error for every file). */
 function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {

@@ -8,10 +8,10 @@ import { Option } from 'commander';
 import { parseDefines } from '../../frontend/index.js';
 import type { LspSettings } from '../../lsp/index.js';
 import { AUDIT_STAGES, type AuditStage } from '../../passes/analyze.js';
+import { type CacheSpec, cacheSpecOf } from '../../runner/rule-cache.js';
 import { EXIT_OK, guarded } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
-import { type CacheSpec, cacheSpecOf } from '../rule-cache.js';
 
 /** The server options' cache field, when there is a cache. */
 function withCacheSpec(spec: CacheSpec | undefined): { cacheSpec?: CacheSpec } {

@@ -8,6 +8,7 @@ import { checkRulesRoot } from '../../passes/rules-root.js';
 import { type Diagnostic, DiagnosticError, errorAt } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
 import { checkAnnotatedCodes, hasAnnotations, type RuleTestInput, readAnnotations, runRuleTest } from '../../ruletest/index.js';
+import { Runner } from '../../runner/runner.js';
 import { readText, unreadableReason } from '../files.js';
 import { EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
 import type { CommandContext } from '../main.js';
@@ -141,12 +142,13 @@ export function registerTestCommand(program: Command, ctx: CommandContext): void
           const session = ruleSessionOf(ctx.io);
           for (const { t, rules, passes } of setups) {
             if (passes === null) continue;
-            const run = {
+            const runner = new Runner({
+              passes,
               extras: readExtraRules(rules, passes),
               ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
               session,
-            };
-            const r = runRuleTest(t, passes, run);
+            });
+            const r = runRuleTest(t, runner);
             passed += r.passed;
             failed += r.failures.length;
             for (const f of r.failures) ctx.io.stdout(`${f}\n`);

@@ -3,6 +3,7 @@ import { readExtraRules } from '../../passes/extra-rules.js';
 import { PASSES } from '../../passes/registry.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
 // The verifier (and fast-check with it) is loaded when `verify` runs, not at every start-up.
+import { Runner } from '../../runner/runner.js';
 import type { VerifyReport } from '../../verify/verify.js';
 import { EXIT_FINDINGS, EXIT_OK, guarded, ruleSessionOf } from '../io.js';
 import { seconds, tupleCount } from '../limits.js';
@@ -66,17 +67,18 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
         await guarded(ctx.io, async () => {
           const { verify } = await import('../../verify/verify.js');
           const passes = selectPasses(o.pass, o.rules);
-          const run = {
+          const runner = new Runner({
+            passes,
             extras: readExtraRules(o.rules, passes),
             ...(o.maxTuples !== undefined ? { maxTuples: o.maxTuples } : {}),
             ...(o.rulesRoot !== undefined ? { rulesRoot: checkRulesRoot(o.rulesRoot, passes) } : {}),
+            memory: { kind: 'tree' },
             session: ruleSessionOf(ctx.io),
-          };
+          });
           const tty = process.stderr.isTTY === true;
           let last = 0;
           const report = verify({
-            passes,
-            run,
+            runner,
             runs: o.runs,
             timeoutMs: o.timeout * 1000,
             ...(o.seed !== undefined ? { seed: o.seed } : {}),

@@ -1,29 +1,37 @@
 /**
- * The language server's audit of a document: the CLI's (`auditReport`, the same passes, rules,
- * stage, defines), run unit by unit (analysisUnits: each program with the `@pl.inline` helpers
- * and JIT kernels it calls), so that a unit whose text (and start lines, constants, settings and
- * rules) is the same as in the previous analysis of the document reuses that analysis, its
- * findings moved to the unit's new offsets. A change re-analyses only the units it touched (and
- * those after it when it adds or removes lines: findings name lines); editing a helper
- * re-analyses its callers. The findings are those of `ptolog audit` on the same text. The cache
- * is a value the caller keeps per document (no state here).
+ * The editor's audit of a document (the language server, the playground): the runner's audit,
+ * run unit by unit (analysisUnits: each program with the `@pl.inline` helpers and JIT kernels it
+ * calls) on one parse of the text, so that a unit whose text (and start lines, constants, the
+ * imported modules read, settings and rules) is the same as in the previous analysis of the
+ * document reuses that analysis, its findings moved to the unit's new offsets. A change
+ * re-analyses only the units it touched (and those after it when it adds or removes lines:
+ * findings name lines); editing a helper re-analyses its callers, editing an imported module
+ * its importers. The findings are those of `ptolog audit` on the same text. The cache is a
+ * value the caller keeps per document (no state here).
  */
-import { parseModuleIsolated, unknownDefines } from '../frontend/index.js';
-import { readExtraRules } from '../passes/extra-rules.js';
 import { sortDiagnostics } from '../passes/findings.js';
-import { auditReport, type RunOptions } from '../passes/pipeline.js';
-import type { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import type { PassFinding } from './analysis.js';
-import type { LspSettings } from './settings.js';
-import { analysisUnits, type Piece, programId } from './units.js';
+import type { Runner } from './runner.js';
+import { analysisUnits, type Piece } from './units.js';
+
+/** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
+export interface PassFinding {
+  pass: string;
+  diagnostic: Diagnostic;
+}
 
 /** One unit's findings, as computed on `source` (where its pieces were at `pieces`). */
 export interface UnitAudit {
   source: SourceText;
   pieces: Piece[];
   findings: PassFinding[];
+}
+
+/** A step of the audit: the pass about to run and the programs of the unit it judges. */
+export interface UnitStep {
+  pass: string;
+  unit: string;
 }
 
 /** A document's per-unit analyses, keyed by what decides them (see `unitKey`). */
@@ -70,20 +78,21 @@ function rebase(d: Diagnostic, from: SourceText, to: SourceText, shift: (offset:
 }
 
 /**
- * Audits a document unit by unit, reusing `previous` for unchanged units; yields before each
- * pass of each unit it analyses (so a caller can let newer edits in and stop early). A document
- * whose rule files do not load gives their errors as findings (pass '').
+ * Audits a document unit by unit with `runner` (or the runner `runner()` builds: its rule files'
+ * errors are then findings too), reusing `previous` for unchanged units (`salt`:
+ * what else decides them, e.g. the rules' generation); yields before each pass of each unit it
+ * analyses (so a caller can let newer edits in and stop early). A document whose rule files do
+ * not load gives their errors as findings (pass '').
  */
-export function* auditProgramsSteps(
+export function* auditUnitsSteps(
+  runner: Runner | (() => Runner),
   text: string,
   path: string,
-  settings: LspSettings,
   salt: string,
   previous: ProgramCache,
-  session: RuleSession,
-): Generator<void, ProgramsAudit, void> {
+): Generator<UnitStep, ProgramsAudit, void> {
   try {
-    return yield* unitsSteps(text, path, settings, salt, previous, session);
+    return yield* unitsSteps(typeof runner === 'function' ? runner() : runner, text, path, salt, previous);
   } catch (e) {
     // A rule file that does not load: its errors are the findings.
     if (e instanceof DiagnosticError) {
@@ -94,27 +103,19 @@ export function* auditProgramsSteps(
 }
 
 function* unitsSteps(
+  runner: Runner,
   text: string,
   path: string,
-  settings: LspSettings,
   salt: string,
   previous: ProgramCache,
-  session: RuleSession,
-): Generator<void, ProgramsAudit, void> {
+): Generator<UnitStep, ProgramsAudit, void> {
   const cache = new Map<string, UnitAudit>();
-  const module = parseModuleIsolated(text, path, { defines: settings.defines });
+  // The imported modules read (path and what was read) decide every unit's analysis.
+  const imports: string[] = [];
+  const module = runner.parse(text, path, (p, got) => imports.push(p, typeof got === 'string' ? got : JSON.stringify(got)));
   const source = module.source;
-  const run: RunOptions = {
-    defines: settings.defines,
-    extras: readExtraRules(settings.ruleDirs, settings.passes),
-    session,
-    ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
-  };
   // What the CLI reports besides the passes' findings: unknown -D names, the module's read errors and warnings.
-  const problems = [
-    ...(settings.defines.size > 0 ? unknownDefines(text, path, settings.defines, module.constants) : []),
-    ...(module.problems ?? []),
-  ];
+  const problems = [...runner.defineWarnings(text, path, module), ...(module.problems ?? [])];
   const problemKeys = new Set(problems.map(sameKey));
   const all: PassFinding[] = problems.map((d) => ({ pass: '', diagnostic: d }));
   // A JIT kernel's name decides how a call to it reads in any program.
@@ -128,6 +129,7 @@ function* unitsSteps(
   for (const u of units) {
     const key = [
       salt,
+      imports.join('\u0002'),
       constText(module.constants),
       jitNames,
       ...u.programs.map((p) => constText(p.constants)),
@@ -142,12 +144,18 @@ function* unitsSteps(
       };
       for (const f of old.findings) all.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, old.source, source, shift) });
     } else {
-      const ids = new Set(u.programs.map(programId));
+      const ids = new Set(u.indices);
       const mine: PassFinding[] = [];
-      for (const pass of settings.passes) {
-        yield;
-        const r = auditReport(text, path, [pass], { ...run, programs: (p) => ids.has(programId(p)) });
-        for (const d of r.findings) if (!problemKeys.has(sameKey(d))) mine.push({ pass: pass.name, diagnostic: d });
+      const steps = runner.auditSteps(text, path, { programs: (_p, i) => ids.has(i), parsed: module });
+      let step = steps.next();
+      const unit = u.programs.map((p) => p.name).join(', ');
+      while (!step.done) {
+        yield { pass: step.value, unit };
+        step = steps.next();
+      }
+      const r = step.value;
+      for (const d of [...r.readErrors, ...r.findings]) {
+        if (!problemKeys.has(sameKey(d))) mine.push({ pass: r.passOf.get(d) ?? '', diagnostic: d });
       }
       analysed++;
       audit = { source, pieces: u.pieces, findings: mine };

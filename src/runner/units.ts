@@ -1,5 +1,5 @@
 /**
- * The units a document is analysed in: the programs of a module that call the module's JIT
+ * The units the editor's audit analyses a document in (incremental.ts): the programs of a module that call the module's JIT
  * kernels or `@pl.inline` helpers are analysed together with them (PyPTO inlines a helper at its
  * call sites, so its findings depend on its callers and theirs on it); a program that calls none
  * is a unit of its own. Analysing a module unit by unit gives the findings of analysing it whole.
@@ -16,13 +16,10 @@ export interface Piece {
 /** A group of programs analysed together, and the pieces of text their analysis depends on. */
 export interface Unit {
   programs: Program[];
+  /** The programs' indices in the module (a program keeps its index in the text an edit leaves). */
+  indices: number[];
   /** In source order (a JIT program's functions one by one: its span may hold other programs). */
   pieces: Piece[];
-}
-
-/** The identity of a program within one parse (its start and name). */
-export function programId(p: Program): string {
-  return `${p.start}:${p.name}`;
 }
 
 /** The pieces of a program: its span, or its functions' for a JIT program. */
@@ -65,11 +62,12 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
     const r = find(i);
     let u = byRoot.get(r);
     if (!u) {
-      u = { programs: [], pieces: [] };
+      u = { programs: [], indices: [], pieces: [] };
       byRoot.set(r, u);
       out.push(u);
     }
     u.programs.push(p);
+    u.indices.push(i);
     u.pieces.push(...piecesOf(p));
   });
   for (const u of out) u.pieces.sort((a, b) => a.start - b.start);
