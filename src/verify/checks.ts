@@ -1,7 +1,8 @@
 /**
  * The checks `ptolog verify` runs on one program, shared with the project's own property
  * tests (one implementation): termination, idempotence (text and IR), conservation, re-parse,
- * and soundness against the abstract machine (src/verify/machine).
+ * soundness against the abstract machine (src/verify/machine) and, for ExpandManualPhaseFence,
+ * the task order (src/verify/task-order.ts).
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { EvaluationStopped } from '../datalog/index.js';
@@ -19,9 +20,10 @@ import { editCount } from '../rewrite/edits.js';
 import { removeLines } from '../rewrite/patch.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import { formatRace, moduleRaces, type Race } from './machine/index.js';
+import { taskOrderDifference } from './task-order.js';
 
 /** The properties, in the order they are checked. */
-export type PropertyName = 'terminates' | 're-parses' | 'conservative' | 'idempotent' | 'sound';
+export type PropertyName = 'terminates' | 're-parses' | 'conservative' | 'idempotent' | 'sound' | 'task-order';
 
 /** A program that breaks a property: what broke, and (for soundness) the stale-read execution. */
 export interface CheckFailure {
@@ -255,6 +257,23 @@ export function checkAuditSound(
   };
 }
 
+/**
+ * The task order of ExpandManualPhaseFence's run in `runs`: every real task of its output
+ * happens after the same tasks as in its input, no barrier reads an array written before a
+ * task that depends on it, and nothing else is launched differently. Null when it holds.
+ */
+export function checkTaskOrder(runs: readonly PassRun[], parses: Parses): CheckFailure | null {
+  const r = runs.find((x) => x.pass === 'expand-manual-phase-fence');
+  if (!r || r.edits === 0) return null;
+  const diff = taskOrderDifference(parses.peek(r.input), parses.peek(r.output));
+  if (diff === null) return null;
+  return {
+    property: 'task-order',
+    message: `${r.pass} changes the order between tasks: ${diff}`,
+    detail: createTwoFilesPatch('input', `${r.pass}(input)`, r.input, r.output, '', '', { context: 2, headerOptions: FILE_HEADERS_ONLY }),
+  };
+}
+
 /** Every check on one program; null when it passes, 'refused' when the rules reject it with errors. */
 export function checkProgram(text: string, passes: readonly PassSpec[], o: CheckOptions = {}): CheckFailure | 'refused' | null {
   // One rule session for the program's checks (the caller's, or one for this call).
@@ -271,6 +290,8 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
   const r = checkRewrite(text, passes, { ...o, run }, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
+  const order = checkTaskOrder(r, parses);
+  if (order) return order;
   if (!comm) return null;
   return checkOutputSound(r.at(-1)?.output ?? text, run, parses) ?? auditFailure;
 }

@@ -1,6 +1,7 @@
 /**
  * `ptolog verify` as a library: runs the checks of checks.ts on generated programs with
- * fast-check and, on a failure, shrinks it to a small counterexample.
+ * fast-check and, on a failure, shrinks it to a small counterexample (fast-check's shrinking,
+ * then statement-level delta debugging: shrink.ts).
  */
 import fc from 'fast-check';
 import { loadRules } from '../passes/analyze.js';
@@ -9,6 +10,7 @@ import type { PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type CheckFailure, checkProgram, type PropertyName } from './checks.js';
 import { arbModule } from './programs.js';
+import { shrinkStatements } from './shrink.js';
 
 export interface VerifyOptions {
   passes: readonly PassSpec[];
@@ -46,6 +48,7 @@ class PropertyFailed extends Error {
 export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
   const ps: PropertyName[] = ['idempotent', 'conservative', 're-parses'];
   if (passes.some((p) => p.name === 'insert-comm-fence')) ps.push('sound');
+  if (passes.some((p) => p.name === 'expand-manual-phase-fence')) ps.push('task-order');
   return ps;
 }
 
@@ -79,8 +82,19 @@ export function verify(o: VerifyOptions): VerifyReport {
   }
   const details = fc.check(prop, { numRuns: total, seed, endOnFailure: false });
   if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(o.passes) };
-  const text = details.counterexample?.[0]?.text ?? '';
+  const shrunk = details.counterexample?.[0];
   const err = details.errorInstance;
   if (!(err instanceof PropertyFailed)) throw err instanceof Error ? err : new Error(String(err));
-  return { ok: false, seed, failure: err.failure, counterexample: text, run: done, shrinks: details.numShrinks };
+  if (!shrunk) return { ok: false, seed, failure: err.failure, counterexample: '', run: done, shrinks: details.numShrinks };
+  // fast-check shrinks within the generator's shapes; delta debugging then removes every
+  // statement the failure does not need.
+  const sound = shrunk.family === 'comm';
+  const property = err.failure.property;
+  const failureOf = (t: string): CheckFailure | null => {
+    const r = checkProgram(t, o.passes, { ...checks, sound });
+    return r !== null && r !== 'refused' && r.property === property ? r : null;
+  };
+  const text = shrinkStatements(shrunk.text, (t) => failureOf(t) !== null);
+  const failure = text === shrunk.text ? err.failure : (failureOf(text) ?? err.failure);
+  return { ok: false, seed, failure, counterexample: text, run: done, shrinks: details.numShrinks };
 }
