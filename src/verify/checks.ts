@@ -1,8 +1,8 @@
 /**
  * The checks `ptolog verify` runs on one program, shared with the project's own property
  * tests (one implementation): termination, idempotence (text and IR), conservation, re-parse,
- * soundness against the abstract machine (src/verify/machine) and, for ExpandManualPhaseFence,
- * the task order (src/verify/task-order.ts).
+ * soundness against the abstract machine (src/verify/machine), for ExpandManualPhaseFence the
+ * task order (src/verify/task-order.ts), and for the cache policy its model (cache-policy.ts).
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { EvaluationStopped } from '../datalog/index.js';
@@ -15,15 +15,16 @@ import { passRules, type RunOptions } from '../passes/pipeline.js';
 import { readEdits } from '../passes/read-edits.js';
 import type { PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
-import type { Diagnostic } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { editCount } from '../rewrite/edits.js';
 import { removeLines } from '../rewrite/patch.js';
 import { rewrite } from '../rewrite/rewrite.js';
+import { cacheExpectation, hasCacheAttr, loadCaches } from './cache-policy.js';
 import { formatRace, moduleRaces, type Race } from './machine/index.js';
 import { taskOrderDifference } from './task-order.js';
 
 /** The properties, in the order they are checked. */
-export type PropertyName = 'terminates' | 're-parses' | 'conservative' | 'idempotent' | 'sound' | 'task-order';
+export type PropertyName = 'terminates' | 'applies' | 're-parses' | 'conservative' | 'idempotent' | 'sound' | 'task-order' | 'cache-policy';
 
 /** A program that breaks a property: what broke, and (for soundness) the stale-read execution. */
 export interface CheckFailure {
@@ -35,6 +36,8 @@ export interface CheckFailure {
 export interface CheckOptions {
   /** Check soundness (when insert-comm-fence is among the passes; default true). */
   sound?: boolean;
+  /** Check the cache-policy model (when cache-policy is among the passes; default false: programs of src/gen/cache.ts). */
+  cachePolicy?: boolean;
   /** Rule options (extra rule files, `--rules-root`, defines) as `apply` takes them. */
   run?: RunOptions;
   /** Milliseconds each pipeline run may take before `terminates` fails (default 10 000). */
@@ -137,6 +140,8 @@ function timed<T>(what: () => T, timeoutMs: number): T | CheckFailure {
         message: `rule evaluation did not finish within ${timeoutMs / 1000} s or its tuple bound (${e.message})`,
       };
     }
+    // The rules' edits cannot be applied (two edits of one span, a keyword the call already has).
+    if (e instanceof DiagnosticError) return { property: 'applies', message: `apply fails: ${e.message}` };
     throw e;
   }
 }
@@ -274,6 +279,61 @@ export function checkTaskOrder(runs: readonly PassRun[], parses: Parses): CheckF
   };
 }
 
+/**
+ * The cache-policy errors the rules report on `text` against the model's (`line: code`, sorted):
+ * a failure when they differ; 'errors' when both agree there are errors (the program is checked:
+ * apply refuses it); the model's expected `cache=` of each load otherwise.
+ */
+function checkCacheErrors(text: string, pass: PassSpec, run: RunOptions, parses: Parses): CheckFailure | 'errors' | (string | null)[] {
+  const module = parses.peek(text);
+  const model = cacheExpectation(module);
+  const rules = passRules(pass, run);
+  const a = analyze(module, pass.entry, rules.extra, rules.analyze);
+  const found = readFindings(a.result, a.table, module.source)
+    .filter((d) => d.severity === 'error' && d.code.startsWith('cache-policy-') && d.location)
+    .map((d) => `${d.location!.source.lineOf(d.location!.start)}: ${d.code}`)
+    .sort();
+  if (found.join('\n') !== model.errors.join('\n')) {
+    return {
+      property: 'cache-policy',
+      message: `the rules report ${found.length > 0 ? found.join(', ') : 'no error'} where the contract expects ${model.errors.length > 0 ? model.errors.join(', ') : 'none'}`,
+    };
+  }
+  return model.errors.length > 0 ? 'errors' : model.stamps;
+}
+
+/** Each load of cache-policy's output carries the `cache=` the model expects, and no `cache_policy` attribute is left. */
+export function checkCacheStamps(runs: readonly PassRun[], expected: readonly (string | null)[], parses: Parses): CheckFailure | null {
+  const r = runs.find((x) => x.pass === 'cache-policy');
+  if (!r) return null;
+  const out = parses.peek(r.output);
+  const got = loadCaches(out);
+  const lines: string[] = [];
+  let k = 0;
+  const loads: number[] = [];
+  // The line of each load in the output, for the message.
+  out.source.text.split('\n').forEach((l, i) => {
+    for (const _ of l.matchAll(/\bpl\.(?:tile\.)?load\(/g)) loads.push(i + 1);
+  });
+  for (; k < Math.max(got.length, expected.length); k++) {
+    if (got[k] !== expected[k]) {
+      lines.push(
+        `the load at line ${loads[k] ?? '?'} has ${got[k] ? `cache=${got[k]}` : 'no cache='} where the contract expects ${expected[k] ? `cache=${expected[k]}` : 'none'}`,
+      );
+    }
+  }
+  if (hasCacheAttr(out)) lines.push('a pl.func_attr "cache_policy" entry is left in an InCore function');
+  if (lines.length === 0) return null;
+  return {
+    property: 'cache-policy',
+    message: lines[0]!,
+    detail: [
+      ...lines.slice(1),
+      createTwoFilesPatch('input', 'cache-policy(input)', r.input, r.output, '', '', { context: 2, headerOptions: FILE_HEADERS_ONLY }),
+    ].join('\n'),
+  };
+}
+
 /** Every check on one program; null when it passes, 'refused' when the rules reject it with errors. */
 export function checkProgram(text: string, passes: readonly PassSpec[], o: CheckOptions = {}): CheckFailure | 'refused' | null {
   // One rule session for the program's checks (the caller's, or one for this call).
@@ -287,11 +347,20 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
     ? timed(() => checkAuditSound(text, comm, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs)
     : null;
   if (auditFailure?.property === 'terminates') return auditFailure;
+  // The cache-policy model judges the text as cache-policy receives it (it runs first).
+  const cache = o.cachePolicy === true && passes[0]?.name === 'cache-policy' ? passes[0] : undefined;
+  const stamps = cache
+    ? timed(() => checkCacheErrors(text, cache, { ...run, deadline: performance.now() + timeoutMs }, parses), timeoutMs)
+    : null;
+  if (stamps !== null && isFailure(stamps)) return stamps;
+  if (stamps === 'errors') return null;
   const r = checkRewrite(text, passes, { ...o, run }, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
   const order = checkTaskOrder(r, parses);
   if (order) return order;
+  const stamped = stamps ? checkCacheStamps(r, stamps, parses) : null;
+  if (stamped) return stamped;
   if (!comm) return null;
   return checkOutputSound(r.at(-1)?.output ?? text, run, parses) ?? auditFailure;
 }

@@ -49,6 +49,7 @@ export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
   const ps: PropertyName[] = ['idempotent', 'conservative', 're-parses'];
   if (passes.some((p) => p.name === 'insert-comm-fence')) ps.push('sound');
   if (passes.some((p) => p.name === 'expand-manual-phase-fence')) ps.push('task-order');
+  if (passes.some((p) => p.name === 'cache-policy')) ps.push('cache-policy');
   return ps;
 }
 
@@ -63,7 +64,7 @@ export function verify(o: VerifyOptions): VerifyReport {
   let refused = 0;
   let failing = false;
   const prop = fc.property(arbModule(o.passes), (m) => {
-    const r = checkProgram(m.text, o.passes, { ...checks, sound: m.family === 'comm' });
+    const r = checkProgram(m.text, o.passes, { ...checks, sound: m.family === 'comm', cachePolicy: m.family === 'cache' });
     if (!failing) {
       if (r === 'refused') refused++;
       done++;
@@ -88,10 +89,10 @@ export function verify(o: VerifyOptions): VerifyReport {
   if (!shrunk) return { ok: false, seed, failure: err.failure, counterexample: '', run: done, shrinks: details.numShrinks };
   // fast-check shrinks within the generator's shapes; delta debugging then removes every
   // statement the failure does not need.
-  const sound = shrunk.family === 'comm';
+  const family = { sound: shrunk.family === 'comm', cachePolicy: shrunk.family === 'cache' };
   const property = err.failure.property;
   const failureOf = (t: string): CheckFailure | null => {
-    const r = checkProgram(t, o.passes, { ...checks, sound });
+    const r = checkProgram(t, o.passes, { ...checks, ...family });
     return r !== null && r !== 'refused' && r.property === property ? r : null;
   };
   const text = shrinkStatements(shrunk.text, (t) => failureOf(t) !== null);
