@@ -4,11 +4,12 @@
  * soundness against the abstract machine (src/verify/machine), for ExpandManualPhaseFence the
  * task order (src/verify/task-order.ts), and for the cache policy its model (cache-policy.ts).
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { createTwoFilesPatch, diffLines, FILE_HEADERS_ONLY } from 'diff';
 import { EvaluationStopped } from '../datalog/index.js';
+import type { NodeTable } from '../facts/node-table.js';
 import { parseModule } from '../frontend/index.js';
 import { structurallyEqual } from '../ir/equal.js';
-import type { Module, Program } from '../ir/nodes.js';
+import type { FunctionDef, Module, Program } from '../ir/nodes.js';
 import { analyze } from '../passes/analyze.js';
 import { readFindings } from '../passes/findings.js';
 import { passRules, type RunOptions } from '../passes/pipeline.js';
@@ -16,7 +17,7 @@ import { readEdits } from '../passes/read-edits.js';
 import type { PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
-import { editCount } from '../rewrite/edits.js';
+import { type EditSet, editCount } from '../rewrite/edits.js';
 import { removeLines } from '../rewrite/patch.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import { cacheExpectation, hasCacheAttr, loadCaches } from './cache-policy.js';
@@ -42,6 +43,8 @@ export interface CheckOptions {
   run?: RunOptions;
   /** Milliseconds each pipeline run may take before `terminates` fails (default 10 000). */
   timeoutMs?: number;
+  /** Called with the pipeline's runs of a program the rules rewrote (or left as it was). */
+  onRuns?: (runs: readonly PassRun[]) => void;
 }
 
 /** One pass of one pipeline run: its input, output, inserted lines and rewritten tree. */
@@ -52,6 +55,8 @@ export interface PassRun {
   insertedLines: number[];
   programs: Program[] | null;
   edits: number;
+  /** Where in `input` the edits other than inserted lines may change text ([start, end] offsets). */
+  editable: [number, number][];
 }
 
 const PATH = 'gen.py';
@@ -110,24 +115,86 @@ export function runPipeline(
     const n = editCount(edits);
     if (n === 0) {
       parses.give(current, module);
-      out.push({ pass: pass.name, input: current, output: current, insertedLines: [], programs: null, edits: 0 });
+      out.push({ pass: pass.name, input: current, output: current, insertedLines: [], programs: null, edits: 0, editable: [] });
       continue;
     }
+    const editable = editableSpans(edits, a.table, current);
     const r = rewrite(module, a.table, edits);
-    out.push({ pass: pass.name, input: current, output: r.text, insertedLines: r.insertedLines, programs: r.module.programs, edits: n });
+    out.push({
+      pass: pass.name,
+      input: current,
+      output: r.text,
+      insertedLines: r.insertedLines,
+      programs: r.module.programs,
+      edits: n,
+      editable,
+    });
     current = r.text;
   }
   return out;
 }
 
-/** Text with the argument edits a pass may make undone: `deps=` lists, stamped `cache=`, `pl.func_attr` lines. */
-function withoutArgumentEdits(t: string): string {
-  return t
-    .replace(/deps=\[[^\]]*\]/g, 'deps=[]')
-    .replace(/,\s*cache=(?:pl\.CachePolicy\.\w+|\d+)/g, '')
-    .split('\n')
-    .filter((l) => !l.includes('pl.func_attr('))
-    .join('\n');
+/**
+ * The spans of `text` the edit vocabulary's in-place edits may change (inserted lines aside), as
+ * whole lines: a keyword set on a call (the call's lines), a replaced deps list (the list's, or
+ * the launch's header line when it has none), a removed `pl.func_attr` entry (the attribute's),
+ * a hoisted call (its statement's).
+ */
+function editableSpans(edits: EditSet, table: NodeTable, text: string): [number, number][] {
+  const out: [number, number][] = [];
+  // Whole lines (the check compares lines).
+  const lineSpan = (start: number, end: number): [number, number] => {
+    const a = text.lastIndexOf('\n', start - 1) + 1;
+    const e = text.indexOf('\n', end);
+    return [a, e < 0 ? text.length : e + 1];
+  };
+  const span = (id: number): { start: number; end: number } | undefined => {
+    const n = table.get(id) as { start?: number; end?: number } | undefined;
+    return n && typeof n.start === 'number' && typeof n.end === 'number' ? { start: n.start, end: n.end } : undefined;
+  };
+  for (const k of [...edits.setKwarg, ...edits.replaceKwarg]) {
+    const n = span(k.call);
+    if (n) out.push(lineSpan(n.start, n.end));
+  }
+  for (const d of edits.replaceDeps) {
+    const n = table.get(d.node) as { start: number; end: number; depsStart?: number; depsEnd?: number } | undefined;
+    if (!n) continue;
+    out.push(
+      n.depsStart !== undefined && n.depsStart >= 0 && n.depsEnd !== undefined
+        ? lineSpan(n.depsStart, n.depsEnd)
+        : lineSpan(n.start, n.start),
+    );
+  }
+  for (const f of edits.removeFuncAttr) {
+    const fn = table.get(f.func) as FunctionDef | undefined;
+    if (fn?.attrs) out.push(lineSpan(fn.attrs.start, fn.attrs.end));
+  }
+  for (const h of edits.hoist ?? []) {
+    const n = span(h.stmt);
+    if (n) out.push(lineSpan(n.start, n.end));
+  }
+  return out;
+}
+
+/** The first line where `after` differs from `before` outside `spans` (an offset of `before`), or null. */
+function changeOutside(before: string, after: string, editable: readonly [number, number][]): number | null {
+  // Adjacent spans (edits on consecutive lines) form one: a diff hunk may cover both.
+  const spans: [number, number][] = [];
+  for (const [a, b] of [...editable].sort((x, y) => x[0] - y[0])) {
+    const last = spans.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else spans.push([a, b]);
+  }
+  let pos = 0;
+  for (const part of diffLines(before, after)) {
+    const len = part.value.length;
+    if (part.added || part.removed) {
+      const end = part.removed ? pos + len : pos;
+      if (!spans.some(([a, b]) => a <= pos && end <= b)) return pos;
+    }
+    if (!part.added) pos += len;
+  }
+  return null;
 }
 
 function timed<T>(what: () => T, timeoutMs: number): T | CheckFailure {
@@ -177,10 +244,12 @@ export function checkRewrite(
     if (!structurallyEqual(reparsed.programs, r.programs)) {
       return { property: 're-parses', message: `the text ${r.pass} wrote does not parse to the tree it rewrote` };
     }
-    if (withoutArgumentEdits(removeLines(r.output, r.insertedLines)) !== withoutArgumentEdits(r.input)) {
+    const at = changeOutside(r.input, removeLines(r.output, r.insertedLines), r.editable);
+    if (at !== null) {
+      const line = r.input.slice(0, at).split('\n').length;
       return {
         property: 'conservative',
-        message: `removing the lines ${r.pass} inserted (and undoing its argument edits) does not give its input back`,
+        message: `${r.pass} changes line ${line} of its input outside what its edits name (inserted lines, the calls, deps lists and attributes they edit)`,
       };
     }
   }
@@ -357,6 +426,7 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
   const r = checkRewrite(text, passes, { ...o, run }, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
+  o.onRuns?.(r);
   const order = checkTaskOrder(r, parses);
   if (order) return order;
   const stamped = stamps ? checkCacheStamps(r, stamps, parses) : null;

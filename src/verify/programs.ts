@@ -9,7 +9,8 @@ import { arbCacheProgram, cacheModuleText } from '../gen/cache.js';
 import { arbCommProgram, commModuleText } from '../gen/comm.js';
 import { arbOrchestrationProgram, orchestrationModuleText } from '../gen/orchestration.js';
 import { printProgram } from '../ir/print.js';
-import type { PassSpec } from '../passes/registry.js';
+import { PASSES, type PassSpec } from '../passes/registry.js';
+import { opStatement } from './contract-ops.js';
 
 /** A generated module: which generator made it, and its text. */
 export interface GeneratedModule {
@@ -23,11 +24,16 @@ export interface GeneratedModule {
  * model on `cache` modules: the random programs stress syntax (unbound names, `continue`
  * outside loops), not the memory model.
  */
-export function arbModule(passes: readonly PassSpec[]): fc.Arbitrary<GeneratedModule> {
+export function arbModule(passes: readonly PassSpec[], userOps: readonly string[] = []): fc.Arbitrary<GeneratedModule> {
   const names = new Set(passes.map((p) => p.name));
+  const shipped = new Set(PASSES.map((p) => p.name));
   const families: fc.Arbitrary<GeneratedModule>[] = [];
-  if (names.has('insert-comm-fence'))
-    families.push(arbCommProgram().map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
+  // A user's contract (or extension) gets communication kernels that call the ops its rules name.
+  const user = passes.some((p) => !shipped.has(p.name)) || userOps.length > 0;
+  if (names.has('insert-comm-fence') || user) {
+    const extraLeaves = userOps.map(opStatement);
+    families.push(arbCommProgram({ extraLeaves }).map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
+  }
   if (names.has('expand-manual-phase-fence')) {
     families.push(
       arbOrchestrationProgram().map((p) => ({ family: 'orchestration' as const, text: orchestrationModuleText(p, printProgram) })),

@@ -9,6 +9,7 @@ import { passRules, type RunOptions } from '../passes/pipeline.js';
 import type { PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type CheckFailure, checkProgram, type PropertyName } from './checks.js';
+import { contractOpNames } from './contract-ops.js';
 import { arbModule } from './programs.js';
 import { shrinkStatements } from './shrink.js';
 
@@ -26,7 +27,15 @@ export interface VerifyOptions {
 }
 
 export type VerifyReport =
-  | { ok: true; runs: number; refused: number; seed: number; properties: PropertyName[] }
+  | {
+      ok: true;
+      runs: number;
+      /** Programs the rules refused with errors (nothing to rewrite), and programs they edited. */
+      refused: number;
+      rewritten: number;
+      seed: number;
+      properties: PropertyName[];
+    }
   | {
       ok: false;
       seed: number;
@@ -62,11 +71,16 @@ export function verify(o: VerifyOptions): VerifyReport {
   const checks = { run, ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) };
   let done = 0;
   let refused = 0;
+  let rewritten = 0;
+  let edited = false;
   let failing = false;
-  const prop = fc.property(arbModule(o.passes), (m) => {
-    const r = checkProgram(m.text, o.passes, { ...checks, sound: m.family === 'comm', cachePolicy: m.family === 'cache' });
+  const prop = fc.property(arbModule(o.passes, contractOpNames(o.passes, run)), (m) => {
+    edited = false;
+    const onRuns = (runs: readonly { edits: number }[]): void => void (edited = runs.some((x) => x.edits > 0));
+    const r = checkProgram(m.text, o.passes, { ...checks, sound: m.family === 'comm', cachePolicy: m.family === 'cache', onRuns });
     if (!failing) {
       if (r === 'refused') refused++;
+      if (edited) rewritten++;
       done++;
       o.onProgress?.(done, total);
     }
@@ -82,7 +96,7 @@ export function verify(o: VerifyOptions): VerifyReport {
     loadRules(pass.audit, rules.extra, rules.analyze.rulesRoot, [], run.session);
   }
   const details = fc.check(prop, { numRuns: total, seed, endOnFailure: false });
-  if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(o.passes) };
+  if (!details.failed) return { ok: true, runs: details.numRuns, refused, rewritten, seed, properties: propertiesFor(o.passes) };
   const shrunk = details.counterexample?.[0];
   const err = details.errorInstance;
   if (!(err instanceof PropertyFailed)) throw err instanceof Error ? err : new Error(String(err));
