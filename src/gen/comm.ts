@@ -14,6 +14,8 @@ export interface CommGenOptions {
   maxDepth?: number;
   /** Maximum statements per body (default 5). */
   maxStmts?: number;
+  /** More leaf statements (calls of the ops a user's rules name), mixed in with a quarter of the leaves' weight. */
+  extraLeaves?: readonly Stmt[];
 }
 
 const N = b.name('N');
@@ -96,11 +98,15 @@ const arbLeaf: fc.Arbitrary<Stmt> = fc.oneof(
 
 /** A body: a non-empty list of statements, nested up to `depth` levels. */
 function arbBody(depth: number, o: Required<CommGenOptions>): fc.Arbitrary<Stmt[]> {
+  const leaf =
+    o.extraLeaves.length === 0
+      ? arbLeaf
+      : fc.oneof({ weight: 3, arbitrary: arbLeaf }, { weight: 1, arbitrary: fc.constantFrom(...o.extraLeaves) });
   const stmt: fc.Arbitrary<Stmt> =
     depth <= 0
-      ? arbLeaf
+      ? leaf
       : fc.oneof(
-          { weight: 6, arbitrary: arbLeaf },
+          { weight: 6, arbitrary: leaf },
           {
             weight: 1,
             arbitrary: fc.tuple(arbBody(depth - 1, o), fc.option(arbBody(depth - 1, o))).map(([t, e]) => b.ifs(b.name('c'), t, e ?? [])),
@@ -151,7 +157,7 @@ function arbBody(depth: number, o: Required<CommGenOptions>): fc.Arbitrary<Stmt[
 
 /** A communication kernel of the given function kind. */
 export function arbCommFunction(kind: FunctionKind, fname: string, opts: CommGenOptions = {}): fc.Arbitrary<FunctionDef> {
-  const o: Required<CommGenOptions> = { maxDepth: opts.maxDepth ?? 3, maxStmts: opts.maxStmts ?? 5 };
+  const o: Required<CommGenOptions> = { maxDepth: opts.maxDepth ?? 3, maxStmts: opts.maxStmts ?? 5, extraLeaves: opts.extraLeaves ?? [] };
   return arbBody(o.maxDepth, o).map((body) => b.func(fname, kind, commParams(), body));
 }
 

@@ -1,25 +1,29 @@
 /**
  * The checks `ptolog verify` runs on one program, shared with the project's own property
  * tests (one implementation): termination, idempotence (text and IR), conservation, re-parse,
- * and soundness against the abstract machine (src/verify/machine).
+ * soundness against the abstract machine (src/verify/machine), for ExpandManualPhaseFence the
+ * task order (src/verify/task-order.ts), and for the cache policy its model (cache-policy.ts).
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { createTwoFilesPatch, diffLines, FILE_HEADERS_ONLY } from 'diff';
 import { EvaluationStopped } from '../datalog/index.js';
+import type { NodeTable } from '../facts/node-table.js';
 import { parseModule } from '../frontend/index.js';
 import { structurallyEqual } from '../ir/equal.js';
-import type { Module, Program } from '../ir/nodes.js';
+import type { FunctionDef, Module, Program } from '../ir/nodes.js';
 import { readFindings } from '../passes/findings.js';
 import { readEdits } from '../passes/read-edits.js';
 import type { PassSpec } from '../passes/registry.js';
-import type { Diagnostic } from '../report/diagnostic.js';
-import { editCount } from '../rewrite/edits.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { type EditSet, editCount } from '../rewrite/edits.js';
 import { removeLines } from '../rewrite/patch.js';
 import { rewrite } from '../rewrite/rewrite.js';
 import type { Runner } from '../runner/runner.js';
+import { cacheExpectation, hasCacheAttr, loadCaches } from './cache-policy.js';
 import { formatRace, moduleRaces, type Race } from './machine/index.js';
+import { taskOrderDifference } from './task-order.js';
 
 /** The properties, in the order they are checked. */
-export type PropertyName = 'terminates' | 're-parses' | 'conservative' | 'idempotent' | 'sound';
+export type PropertyName = 'terminates' | 'applies' | 're-parses' | 'conservative' | 'idempotent' | 'sound' | 'task-order' | 'cache-policy';
 
 /** A program that breaks a property: what broke, and (for soundness) the stale-read execution. */
 export interface CheckFailure {
@@ -31,8 +35,12 @@ export interface CheckFailure {
 export interface CheckOptions {
   /** Check soundness (when insert-comm-fence is among the passes; default true). */
   sound?: boolean;
+  /** Check the cache-policy model (when cache-policy is among the passes; default false: programs of src/gen/cache.ts). */
+  cachePolicy?: boolean;
   /** Milliseconds each pipeline run may take before `terminates` fails (default 10 000). */
   timeoutMs?: number;
+  /** Called with the pipeline's runs of a program the rules rewrote (or left as it was). */
+  onRuns?: (runs: readonly PassRun[]) => void;
 }
 
 /** One pass of one pipeline run: its input, output, inserted lines and rewritten tree. */
@@ -43,6 +51,8 @@ export interface PassRun {
   insertedLines: number[];
   programs: Program[] | null;
   edits: number;
+  /** Where in `input` the edits other than inserted lines may change text ([start, end] offsets). */
+  editable: [number, number][];
 }
 
 const PATH = 'gen.py';
@@ -100,24 +110,86 @@ export function runPipeline(
     const n = editCount(edits);
     if (n === 0) {
       parses.give(current, module);
-      out.push({ pass: pass.name, input: current, output: current, insertedLines: [], programs: null, edits: 0 });
+      out.push({ pass: pass.name, input: current, output: current, insertedLines: [], programs: null, edits: 0, editable: [] });
       continue;
     }
+    const editable = editableSpans(edits, a.table, current);
     const r = rewrite(module, a.table, edits);
-    out.push({ pass: pass.name, input: current, output: r.text, insertedLines: r.insertedLines, programs: r.module.programs, edits: n });
+    out.push({
+      pass: pass.name,
+      input: current,
+      output: r.text,
+      insertedLines: r.insertedLines,
+      programs: r.module.programs,
+      edits: n,
+      editable,
+    });
     current = r.text;
   }
   return out;
 }
 
-/** Text with the argument edits a pass may make undone: `deps=` lists, stamped `cache=`, `pl.func_attr` lines. */
-function withoutArgumentEdits(t: string): string {
-  return t
-    .replace(/deps=\[[^\]]*\]/g, 'deps=[]')
-    .replace(/,\s*cache=(?:pl\.CachePolicy\.\w+|\d+)/g, '')
-    .split('\n')
-    .filter((l) => !l.includes('pl.func_attr('))
-    .join('\n');
+/**
+ * The spans of `text` the edit vocabulary's in-place edits may change (inserted lines aside), as
+ * whole lines: a keyword set on a call (the call's lines), a replaced deps list (the list's, or
+ * the launch's header line when it has none), a removed `pl.func_attr` entry (the attribute's),
+ * a hoisted call (its statement's).
+ */
+function editableSpans(edits: EditSet, table: NodeTable, text: string): [number, number][] {
+  const out: [number, number][] = [];
+  // Whole lines (the check compares lines).
+  const lineSpan = (start: number, end: number): [number, number] => {
+    const a = text.lastIndexOf('\n', start - 1) + 1;
+    const e = text.indexOf('\n', end);
+    return [a, e < 0 ? text.length : e + 1];
+  };
+  const span = (id: number): { start: number; end: number } | undefined => {
+    const n = table.get(id) as { start?: number; end?: number } | undefined;
+    return n && typeof n.start === 'number' && typeof n.end === 'number' ? { start: n.start, end: n.end } : undefined;
+  };
+  for (const k of [...edits.setKwarg, ...edits.replaceKwarg]) {
+    const n = span(k.call);
+    if (n) out.push(lineSpan(n.start, n.end));
+  }
+  for (const d of edits.replaceDeps) {
+    const n = table.get(d.node) as { start: number; end: number; depsStart?: number; depsEnd?: number } | undefined;
+    if (!n) continue;
+    out.push(
+      n.depsStart !== undefined && n.depsStart >= 0 && n.depsEnd !== undefined
+        ? lineSpan(n.depsStart, n.depsEnd)
+        : lineSpan(n.start, n.start),
+    );
+  }
+  for (const f of edits.removeFuncAttr) {
+    const fn = table.get(f.func) as FunctionDef | undefined;
+    if (fn?.attrs) out.push(lineSpan(fn.attrs.start, fn.attrs.end));
+  }
+  for (const h of edits.hoist ?? []) {
+    const n = span(h.stmt);
+    if (n) out.push(lineSpan(n.start, n.end));
+  }
+  return out;
+}
+
+/** The first line where `after` differs from `before` outside `spans` (an offset of `before`), or null. */
+function changeOutside(before: string, after: string, editable: readonly [number, number][]): number | null {
+  // Adjacent spans (edits on consecutive lines) form one: a diff hunk may cover both.
+  const spans: [number, number][] = [];
+  for (const [a, b] of [...editable].sort((x, y) => x[0] - y[0])) {
+    const last = spans.at(-1);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else spans.push([a, b]);
+  }
+  let pos = 0;
+  for (const part of diffLines(before, after)) {
+    const len = part.value.length;
+    if (part.added || part.removed) {
+      const end = part.removed ? pos + len : pos;
+      if (!spans.some(([a, b]) => a <= pos && end <= b)) return pos;
+    }
+    if (!part.added) pos += len;
+  }
+  return null;
 }
 
 function timed<T>(what: () => T, timeoutMs: number): T | CheckFailure {
@@ -130,6 +202,8 @@ function timed<T>(what: () => T, timeoutMs: number): T | CheckFailure {
         message: `rule evaluation did not finish within ${timeoutMs / 1000} s or its tuple bound (${e.message})`,
       };
     }
+    // The rules' edits cannot be applied (two edits of one span, a keyword the call already has).
+    if (e instanceof DiagnosticError) return { property: 'applies', message: `apply fails: ${e.message}` };
     throw e;
   }
 }
@@ -163,10 +237,12 @@ export function checkRewrite(
     if (!structurallyEqual(reparsed.programs, r.programs)) {
       return { property: 're-parses', message: `the text ${r.pass} wrote does not parse to the tree it rewrote` };
     }
-    if (withoutArgumentEdits(removeLines(r.output, r.insertedLines)) !== withoutArgumentEdits(r.input)) {
+    const at = changeOutside(r.input, removeLines(r.output, r.insertedLines), r.editable);
+    if (at !== null) {
+      const line = r.input.slice(0, at).split('\n').length;
       return {
         property: 'conservative',
-        message: `removing the lines ${r.pass} inserted (and undoing its argument edits) does not give its input back`,
+        message: `${r.pass} changes line ${line} of its input outside what its edits name (inserted lines, the calls, deps lists and attributes they edit)`,
       };
     }
   }
@@ -249,18 +325,106 @@ export function checkAuditSound(
   };
 }
 
+/**
+ * The task order of ExpandManualPhaseFence's run in `runs`: every real task of its output
+ * happens after the same tasks as in its input, no barrier reads an array written before a
+ * task that depends on it, and nothing else is launched differently. Null when it holds.
+ */
+export function checkTaskOrder(runs: readonly PassRun[], parses: Parses): CheckFailure | null {
+  const r = runs.find((x) => x.pass === 'expand-manual-phase-fence');
+  if (!r || r.edits === 0) return null;
+  const diff = taskOrderDifference(parses.peek(r.input), parses.peek(r.output));
+  if (diff === null) return null;
+  return {
+    property: 'task-order',
+    message: `${r.pass} changes the order between tasks: ${diff}`,
+    detail: createTwoFilesPatch('input', `${r.pass}(input)`, r.input, r.output, '', '', { context: 2, headerOptions: FILE_HEADERS_ONLY }),
+  };
+}
+
+/**
+ * The cache-policy errors the rules report on `text` against the model's (`line: code`, sorted):
+ * a failure when they differ; 'errors' when both agree there are errors (the program is checked:
+ * apply refuses it); the model's expected `cache=` of each load otherwise.
+ */
+function checkCacheErrors(
+  text: string,
+  pass: PassSpec,
+  runner: Runner,
+  parses: Parses,
+  deadline: number,
+): CheckFailure | 'errors' | (string | null)[] {
+  const module = parses.peek(text);
+  const model = cacheExpectation(module);
+  const a = runner.analyze(module, pass, 'apply', deadline);
+  const found = readFindings(a.result, a.table, module.source)
+    .filter((d) => d.severity === 'error' && d.code.startsWith('cache-policy-') && d.location)
+    .map((d) => `${d.location!.source.lineOf(d.location!.start)}: ${d.code}`)
+    .sort();
+  if (found.join('\n') !== model.errors.join('\n')) {
+    return {
+      property: 'cache-policy',
+      message: `the rules report ${found.length > 0 ? found.join(', ') : 'no error'} where the contract expects ${model.errors.length > 0 ? model.errors.join(', ') : 'none'}`,
+    };
+  }
+  return model.errors.length > 0 ? 'errors' : model.stamps;
+}
+
+/** Each load of cache-policy's output carries the `cache=` the model expects, and no `cache_policy` attribute is left. */
+export function checkCacheStamps(runs: readonly PassRun[], expected: readonly (string | null)[], parses: Parses): CheckFailure | null {
+  const r = runs.find((x) => x.pass === 'cache-policy');
+  if (!r) return null;
+  const out = parses.peek(r.output);
+  const got = loadCaches(out);
+  const lines: string[] = [];
+  let k = 0;
+  const loads: number[] = [];
+  // The line of each load in the output, for the message.
+  out.source.text.split('\n').forEach((l, i) => {
+    for (const _ of l.matchAll(/\bpl\.(?:tile\.)?load\(/g)) loads.push(i + 1);
+  });
+  for (; k < Math.max(got.length, expected.length); k++) {
+    if (got[k] !== expected[k]) {
+      lines.push(
+        `the load at line ${loads[k] ?? '?'} has ${got[k] ? `cache=${got[k]}` : 'no cache='} where the contract expects ${expected[k] ? `cache=${expected[k]}` : 'none'}`,
+      );
+    }
+  }
+  if (hasCacheAttr(out)) lines.push('a pl.func_attr "cache_policy" entry is left in an InCore function');
+  if (lines.length === 0) return null;
+  return {
+    property: 'cache-policy',
+    message: lines[0]!,
+    detail: [
+      ...lines.slice(1),
+      createTwoFilesPatch('input', 'cache-policy(input)', r.input, r.output, '', '', { context: 2, headerOptions: FILE_HEADERS_ONLY }),
+    ].join('\n'),
+  };
+}
+
 /** Every check on one program with the runner's passes; null when it passes, 'refused' when the rules reject it with errors. */
 export function checkProgram(text: string, runner: Runner, o: CheckOptions = {}): CheckFailure | 'refused' | null {
+  const passes = runner.passes;
   const parses = new Parses(runner.config.defines);
-  const comm = o.sound === false ? undefined : runner.passes.find((p) => p.name === 'insert-comm-fence');
+  const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
   // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
   // the same deadline as apply (a rule set that does not terminate must not hang it).
   const timeoutMs = o.timeoutMs ?? 10_000;
   const auditFailure = comm ? timed(() => checkAuditSound(text, comm, runner, parses, performance.now() + timeoutMs), timeoutMs) : null;
   if (auditFailure?.property === 'terminates') return auditFailure;
+  // The cache-policy model judges the text as cache-policy receives it (it runs first).
+  const cache = o.cachePolicy === true && passes[0]?.name === 'cache-policy' ? passes[0] : undefined;
+  const stamps = cache ? timed(() => checkCacheErrors(text, cache, runner, parses, performance.now() + timeoutMs), timeoutMs) : null;
+  if (stamps !== null && isFailure(stamps)) return stamps;
+  if (stamps === 'errors') return null;
   const r = checkRewrite(text, runner, o, parses);
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
+  o.onRuns?.(r);
+  const order = checkTaskOrder(r, parses);
+  if (order) return order;
+  const stamped = stamps ? checkCacheStamps(r, stamps, parses) : null;
+  if (stamped) return stamped;
   if (!comm) return null;
   return checkOutputSound(r.at(-1)?.output ?? text, parses) ?? auditFailure;
 }

@@ -1,37 +1,45 @@
 /**
  * The programs `ptolog verify` generates for a selection of passes: communication kernels
- * (InsertCommFence), orchestration fan-outs (ExpandManualPhaseFence) and random programs
- * (the cache policy and everything else), each as module text.
+ * (InsertCommFence), orchestration fan-outs (ExpandManualPhaseFence), cache-policy scopes and
+ * random programs (for a selection with none of these), each as module text.
  */
 import fc from 'fast-check';
 import { arbPrograms, programText } from '../gen/arb.js';
+import { arbCacheProgram, cacheModuleText } from '../gen/cache.js';
 import { arbCommProgram, commModuleText } from '../gen/comm.js';
 import { arbOrchestrationProgram, orchestrationModuleText } from '../gen/orchestration.js';
 import { printProgram } from '../ir/print.js';
-import type { PassSpec } from '../passes/registry.js';
+import { PASSES, type PassSpec } from '../passes/registry.js';
+import { opStatement } from './contract-ops.js';
 
 /** A generated module: which generator made it, and its text. */
 export interface GeneratedModule {
-  /** `comm`: communication kernels; `orchestration`: manual-scope fan-outs; `random`: syntactic stress programs. */
-  family: 'comm' | 'orchestration' | 'random';
+  /** `comm`: communication kernels; `orchestration`: manual-scope fan-outs; `cache`: cache-policy scopes; `random`: syntactic stress programs. */
+  family: 'comm' | 'orchestration' | 'cache' | 'random';
   text: string;
 }
 
 /**
- * Modules that exercise `passes`. Soundness is checked on `comm` modules only: the random
- * programs stress syntax (unbound names, `continue` outside loops), not the memory model.
+ * Modules that exercise `passes`. Soundness is checked on `comm` modules only, the cache-policy
+ * model on `cache` modules: the random programs stress syntax (unbound names, `continue`
+ * outside loops), not the memory model.
  */
-export function arbModule(passes: readonly PassSpec[]): fc.Arbitrary<GeneratedModule> {
+export function arbModule(passes: readonly PassSpec[], userOps: readonly string[] = []): fc.Arbitrary<GeneratedModule> {
   const names = new Set(passes.map((p) => p.name));
+  const shipped = new Set(PASSES.map((p) => p.name));
   const families: fc.Arbitrary<GeneratedModule>[] = [];
-  if (names.has('insert-comm-fence'))
-    families.push(arbCommProgram().map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
+  // A user's contract (or extension) gets communication kernels that call the ops its rules name.
+  const user = passes.some((p) => !shipped.has(p.name)) || userOps.length > 0;
+  if (names.has('insert-comm-fence') || user) {
+    const extraLeaves = userOps.map(opStatement);
+    families.push(arbCommProgram({ extraLeaves }).map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
+  }
   if (names.has('expand-manual-phase-fence')) {
     families.push(
       arbOrchestrationProgram().map((p) => ({ family: 'orchestration' as const, text: orchestrationModuleText(p, printProgram) })),
     );
   }
-  if (names.has('cache-policy') || families.length === 0)
-    families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
+  if (names.has('cache-policy')) families.push(arbCacheProgram().map((p) => ({ family: 'cache' as const, text: cacheModuleText(p) })));
+  if (families.length === 0) families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
   return families.length === 1 ? families[0]! : fc.oneof(...families);
 }

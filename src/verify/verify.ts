@@ -1,6 +1,7 @@
 /**
  * `ptolog verify` as a library: runs the checks of checks.ts on generated programs with
- * fast-check and, on a failure, shrinks it to a small counterexample.
+ * fast-check and, on a failure, shrinks it to a small counterexample (fast-check's shrinking,
+ * then statement-level delta debugging: shrink.ts).
  */
 import fc from 'fast-check';
 import { loadRules } from '../passes/analyze.js';
@@ -8,7 +9,9 @@ import { passRules } from '../passes/pipeline.js';
 import type { PassSpec } from '../passes/registry.js';
 import type { Runner } from '../runner/runner.js';
 import { type CheckFailure, checkProgram, type PropertyName } from './checks.js';
+import { contractOpNames } from './contract-ops.js';
 import { arbModule } from './programs.js';
+import { shrinkStatements } from './shrink.js';
 
 export interface VerifyOptions {
   /** The runner of the passes and rules verified (its rule session shared by every program). */
@@ -24,7 +27,15 @@ export interface VerifyOptions {
 }
 
 export type VerifyReport =
-  | { ok: true; runs: number; refused: number; seed: number; properties: PropertyName[] }
+  | {
+      ok: true;
+      runs: number;
+      /** Programs the rules refused with errors (nothing to rewrite), and programs they edited. */
+      refused: number;
+      rewritten: number;
+      seed: number;
+      properties: PropertyName[];
+    }
   | {
       ok: false;
       seed: number;
@@ -46,6 +57,8 @@ class PropertyFailed extends Error {
 export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
   const ps: PropertyName[] = ['idempotent', 'conservative', 're-parses'];
   if (passes.some((p) => p.name === 'insert-comm-fence')) ps.push('sound');
+  if (passes.some((p) => p.name === 'expand-manual-phase-fence')) ps.push('task-order');
+  if (passes.some((p) => p.name === 'cache-policy')) ps.push('cache-policy');
   return ps;
 }
 
@@ -58,11 +71,16 @@ export function verify(o: VerifyOptions): VerifyReport {
   const checks = o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {};
   let done = 0;
   let refused = 0;
+  let rewritten = 0;
+  let edited = false;
   let failing = false;
-  const prop = fc.property(arbModule(passes), (m) => {
-    const r = checkProgram(m.text, runner, { ...checks, sound: m.family === 'comm' });
+  const prop = fc.property(arbModule(passes, contractOpNames(passes, runner.runOptions())), (m) => {
+    edited = false;
+    const onRuns = (runs: readonly { edits: number }[]): void => void (edited = runs.some((x) => x.edits > 0));
+    const r = checkProgram(m.text, runner, { ...checks, sound: m.family === 'comm', cachePolicy: m.family === 'cache', onRuns });
     if (!failing) {
       if (r === 'refused') refused++;
+      if (edited) rewritten++;
       done++;
       o.onProgress?.(done, total);
     }
@@ -78,9 +96,20 @@ export function verify(o: VerifyOptions): VerifyReport {
     loadRules(pass.audit, rules.extra, rules.analyze.rulesRoot, [], runner.session);
   }
   const details = fc.check(prop, { numRuns: total, seed, endOnFailure: false });
-  if (!details.failed) return { ok: true, runs: details.numRuns, refused, seed, properties: propertiesFor(passes) };
-  const text = details.counterexample?.[0]?.text ?? '';
+  if (!details.failed) return { ok: true, runs: details.numRuns, refused, rewritten, seed, properties: propertiesFor(passes) };
+  const shrunk = details.counterexample?.[0];
   const err = details.errorInstance;
   if (!(err instanceof PropertyFailed)) throw err instanceof Error ? err : new Error(String(err));
-  return { ok: false, seed, failure: err.failure, counterexample: text, run: done, shrinks: details.numShrinks };
+  if (!shrunk) return { ok: false, seed, failure: err.failure, counterexample: '', run: done, shrinks: details.numShrinks };
+  // fast-check shrinks within the generator's shapes; delta debugging then removes every
+  // statement the failure does not need.
+  const family = { sound: shrunk.family === 'comm', cachePolicy: shrunk.family === 'cache' };
+  const property = err.failure.property;
+  const failureOf = (t: string): CheckFailure | null => {
+    const r = checkProgram(t, runner, { ...checks, ...family });
+    return r !== null && r !== 'refused' && r.property === property ? r : null;
+  };
+  const text = shrinkStatements(shrunk.text, (t) => failureOf(t) !== null);
+  const failure = text === shrunk.text ? err.failure : (failureOf(text) ?? err.failure);
+  return { ok: false, seed, failure, counterexample: text, run: done, shrinks: details.numShrinks };
 }

@@ -61,7 +61,7 @@ describe('fullCollection', () => {
     held = null;
   });
 
-  it('counts the heap\'s growth since it was made, not what the process already held', () => {
+  it("counts the heap's growth since it was made, not what the process already held", () => {
     let junk: { i: number; s: number[] }[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: [i] }));
     expect(junk.length).toBe(400_000);
     const full = heap();

@@ -46,7 +46,7 @@ describe('ptolog verify', () => {
     const r = await run(['verify', '--runs', '30', '--seed', '20261201', ...NO_TIME_LIMIT]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out.split('\n')[0]).toBe('verified 30 programs: idempotent, conservative, re-parses, sound');
+    expect(r.out.split('\n')[0]).toBe('verified 30 programs: idempotent, conservative, re-parses, sound, task-order, cache-policy');
   }, 300_000);
 
   it('a rule that inserts a fence after every fence is not idempotent: exit 1, seed, a counterexample of a few lines', async () => {

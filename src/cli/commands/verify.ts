@@ -103,7 +103,10 @@ export function registerVerifyCommand(program: Command, ctx: CommandContext): vo
           if (report.ok) {
             const extra = report.properties.includes('sound') ? '' : ' (soundness is checked for insert-comm-fence, which is not selected)';
             ctx.io.stdout(`verified ${report.runs} programs: ${report.properties.join(', ')}${extra}\n`);
-            if (report.refused > 0) ctx.io.stdout(`${report.refused} of them were refused by the rules with errors (nothing to rewrite)\n`);
+            const pct = (n: number): string => `${Math.round((100 * n) / report.runs)}%`;
+            ctx.io.stdout(
+              `rewritten by the rules: ${report.rewritten} (${pct(report.rewritten)}); refused with errors (nothing to check): ${report.refused} (${pct(report.refused)})\n`,
+            );
             return EXIT_OK;
           }
           const args = [
