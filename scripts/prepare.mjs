@@ -6,7 +6,7 @@
 // installed beside this package, install them here first, locally, from the lock file, without
 // running scripts (which would run this one again), then build.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,3 +35,22 @@ if (needed.some((p) => !existsSync(join(root, 'node_modules', p, 'package.json')
   npm([lock ? 'ci' : 'install', '--ignore-scripts', '--include=dev', '--no-audit', '--no-fund', '--global=false', `--prefix=${root}`], env);
 }
 npm(['run', 'build'], process.env);
+
+// The same npm bug makes the nested install link this clone into the global prefix
+// (`<prefix>/lib/node_modules/ptolog` -> the clone, which npm deletes once it has packed it), and
+// the real install of the packed clone then writes its dependencies through that link (ENOENT).
+// In npm's temporary git clone, remove that link: the install that follows puts the package there.
+const global = process.env.npm_config_global === 'true' || process.env.npm_config_location === 'global';
+if (global && /[\\/]_cacache[\\/]tmp[\\/]git-clone/.test(root) && process.env.npm_config_prefix) {
+  const name = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
+  for (const link of [
+    join(process.env.npm_config_prefix, 'lib', 'node_modules', name),
+    join(process.env.npm_config_prefix, 'node_modules', name),
+  ]) {
+    try {
+      if (lstatSync(link).isSymbolicLink() && realpathSync(link) === realpathSync(root)) unlinkSync(link);
+    } catch {
+      // (no such link)
+    }
+  }
+}
