@@ -6,7 +6,7 @@
 // installed beside this package, install them here first, locally, from the lock file, without
 // running scripts (which would run this one again), then build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,7 +39,7 @@ npm(['run', 'build'], process.env);
 // The same npm bug makes the nested install link this clone into the global prefix
 // (`<prefix>/lib/node_modules/ptolog` -> the clone, which npm deletes once it has packed it), and
 // the real install of the packed clone then writes its dependencies through that link (ENOENT).
-// In npm's temporary git clone, remove that link: the install that follows puts the package there.
+// In npm's temporary git clone, replace that link by the empty folder the real install extracts into.
 const global = process.env.npm_config_global === 'true' || process.env.npm_config_location === 'global';
 if (global && /[\\/]_cacache[\\/]tmp[\\/]git-clone/.test(root) && process.env.npm_config_prefix) {
   const name = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
@@ -48,7 +48,10 @@ if (global && /[\\/]_cacache[\\/]tmp[\\/]git-clone/.test(root) && process.env.np
     join(process.env.npm_config_prefix, 'node_modules', name),
   ]) {
     try {
-      if (lstatSync(link).isSymbolicLink() && realpathSync(link) === realpathSync(root)) unlinkSync(link);
+      if (lstatSync(link).isSymbolicLink() && realpathSync(link) === realpathSync(root)) {
+        unlinkSync(link);
+        mkdirSync(link);
+      }
     } catch {
       // (no such link)
     }
