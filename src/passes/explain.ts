@@ -60,8 +60,6 @@ function probes(a: Analysis, spec: ExplainSpec, s: number): Array<[string, (Valu
   });
 }
 
-const LITERALS: ReadonlySet<string> = new Set(['Int', 'Float', 'Bool', 'None', 'Str', 'List', 'Tuple', 'Dict', 'Enum']);
-
 /** Ids of the statements and expressions that start on 1-based `line`. */
 export function nodesOnLine(a: Analysis, line: number): number[] {
   const src = a.module.source;
@@ -80,7 +78,11 @@ function isLocated(e: Entity): e is Entity & Span {
 /** A short description of an id: `line:col` and the first line of its text. */
 export function describeId(a: Analysis, id: number): string | undefined {
   const e = a.table.get(id);
-  if (!e || e.kind === 'Block') return undefined;
+  return e === undefined ? undefined : describeEntity(a, e);
+}
+
+function describeEntity(a: Analysis, e: Entity): string | undefined {
+  if (e.kind === 'Block') return undefined;
   const src = a.module.source;
   if (e.kind === 'Exit') return `the exit of function ${e.func.name}`;
   const span: Span | undefined = 'start' in e ? e : undefined;
@@ -88,50 +90,34 @@ export function describeId(a: Analysis, id: number): string | undefined {
   const { line, col } = src.position(span.start);
   const text = src.text.slice(span.start, span.end).split('\n')[0]!.trim();
   if (text === '' && e.kind !== 'Binding') return undefined;
-  // Literal expressions are never what a proof's numbers stand for (they are line numbers,
-  // counts or positions that happen to equal a literal's id).
-  if (LITERALS.has(e.kind)) return undefined;
   const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
   return `${line}:${col} ${what}`;
 }
 
-/** Column names that hold numbers which are not node ids (lines, columns, offsets, counts, positions). */
-const NOT_NODE = new Set([
-  'line',
-  'col',
-  'start',
-  'end',
-  'i',
-  'j',
-  'k',
-  'index',
-  'pos',
-  'ord',
-  'seq',
-  'rank',
-  'size',
-  'len',
-  'value',
-  'm',
-  'loop_pos',
-  'count',
-]);
-/** Per relation, columns that are counts although named like a node. */
-const NOT_NODE_AT: Readonly<Record<string, readonly number[]>> = { trip_count: [1], block_size: [1], type_rank: [1] };
+/**
+ * The id types of the fact schema (rules/schema.dl): a column declared with one of them holds a
+ * node, statement or block id; every other number column (a count, a position, a line) does not.
+ */
+const ID_TYPES: ReadonlySet<string> = new Set(['NodeId', 'StmtId', 'BlockId']);
 
 /**
- * The node ids a proof rests on: the node-valued columns (by the relation's attribute names)
- * of every tuple in the whole proof tree, not only the top one.
+ * The ids a proof rests on: the values of the id-typed columns (by the relations' declared
+ * types) of every tuple in the whole proof tree, not only the top one.
  */
 function proofIds(a: Analysis, proof: Proof, ids: Set<number>): void {
-  const info = a.program.relation(proof.relation);
+  const types = a.program.relation(proof.relation)?.types;
   proof.tuple.forEach((v, col) => {
-    if (typeof v !== 'number' || v <= 0) return;
-    const attr = info?.attrs[col] ?? '';
-    if (NOT_NODE.has(attr) || NOT_NODE_AT[proof.relation]?.includes(col)) return;
-    ids.add(v);
+    if (typeof v === 'number' && v > 0 && ID_TYPES.has(types?.[col] ?? '')) ids.add(v);
   });
   for (const p of proof.premises) if (p.kind === 'atom') proofIds(a, p.proof, ids);
+}
+
+/** A block (statement list) as its role and owner: `body of 34:9 \`with ...\``. */
+function describeBlock(a: Analysis, id: number): string | undefined {
+  const e = a.table.get(id);
+  if (e?.kind !== 'Block') return undefined;
+  const owner = e.owner.kind === 'Function' ? `function ${e.owner.name}` : describeEntity(a, e.owner);
+  return owner === undefined ? undefined : `${e.role} of ${owner}`;
 }
 
 function legend(a: Analysis, proof: Proof): string[] {
@@ -139,7 +125,7 @@ function legend(a: Analysis, proof: Proof): string[] {
   proofIds(a, proof, ids);
   const out: string[] = [];
   for (const id of [...ids].sort((x, y) => x - y)) {
-    const d = describeId(a, id);
+    const d = describeId(a, id) ?? describeBlock(a, id);
     if (d) out.push(`    ${id} = ${d}`);
   }
   return out;

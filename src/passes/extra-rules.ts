@@ -60,7 +60,7 @@ export function readExtraRules(paths: readonly string[], passes: readonly PassSp
         }
         throw new DiagnosticError([{ severity: 'error', code: 'unreadable-file', path: f, message: `cannot read the rule file ${f}.` }]);
       }
-      const written = [...text.matchAll(/^\s*#include\s+"([^"]+)"/gm)].map((m) => m[1]!);
+      const written = [...text.matchAll(/^\s*#include\s+(?:"([^"]+)"|<([^>]+)>)/gm)].map((m) => (m[1] ?? m[2])!);
       const includes = written.map((w) => basename(w));
       const entries = passes.flatMap((s) => [s.entry, s.audit]).filter((e) => includes.includes(basename(e)));
       out.push({

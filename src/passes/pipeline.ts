@@ -11,6 +11,7 @@ import { patchSource } from '../rewrite/patch.js';
 import { insertedStmt, planEdits, textEditsOf } from '../rewrite/rewrite.js';
 import { type AnalyzeOptions, type AuditStage, analyzeReleased, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
 import { type ExtraRuleFile, extrasFor } from './extra-rules.js';
+import { withEditFixes } from './finding-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { composeLineMaps, type LineMap, lineMapOf, remapDiagnostic } from './line-map.js';
 import { editsOutsideFailed } from './local-errors.js';
@@ -116,6 +117,7 @@ const PIPELINE_READS: ReadonlySet<string> = new Set([
   'finding_note',
   'finding_related',
   'fixed_by_insertion',
+  'finding_edit',
   'bad_op_effect',
   'insert_call',
   'call_arg',
@@ -311,13 +313,7 @@ export function* auditSteps(
     const { module, table } = reread(r.parse, a, namedIds(a.result, a.ids), r.shared ? undefined : opts.collect);
     opts.collect?.('extracted');
     const edits = readEdits(a.result);
-    const found = withInsertionFixes(
-      a.result,
-      edits,
-      table,
-      module.source,
-      readFindings(a.result, table, module.source, { related: true }),
-    );
+    const found = withInsertionFixes(a.result, edits, table, module, readFindings(a.result, table, module.source, { related: true }));
     if (current === null) original = module.source;
     for (const d of found) {
       const at = current && original ? remapDiagnostic(d, module.source, original, current.map) : d;
@@ -482,9 +478,12 @@ function repeats(out: readonly Diagnostic[], from: number, d: Diagnostic): boole
 
 /**
  * Adds, to findings whose code the rules declare `fixed_by_insertion(code)` (rules/edits.dl),
- * at a statement where the rules derive insertions, the inserted text as the fix.
+ * at a statement where the rules derive insertions, the inserted text as the fix; to findings
+ * the rules pair with edits (`finding_edit`), those edits (finding-edits.ts).
  */
-function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable, src: SourceText, findings: Diagnostic[]): Diagnostic[] {
+function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable, module: Module, findings: Diagnostic[]): Diagnostic[] {
+  const src = module.source;
+  withEditFixes(result, edits, table, module, findings);
   const fixedCodes = new Set<string>();
   if (result.has('fixed_by_insertion')) result.forEachTuple('fixed_by_insertion', (t) => fixedCodes.add(String(t[0])));
   // Every edit is checked as `apply` would (a bad edit is the same located error here).

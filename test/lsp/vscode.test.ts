@@ -19,12 +19,14 @@ const node = process.env['PTOLOG_CODE_SERVER_NODE'] || process.execPath;
 const browserPath = [process.env['PTOLOG_CHROMIUM'], '/usr/bin/chromium'].find(
   (p): p is string => p !== undefined && p !== '' && existsSync(p),
 );
-const skipReason =
+const missing =
   !entry || !existsSync(entry)
     ? 'no code-server (set PTOLOG_CODE_SERVER to its out/node/entry.js)'
     : !browserPath
       ? 'no Chromium (apt-get install chromium, or set PTOLOG_CHROMIUM)'
       : undefined;
+// Asked for (PTOLOG_CODE_SERVER set, as .ci/run does): what is missing fails the test, never skips it.
+const skipReason = entry ? undefined : missing;
 /** Where the screenshots go: docs/ (the README's) with PTOLOG_SCREENSHOTS=1, else a scratch folder. */
 const shots = process.env['PTOLOG_SCREENSHOTS'] === '1' ? resolve('docs') : mkdtempSync(join(tmpdir(), 'ptolog-shots-'));
 
@@ -45,6 +47,7 @@ describe.skipIf(skipReason !== undefined)(`ptolog in VS Code (code-server)${skip
   const kernel = readFileSync('examples/ring_allreduce.py', 'utf8');
 
   beforeAll(async () => {
+    if (missing) throw new Error(`PTOLOG_CODE_SERVER is set but the test cannot run: ${missing}`);
     const root = mkdtempSync(join(tmpdir(), 'ptolog-code-server-'));
     ws = join(root, 'ws');
     mkdirSync(join(ws, 'node_modules', '.bin'), { recursive: true });

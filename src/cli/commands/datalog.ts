@@ -15,9 +15,10 @@ import {
   writeOutputs,
 } from '../../datalog/index.js';
 import { loadRules } from '../../passes/analyze.js';
-import { passesDeclaring, readExtraRules } from '../../passes/extra-rules.js';
+import { readExtraRules } from '../../passes/extra-rules.js';
 import { PASSES, rulesDir } from '../../passes/registry.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
+import { checkPlan, extensionSummary } from '../check-rules.js';
 import { ensureOutputDir, writingOutputs } from '../files.js';
 import { EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
 import { evaluationBounds, type LimitOpts, limitOptions } from '../limits.js';
@@ -130,20 +131,30 @@ export function registerDatalogCommands(program: Command, ctx: CommandContext): 
     .action(async (files: string[], o: { includePath: string[] }) => {
       ctx.setExit(
         await guarded(ctx.io, () => {
-          // A file written as an extension (no #include, using relations a shipped pass
-          // declares, e.g. `wait_op("x").`) is checked with that pass's rules, as --rules loads it.
-          const extras = readExtraRules(files, PASSES);
+          // A file written as an extension (`wait_op("x").`, or including a contract's rules) is
+          // checked with each contract it extends, as --rules loads it.
           const session = ruleSessionOf(ctx.io);
-          const hosts = extras.map((x) => passesDeclaring(x, PASSES, session));
-          if (extras.length > 0 && hosts.every((h) => h.length > 0)) {
-            const pass = hosts[0]!.find((p) => hosts.every((h) => h.includes(p))) ?? hosts[0]![0]!;
-            const { program: p, warnings } = loadRules(pass.audit, files, undefined, o.includePath, session);
-            reportDiagnostics(ctx.io, warnings);
-            const rules = p.clauses.filter((c) => !c.clause.isFact).length;
-            ctx.io.stdout(
-              `ok: checked as an extension of ${pass.name} (--rules): ${p.relations.length} relations, ${rules} rules, ${p.strata.length} strata, ${warnings.length} warnings\n`,
-            );
+          const plan = checkPlan(files, readExtraRules(files, PASSES), PASSES, o.includePath, session);
+          if (plan.kind === 'extension') {
+            const seen = new Set<string>();
+            const programs: RuleProgram[] = [];
+            for (const pass of plan.contracts) {
+              const { program: p, warnings } = loadRules(pass.audit, files, undefined, o.includePath, session);
+              programs.push(p);
+              // A warning about the files is the same from every contract: shown once.
+              const fresh = warnings.filter((w) => {
+                const key = JSON.stringify([w.code, w.location?.source.path ?? w.path, w.location?.start, w.message]);
+                return !seen.has(key) && seen.add(key) !== undefined;
+              });
+              reportDiagnostics(ctx.io, fresh);
+            }
+            ctx.io.stdout(extensionSummary(plan, files, programs, seen.size));
             return EXIT_OK;
+          }
+          if (plan.unread) {
+            ctx.io.stdout(
+              `note: no contract's rules read what these rules derive (${plan.unread.join(', ')}): with --rules they change nothing; checked as a program of their own\n`,
+            );
           }
           const { program: p, warnings } = loadWithIncludes(files, o.includePath);
           reportDiagnostics(ctx.io, warnings);
