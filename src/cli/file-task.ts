@@ -10,7 +10,8 @@ import type { SeverityOverride } from '../config/config.js';
 import { parseDefines, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
 import type { AuditStage } from '../passes/analyze.js';
 import { readExtraRules } from '../passes/extra-rules.js';
-import { applyPasses, auditReport, type RunOptions } from '../passes/pipeline.js';
+import type { ModuleReader } from '../frontend/index.js';
+import { applyPasses, auditReport, type OtherFile, type RunOptions } from '../passes/pipeline.js';
 import { type PassSpec, passByName } from '../passes/registry.js';
 import type { RuleSession } from '../passes/rule-session.js';
 import { checkRulesRoot } from '../passes/rules-root.js';
@@ -51,6 +52,11 @@ export interface FileTask {
   stage?: AuditStage;
   /** apply only: print the result, write it, or print a diff. */
   mode?: 'print' | 'write' | 'diff';
+  /**
+   * apply: texts that stand for files (absolute path → text), read in place of the file itself
+   * and of the helper modules it imports (the files other tasks of the run patched so far).
+   */
+  overlay?: Record<string, string>;
 }
 
 /** The outcome of a FileTask. */
@@ -70,6 +76,12 @@ export interface FileResult {
   /** apply: edits applied and whether the text changed. */
   applied?: number;
   changed?: boolean;
+  /**
+   * apply: the helper files (imported inline helpers judged as inlined into this file) whose
+   * markers the run inserted, with their text before and after (written with the file by
+   * `--write`, their diffs after the file's by `--diff`; printed after it by the caller).
+   */
+  others?: OtherFile[];
 }
 
 /** Drops and re-grades one file's findings by its configuration and suppression comments. */
@@ -108,6 +120,12 @@ export function unifiedDiff(file: string, before: string, after: string): string
   return createTwoFilesPatch(`a/${p}`, `b/${p}`, before, after, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
+/** `reader` reading the texts of `overlay` (absolute path → text) in place of those files. */
+function overlaid(reader: ModuleReader, overlay: FileTask['overlay']): ModuleReader {
+  if (!overlay) return reader;
+  return { roots: reader.roots, read: (p) => overlay[resolve(p)] ?? reader.read(p) };
+}
+
 /** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
 export function runFileTask(t: FileTask, session: RuleSession): FileResult {
   try {
@@ -122,10 +140,16 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       ...(t.stage !== undefined ? { stage: t.stage } : {}),
       session,
       collect: fullCollection(),
-      modules: moduleReader(t.importRoots ?? []),
+      modules: overlaid(moduleReader(t.importRoots ?? []), t.overlay),
     };
     const extraFiles = (opts.extras ?? []).map((x) => x.path);
-    const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: t.stdinEncoding ?? 'utf8' } : readSource(t.file);
+    const over = t.overlay?.[resolve(t.file)];
+    const src: SourceFile =
+      t.stdinText !== undefined
+        ? { text: t.stdinText, encoding: t.stdinEncoding ?? 'utf8' }
+        : over !== undefined
+          ? { text: over, encoding: 'utf8' }
+          : readSource(t.file);
     const source = new SourceText(t.file, src.text);
     const defineWarnings = (): Diagnostic[] => {
       if (!opts.defines || opts.defines.size === 0) return [];
@@ -143,6 +167,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
     const partial = r.errors.length > 0 ? { fatal: toWire(r.errors) } : {};
     const applied = r.outcomes.reduce((n, o) => n + o.applied, 0);
     const changed = r.text !== src.text;
+    const others = r.others.length > 0 ? { others: r.others } : {};
     if (t.mode === 'write') {
       // Also when nothing changes: the file itself may be the partial copy of an interrupted write.
       const left = interruptedWrites(t.file);
@@ -157,14 +182,18 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
         ]);
       }
     }
-    if (t.mode === 'write' && changed) {
-      writeAtomic(t.file, r.text, src.encoding);
-      return { report, applied, changed, ...partial };
+    if (t.mode === 'write' && (changed || r.others.length > 0)) {
+      // The helper files first: the file is rewritten only once the helpers it relies on are.
+      for (const o of r.others) writeAtomic(o.file, o.after);
+      if (changed) writeAtomic(t.file, r.text, src.encoding);
+      return { report, applied, changed, ...others, ...partial };
     }
     const encoding = src.encoding;
-    if (t.mode === 'diff')
-      return { report, applied, changed, output: changed ? unifiedDiff(t.file, src.text, r.text) : '', encoding, ...partial };
-    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...partial };
+    if (t.mode === 'diff') {
+      const diffs = [changed ? unifiedDiff(t.file, src.text, r.text) : '', ...r.others.map((o) => unifiedDiff(o.file, o.before, o.after))];
+      return { report, applied, changed, output: diffs.join(''), encoding, ...others, ...partial };
+    }
+    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...others, ...partial };
   } catch (e) {
     if (e instanceof DiagnosticError) return { report: { diagnostics: [], sources: {} }, fatal: toWire(e.diagnostics) };
     throw e;
