@@ -8,7 +8,19 @@
 import { unrollDeps } from '../ir/comprehension.js';
 import { evalConst } from '../ir/consts.js';
 import { dotted } from '../ir/dotted.js';
-import { type ConstValue, type Expr, type ForStmt, type FunctionDef, type Module, type Param, type Program, partAt, type Span, type Stmt, type TypeExpr } from '../ir/nodes.js';
+import {
+  type ConstValue,
+  type Expr,
+  type ForStmt,
+  type FunctionDef,
+  type Module,
+  type Param,
+  type Program,
+  partAt,
+  type Span,
+  type Stmt,
+  type TypeExpr,
+} from '../ir/nodes.js';
 import {
   type BindingKind,
   type BlockRole,

@@ -88,7 +88,15 @@ export function foreignHelpers(
     shiftSpans(functions, base);
     combined += withNewline(text);
     parts.push({ source: new SourceText(path, text), base, spell: m.spell ?? { pl: 'pl', pld: 'pld' } });
-    const program: Program = { kind: 'Program', name: 'imported', jit: true, imported: true, functions, start: base, end: base + text.length };
+    const program: Program = {
+      kind: 'Program',
+      name: 'imported',
+      jit: true,
+      imported: true,
+      functions,
+      start: base,
+      end: base + text.length,
+    };
     program.constants = m.constants as ReadonlyMap<string, ConstValue>;
     out.programs.push(program);
   }

@@ -236,7 +236,14 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     const stubs = stubNames.map((name) => importedStub(name));
     if (stubs.length > 0)
       programs.push({ kind: 'Program', name: 'imported', jit: true, imported: true, functions: stubs, start: 0, end: 0 });
-    if (imported.unfollowed.size > 0) problems.push(...unfollowedCalls(source, programs.filter((p) => !p.imported), imported.unfollowed));
+    if (imported.unfollowed.size > 0)
+      problems.push(
+        ...unfollowedCalls(
+          source,
+          programs.filter((p) => !p.imported),
+          imported.unfollowed,
+        ),
+      );
   }
   const dynamics = moduleDynamics(text, table, imports, constants);
   return {

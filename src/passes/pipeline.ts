@@ -1,9 +1,8 @@
 import { Arena, type EvalResult } from '../datalog/index.js';
 import { extractFacts, type Keep, NO_FACTS, type NodeTable } from '../facts/extract.js';
 import { type LazySizes, type ModuleReader, mayHoldKernel, parseModuleIsolated } from '../frontend/index.js';
-import type { ModulePart } from '../ir/nodes.js';
 import { InternPool } from '../ir/compact.js';
-import type { ConstValue, Module, Program } from '../ir/nodes.js';
+import type { ConstValue, Module, ModulePart, Program } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { type SourceText, SourceText as SourceTextOf } from '../report/source.js';
@@ -15,8 +14,8 @@ import { type ExtraRuleFile, extrasFor } from './extra-rules.js';
 import { readFindings, sortDiagnostics } from './findings.js';
 import { composeLineMaps, type LineMap, lineMapOf, remapDiagnostic } from './line-map.js';
 import { editsOutsideFailed } from './local-errors.js';
-import { localize, splitEdits } from './parts.js';
 import { DEPS, type IdSet, NODE, namedIds, namesNodes, SPAN } from './named-ids.js';
+import { localize, splitEdits } from './parts.js';
 import { readEdits } from './read-edits.js';
 import { PASSES, type PassSpec } from './registry.js';
 import { RuleSession } from './rule-session.js';
@@ -269,7 +268,9 @@ class OtherTexts {
 
   /** The helper files whose text changed. */
   changed(): OtherFile[] {
-    return [...this.now].filter(([f, t]) => this.first.get(f) !== t).map(([file, after]) => ({ file, before: this.first.get(file)!, after }));
+    return [...this.now]
+      .filter(([f, t]) => this.first.get(f) !== t)
+      .map(([file, after]) => ({ file, before: this.first.get(file)!, after }));
   }
 }
 

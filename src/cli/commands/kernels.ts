@@ -146,7 +146,9 @@ const NO_PROGRAM_IN_PYPTO_FILE = 'no @pl.program class or @pl.jit kernel here: n
 function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return ds.filter((d) => {
-    const k = [d.severity, d.code, d.message, d.location?.source.path ?? d.path ?? '', d.location?.start ?? -1, d.location?.end ?? -1].join('\0');
+    const k = [d.severity, d.code, d.message, d.location?.source.path ?? d.path ?? '', d.location?.start ?? -1, d.location?.end ?? -1].join(
+      '\0',
+    );
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
