@@ -235,6 +235,8 @@ class Extractor {
     this.funcId = fid;
     this.scopeNames = new Map();
     this.emit('function', fid, pid, f.name, f.funcKind);
+    if (this.module.parts && f.start >= this.module.parts[1]!.base)
+      this.emit('imported_function', fid, partAt(this.module.parts, f.start).source.path);
     f.params.forEach((p, i) => this.param(p, i, fid));
     if (f.returns) {
       // (and the elements of a tuple return type: the types of `a, b = f(...)`)

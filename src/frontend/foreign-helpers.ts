@@ -20,6 +20,8 @@ export interface ForeignHelpers {
   programs: Program[];
   /** The local names whose body could not be read: body-less stand-ins (no opaque write). */
   stubs: string[];
+  /** Of those, the ones whose file has errors where the helper is (local name → the file). */
+  unread: Map<string, string>;
   /** The module's parts (its own file first) and combined source; null when no helper body was read. */
   parts: ModulePart[] | null;
   source: SourceText | null;
@@ -33,7 +35,7 @@ export interface ForeignHelpers {
  * source and spelling.
  */
 export function foreignHelpers(
-  wanted: ReadonlyMap<string, { path: string; name: string }>,
+  wanted: ReadonlyMap<string, { path: string; name: string; at?: unknown }>,
   taken: ReadonlySet<string>,
   own: { source: SourceText; spell: { pl: string; pld: string } },
   reader: ModuleReader,
@@ -47,7 +49,7 @@ export function foreignHelpers(
     list.push([local, h.name]);
     byPath.set(h.path, list);
   }
-  const out: ForeignHelpers = { programs: [], stubs: [], parts: null, source: null };
+  const out: ForeignHelpers = { programs: [], stubs: [], unread: new Map(), parts: null, source: null };
   const parts: ModulePart[] = [{ source: own.source, base: 0, spell: own.spell }];
   let combined = withNewline(own.source.text);
   const names = new Set(taken);
@@ -66,6 +68,8 @@ export function foreignHelpers(
       const f = inline.get(name);
       if (!f || read.has(name) || names.has(local)) {
         if (!names.has(local)) out.stubs.push(local);
+        // (Its definition did not read: the file's own run reports the errors.)
+        if (!f && (m.problems ?? []).some((d) => d.severity === 'error')) out.unread.set(local, path);
         names.add(local);
         continue;
       }

@@ -231,6 +231,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       );
       programs.push(...got.programs);
       stubNames = got.stubs;
+      problems.push(...unreadHelperCalls(source, programs, got.unread, imported.helpers));
       if (got.parts && got.source) parts = { parts: got.parts, source: got.source };
     }
     const stubs = stubNames.map((name) => importedStub(name));
@@ -332,6 +333,36 @@ function importedStub(name: string): FunctionDef {
     start: 0,
     end: 0,
   };
+}
+
+/**
+ * A note at the import of each helper whose file ptolog found but whose definition there does not
+ * read (an error in that file), where a kernel calls it: its body is not judged with the caller.
+ */
+function unreadHelperCalls(
+  source: SourceText,
+  programs: readonly Program[],
+  unread: ReadonlyMap<string, string>,
+  helpers: ImportedHelpers['helpers'],
+): Diagnostic[] {
+  const out = new Map<string, Diagnostic>();
+  if (unread.size === 0) return [];
+  const visitor: FunctionVisitor = {
+    expr: (e) => {
+      if (e.kind !== 'Call' || e.callee.kind !== 'self' || out.has(e.callee.name)) return;
+      const path = unread.get(e.callee.name);
+      const at = helpers.get(e.callee.name)?.at;
+      if (path === undefined || !at) return;
+      out.set(e.callee.name, {
+        severity: 'note',
+        code: 'unresolved-import',
+        message: `a kernel calls '${e.callee.name}', an inline helper of ${path} whose definition ptolog cannot read (that file has errors: audit it): the call is inlined, but the helper's body is not judged here`,
+        location: { source, start: at.start, end: at.end },
+      });
+    },
+  };
+  for (const p of programs) if (!p.imported) walkProgram(p, visitor);
+  return [...out.values()];
 }
 
 /** A note at each import not followed whose name a kernel calls (once per import and name). */

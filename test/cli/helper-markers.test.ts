@@ -55,4 +55,28 @@ describe('helpers of another module, judged as inlined', () => {
     expect(r.out).toContain(`# ==> ${join(dir, 'helpers.py')} <==\n`);
     expect(r.out).toContain(FENCED);
   });
+
+  it("markers inserted into a helper file are written in that file's spelling of pypto.language", async () => {
+    const helper = HELPER.replace(
+      'import pypto.language as pl\nimport pypto.language.distributed as pld',
+      'import pypto.language as pyl\nimport pypto.language.distributed as pyd',
+    )
+      .replaceAll('pl.', 'pyl.')
+      .replaceAll('pld.', 'pyd.');
+    const dir = tree({ 'k.py': KERNEL('k'), 'helpers.py': helper });
+    const r = await run(['apply', '--isolated', '--diff', join(dir, 'k.py')]);
+    expect(r.out).toContain('+    pyl.system.fence()');
+    expect(r.out).toContain('+    pyl.system.cacheinvalid()');
+    expect(r.out).not.toContain('+    pl.');
+  });
+
+  it('a helper whose definition does not read in its file: a located note at the import, never silence', async () => {
+    const broken = HELPER.replace('    return x\n', '    return x +\n');
+    const dir = tree({ 'k.py': KERNEL('k'), 'helpers.py': broken });
+    const r = await run(['audit', '--isolated', join(dir, 'k.py')]);
+    expect(r.out).toContain(
+      `${join(dir, 'k.py')}:3:1: note[unresolved-import]: a kernel calls 'put_wait', an inline helper of ${join(dir, 'helpers.py')}`,
+    );
+    expect(r.out).not.toContain('opaque publishing write');
+  });
 });

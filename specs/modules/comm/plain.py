@@ -22,3 +22,9 @@ def wait_plain(sig: pld.DistributedTensor[[2, 1], pl.INT32]):
 def notify_plain(sig: pld.DistributedTensor[[2, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
     pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     return sig
+
+
+@pl.jit.inline
+def store_plain(t: pl.Tile[[1, 64], pl.FP32], win: pl.Tensor[[1, 64], pl.FP32]):
+    win = pl.store(t, [0, 0], win)
+    return win
