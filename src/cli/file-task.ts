@@ -88,7 +88,12 @@ export interface FileResult {
 function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extraFiles: readonly string[]): Diagnostic[] {
   const graded = applyOverrides(ds, t.severity, new Set(t.ignoredCodes));
   const known = codesKnownTo(t.rulesRoot, t.rules, extraFiles);
-  return applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
+  let out = applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
+  // Findings in a helper file (an imported helper judged as inlined here): that file's suppression comments.
+  const others = new Map<string, SourceText>();
+  for (const d of out) if (d.location && d.location.source.path !== source.path) others.set(d.location.source.path, d.location.source);
+  for (const src of others.values()) out = applySuppressions(out, src, { reportUnused: false }).diagnostics;
+  return out;
 }
 
 /**

@@ -79,4 +79,12 @@ describe('helpers of another module, judged as inlined', () => {
     );
     expect(r.out).not.toContain('opaque publishing write');
   });
+
+  it("a suppression comment in the helper's file applies to its findings reached from the caller", async () => {
+    const quiet = HELPER.replace('shape=[1, 64])\n', 'shape=[1, 64])  # ptolog: ignore[missing-marker]\n');
+    const dir = tree({ 'k.py': KERNEL('k'), 'helpers.py': quiet });
+    const r = await run(['audit', '--isolated', join(dir, 'k.py')]);
+    expect(r.out).not.toContain(`${join(dir, 'helpers.py')}:7:5`);
+    expect(r.out).toContain(`${join(dir, 'helpers.py')}:8:5: note[missing-marker]`);
+  });
 });
