@@ -78,8 +78,8 @@ export interface FileResult {
   changed?: boolean;
   /**
    * apply: the helper files (imported inline helpers judged as inlined into this file) whose
-   * markers the run inserted, with their text before and after (written with the file by
-   * `--write`, their diffs after the file's by `--diff`; printed after it by the caller).
+   * markers the run inserted, with their text before and after (their diffs follow the file's
+   * with `--diff`; printed after it, or written with `--write`, by settleHelperFiles' caller).
    */
   others?: OtherFile[];
 }
@@ -188,8 +188,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       }
     }
     if (t.mode === 'write' && (changed || r.others.length > 0)) {
-      // The helper files first: the file is rewritten only once the helpers it relies on are.
-      for (const o of r.others) writeAtomic(o.file, o.after);
+      // (The helper files are written by the caller, once every task that patches them has run: settleHelperFiles.)
       if (changed) writeAtomic(t.file, r.text, src.encoding);
       return { report, applied, changed, ...others, ...partial };
     }

@@ -11,26 +11,39 @@ import type { RuleSession } from '../passes/rule-session.js';
 import { type FileResult, type FileTask, runFileTask, unifiedDiff } from './file-task.js';
 import { readSource, writeAtomic } from './files.js';
 
-/** Settles `results` (of `tasks`, in place) where helper files are patched by several tasks (see the file comment). */
-export function settleHelperFiles(tasks: readonly FileTask[], results: FileResult[], session: RuleSession): void {
+/**
+ * Settles `results` (of `tasks`, in place) where helper files are patched (see the file comment);
+ * with `--write` writes the helper files. Returns how many helper files no task names were written.
+ */
+export function settleHelperFiles(tasks: readonly FileTask[], results: FileResult[], session: RuleSession): number {
+  const mode = tasks[0]?.mode ?? 'print';
   const own = new Map(tasks.map((t, i) => [resolve(t.file), i]));
   const patchers = new Map<string, number>(); // helper file → how many tasks patch it (its own task counts)
   results.forEach((r) => {
     for (const o of r.others ?? []) patchers.set(resolve(o.file), (patchers.get(resolve(o.file)) ?? 0) + 1);
   });
   const shared = [...patchers].filter(([f, n]) => n > 1 || own.has(f)).map(([f]) => f);
-  if (shared.length === 0) return;
   const involved = new Set<number>();
   results.forEach((r, i) => {
     if ((r.others ?? []).some((o) => shared.includes(resolve(o.file)))) involved.add(i);
   });
   for (const f of shared) if (own.has(f)) involved.add(own.get(f)!);
+  let written = 0;
+  // A helper file only one task patches, and no task names: as that task left it.
+  results.forEach((r, i) => {
+    if (involved.has(i) || mode !== 'write') return;
+    for (const o of r.others ?? []) {
+      writeAtomic(o.file, o.after);
+      written++;
+    }
+    r.others = [];
+  });
+  if (involved.size === 0) return written;
   const order = [...involved].sort((a, b) => a - b);
   const overlay: Record<string, string> = {};
   const before = new Map<string, string>();
   const firstOf = new Map<string, string>(); // (a helper file that is no task: as the user named it)
-  // (--write: the first round wrote the files it changed already.)
-  const wrote = new Set(order.filter((i) => results[i]!.changed === true));
+  const prior = new Map(order.map((i) => [i, results[i]!]));
   for (const i of order) {
     const t = tasks[i]!;
     const abs = resolve(t.file);
@@ -43,10 +56,11 @@ export function settleHelperFiles(tasks: readonly FileTask[], results: FileResul
       if (!firstOf.has(a)) firstOf.set(a, o.file);
       overlay[a] = o.after;
     }
-    results[i] = { ...r, others: [] };
+    // (The edits counted: those of the first round, each task on the files as they were.)
+    const { applied } = prior.get(i)!;
+    results[i] = { ...r, others: [], ...(applied !== undefined ? { applied } : {}) };
   }
   // Each file's final text: for a task, its own result; a helper file no task names goes with the first task that patched it.
-  const mode = tasks[order[0]!]!.mode ?? 'print';
   for (const i of order) {
     const t = tasks[i]!;
     const r = results[i]!;
@@ -54,11 +68,12 @@ export function settleHelperFiles(tasks: readonly FileTask[], results: FileResul
     const text = overlay[abs];
     if (text === undefined || r.output === undefined) continue;
     const was = before.get(abs)!;
-    r.changed = text !== was || wrote.has(i);
+    // (--write: the first round wrote the file's own edits already.)
+    r.changed = text !== was || prior.get(i)!.changed === true;
     if (mode === 'write') {
       if (text !== was) writeAtomic(t.file, text);
       r.output = '';
-    } else r.output = mode === 'diff' ? (r.changed ? unifiedDiff(t.file, was, text) : '') : text;
+    } else r.output = mode === 'diff' ? (text !== was ? unifiedDiff(t.file, was, text) : '') : text;
   }
   const first = order[0]!;
   for (const [abs, file] of firstOf) {
@@ -67,8 +82,11 @@ export function settleHelperFiles(tasks: readonly FileTask[], results: FileResul
     const was = before.get(abs)!;
     if (after === was) continue;
     const r = results[first]!;
-    if (mode === 'write') writeAtomic(file, after);
-    else if (mode === 'diff') r.output = (r.output ?? '') + unifiedDiff(file, was, after);
+    if (mode === 'write') {
+      writeAtomic(file, after);
+      written++;
+    } else if (mode === 'diff') r.output = (r.output ?? '') + unifiedDiff(file, was, after);
     else r.others = [...(r.others ?? []), { file, before: was, after }];
   }
+  return written;
 }

@@ -43,9 +43,17 @@ describe('helpers of another module, judged as inlined', () => {
     const files = [join(dir, 'k.py'), join(dir, 'k2.py'), join(dir, 'helpers.py')];
     await run(['apply', '--isolated', '--write', ...files]);
     expect(readFileSync(join(dir, 'helpers.py'), 'utf8')).toContain(FENCED);
+    expect(readFileSync(join(dir, 'helpers.py'), 'utf8').split('pl.system.fence()').length).toBe(2);
     expect(readFileSync(join(dir, 'k.py'), 'utf8')).toBe(KERNEL('k'));
     const again = await run(['apply', '--isolated', '--write', ...files]);
     expect(again.err).toContain('nothing to change');
+    expect(readFileSync(join(dir, 'helpers.py'), 'utf8')).toContain(FENCED);
+  });
+
+  it('--write on the caller alone writes the helper file and counts its edits', async () => {
+    const dir = tree({ 'k.py': KERNEL('k'), 'helpers.py': HELPER });
+    const r = await run(['apply', '--isolated', '--write', join(dir, 'k.py')]);
+    expect(r.err).toBe('ptolog: applied 2 edits in 1 file, 1 file unchanged.\n');
     expect(readFileSync(join(dir, 'helpers.py'), 'utf8')).toContain(FENCED);
   });
 

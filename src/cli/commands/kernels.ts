@@ -315,7 +315,7 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           }
           const c = await collectTasks(ctx.io, paths, o, 'apply', { mode });
           const out = await runAll(ctx, c, o);
-          settleHelperFiles(c.tasks, out.results, ruleSessionOf(ctx.io));
+          const helperFiles = settleHelperFiles(c.tasks, out.results, ruleSessionOf(ctx.io));
           if (out.findings.length > 0) textOut(ctx, o, 'stderr', `${renderDiagnostics(out.findings)}\n`);
           if (out.fatal.length > 0) textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
           const several = c.tasks.length > 1 || out.results.some((r) => (r.others ?? []).length > 0);
@@ -338,12 +338,13 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           if (mode === 'write' && !o.quiet) {
             const ok = out.results.filter((r) => r.changed !== undefined);
             const changed = ok.filter((r) => r.changed);
-            const edits = changed.reduce((n, r) => n + (r.applied ?? 0), 0);
+            const files = changed.length + helperFiles;
+            const edits = ok.reduce((n, r) => n + (r.applied ?? 0), 0);
             const failed = out.results.length - ok.length + c.errors.length;
             const unchanged = ok.length - changed.length;
             const head =
-              changed.length > 0
-                ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}`
+              files > 0
+                ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`
                 : failed > 0
                   ? 'no file written'
                   : 'nothing to change';
