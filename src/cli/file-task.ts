@@ -6,9 +6,11 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { applyOverrides } from '../config/apply.js';
 import type { SeverityOverride } from '../config/config.js';
+import type { ModuleReader } from '../frontend/index.js';
 import { parseDefines } from '../frontend/index.js';
 import type { AuditStage } from '../passes/analyze.js';
 import { readExtraRules } from '../passes/extra-rules.js';
+import type { OtherFile } from '../passes/pipeline.js';
 import { type PassSpec, passByName } from '../passes/registry.js';
 import type { RuleSession } from '../passes/rule-session.js';
 import { checkRulesRoot } from '../passes/rules-root.js';
@@ -52,6 +54,11 @@ export interface FileTask {
   stage?: AuditStage;
   /** apply only: print the result, write it, or print a diff. */
   mode?: 'print' | 'write' | 'diff';
+  /**
+   * apply: texts that stand for files (absolute path → text), read in place of the file itself
+   * and of the helper modules it imports (the files other tasks of the run patched so far).
+   */
+  overlay?: Record<string, string>;
 }
 
 /** The outcome of a FileTask. */
@@ -71,13 +78,24 @@ export interface FileResult {
   /** apply: edits applied and whether the text changed. */
   applied?: number;
   changed?: boolean;
+  /**
+   * apply: the helper files (imported inline helpers judged as inlined into this file) whose
+   * markers the run inserted, with their text before and after (their diffs follow the file's
+   * with `--diff`; printed after it, or written with `--write`, by settleHelperFiles' caller).
+   */
+  others?: OtherFile[];
 }
 
 /** Drops and re-grades one file's findings by its configuration and suppression comments. */
 function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extraFiles: readonly string[]): Diagnostic[] {
   const graded = applyOverrides(ds, t.severity, new Set(t.ignoredCodes));
   const known = codesKnownTo(t.rulesRoot, t.rules, extraFiles);
-  return applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
+  let out = applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
+  // Findings in a helper file (an imported helper judged as inlined here): that file's suppression comments.
+  const others = new Map<string, SourceText>();
+  for (const d of out) if (d.location && d.location.source.path !== source.path) others.set(d.location.source.path, d.location.source);
+  for (const src of others.values()) out = applySuppressions(out, src, { reportUnused: false }).diagnostics;
+  return out;
 }
 
 /**
@@ -108,6 +126,12 @@ export function unifiedDiff(file: string, before: string, after: string): string
   return unifiedPatch(diffPath(file, process.cwd()), before, after);
 }
 
+/** `reader` reading the texts of `overlay` (absolute path → text) in place of those files. */
+function overlaid(reader: ModuleReader, overlay: FileTask['overlay']): ModuleReader {
+  if (!overlay) return reader;
+  return { roots: reader.roots, read: (p) => overlay[resolve(p)] ?? reader.read(p) };
+}
+
 /** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
 export function runFileTask(t: FileTask, session: RuleSession): FileResult {
   try {
@@ -123,10 +147,16 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
       ...(t.stage !== undefined ? { stage: t.stage } : {}),
       session,
       memory: { kind: 'stream', collect: fullCollection() },
-      modules: fileModuleReader(t.importRoots ?? []),
+      modules: overlaid(fileModuleReader(t.importRoots ?? []), t.overlay),
     });
     const extraFiles = (runner.config.extras ?? []).map((x) => x.path);
-    const src: SourceFile = t.stdinText !== undefined ? { text: t.stdinText, encoding: t.stdinEncoding ?? 'utf8' } : readSource(t.file);
+    const over = t.overlay?.[resolve(t.file)];
+    const src: SourceFile =
+      t.stdinText !== undefined
+        ? { text: t.stdinText, encoding: t.stdinEncoding ?? 'utf8' }
+        : over !== undefined
+          ? { text: over, encoding: 'utf8' }
+          : readSource(t.file);
     const source = new SourceText(t.file, src.text);
     if (t.command === 'audit') {
       const r = runner.audit(src.text, t.file);
@@ -139,6 +169,7 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
     const partial = r.errors.length > 0 ? { fatal: toWire(r.errors) } : {};
     const applied = r.outcomes.reduce((n, o) => n + o.applied, 0);
     const changed = r.text !== src.text;
+    const others = r.others.length > 0 ? { others: r.others } : {};
     if (t.mode === 'write') {
       // Also when nothing changes: the file itself may be the partial copy of an interrupted write.
       const left = interruptedWrites(t.file);
@@ -153,14 +184,17 @@ export function runFileTask(t: FileTask, session: RuleSession): FileResult {
         ]);
       }
     }
-    if (t.mode === 'write' && changed) {
-      writeAtomic(t.file, r.text, src.encoding);
-      return { report, applied, changed, ...partial };
+    if (t.mode === 'write' && (changed || r.others.length > 0)) {
+      // (The helper files are written by the caller, once every task that patches them has run: settleHelperFiles.)
+      if (changed) writeAtomic(t.file, r.text, src.encoding);
+      return { report, applied, changed, ...others, ...partial };
     }
     const encoding = src.encoding;
-    if (t.mode === 'diff')
-      return { report, applied, changed, output: changed ? unifiedDiff(t.file, src.text, r.text) : '', encoding, ...partial };
-    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...partial };
+    if (t.mode === 'diff') {
+      const diffs = [changed ? unifiedDiff(t.file, src.text, r.text) : '', ...r.others.map((o) => unifiedDiff(o.file, o.before, o.after))];
+      return { report, applied, changed, output: diffs.join(''), encoding, ...others, ...partial };
+    }
+    return { report, applied, changed, output: t.mode === 'write' ? '' : r.text, encoding, ...others, ...partial };
   } catch (e) {
     if (e instanceof DiagnosticError) return { report: { diagnostics: [], sources: {} }, fatal: toWire(e.diagnostics) };
     throw e;

@@ -8,7 +8,19 @@
 import { unrollDeps } from '../ir/comprehension.js';
 import { evalConst } from '../ir/consts.js';
 import { dotted } from '../ir/dotted.js';
-import type { ConstValue, Expr, ForStmt, FunctionDef, Module, Param, Program, Span, Stmt, TypeExpr } from '../ir/nodes.js';
+import {
+  type ConstValue,
+  type Expr,
+  type ForStmt,
+  type FunctionDef,
+  type Module,
+  type Param,
+  type Program,
+  partAt,
+  type Span,
+  type Stmt,
+  type TypeExpr,
+} from '../ir/nodes.js';
 import {
   type BindingKind,
   type BlockRole,
@@ -177,9 +189,15 @@ class Extractor {
   /** The `span` fact of `id` and its place in `preorder`. */
   private located(id: number, span: Span): void {
     if (this.spans) {
-      const src = this.module.source;
-      const line = src.lineOf(span.start);
-      this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
+      if (this.module.parts) {
+        // (A helper imported from another file: its line and column in that file.)
+        const [line, col] = this.lineCol(span.start);
+        this.emit('span', id, span.start, span.end, line, col);
+      } else {
+        const src = this.module.source;
+        const line = src.lineOf(span.start);
+        this.emit('span', id, span.start, span.end, line, span.start - src.lineStart(line) + 1);
+      }
     }
     if (this.preorder) this.spanned.push(id, span.start, span.end);
   }
@@ -217,6 +235,8 @@ class Extractor {
     this.funcId = fid;
     this.scopeNames = new Map();
     this.emit('function', fid, pid, f.name, f.funcKind);
+    if (this.module.parts && f.start >= this.module.parts[1]!.base)
+      this.emit('imported_function', fid, partAt(this.module.parts, f.start).source.path);
     f.params.forEach((p, i) => this.param(p, i, fid));
     if (f.returns) {
       // (and the elements of a tuple return type: the types of `a, b = f(...)`)
@@ -243,7 +263,8 @@ class Extractor {
   }
 
   private lineCol(offset: number): [number, number] {
-    const { line, col } = this.module.source.position(offset);
+    const part = this.module.parts ? partAt(this.module.parts, offset) : null;
+    const { line, col } = part ? part.source.position(offset - part.base) : this.module.source.position(offset);
     return [line, col];
   }
 

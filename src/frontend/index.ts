@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { beyondExactRange } from '../ir/consts.js';
 import { dotted } from '../ir/dotted.js';
-import type { ConstValue, FunctionDef, Module, Program, Stmt } from '../ir/nodes.js';
+import type { ConstValue, FunctionDef, Module, ModulePart, Program, Stmt } from '../ir/nodes.js';
 import { type FunctionVisitor, walkBody, walkProgram } from '../ir/visit.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { DiagnosticError } from '../report/diagnostic.js';
@@ -22,6 +22,7 @@ import { attachComments } from './comments.js';
 import { constantsTimeline, parseDefines } from './constants.js';
 import { moduleDynamics } from './dynamics.js';
 import { enclosingConstants } from './enclosing.js';
+import { foreignHelpers } from './foreign-helpers.js';
 import { readImports } from './imports.js';
 import { indentationError } from './indentation.js';
 import { LazyBlocks, type LazySizes } from './lazy-blocks.js';
@@ -55,6 +56,12 @@ export interface ParseOptions {
    * calls it (project-imports.ts). Absent: imports are not followed.
    */
   modules?: ModuleReader;
+  /**
+   * With `modules`: read the bodies of the imported helpers into the module (foreign-helpers.ts),
+   * so that they are judged as inlined into their callers here (default true); false: body-less
+   * stand-ins (how a helper module itself is read for its callers).
+   */
+  importBodies?: boolean;
 }
 
 /**
@@ -213,16 +220,36 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const stats = { programs: programsSeen, programsWithErrors, jitKernels: localKernels, jitKernelsWithErrors };
   // (A streaming parse's module is only extracted: no comments.)
   const headerComments = lazy ? [] : attachComments(text, table, programs);
+  let parts: { parts: ModulePart[]; source: SourceText } | null = null;
   if (imported) {
     const own = new Set(programs.flatMap((p) => p.functions.map((f) => f.name)));
-    const stubs = [...imported.helpers.keys()].filter((n) => !own.has(n)).map((name) => importedStub(name));
+    let stubNames = [...imported.helpers.keys()].filter((n) => !own.has(n));
+    if (opts.importBodies !== false && opts.modules && stubNames.length > 0) {
+      const reader = opts.modules;
+      const got = foreignHelpers(imported.helpers, own, { source, spell: imports.spell }, reader, (t, p) =>
+        parseModuleIsolated(t, p, { ...(opts.defines ? { defines: opts.defines } : {}), modules: reader, importBodies: false }),
+      );
+      programs.push(...got.programs);
+      stubNames = got.stubs;
+      problems.push(...unreadHelperCalls(source, programs, got.unread, imported.helpers));
+      if (got.parts && got.source) parts = { parts: got.parts, source: got.source };
+    }
+    const stubs = stubNames.map((name) => importedStub(name));
     if (stubs.length > 0)
       programs.push({ kind: 'Program', name: 'imported', jit: true, imported: true, functions: stubs, start: 0, end: 0 });
-    if (imported.unfollowed.size > 0) problems.push(...unfollowedCalls(source, programs, imported.unfollowed));
+    if (imported.unfollowed.size > 0)
+      problems.push(
+        ...unfollowedCalls(
+          source,
+          programs.filter((p) => !p.imported),
+          imported.unfollowed,
+        ),
+      );
   }
   const dynamics = moduleDynamics(text, table, imports, constants);
   return {
-    source,
+    source: parts ? parts.source : source,
+    ...(parts ? { parts: parts.parts } : {}),
     constants,
     programs,
     problems,
@@ -306,6 +333,36 @@ function importedStub(name: string): FunctionDef {
     start: 0,
     end: 0,
   };
+}
+
+/**
+ * A note at the import of each helper whose file ptolog found but whose definition there does not
+ * read (an error in that file), where a kernel calls it: its body is not judged with the caller.
+ */
+function unreadHelperCalls(
+  source: SourceText,
+  programs: readonly Program[],
+  unread: ReadonlyMap<string, string>,
+  helpers: ImportedHelpers['helpers'],
+): Diagnostic[] {
+  const out = new Map<string, Diagnostic>();
+  if (unread.size === 0) return [];
+  const visitor: FunctionVisitor = {
+    expr: (e) => {
+      if (e.kind !== 'Call' || e.callee.kind !== 'self' || out.has(e.callee.name)) return;
+      const path = unread.get(e.callee.name);
+      const at = helpers.get(e.callee.name)?.at;
+      if (path === undefined || !at) return;
+      out.set(e.callee.name, {
+        severity: 'note',
+        code: 'unresolved-import',
+        message: `a kernel calls '${e.callee.name}', an inline helper of ${path} whose definition ptolog cannot read (that file has errors: audit it): the call is inlined, but the helper's body is not judged here`,
+        location: { source, start: at.start, end: at.end },
+      });
+    },
+  };
+  for (const p of programs) if (!p.imported) walkProgram(p, visitor);
+  return [...out.values()];
 }
 
 /** A note at each import not followed whose name a kernel calls (once per import and name). */

@@ -172,8 +172,8 @@ export function inlineHelpers(text: string): Set<string> {
 
 /** The imported helpers of a module: the local names (or dotted `alias.name`) that call one, and the imports that could not be followed. */
 export interface ImportedHelpers {
-  /** Local name (`ping`, `c.ping`) → the helper's file and name. */
-  helpers: Map<string, { path: string; name: string }>;
+  /** Local name (`ping`, `c.ping`) → the helper's file and name, and the import that binds it. */
+  helpers: Map<string, { path: string; name: string; at?: ProjectImport }>;
   /** Imports not followed, each with the note to give where a kernel calls the name. */
   unfollowed: Map<string, { at: ProjectImport; why: string }>;
 }
@@ -198,11 +198,11 @@ export function importedHelpers(source: SourceText, table: LineTable, path: stri
       // `from M import member`: a function of M, or the submodule M.member.
       const found = findHelper(path, im.module, im.level, im.member, reader, 0);
       if (found.kind === 'helper') {
-        out.helpers.set(im.local, { path: found.path, name: im.member });
+        out.helpers.set(im.local, { path: found.path, name: im.member, at: im });
         continue;
       }
       if (found.kind === 'module') {
-        for (const h of inlineHelpers(found.text)) out.helpers.set(`${im.local}.${h}`, { path: found.path, name: h });
+        for (const h of inlineHelpers(found.text)) out.helpers.set(`${im.local}.${h}`, { path: found.path, name: h, at: im });
         continue;
       }
       if (found.kind === 'missing' || found.kind === 'unreadable') out.unfollowed.set(im.local, { at: im, why: found.why });
@@ -212,7 +212,7 @@ export function importedHelpers(source: SourceText, table: LineTable, path: stri
     const r = resolveModule(path, im.module, 0, reader);
     if (r.kind === 'found') {
       const prefix = im.local === im.module.split('.')[0] && im.module.includes('.') ? im.module : im.local;
-      for (const h of inlineHelpers(r.text)) out.helpers.set(`${prefix}.${h}`, { path: r.path, name: h });
+      for (const h of inlineHelpers(r.text)) out.helpers.set(`${prefix}.${h}`, { path: r.path, name: h, at: im });
     } else {
       out.unfollowed.set(im.local, {
         at: im,

@@ -560,11 +560,37 @@ export interface Module {
   /** How the module spells `pl` and `pld` (its imports), for text the rewriter inserts. */
   spell?: { pl: string; pld: string };
   /**
+   * Set when the module holds the bodies of inline helpers imported from other files (an
+   * `imported` program per file): `source` is then the module's text followed by each such
+   * file's text, and part k covers [base, next part's base) of it. Part 0 is the module's own
+   * file; each part's spans shift by its `base`.
+   */
+  parts?: ModulePart[];
+  /**
    * Set by a streaming parse (ParseOptions.streaming) only: some blocks hold placeholders that
    * `ensure` parses in place as fact extraction reaches them. Such a module is for extraction
    * alone: no comments are attached to it.
    */
   pending?: PendingStatements;
+}
+
+/** One file of a module's text (Module.parts): its own source, where it starts in the module's, its spelling of `pl` / `pld`. */
+export interface ModulePart {
+  source: SourceText;
+  base: number;
+  spell: { pl: string; pld: string };
+}
+
+/** The part offset `o` (of a module's combined source) is in. */
+export function partAt(parts: readonly ModulePart[], o: number): ModulePart {
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (parts[mid]!.base <= o) lo = mid;
+    else hi = mid - 1;
+  }
+  return parts[lo]!;
 }
 
 /** The statements of a streaming parse not parsed yet (Module.pending). */

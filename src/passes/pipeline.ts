@@ -2,12 +2,12 @@ import { Arena, type EvalResult } from '../datalog/index.js';
 import { extractFacts, type Keep, NO_FACTS, type NodeTable } from '../facts/extract.js';
 import { type LazySizes, type ModuleReader, mayHoldKernel, parseModuleIsolated } from '../frontend/index.js';
 import { InternPool } from '../ir/compact.js';
-import type { ConstValue, Module, Program } from '../ir/nodes.js';
+import type { ConstValue, Module, ModulePart, Program } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { type SourceText, SourceText as SourceTextOf } from '../report/source.js';
 import { type EditSet, type EditTable, editCount } from '../rewrite/edits.js';
-import { patchSource } from '../rewrite/patch.js';
+import { patchSource, type SourceEditList } from '../rewrite/patch.js';
 import { insertedStmt, planEdits, textEditsOf } from '../rewrite/rewrite.js';
 import { type AnalyzeOptions, type AuditStage, analyzeReleased, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
 import { type ExtraRuleFile, extrasFor } from './extra-rules.js';
@@ -16,6 +16,7 @@ import { readFindings, sortDiagnostics } from './findings.js';
 import { composeLineMaps, type LineMap, lineMapOf, remapDiagnostic } from './line-map.js';
 import { editsOutsideFailed } from './local-errors.js';
 import { DEPS, type IdSet, NODE, namedIds, namesNodes, SPAN } from './named-ids.js';
+import { localize, splitEdits } from './parts.js';
 import { readEdits } from './read-edits.js';
 import { PASSES, type PassSpec } from './registry.js';
 import { RuleSession } from './rule-session.js';
@@ -162,7 +163,7 @@ export function applyPasses(
   path: string,
   passes: readonly PassSpec[],
   options: RunOptions = {},
-): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[]; errors: Diagnostic[] } {
+): { text: string; outcomes: PassOutcome[]; warnings: Diagnostic[]; errors: Diagnostic[]; others: OtherFile[] } {
   if (noKernel(text, options)) {
     // Nothing to judge: no rule is loaded (what the frontend says about the file is reported).
     const problems = (options.parsed ?? parseModuleIsolated(text, path, { defines: options.defines })).problems ?? [];
@@ -171,9 +172,12 @@ export function applyPasses(
       outcomes: passes.map((p) => ({ pass: p.name, applied: 0 })),
       warnings: sortDiagnostics(problems.filter((d) => d.severity !== 'error')),
       errors: sortDiagnostics(problems.filter((d) => d.severity === 'error')),
+      others: [],
     };
   }
-  const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
+  // The helper files the run patches (imported helpers judged as inlined here): their texts so far.
+  const others = new OtherTexts(options.modules);
+  const opts: RunOptions = { ...options, session: options.session ?? new RuleSession(), ...others.modules() };
   const arena = runArena(text);
   let current = text;
   const outcomes: PassOutcome[] = [];
@@ -211,13 +215,17 @@ export function applyPasses(
       const whole =
         reader.shared && !opts.programs
           ? reader.parse(false)
-          : parseModuleIsolated(current, path, { ...(opts.defines ? { defines: opts.defines } : {}) });
+          : parseModuleIsolated(current, path, {
+              ...(opts.defines ? { defines: opts.defines } : {}),
+              ...(opts.modules ? { modules: opts.modules } : {}),
+            });
+      const here = (ds: Diagnostic[]): Diagnostic[] => ds.map((d) => localize(d, whole.source, whole.parts));
       const kept = editsOutsideFailed(whole, got.table, got.edits, errors, failed);
-      if (kept === null) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...localErrors, ...errors]));
+      if (kept === null) throw new DiagnosticError(sortDiagnostics([...(read.errors ?? []), ...localErrors, ...here(errors)]));
       got.edits = kept;
-      localErrors.push(...errors);
+      localErrors.push(...here(errors));
     }
-    for (const d of got.findings) if (d.severity !== 'error') warnings.push(d);
+    for (const d of got.findings) if (d.severity !== 'error') warnings.push(localize(d, got.module.source, got.module.parts));
     if (editCount(got.edits) === 0) {
       outcomes.push({ pass: pass.name, applied: 0 });
       continue;
@@ -226,9 +234,10 @@ export function applyPasses(
     // are let go before the text is patched (the patched text takes their place: 1M-statement
     // orchestration apply, 1,031 → 950 MiB).
     const { source, textEdits, applied } = textEditsOf(got.module, got.table, got.edits);
+    const parts = got.module.parts;
     got = null;
     opts.collect?.('extracted'); // (the tree, as after its facts)
-    current = patchSource(source, textEdits).text;
+    current = parts ? others.patch(parts, textEdits)[0]!.text : patchSource(source, textEdits).text;
     reader = null;
     outcomes.push({ pass: pass.name, applied });
     if (i < editing.length - 1) opts.collect?.('extracted'); // this pass's tree, before the next one's
@@ -244,7 +253,53 @@ export function applyPasses(
     outcomes,
     warnings: sortDiagnostics(warnings),
     errors: sortDiagnostics([...(read.errors ?? []), ...localErrors]),
+    others: others.changed(),
   };
+}
+
+/** A helper file a run on another file patched (apply): its text before and after. */
+export interface OtherFile {
+  file: string;
+  before: string;
+  after: string;
+}
+
+/**
+ * The texts of the helper files a run patches (the bodies of imported helpers are judged as
+ * inlined into the run's file, their markers inserted in their own file): the module reader the
+ * run's parses read them through (the text patched so far, else `reader`'s), and what changed.
+ */
+class OtherTexts {
+  private readonly now = new Map<string, string>();
+  private readonly first = new Map<string, string>();
+  constructor(private readonly reader: ModuleReader | undefined) {}
+
+  /** The run's module reader (absent when imports are not followed). */
+  modules(): { modules?: ModuleReader } {
+    const base = this.reader;
+    if (!base) return {};
+    return { modules: { roots: base.roots, read: (p) => this.now.get(p) ?? base.read(p) } };
+  }
+
+  /** Patches each part of a module by its share of `edits`; returns the new sources (part 0: the run's file). */
+  patch(parts: readonly ModulePart[], edits: SourceEditList): SourceText[] {
+    const split = splitEdits(parts, edits);
+    return parts.map((p, k) => {
+      const next = split[k]!.length === 0 ? p.source : new SourceTextOf(p.source.path, patchSource(p.source, split[k]!).text);
+      if (k > 0 && next !== p.source) {
+        if (!this.first.has(p.source.path)) this.first.set(p.source.path, p.source.text);
+        this.now.set(p.source.path, next.text);
+      }
+      return next;
+    });
+  }
+
+  /** The helper files whose text changed. */
+  changed(): OtherFile[] {
+    return [...this.now]
+      .filter(([f, t]) => this.first.get(f) !== t)
+      .map(([file, after]) => ({ file, before: this.first.get(file)!, after }));
+  }
 }
 
 /**
@@ -290,7 +345,8 @@ export function* auditSteps(
       passOf,
     };
   }
-  const opts: RunOptions = { ...options, session: options.session ?? new RuleSession() };
+  const others = new OtherTexts(options.modules);
+  const opts: RunOptions = { ...options, session: options.session ?? new RuleSession(), ...others.modules() };
   const arena = runArena(text);
   const read: FirstRead = { errors: null };
   const out: Diagnostic[] = [];
@@ -299,8 +355,9 @@ export function* auditSteps(
   // At the default stage the contracts compose as `apply` runs them: each judges the text the
   // earlier ones leave (their edits applied), its findings located back in the file as written.
   const compose = opts.stage !== 'as-written' && passes.length > 1;
-  let current: { reader: Reader; map: LineMap } | null = null;
-  let original: SourceText | null = null;
+  let current: { reader: Reader; maps: Map<string, LineMap> } | null = null;
+  // Each file's text as written (the run's file, each helper file read), where findings are located.
+  const original = new Map<string, SourceText>();
   for (const [i, pass] of passes.entries()) {
     yield pass.name;
     arena.reset(); // nothing of the previous pass's analysis is read any more
@@ -314,18 +371,26 @@ export function* auditSteps(
     opts.collect?.('extracted');
     const edits = readEdits(a.result);
     const found = withInsertionFixes(a.result, edits, table, module, readFindings(a.result, table, module.source, { related: true }));
-    if (current === null) original = module.source;
-    for (const d of found) {
-      const at = current && original ? remapDiagnostic(d, module.source, original, current.map) : d;
-      passOf.set(at, pass.name);
-      out.push(at);
+    const parts = module.parts ?? [{ source: module.source, base: 0, spell: module.spell ?? { pl: 'pl', pld: 'pld' } }];
+    for (const p of parts) if (!original.has(p.source.path)) original.set(p.source.path, p.source);
+    for (const found1 of found) {
+      const d = localize(found1, module.source, module.parts);
+      const at = d.location?.source;
+      const map = at ? current?.maps.get(at.path) : undefined;
+      const located = at && map ? remapDiagnostic(d, at, original.get(at.path)!, map) : d;
+      passOf.set(located, pass.name);
+      out.push(located);
     }
     // The text this contract leaves, for the next one (as apply: none when it refuses, an error finding).
     if (!compose || i === passes.length - 1 || !pass.edits || editCount(edits) === 0 || found.some((d) => d.severity === 'error')) continue;
     const { source, textEdits } = textEditsOf(module, table, edits);
-    const next = new SourceTextOf(path, patchSource(source, textEdits).text);
-    const map = composeLineMaps(current?.map ?? null, lineMapOf(source, next));
-    current = { reader: parserOf(next.text, path, opts, { errors: [] }, []), map };
+    const nexts = module.parts ? others.patch(module.parts, textEdits) : [new SourceTextOf(path, patchSource(source, textEdits).text)];
+    const maps: Map<string, LineMap> = new Map(current ? current.maps : []);
+    nexts.forEach((next, k) => {
+      const before = parts[k]!.source;
+      if (next !== before) maps.set(before.path, composeLineMaps(maps.get(before.path) ?? null, lineMapOf(before, next)));
+    });
+    current = { reader: parserOf(nexts[0]!.text, path, opts, { errors: [] }, []), maps };
   }
   if (read.errors === null) {
     reader.parse(false);

@@ -11,7 +11,15 @@ import type { ConstValue, Module, Program } from '../ir/nodes.js';
 import { type Analysis, type AuditStage, analyze, type CollectMoment } from '../passes/analyze.js';
 import { explainLine } from '../passes/explain.js';
 import type { ExtraRuleFile } from '../passes/extra-rules.js';
-import { type AuditOutcome, applyPasses, auditSteps, type PassOutcome, passRules, type RunOptions } from '../passes/pipeline.js';
+import {
+  type AuditOutcome,
+  applyPasses,
+  auditSteps,
+  type OtherFile,
+  type PassOutcome,
+  passRules,
+  type RunOptions,
+} from '../passes/pipeline.js';
 import type { PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
@@ -74,6 +82,8 @@ export interface ApplyOutcome {
   outcomes: PassOutcome[];
   warnings: Diagnostic[];
   errors: Diagnostic[];
+  /** The helper files the run patched (imported helpers judged as inlined into this file). */
+  others: OtherFile[];
 }
 
 /** Runs the contracts of one configuration over texts (see the file comment). */

@@ -14,6 +14,7 @@ import { fromWire } from '../../report/wire.js';
 import { notAKernelsFile } from '../../runner/quiet.js';
 import type { FileResult, FileTask } from '../file-task.js';
 import { decodeSource } from '../files.js';
+import { settleHelperFiles } from '../helper-edits.js';
 import { type CliIO, EXIT_FAILURE, EXIT_OK, guarded, ruleSessionOf, writeSourceOut } from '../io.js';
 import { seconds, tupleCount } from '../limits.js';
 import type { CommandContext } from '../main.js';
@@ -137,7 +138,9 @@ async function collectTasks(
 function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return ds.filter((d) => {
-    const k = [d.code, d.message, d.location?.source.path ?? d.path ?? '', d.location?.start ?? -1].join('\0');
+    const k = [d.severity, d.code, d.message, d.location?.source.path ?? d.path ?? '', d.location?.start ?? -1, d.location?.end ?? -1].join(
+      '\0',
+    );
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -175,7 +178,8 @@ async function runAll(ctx: CommandContext, c: Collected, o: KernelOpts): Promise
   // The tasks run in this thread share the run's rule session (worker threads load their own).
   const results = await runTasks(c.tasks, jobs, ruleSessionOf(ctx.io), (d) => progress.tick(d));
   progress.end();
-  let findings = [...c.settings.warnings(), ...oneUnknownDefine(results.map((r) => fromWire(r.report)))];
+  // (A finding in a helper file is reported by each run that judges the helper: once.)
+  let findings = uniqueDiagnostics([...c.settings.warnings(), ...oneUnknownDefine(results.map((r) => fromWire(r.report)))]);
   if (!o.verbose) findings = findings.filter((d) => !notAKernelsFile(d));
   if (o.quiet) findings = findings.filter((d) => d.severity === 'error');
   const fatal = uniqueDiagnostics([...c.errors, ...results.flatMap((r) => (r.fatal ? fromWire(r.fatal) : []))]);
@@ -303,27 +307,36 @@ export function registerKernelCommands(program: Command, ctx: CommandContext): v
           }
           const c = await collectTasks(ctx.io, paths, o, 'apply', { mode });
           const out = await runAll(ctx, c, o);
+          const helperFiles = settleHelperFiles(c.tasks, out.results, ruleSessionOf(ctx.io));
           if (out.findings.length > 0) textOut(ctx, o, 'stderr', `${renderDiagnostics(out.findings)}\n`);
           if (out.fatal.length > 0) textOut(ctx, o, 'stderr', `${renderDiagnostics(out.fatal)}\n`);
-          const several = c.tasks.length > 1;
+          const several = c.tasks.length > 1 || out.results.some((r) => (r.others ?? []).length > 0);
+          let printed = 0;
           c.tasks.forEach((t, i) => {
             const r = out.results[i]!;
             // A file with a program or function that could not be read is still printed (that part untouched).
             if (r.output === undefined) return;
-            if (mode === 'print' && several) ctx.io.stdout(`${i > 0 ? '\n' : ''}# ==> ${t.file} <==\n`);
+            if (mode === 'print' && several) ctx.io.stdout(`${printed++ > 0 ? '\n' : ''}# ==> ${t.file} <==\n`);
             // In the file's own encoding: a Latin-1 byte stays that byte.
             writeSourceOut(ctx.io, r.output, r.encoding);
+            // The helper files the file's run inserted markers into (diffs and writes are done already).
+            if (mode !== 'print') return;
+            for (const h of r.others ?? []) {
+              ctx.io.stdout(`\n# ==> ${h.file} <==\n`);
+              writeSourceOut(ctx.io, h.after, 'utf8');
+            }
           });
           if (o.statistics && out.findings.length > 0) ctx.io.stderr(`${statistics(out.findings)}\n`);
           if (mode === 'write' && !o.quiet) {
             const ok = out.results.filter((r) => r.changed !== undefined);
             const changed = ok.filter((r) => r.changed);
-            const edits = changed.reduce((n, r) => n + (r.applied ?? 0), 0);
+            const files = changed.length + helperFiles;
+            const edits = ok.reduce((n, r) => n + (r.applied ?? 0), 0);
             const failed = out.results.length - ok.length + c.errors.length;
             const unchanged = ok.length - changed.length;
             const head =
-              changed.length > 0
-                ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}`
+              files > 0
+                ? `applied ${edits} edit${edits === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`
                 : failed > 0
                   ? 'no file written'
                   : 'nothing to change';
