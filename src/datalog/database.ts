@@ -4,8 +4,8 @@
 // set, the spare capacity given back to the arena.
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { Arena } from './arena.js';
-import type { Value } from './ast.js';
-import { INT64_MAX, INT64_MIN, isInt64 } from './int64.js';
+import type { Value } from './syntax/ast.js';
+import { INT64_MAX, INT64_MIN, isInt64 } from './syntax/int64.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { Relation } from './relation.js';
 import { RowBuffer } from './row-buffer.js';

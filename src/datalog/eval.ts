@@ -1,5 +1,5 @@
 // Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
-import type { Clause, Term } from './ast.js';
+import type { Clause, Term } from './syntax/ast.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { arith } from './consts.js';
 import type { FactDatabase } from './database.js';

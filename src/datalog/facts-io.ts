@@ -2,9 +2,9 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
-import type { Value } from './ast.js';
+import type { Value } from './syntax/ast.js';
 import type { FactDatabase } from './database.js';
-import { INT64_MAX, INT64_MIN, parseInt64 } from './int64.js';
+import { INT64_MAX, INT64_MIN, parseInt64 } from './syntax/int64.js';
 import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
 import { writeRows } from './write-rows.js';

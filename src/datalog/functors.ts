@@ -1,8 +1,8 @@
 // Soufflé's intrinsic functors (cat, to_string, to_number, strlen, substr, min, max) and the
 // `contains` constraint: signatures for the checker, string-level semantics for the naive
 // evaluator and constant folding, and an id-level runtime (interning) for the fast evaluators.
-import type { FunctorName, Kind } from './ast.js';
-import { bigOf, type Int64Table, type Num, parseInt64 } from './int64.js';
+import type { FunctorName, Kind } from './syntax/ast.js';
+import { bigOf, type Int64Table, type Num, parseInt64 } from './syntax/int64.js';
 import type { SymbolTable } from './symbols.js';
 
 export interface FunctorSig {

@@ -1,7 +1,7 @@
 // Range restriction: every variable must be bound by a positive atom (or an equality from bound
 // values) before it is used in the head, a negation, a comparison, arithmetic or an aggregate.
 import { type Diagnostic, errorAt } from '../report/diagnostic.js';
-import { type Clause, isStringConstraint, type Literal, operands, type Term } from './ast.js';
+import { type Clause, isStringConstraint, type Literal, operands, type Term } from './syntax/ast.js';
 import { displayName } from './scope.js';
 
 type Agg = Term & { kind: 'agg' };

@@ -2,10 +2,10 @@
 // body solved by backtracking in written order, each stratum recomputed in full to a fixpoint.
 // Numbers are exact 64-bit values computed with BigInt (number when safe, else bigint).
 // Used to cross-check the optimized evaluator; do not use it on large inputs.
-import { type Literal, operands, type Term, type Value } from './ast.js';
+import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
 import { compare } from './consts.js';
 import { applyFunctor } from './functors.js';
-import { arith64, bigOf, type Num, normNum } from './int64.js';
+import { arith64, bigOf, type Num, normNum } from './syntax/int64.js';
 import type { RuleProgram } from './program.js';
 import { compareTuples } from './result.js';
 

@@ -4,7 +4,7 @@
 // the keys along with the row numbers, so it reads sequentially. A number column with a value
 // beyond 32 bits is ordered by a stable comparison sort instead (exact 64-bit).
 import type { Arena } from './arena.js';
-import type { Kind } from './ast.js';
+import type { Kind } from './syntax/ast.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
 

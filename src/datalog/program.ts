@@ -2,7 +2,7 @@
 import type { Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { Arena } from './arena.js';
-import type { Clause, Kind } from './ast.js';
+import type { Clause, Kind } from './syntax/ast.js';
 import type { CompiledPlan } from './codegen.js';
 import { FactDatabase } from './database.js';
 import type { Projection } from './projection.js';

@@ -1,7 +1,7 @@
 // Provenance: minimal-height proof trees for derived tuples (premises are searched among tuples
 // of smaller height, Soufflé's approach) and why-not explanations for absent tuples.
 import type { Location } from '../report/diagnostic.js';
-import { type Literal, operands, type Term, type Value } from './ast.js';
+import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
 import { functorRuntime } from './functors.js';
 import { boundVars, freeVars } from './ground.js';
 import { evalExpr, interpret } from './interpret.js';

@@ -1,8 +1,8 @@
 // The result of an evaluation: decoded relation access and provenance queries.
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Arena } from './arena.js';
-import type { Kind, Value } from './ast.js';
-import { isInt64 } from './int64.js';
+import type { Kind, Value } from './syntax/ast.js';
+import { isInt64 } from './syntax/int64.js';
 import { type PackedRows, packedRows, type SymbolOrder, sortedRowOrder, symbolOrder } from './order.js';
 import type { RelationInfo, RuleProgram } from './program.js';
 import { explainTuple, type Proof, type WhyNot, whyNotTuple } from './provenance.js';

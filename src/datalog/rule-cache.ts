@@ -8,7 +8,7 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { checkProgram, sortDiagnostics } from './check.js';
 import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
-import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from './load.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from './syntax/load.js';
 
 /** Where compiled entries are kept: read an entry's text by name (undefined when absent or unreadable), write one whole. */
 export interface CompiledStore {

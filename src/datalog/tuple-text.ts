@@ -1,7 +1,7 @@
 // Parses a tuple written on the command line, e.g. `path(1, 5)` or `edge("a", b)`.
 import { DiagnosticError } from '../report/diagnostic.js';
-import type { Value } from './ast.js';
-import { parseInt64 } from './int64.js';
+import type { Value } from './syntax/ast.js';
+import { parseInt64 } from './syntax/int64.js';
 import type { RuleProgram } from './program.js';
 
 function fail(message: string, fix: string): never {

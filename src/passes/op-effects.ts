@@ -1,4 +1,4 @@
-import type { Term } from '../datalog/ast.js';
+import type { Term } from '../datalog/syntax/ast.js';
 import type { EvalResult, RuleProgram } from '../datalog/index.js';
 import type { Diagnostic, Location } from '../report/diagnostic.js';
 

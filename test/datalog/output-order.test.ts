@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { type Value, writeOutputs } from '../../src/datalog/index.js';
-import { normNum } from '../../src/datalog/int64.js';
+import { normNum } from '../../src/datalog/syntax/int64.js';
 import { compareTuples } from '../../src/datalog/result.js';
 import { run } from './helpers.js';
 

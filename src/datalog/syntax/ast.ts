@@ -1,5 +1,5 @@
 // The abstract syntax of a rule file, produced by the parser and read by every later stage.
-import type { Location } from '../report/diagnostic.js';
+import type { Location } from '../../report/diagnostic.js';
 
 /** The two kinds of values a column can hold (Soufflé's primitive types). */
 export type Kind = 'symbol' | 'number';

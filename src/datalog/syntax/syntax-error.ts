@@ -1,7 +1,7 @@
 // Turns an Ohm match failure into a located syntax-error diagnostic with a readable sentence.
 import type { FailedMatchResult as MatchResult } from 'ohm-js';
-import { type Diagnostic, errorAt } from '../report/diagnostic.js';
-import type { SourceText } from '../report/source.js';
+import { type Diagnostic, errorAt } from '../../report/diagnostic.js';
+import type { SourceText } from '../../report/source.js';
 
 interface Failure {
   getText(): string;

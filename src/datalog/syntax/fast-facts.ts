@@ -15,7 +15,7 @@
  * gives: the clause and atom from the name to `.` / `)`, each term its own characters.
  */
 
-import type { SourceText } from '../report/source.js';
+import type { SourceText } from '../../report/source.js';
 import type { Clause, Term } from './ast.js';
 
 /** The facts taken from the text, and the ranges of text left for the grammar (in order; no blank or comment lines between statements). */

@@ -1,8 +1,8 @@
 // Reads rule files and resolves `#include` (relative, absolute, <library/...>; each file once per program).
 import { closeSync, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { type Diagnostic, DiagnosticError, errorAt } from '../report/diagnostic.js';
-import { SourceText } from '../report/source.js';
+import { type Diagnostic, DiagnosticError, errorAt } from '../../report/diagnostic.js';
+import { SourceText } from '../../report/source.js';
 import type { IncludeDecl, ParsedFile } from './ast.js';
 import { parseFile } from './parser.js';
 

@@ -1,7 +1,7 @@
 // Parses one rule file into a ParsedFile: Ohm match, semantics to AST, disjunctions expanded.
 import type { IterationNode, Node, NonterminalNode, TerminalNode } from 'ohm-js';
-import { type Diagnostic, DiagnosticError, errorAt, type Location } from '../report/diagnostic.js';
-import type { SourceText } from '../report/source.js';
+import { type Diagnostic, DiagnosticError, errorAt, type Location } from '../../report/diagnostic.js';
+import type { SourceText } from '../../report/source.js';
 import {
   type AggOp,
   type ArithOp,
