@@ -3,7 +3,7 @@
 import type { FunctorRuntime } from './functors.js';
 import type { MemoSet } from './memo.js';
 import type { Expr, Plan, Step } from './plan.js';
-import type { Index, Relation } from './relation.js';
+import type { Index, Relation } from './storage/relation.js';
 
 /**
  * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,

@@ -1,20 +1,22 @@
 // Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
-import type { Clause, Term } from './syntax/ast.js';
+
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { arith } from './consts.js';
-import type { FactDatabase } from './database.js';
 import { functorRuntime } from './functors.js';
-import { EvaluationTimeout, RowLimit, TupleLimitExceeded } from './limits.js';
+import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { RuleProgram, Stratum } from './program.js';
-import { Relation } from './relation.js';
+import type { FactDatabase } from './storage/database.js';
+import { Relation } from './storage/relation.js';
+import { RowLimit } from './storage/row-limit.js';
+import type { Clause, Term } from './syntax/ast.js';
 
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
 import { lastReaders, readsOf } from './lifetime.js';
 import { MemoSet } from './memo.js';
 import { EvalResult } from './result.js';
-import type { SymbolTable } from './symbols.js';
+import type { SymbolTable } from './storage/symbols.js';
 
 /** Rows a join reads between two looks at the clock. */
 const POLL = 1 << 14;
@@ -27,7 +29,7 @@ interface Runner {
   plan: Plan;
   fn: CompiledPlan;
   R: Relation[];
-  X: (import('./relation.js').Index | null)[];
+  X: (import('./storage/relation.js').Index | null)[];
   B: Int32Array;
   S: Float64Array[];
   T: Float64Array;

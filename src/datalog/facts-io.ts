@@ -2,11 +2,11 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
-import type { Value } from './syntax/ast.js';
-import type { FactDatabase } from './database.js';
-import { INT64_MAX, INT64_MIN, parseInt64 } from './syntax/int64.js';
-import type { RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
+import type { FactDatabase } from './storage/database.js';
+import type { RelationSchema } from './storage/schema.js';
+import type { Value } from './syntax/ast.js';
+import { INT64_MAX, INT64_MIN, parseInt64 } from './syntax/int64.js';
 import { writeRows } from './write-rows.js';
 
 const CHUNK = 1 << 20;
@@ -80,7 +80,7 @@ function smallInteger(buf: Buffer, s: number, e: number): number | undefined {
 }
 
 /** Loads `<dir>/<rel>.facts` for one relation into `db`; throws a diagnostic for a bad line. */
-export function readFactsFile(db: FactDatabase, info: RelationInfo, path: string): void {
+export function readFactsFile(db: FactDatabase, info: RelationSchema, path: string): void {
   const arity = info.kinds.length;
   const num = info.kinds.map((k) => k === 'number');
   const symbols = db.symbols;

@@ -3,24 +3,25 @@
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { type Literal, operands, type Term } from './syntax/ast.js';
 import { checkProgram } from './check.js';
-import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './syntax/load.js';
-import { parseFile } from './syntax/parser.js';
 import type { RuleProgram } from './program.js';
 import { type CompileRequest, loadProgramCached as loadCached, type RuleCache } from './rule-cache.js';
+import { type Literal, operands, type Term } from './syntax/ast.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './syntax/load.js';
+import { parseFile } from './syntax/parser.js';
 
-export { Arena } from './arena.js';
-export type { Kind, Value } from './syntax/ast.js';
 export { COMPILED_FORMAT } from './compiled.js';
-export { FactDatabase } from './database.js';
 export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './eval.js';
-export type { FileParser, FileReader, Libraries, NotRegular, RuleSource, TooLarge } from './syntax/load.js';
-export { MAX_RULE_FILE_BYTES } from './syntax/load.js';
 export { type RelationInfo, RuleProgram } from './program.js';
-export { type Projection, projectInputs } from './projection.js';
+export { projectInputs } from './projection.js';
 export { EvalResult } from './result.js';
 export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';
+export { Arena } from './storage/arena.js';
+export { FactDatabase } from './storage/database.js';
+export type { Projection } from './storage/schema.js';
+export type { Kind, Value } from './syntax/ast.js';
+export type { FileParser, FileReader, Libraries, NotRegular, RuleSource, TooLarge } from './syntax/load.js';
+export { MAX_RULE_FILE_BYTES } from './syntax/load.js';
 
 import { neededRelations } from './eval.js';
 

@@ -3,7 +3,7 @@
 import { arith, compareEncoded } from './consts.js';
 import type { FunctorRuntime } from './functors.js';
 import type { Expr, Plan, Step } from './plan.js';
-import type { Relation } from './relation.js';
+import type { Relation } from './storage/relation.js';
 
 /** Evaluates an expression over slot values; null when it has no value (division by zero...). */
 export function evalExpr(e: Expr, slots: Float64Array, fns: FunctorRuntime): number | null {

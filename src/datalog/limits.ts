@@ -2,14 +2,6 @@
 import { type Diagnostic, DiagnosticError, errorAt } from '../report/diagnostic.js';
 import type { RelationInfo } from './program.js';
 
-/** Thrown inside a Relation when it would hold more rows than its bound. */
-export class RowLimit extends Error {
-  constructor() {
-    super('row limit');
-    this.name = 'RowLimit';
-  }
-}
-
 function located(info: RelationInfo, code: string, message: string, fix: string): Diagnostic {
   const l = info.loc;
   return errorAt(l.source, l.start, l.end, code, message, { fix });

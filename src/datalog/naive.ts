@@ -2,12 +2,13 @@
 // body solved by backtracking in written order, each stratum recomputed in full to a fixpoint.
 // Numbers are exact 64-bit values computed with BigInt (number when safe, else bigint).
 // Used to cross-check the optimized evaluator; do not use it on large inputs.
-import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
+
 import { compare } from './consts.js';
 import { applyFunctor } from './functors.js';
-import { arith64, bigOf, type Num, normNum } from './syntax/int64.js';
 import type { RuleProgram } from './program.js';
 import { compareTuples } from './result.js';
+import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
+import { arith64, bigOf, type Num, normNum } from './syntax/int64.js';
 
 type Env = Map<string, Value>;
 

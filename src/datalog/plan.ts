@@ -1,9 +1,10 @@
 // Join plans: a clause's body ordered into steps (scans, index lookups, filters, assignments,
 // negations, aggregates) over numbered variable slots. Shared by the code generator and the
 // interpreter used for provenance.
-import { type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, mapOperands, type Term } from './syntax/ast.js';
+
 import { freeVars } from './ground.js';
-import type { SymbolTable } from './symbols.js';
+import type { SymbolTable } from './storage/symbols.js';
+import { type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, mapOperands, type Term } from './syntax/ast.js';
 
 export type Expr =
   | { k: 'slot'; s: number }

@@ -1,29 +1,18 @@
 // The checked program: relations, clauses (aggregate-local variables renamed) and strata.
 import type { Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
-import type { Arena } from './arena.js';
-import type { Clause, Kind } from './syntax/ast.js';
 import type { CompiledPlan } from './codegen.js';
-import { FactDatabase } from './database.js';
-import type { Projection } from './projection.js';
+import type { Arena } from './storage/arena.js';
+import { FactDatabase } from './storage/database.js';
+import type { RelationSchema } from './storage/schema.js';
 import { type DepEdge, dependencyEdges } from './stratify.js';
+import type { Clause, Kind } from './syntax/ast.js';
 
-export interface RelationInfo {
-  id: number;
-  name: string;
-  /** Attribute names and declared type names, one per column. */
-  attrs: string[];
-  types: string[];
-  kinds: Kind[];
+/** A declared relation of the checked program: its schema (what storage reads), where it is declared, its I/O directives. */
+export interface RelationInfo extends RelationSchema {
   loc: Location;
-  input: boolean;
   output: boolean;
   printsize: boolean;
-  /**
-   * Set when the relation stores only the columns its rules read (projection.ts): `attrs`,
-   * `types` and `kinds` are those columns'; facts are still inserted with every declared column.
-   */
-  projection?: Projection;
 }
 
 export interface ProgramClause {

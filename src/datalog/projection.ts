@@ -4,17 +4,10 @@
 // projected: fewer bytes a row while facts load and while evaluation holds them. Only for an
 // evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
 // input relations' own tuples, as explain or a query would show them, are then never read.
-import type { Atom, Literal, Term } from './syntax/ast.js';
-import { type ProgramClause, type RelationInfo, RuleProgram } from './program.js';
 
-/** How a stored relation's columns come from the declared ones: `columns[i]` is the declared column of stored column i. */
-export interface Projection {
-  columns: number[];
-  /** The declaration's attribute names, type names and kinds (all columns). */
-  attrs: string[];
-  types: string[];
-  kinds: RelationInfo['kinds'];
-}
+import { type ProgramClause, type RelationInfo, RuleProgram } from './program.js';
+import type { Projection } from './storage/schema.js';
+import type { Atom, Literal, Term } from './syntax/ast.js';
 
 /**
  * Calls `f` on every atom of `lits` and of the aggregates in `terms` (positive, negated, in

@@ -1,13 +1,13 @@
 // Provenance: minimal-height proof trees for derived tuples (premises are searched among tuples
 // of smaller height, Soufflé's approach) and why-not explanations for absent tuples.
 import type { Location } from '../report/diagnostic.js';
-import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
 import { functorRuntime } from './functors.js';
 import { boundVars, freeVars } from './ground.js';
 import { evalExpr, interpret } from './interpret.js';
 import { buildPlan, type Plan } from './plan.js';
 import type { ProgramClause, RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
+import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
 
 /** Where a rule is written, and its text on one line. */
 export interface RuleRef {

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import type { ParsedFile } from '../datalog/syntax/ast.js';
 import type { RuleCache, RuleProgram } from '../datalog/index.js';
+import type { ParsedFile } from '../datalog/syntax/ast.js';
 import { parseFile } from '../datalog/syntax/parser.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';

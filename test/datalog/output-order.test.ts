@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { type Value, writeOutputs } from '../../src/datalog/index.js';
-import { normNum } from '../../src/datalog/syntax/int64.js';
 import { compareTuples } from '../../src/datalog/result.js';
+import { normNum } from '../../src/datalog/syntax/int64.js';
 import { run } from './helpers.js';
 
 /** Numbers from ranges that select each sorting path: dense small, sparse 32-bit, beyond 32 and 53 bits. */

@@ -1,6 +1,5 @@
 import { test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { operands, type Term } from '../../src/datalog/syntax/ast.js';
 import { compare } from '../../src/datalog/consts.js';
 import { applyFunctor } from '../../src/datalog/functors.js';
 import {
@@ -13,6 +12,7 @@ import {
   type RuleProgram,
   type Value,
 } from '../../src/datalog/index.js';
+import { operands, type Term } from '../../src/datalog/syntax/ast.js';
 import { arith64, type Num, normNum } from '../../src/datalog/syntax/int64.js';
 import { runs as scaled } from '../runs.js';
 import { randomCase, seeds } from './gen.js';

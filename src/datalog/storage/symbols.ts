@@ -7,7 +7,7 @@
 // outgrew took ~50 bytes a symbol more than these (a 300k-statement kernel: 28 MB less heap
 // after its 558k symbols are interned).
 
-import { Int64Table } from './syntax/int64.js';
+import { Int64Table } from '../syntax/int64.js';
 
 /** The hash of a string (FNV-1a over its UTF-16 code units, then murmur3's finalizer). */
 function hashString(s: string): number {

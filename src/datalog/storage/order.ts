@@ -3,8 +3,9 @@
 // columns whose key ranges fit 32 bits together are sorted as one key; each radix pass moves
 // the keys along with the row numbers, so it reads sequentially. A number column with a value
 // beyond 32 bits is ordered by a stable comparison sort instead (exact 64-bit).
+
+import type { Kind } from '../syntax/ast.js';
 import type { Arena } from './arena.js';
-import type { Kind } from './syntax/ast.js';
 import type { Relation } from './relation.js';
 import type { SymbolTable } from './symbols.js';
 

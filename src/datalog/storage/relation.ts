@@ -9,7 +9,7 @@
 
 import type { Arena } from './arena.js';
 import { hashFinish, hashStep, hashValue } from './hash.js';
-import { RowLimit } from './limits.js';
+import { RowLimit } from './row-limit.js';
 
 const EMPTY = new Int32Array(0);
 

@@ -2,13 +2,13 @@
 // Tuples streamed in are appended to a row buffer per relation (an array of the run's arena); each
 // relation is built from that array when first read: no copy, no rehashing as it grows, no dedup
 // set, the spare capacity given back to the arena.
-import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { type Diagnostic, DiagnosticError } from '../../report/diagnostic.js';
+import type { Value } from '../syntax/ast.js';
+import { INT64_MAX, INT64_MIN, isInt64 } from '../syntax/int64.js';
 import { Arena } from './arena.js';
-import type { Value } from './syntax/ast.js';
-import { INT64_MAX, INT64_MIN, isInt64 } from './syntax/int64.js';
-import type { RelationInfo, RuleProgram } from './program.js';
 import { Relation } from './relation.js';
 import { RowBuffer } from './row-buffer.js';
+import type { RelationSchema, Schema } from './schema.js';
 import { SymbolTable } from './symbols.js';
 
 function fail(message: string, fix: string): never {
@@ -31,7 +31,7 @@ export class FactDatabase {
    * database (default: one of its own, reserving as it goes).
    */
   constructor(
-    readonly program: RuleProgram,
+    readonly program: Schema,
     readonly arena: Arena = new Arena(),
   ) {
     this.stored = program.relations.map(() => undefined);
@@ -74,7 +74,7 @@ export class FactDatabase {
   }
 
   /** The declared relation `name`; throws a diagnostic when it is not declared. */
-  info(name: string): RelationInfo {
+  info(name: string): RelationSchema {
     const r = this.program.relation(name);
     if (!r) fail(`the relation ${name} is not declared by the rule program`, 'insert facts only into relations declared with `.decl`.');
     return r;
@@ -107,8 +107,8 @@ export class FactDatabase {
   }
 
   /** Adds one tuple to a relation given by its info (values checked against the declaration). */
-  insertInto(info: RelationInfo, values: readonly Value[]): void {
-    // A projected relation (projection.ts) is given every declared column and stores those read.
+  insertInto(info: RelationSchema, values: readonly Value[]): void {
+    // A projected relation (plan/projection.ts) is given every declared column and stores those read.
     const p = info.projection;
     const kinds = p ? p.kinds : info.kinds;
     const attrs = p ? p.attrs : info.attrs;
@@ -153,11 +153,11 @@ export class FactDatabase {
    * Adds one tuple already encoded (symbol ids of this database's table, int64.ts encodings),
    * its first `info.kinds.length` values: the fact files' reader, which checked them.
    */
-  insertEncoded(info: RelationInfo, row: Float64Array): void {
+  insertEncoded(info: RelationSchema, row: Float64Array): void {
     const p = info.projection;
     let t = row;
     if (p) {
-      // A projected relation (projection.ts): `row` has every declared column; the ones read are stored.
+      // A projected relation (plan/projection.ts): `row` has every declared column; the ones read are stored.
       if (this.scratch.length < p.kinds.length) this.scratch = new Float64Array(p.kinds.length);
       t = this.scratch;
       for (let j = 0; j < p.columns.length; j++) t[j] = row[p.columns[j]!]!;
