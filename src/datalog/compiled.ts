@@ -3,7 +3,7 @@
 // the cache re-reads and compares every input file before it trusts an entry).
 import type { Diagnostic, Location } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { type ProgramClause, RuleProgram } from './program.js';
+import { type ProgramClause, RuleProgram } from './check/program.js';
 import type { Clause, Term } from './syntax/ast.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */

@@ -1,11 +1,11 @@
 // Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
 
+import { arith } from './check/consts.js';
+import { functorRuntime } from './check/functors.js';
+import { MemoSlot, type RuleProgram, type Stratum } from './check/program.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
-import { arith } from './consts.js';
-import { functorRuntime } from './functors.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 import { buildPlan, type Plan } from './plan.js';
-import type { RuleProgram, Stratum } from './program.js';
 import type { FactDatabase } from './storage/database.js';
 import { Relation } from './storage/relation.js';
 import { RowLimit } from './storage/row-limit.js';
@@ -37,6 +37,11 @@ interface Runner {
   /** Access numbers of the top-level positive scans (an empty one makes the run a no-op). */
   top: number[];
 }
+
+/** The compiled join plans of a program's evaluations, by generated code (same code, same function). */
+const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<string, CompiledPlan>());
+/** The relations each `keep` set of an evaluation needs (by its sorted names; see neededFor). */
+const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Map<string, Set<number>>());
 
 /** The encoded value of a constant term (a fact argument), or null on division by zero. */
 export function constValue(t: Term, symbols: SymbolTable): number | null {
@@ -170,7 +175,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     const top = plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : []));
     return {
       plan,
-      fn: compilePlan(plan, program.compiledPlans),
+      fn: compilePlan(plan, program.memo(COMPILED_PLANS)),
       R,
       X,
       B: new Int32Array(2 * plan.accesses.length),
@@ -367,11 +372,11 @@ export function neededRelations(program: RuleProgram): Set<number> {
 /** As neededRelations, from the relations named in `keep` (undeclared names ignored) and the `.printsize` ones. */
 function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number> {
   const key = [...keep].sort().join('\0');
-  const hit = program.neededByKeep.get(key);
+  const hit = program.memo(NEEDED_BY_KEEP).get(key);
   if (hit) return hit;
   const roots = program.relations.filter((r) => r.printsize || keep.has(r.name)).map((r) => r.id);
   const needed = dependedOn(program, roots);
-  program.neededByKeep.set(key, needed);
+  program.memo(NEEDED_BY_KEEP).set(key, needed);
   return needed;
 }
 

@@ -3,16 +3,16 @@
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { checkProgram } from './check.js';
-import type { RuleProgram } from './program.js';
+import { checkProgram } from './check/check.js';
+import type { RuleProgram } from './check/program.js';
 import { type CompileRequest, loadProgramCached as loadCached, type RuleCache } from './rule-cache.js';
 import { type Literal, operands, type Term } from './syntax/ast.js';
 import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './syntax/load.js';
 import { parseFile } from './syntax/parser.js';
 
+export { type RelationInfo, RuleProgram } from './check/program.js';
 export { COMPILED_FORMAT } from './compiled.js';
 export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './eval.js';
-export { type RelationInfo, RuleProgram } from './program.js';
 export { projectInputs } from './projection.js';
 export { EvalResult } from './result.js';
 export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';

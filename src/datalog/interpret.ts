@@ -1,7 +1,7 @@
 // Executes a join plan step by step (no code generation), for provenance and why-not queries.
 // Recursion depth is the plan length; every relation is read in full.
-import { arith, compareEncoded } from './consts.js';
-import type { FunctorRuntime } from './functors.js';
+import { arith, compareEncoded } from './check/consts.js';
+import type { FunctorRuntime } from './check/functors.js';
 import type { Expr, Plan, Step } from './plan.js';
 import type { Relation } from './storage/relation.js';
 

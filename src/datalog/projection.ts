@@ -5,9 +5,12 @@
 // evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
 // input relations' own tuples, as explain or a query would show them, are then never read.
 
-import { type ProgramClause, type RelationInfo, RuleProgram } from './program.js';
+import { MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from './check/program.js';
 import type { Projection } from './storage/schema.js';
 import type { Atom, Literal, Term } from './syntax/ast.js';
+
+/** A program with unread input columns cut, by the kept relations: a memo in the program. */
+const PROJECTIONS = new MemoSlot('projections by kept relations', () => new Map<string, RuleProgram>());
 
 /**
  * Calls `f` on every atom of `lits` and of the aggregates in `terms` (positive, negated, in
@@ -74,7 +77,7 @@ function projectLiterals(lits: readonly Literal[], keepCols: ReadonlyMap<string,
  */
 export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): RuleProgram {
   const key = [...keep].sort().join('\0');
-  const hit = program.projections.get(key);
+  const hit = program.memo(PROJECTIONS).get(key);
   if (hit) return hit;
   const derived = new Set(program.clauses.map((c) => c.head));
   const used = program.relations.map(() => new Set<number>());
@@ -118,6 +121,6 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
     // (The same relations read by the same clauses: the dependency edges are the program's.)
     out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges);
   }
-  program.projections.set(key, out);
+  program.memo(PROJECTIONS).set(key, out);
   return out;
 }

@@ -1,11 +1,11 @@
 // Provenance: minimal-height proof trees for derived tuples (premises are searched among tuples
 // of smaller height, Soufflé's approach) and why-not explanations for absent tuples.
 import type { Location } from '../report/diagnostic.js';
-import { functorRuntime } from './functors.js';
-import { boundVars, freeVars } from './ground.js';
+import { functorRuntime } from './check/functors.js';
+import { boundVars, freeVars } from './check/ground.js';
+import type { ProgramClause, RelationInfo } from './check/program.js';
 import { evalExpr, interpret } from './interpret.js';
 import { buildPlan, type Plan } from './plan.js';
-import type { ProgramClause, RelationInfo } from './program.js';
 import type { EvalResult } from './result.js';
 import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
 

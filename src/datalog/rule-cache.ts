@@ -6,7 +6,7 @@
 import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { checkProgram, sortDiagnostics } from './check.js';
+import { checkProgram, sortDiagnostics } from './check/check.js';
 import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
 import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from './syntax/load.js';
 

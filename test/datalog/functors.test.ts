@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strlen, substr, toNumber } from '../../src/datalog/functors.js';
+import { strlen, substr, toNumber } from '../../src/datalog/check/functors.js';
 import { type EvalResult, evaluate, evaluateNaive, formatProof, formatWhyNot, loadProgram, type Value } from '../../src/datalog/index.js';
 import { buildPlan } from '../../src/datalog/plan.js';
 import { parseFile } from '../../src/datalog/syntax/parser.js';

@@ -1,7 +1,7 @@
 import { test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { compare } from '../../src/datalog/consts.js';
-import { applyFunctor } from '../../src/datalog/functors.js';
+import { compare } from '../../src/datalog/check/consts.js';
+import { applyFunctor } from '../../src/datalog/check/functors.js';
 import {
   type EvalResult,
   evaluate,

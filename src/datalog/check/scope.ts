@@ -1,6 +1,6 @@
 // Soufflé's variable scoping of aggregates: a variable of an aggregate body that also occurs
 // outside it is the outer variable; any other is local and renamed `X@n` (unique per clause).
-import { type Clause, type Literal, mapOperands, operands, type Term } from './syntax/ast.js';
+import { type Clause, type Literal, mapOperands, operands, type Term } from '../syntax/ast.js';
 
 /** The display name of a possibly renamed variable (`X@2` → `X`). */
 export function displayName(v: string): string {

@@ -1,8 +1,8 @@
 // Dependency graph of relations, its strongly connected components (iterative Tarjan) in
 // evaluation order, and the unstratifiable cycles (negation or aggregation inside a component).
-import { type Diagnostic, errorAt, type Location } from '../report/diagnostic.js';
+import { type Diagnostic, errorAt, type Location } from '../../report/diagnostic.js';
+import { type Clause, type Literal, operands, type Term } from '../syntax/ast.js';
 import { literalTerms } from './ground.js';
-import { type Clause, type Literal, operands, type Term } from './syntax/ast.js';
 
 export interface DepEdge {
   from: number;

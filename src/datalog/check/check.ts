@@ -1,13 +1,13 @@
 // Static checks of a whole rule program, before any evaluation; builds the RuleProgram.
-import { type Diagnostic, DiagnosticError, errorAt, type Location } from '../report/diagnostic.js';
-import { closestName } from '../report/suggest.js';
+import { type Diagnostic, DiagnosticError, errorAt, type Location } from '../../report/diagnostic.js';
+import { closestName } from '../../report/suggest.js';
+import { type Atom, type Clause, type Kind, type Literal, operands, type Term } from '../syntax/ast.js';
+import type { LoadedFile } from '../syntax/load.js';
 import { arityProblem, FUNCTORS } from './functors.js';
 import { groundClause, literalTerms } from './ground.js';
 import { type ProgramClause, type RelationInfo, RuleProgram, type Stratum } from './program.js';
 import { scopeClause } from './scope.js';
 import { components, dependencyEdges, stratificationErrors } from './stratify.js';
-import { type Atom, type Clause, type Kind, type Literal, operands, type Term } from './syntax/ast.js';
-import type { LoadedFile } from './syntax/load.js';
 import { typecheckClause } from './typecheck.js';
 
 function at(loc: Location, code: string, message: string, fix: string, extra: Partial<Diagnostic> = {}): Diagnostic {

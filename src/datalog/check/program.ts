@@ -1,12 +1,11 @@
 // The checked program: relations, clauses (aggregate-local variables renamed) and strata.
-import type { Location } from '../report/diagnostic.js';
-import type { SourceText } from '../report/source.js';
-import type { CompiledPlan } from './codegen.js';
-import type { Arena } from './storage/arena.js';
-import { FactDatabase } from './storage/database.js';
-import type { RelationSchema } from './storage/schema.js';
+import type { Location } from '../../report/diagnostic.js';
+import type { SourceText } from '../../report/source.js';
+import type { Arena } from '../storage/arena.js';
+import { FactDatabase } from '../storage/database.js';
+import type { RelationSchema } from '../storage/schema.js';
+import type { Clause, Kind } from '../syntax/ast.js';
 import { type DepEdge, dependencyEdges } from './stratify.js';
-import type { Clause, Kind } from './syntax/ast.js';
 
 /** A declared relation of the checked program: its schema (what storage reads), where it is declared, its I/O directives. */
 export interface RelationInfo extends RelationSchema {
@@ -32,15 +31,25 @@ export interface Stratum {
   clauses: number[];
 }
 
+/**
+ * A typed place in every RuleProgram where a later stage keeps what it computed from the program
+ * (compiled join plans, projections): the program holds the values without knowing their types,
+ * so it imports nothing of the stages that read it. Create one slot per cache, as a module constant.
+ */
+export class MemoSlot<T> {
+  constructor(
+    /** What the slot holds, for a reader of the code. */
+    readonly name: string,
+    /** The slot's initial value in a program (an empty map, usually). */
+    readonly make: () => T,
+  ) {}
+}
+
 /** A rule program that passed every static check; evaluate it with `evaluate`. */
 export class RuleProgram {
   readonly byName: Map<string, RelationInfo>;
-  /** The compiled join plans of this program's evaluations, by generated code (a memo: same code, same function). */
-  readonly compiledPlans = new Map<string, CompiledPlan>();
-  /** This program with unread input columns cut, by the kept relations (see projectInputs): a memo. */
-  readonly projections = new Map<string, RuleProgram>();
-  /** The relations each `keep` set of an evaluation needs (by its sorted names; see eval.ts neededFor). */
-  readonly neededByKeep = new Map<string, Set<number>>();
+  /** What later stages computed from this program (see MemoSlot), by slot. */
+  private readonly memos = new Map<MemoSlot<unknown>, unknown>();
 
   private edgeMemo: readonly DepEdge[] | undefined;
 
@@ -59,6 +68,14 @@ export class RuleProgram {
   get edges(): readonly DepEdge[] {
     this.edgeMemo ??= dependencyEdges(this.clauses, (rel) => this.byName.get(rel)?.id ?? -1);
     return this.edgeMemo;
+  }
+
+  /** The value of `slot` for this program, made by the slot on first use and kept as long as the program. */
+  memo<T>(slot: MemoSlot<T>): T {
+    if (this.memos.has(slot)) return this.memos.get(slot) as T;
+    const v = slot.make();
+    this.memos.set(slot, v);
+    return v;
   }
 
   /** The relation named `name`, or undefined. */

@@ -1,8 +1,8 @@
 // Kind checking (symbol vs number) of one clause, through variables and across literals.
-import { type Diagnostic, errorAt, type Location } from '../report/diagnostic.js';
+import { type Diagnostic, errorAt, type Location } from '../../report/diagnostic.js';
+import { type Atom, type Clause, isStringConstraint, type Kind, type Literal, operands, type Term } from '../syntax/ast.js';
 import { CONTAINS, FUNCTORS, type FunctorSig, MATCH, paramKind } from './functors.js';
 import { displayName } from './scope.js';
-import { type Atom, type Clause, isStringConstraint, type Kind, type Literal, operands, type Term } from './syntax/ast.js';
 
 /** What the type checker needs to know about a relation. */
 export interface RelationShape {

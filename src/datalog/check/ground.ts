@@ -1,8 +1,8 @@
 // Range restriction: every variable must be bound by a positive atom (or an equality from bound
 // values) before it is used in the head, a negation, a comparison, arithmetic or an aggregate.
-import { type Diagnostic, errorAt } from '../report/diagnostic.js';
+import { type Diagnostic, errorAt } from '../../report/diagnostic.js';
+import { type Clause, isStringConstraint, type Literal, operands, type Term } from '../syntax/ast.js';
 import { displayName } from './scope.js';
-import { type Clause, isStringConstraint, type Literal, operands, type Term } from './syntax/ast.js';
 
 type Agg = Term & { kind: 'agg' };
 

@@ -2,9 +2,9 @@
 // `contains` constraint: signatures for the checker, string-level semantics for the naive
 // evaluator and constant folding, and an id-level runtime (interning) for the fast evaluators.
 
-import type { SymbolTable } from './storage/symbols.js';
-import type { FunctorName, Kind } from './syntax/ast.js';
-import { bigOf, type Int64Table, type Num, parseInt64 } from './syntax/int64.js';
+import type { SymbolTable } from '../storage/symbols.js';
+import type { FunctorName, Kind } from '../syntax/ast.js';
+import { bigOf, type Int64Table, type Num, parseInt64 } from '../syntax/int64.js';
 
 export interface FunctorSig {
   /** Kinds of the fixed parameters, or of every argument when `variadic`. */

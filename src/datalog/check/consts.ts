@@ -1,9 +1,9 @@
 // Signed 64-bit arithmetic and comparison with Soufflé's semantics (wrapping, division truncates
 // toward zero, `%` like C); division or remainder by zero makes the rule instance fail (null).
 
+import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import type { Int64Table } from '../syntax/int64.js';
 import { regexMatch } from './functors.js';
-import type { ArithOp, CmpOp } from './syntax/ast.js';
-import type { Int64Table } from './syntax/int64.js';
 
 /** `l op r` on encoded 64-bit values (int64.ts), or null for a division by zero. */
 export function arith(op: ArithOp, l: number, r: number, N: Int64Table): number | null {
