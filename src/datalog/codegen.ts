@@ -2,7 +2,7 @@
 // allocation). The nesting depth of the generated code is the plan's length, not the data size.
 import type { FunctorRuntime } from './check/functors.js';
 import type { MemoSet } from './memo.js';
-import type { Expr, Plan, Step } from './plan.js';
+import type { Expr, Plan, Step } from './plan/plan.js';
 import type { Index, Relation } from './storage/relation.js';
 
 /**

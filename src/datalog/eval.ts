@@ -5,7 +5,7 @@ import { functorRuntime } from './check/functors.js';
 import { MemoSlot, type RuleProgram, type Stratum } from './check/program.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
-import { buildPlan, type Plan } from './plan.js';
+import { buildPlan, type Plan } from './plan/plan.js';
 import type { FactDatabase } from './storage/database.js';
 import { Relation } from './storage/relation.js';
 import { RowLimit } from './storage/row-limit.js';
@@ -13,8 +13,8 @@ import type { Clause, Term } from './syntax/ast.js';
 
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
-import { lastReaders, readsOf } from './lifetime.js';
 import { MemoSet } from './memo.js';
+import { lastReaders, readsOf } from './plan/lifetime.js';
 import { EvalResult } from './result.js';
 import type { SymbolTable } from './storage/symbols.js';
 

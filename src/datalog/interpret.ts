@@ -2,7 +2,7 @@
 // Recursion depth is the plan length; every relation is read in full.
 import { arith, compareEncoded } from './check/consts.js';
 import type { FunctorRuntime } from './check/functors.js';
-import type { Expr, Plan, Step } from './plan.js';
+import type { Expr, Plan, Step } from './plan/plan.js';
 import type { Relation } from './storage/relation.js';
 
 /** Evaluates an expression over slot values; null when it has no value (division by zero...). */

@@ -5,7 +5,7 @@ import { functorRuntime } from './check/functors.js';
 import { boundVars, freeVars } from './check/ground.js';
 import type { ProgramClause, RelationInfo } from './check/program.js';
 import { evalExpr, interpret } from './interpret.js';
-import { buildPlan, type Plan } from './plan.js';
+import { buildPlan, type Plan } from './plan/plan.js';
 import type { EvalResult } from './result.js';
 import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
 

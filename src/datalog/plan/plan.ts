@@ -2,9 +2,9 @@
 // negations, aggregates) over numbered variable slots. Shared by the code generator and the
 // interpreter used for provenance.
 
-import { freeVars } from './check/ground.js';
-import type { SymbolTable } from './storage/symbols.js';
-import { type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, mapOperands, type Term } from './syntax/ast.js';
+import { freeVars } from '../check/ground.js';
+import type { SymbolTable } from '../storage/symbols.js';
+import { type AggOp, type ArithOp, type CmpOp, type FunctorName, type Literal, mapOperands, type Term } from '../syntax/ast.js';
 
 export type Expr =
   | { k: 'slot'; s: number }

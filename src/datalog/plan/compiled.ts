@@ -1,10 +1,10 @@
 // A checked rule program as plain data (JSON text) and back: what the compiled-rules cache stores.
 // The form carries a version tag; source texts are not stored (only their paths, in one table:
 // the cache re-reads and compares every input file before it trusts an entry).
-import type { Diagnostic, Location } from '../report/diagnostic.js';
-import { SourceText } from '../report/source.js';
-import { type ProgramClause, RuleProgram } from './check/program.js';
-import type { Clause, Term } from './syntax/ast.js';
+import type { Diagnostic, Location } from '../../report/diagnostic.js';
+import { SourceText } from '../../report/source.js';
+import { type ProgramClause, RuleProgram } from '../check/program.js';
+import type { Clause, Term } from '../syntax/ast.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
 export const COMPILED_FORMAT = 'ptolog-compiled-rules/1';

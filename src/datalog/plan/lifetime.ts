@@ -2,7 +2,7 @@
 // read it, its hash indexes and dedup set are dropped (the rows stay, for the outputs and for
 // provenance, which rebuilds what a query needs); and which relations each stratum reads, so that
 // a relation the next stratum does not read holds no index meanwhile.
-import type { RuleProgram } from './check/program.js';
+import type { RuleProgram } from '../check/program.js';
 
 /**
  * For each stratum (by position in `program.strata`), the relations that no stratum evaluated

@@ -4,11 +4,11 @@
 // is only ever the checked result of a parse. Storage is the caller's (CompiledStore): the CLI
 // gives directories (disk-store.ts), `--jobs` workers a memory of what the main thread loaded.
 import { relative, sep } from 'node:path';
-import type { Diagnostic } from '../report/diagnostic.js';
-import { SourceText } from '../report/source.js';
-import { checkProgram, sortDiagnostics } from './check/check.js';
+import type { Diagnostic } from '../../report/diagnostic.js';
+import { SourceText } from '../../report/source.js';
+import { checkProgram, sortDiagnostics } from '../check/check.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from '../syntax/load.js';
 import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
-import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from './syntax/load.js';
 
 /** Where compiled entries are kept: read an entry's text by name (undefined when absent or unreadable), write one whole. */
 export interface CompiledStore {

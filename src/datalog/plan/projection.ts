@@ -5,9 +5,9 @@
 // evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
 // input relations' own tuples, as explain or a query would show them, are then never read.
 
-import { MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from './check/program.js';
-import type { Projection } from './storage/schema.js';
-import type { Atom, Literal, Term } from './syntax/ast.js';
+import { MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from '../check/program.js';
+import type { Projection } from '../storage/schema.js';
+import type { Atom, Literal, Term } from '../syntax/ast.js';
 
 /** A program with unread input columns cut, by the kept relations: a memo in the program. */
 const PROJECTIONS = new MemoSlot('projections by kept relations', () => new Map<string, RuleProgram>());
