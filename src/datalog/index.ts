@@ -26,9 +26,9 @@ export { MAX_RULE_FILE_BYTES } from './syntax/load.js';
 import { neededRelations } from './eval.js';
 
 export { formatOutputs, readFactsDir, readFactsFile, writeOutputs } from './facts-io.js';
-export { formatProof, formatTuple, formatValue, formatWhyNot } from './format.js';
 export { evaluateNaive } from './naive.js';
-export type { Premise, Proof, RuleRef, WhyNot } from './provenance.js';
+export { formatProof, formatTuple, formatValue, formatWhyNot } from './provenance/format.js';
+export type { Premise, Proof, RuleRef, WhyNot } from './provenance/provenance.js';
 export { parseTupleText } from './tuple-text.js';
 
 /**

@@ -1,7 +1,7 @@
 // The result of an evaluation: decoded relation access and provenance queries.
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { RelationInfo, RuleProgram } from './check/program.js';
-import { explainTuple, type Proof, type WhyNot, whyNotTuple } from './provenance.js';
+import { explainTuple, type Proof, type WhyNot, whyNotTuple } from './provenance/provenance.js';
 import type { Arena } from './storage/arena.js';
 import { type PackedRows, packedRows, type SymbolOrder, sortedRowOrder, symbolOrder } from './storage/order.js';
 import type { Relation } from './storage/relation.js';

@@ -1,9 +1,9 @@
 // Executes a join plan step by step (no code generation), for provenance and why-not queries.
 // Recursion depth is the plan length; every relation is read in full.
-import { arith, compareEncoded } from './check/consts.js';
-import type { FunctorRuntime } from './check/functors.js';
-import type { Expr, Plan, Step } from './plan/plan.js';
-import type { Relation } from './storage/relation.js';
+import { arith, compareEncoded } from '../check/consts.js';
+import type { FunctorRuntime } from '../check/functors.js';
+import type { Expr, Plan, Step } from '../plan/plan.js';
+import type { Relation } from '../storage/relation.js';
 
 /** Evaluates an expression over slot values; null when it has no value (division by zero...). */
 export function evalExpr(e: Expr, slots: Float64Array, fns: FunctorRuntime): number | null {

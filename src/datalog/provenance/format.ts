@@ -1,7 +1,7 @@
 // Text rendering of tuples, proofs and why-not answers for the CLI and for humans.
 
+import type { Value } from '../syntax/ast.js';
 import type { Premise, Proof, WhyNot } from './provenance.js';
-import type { Value } from './syntax/ast.js';
 
 /** A value as written in a rule file: symbols quoted, numbers plain. */
 export function formatValue(v: Value | null): string {

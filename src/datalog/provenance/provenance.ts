@@ -1,13 +1,33 @@
 // Provenance: minimal-height proof trees for derived tuples (premises are searched among tuples
 // of smaller height, Soufflé's approach) and why-not explanations for absent tuples.
-import type { Location } from '../report/diagnostic.js';
-import { functorRuntime } from './check/functors.js';
-import { boundVars, freeVars } from './check/ground.js';
-import type { ProgramClause, RelationInfo } from './check/program.js';
+import type { Location } from '../../report/diagnostic.js';
+import { functorRuntime } from '../check/functors.js';
+import { boundVars, freeVars } from '../check/ground.js';
+import type { ProgramClause, RelationInfo, RuleProgram } from '../check/program.js';
+import { buildPlan, type Plan } from '../plan/plan.js';
+import type { Relation } from '../storage/relation.js';
+import type { SymbolTable } from '../storage/symbols.js';
+import { type Kind, type Literal, operands, type Term, type Value } from '../syntax/ast.js';
 import { evalExpr, interpret } from './interpret.js';
-import { buildPlan, type Plan } from './plan/plan.js';
-import type { EvalResult } from './result.js';
-import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
+
+/**
+ * What provenance reads of a finished evaluation (exec/result.ts's EvalResult is one): declared
+ * here so that provenance depends on no evaluator, and the result can offer its queries.
+ */
+export interface Evaluated {
+  readonly program: RuleProgram;
+  /** Storage per relation id; each row's height is the iteration that first derived it. */
+  readonly storage: readonly Relation[];
+  readonly symbols: SymbolTable;
+  /** Rows that come from facts written in the rule files: relation id → row → clause id. */
+  readonly factRows: ReadonlyMap<number, ReadonlyMap<number, number>>;
+  /** Number of leading rows of each relation that are input facts from the database. */
+  readonly inputCounts: readonly number[];
+  /** The decoded tuple at `row` of relation `id`. */
+  rowValues(id: number, row: number): Value[];
+  /** The decoded value of column kind `k`. */
+  decode(k: Kind, v: number): Value;
+}
 
 /** Where a rule is written, and its text on one line. */
 export interface RuleRef {
@@ -66,11 +86,11 @@ interface HeadQuery {
   from: number[];
 }
 
-const planCache = new WeakMap<EvalResult, Map<string, HeadQuery>>();
+const planCache = new WeakMap<Evaluated, Map<string, HeadQuery>>();
 
 /** A plan of the clause body (plus `extra` literals) with the head positions prebound. */
 function headQuery(
-  res: EvalResult,
+  res: Evaluated,
   pc: ProgramClause,
   body: readonly Literal[],
   key: string,
@@ -124,7 +144,7 @@ function initialSlots(q: HeadQuery, tuple: ArrayLike<number>): Float64Array {
 }
 
 /** Explains row `row` of relation `relId` (iteratively: proofs may be as deep as the data). */
-export function explainTuple(res: EvalResult, relId: number, row: number): Proof {
+export function explainTuple(res: Evaluated, relId: number, row: number): Proof {
   const memo = new Map<string, Proof>();
   const work: Array<{ proof: Proof; rel: number; row: number }> = [];
   const node = (rel: number, r: number): Proof => {
@@ -152,7 +172,7 @@ export function explainTuple(res: EvalResult, relId: number, row: number): Proof
   return root;
 }
 
-function expand(res: EvalResult, proof: Proof, rel: number, row: number, node: (rel: number, row: number) => Proof): void {
+function expand(res: Evaluated, proof: Proof, rel: number, row: number, node: (rel: number, row: number) => Proof): void {
   const storage = res.storage[rel]!;
   const h = storage.heightOf(row);
   const tuple = storage.data.subarray(row * storage.arity, row * storage.arity + storage.arity);
@@ -211,7 +231,7 @@ const NONE_FREE: ReadonlySet<number> = new Set();
  * Why `tuple` is not in relation `info`: for each rule deriving it, the first failing literal.
  * A null column is a wildcard (`_`): no tuple with the other columns' values is derived.
  */
-export function whyNotTuple(res: EvalResult, info: RelationInfo, tuple: readonly (Value | null)[]): WhyNot[] {
+export function whyNotTuple(res: Evaluated, info: RelationInfo, tuple: readonly (Value | null)[]): WhyNot[] {
   const out: WhyNot[] = [];
   const enc = new Float64Array(Math.max(1, tuple.length));
   const free = new Set<number>();
