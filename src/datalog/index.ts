@@ -11,11 +11,11 @@ import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleS
 import { parseFile } from './syntax/parser.js';
 
 export { type RelationInfo, RuleProgram } from './check/program.js';
-export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './eval.js';
+export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './exec/eval.js';
+export { EvalResult } from './exec/result.js';
 export { COMPILED_FORMAT } from './plan/compiled.js';
 export { projectInputs } from './plan/projection.js';
 export type { CompiledStore, CompileRequest, RuleCache } from './plan/rule-cache.js';
-export { EvalResult } from './result.js';
 export { Arena } from './storage/arena.js';
 export { FactDatabase } from './storage/database.js';
 export type { Projection } from './storage/schema.js';
@@ -23,13 +23,13 @@ export type { Kind, Value } from './syntax/ast.js';
 export type { FileParser, FileReader, Libraries, NotRegular, RuleSource, TooLarge } from './syntax/load.js';
 export { MAX_RULE_FILE_BYTES } from './syntax/load.js';
 
-import { neededRelations } from './eval.js';
+import { neededRelations } from './exec/eval.js';
 
-export { formatOutputs, readFactsDir, readFactsFile, writeOutputs } from './facts-io.js';
-export { evaluateNaive } from './naive.js';
+export { evaluateNaive } from './exec/naive.js';
+export { formatOutputs, readFactsDir, readFactsFile, writeOutputs } from './io/facts-io.js';
+export { parseTupleText } from './io/tuple-text.js';
 export { formatProof, formatTuple, formatValue, formatWhyNot } from './provenance/format.js';
 export type { Premise, Proof, RuleRef, WhyNot } from './provenance/provenance.js';
-export { parseTupleText } from './tuple-text.js';
 
 /**
  * Parses, resolves `#include` (once per program by resolved path, see loadFiles for

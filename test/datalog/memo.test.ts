@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { AggMemo, MemoSet } from '../../src/datalog/memo.js';
+import { AggMemo, MemoSet } from '../../src/datalog/exec/memo.js';
 import { Arena } from '../../src/datalog/storage/arena.js';
 
 /** Keys of encoded values: small ints (many repeats), int32 extremes, wide safe integers, boxes (≤ -2^62). */

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { compareTuples } from '../../src/datalog/exec/result.js';
 import { type Value, writeOutputs } from '../../src/datalog/index.js';
-import { compareTuples } from '../../src/datalog/result.js';
 import { normNum } from '../../src/datalog/syntax/int64.js';
 import { run } from './helpers.js';
 

@@ -4,8 +4,8 @@
 // kernel): a Map of them, and the tables it leaves behind as it grows, stay in the JS heap as
 // garbage until V8's next full collection; these arrays go back to the arena when the run ends
 // (`MemoSet.release`) and the next array reuses their pages.
-import type { Arena } from './storage/arena.js';
-import { hashFinish, hashValue } from './storage/hash.js';
+import type { Arena } from '../storage/arena.js';
+import { hashFinish, hashValue } from '../storage/hash.js';
 
 /** Slot states: no key yet, a key with a value, a key whose aggregate had no value (a min over nothing). */
 const EMPTY = 0;

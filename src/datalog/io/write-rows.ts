@@ -2,9 +2,9 @@
 // buffer written in 64 KiB chunks, from the packed sorted keys when the rows fit one 32-bit key
 // (no row order array, sequential reads), else through the sorted row order.
 import { writeSync } from 'node:fs';
-import type { RelationInfo } from './check/program.js';
-import type { EvalResult } from './result.js';
-import type { PackedRows } from './storage/order.js';
+import type { RelationInfo } from '../check/program.js';
+import type { EvalResult } from '../exec/result.js';
+import type { PackedRows } from '../storage/order.js';
 
 // 64 KiB: a buffer of fresh pages costs a page fault each, the write calls hardly anything.
 const CHUNK = 1 << 16;

@@ -1,8 +1,8 @@
 // Parses a tuple written on the command line, e.g. `path(1, 5)` or `edge("a", b)`.
-import { DiagnosticError } from '../report/diagnostic.js';
-import type { RuleProgram } from './check/program.js';
-import type { Value } from './syntax/ast.js';
-import { parseInt64 } from './syntax/int64.js';
+import { DiagnosticError } from '../../report/diagnostic.js';
+import type { RuleProgram } from '../check/program.js';
+import type { Value } from '../syntax/ast.js';
+import { parseInt64 } from '../syntax/int64.js';
 
 function fail(message: string, fix: string): never {
   throw new DiagnosticError([{ severity: 'error', code: 'bad-tuple', message, fix }]);

@@ -1,9 +1,9 @@
 // Compiles a join plan to a specialised JavaScript function (typed-array loops, no per-tuple
 // allocation). The nesting depth of the generated code is the plan's length, not the data size.
-import type { FunctorRuntime } from './check/functors.js';
+import type { FunctorRuntime } from '../check/functors.js';
+import type { Expr, Plan, Step } from '../plan/plan.js';
+import type { Index, Relation } from '../storage/relation.js';
 import type { MemoSet } from './memo.js';
-import type { Expr, Plan, Step } from './plan/plan.js';
-import type { Index, Relation } from './storage/relation.js';
 
 /**
  * A compiled plan: R/X per access, B = [lo, hi] per access, S scratch per access, T head scratch,

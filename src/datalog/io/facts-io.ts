@@ -1,12 +1,12 @@
 // Soufflé-compatible fact files: `<rel>.facts` (tab-separated) in, `<rel>.csv` (tab-separated) out.
 import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
-import type { EvalResult } from './result.js';
-import type { FactDatabase } from './storage/database.js';
-import type { RelationSchema } from './storage/schema.js';
-import type { Value } from './syntax/ast.js';
-import { INT64_MAX, INT64_MIN, parseInt64 } from './syntax/int64.js';
+import { type Diagnostic, DiagnosticError } from '../../report/diagnostic.js';
+import type { EvalResult } from '../exec/result.js';
+import type { FactDatabase } from '../storage/database.js';
+import type { RelationSchema } from '../storage/schema.js';
+import type { Value } from '../syntax/ast.js';
+import { INT64_MAX, INT64_MIN, parseInt64 } from '../syntax/int64.js';
 import { writeRows } from './write-rows.js';
 
 const CHUNK = 1 << 20;

@@ -3,12 +3,12 @@
 // Numbers are exact 64-bit values computed with BigInt (number when safe, else bigint).
 // Used to cross-check the optimized evaluator; do not use it on large inputs.
 
-import { compare } from './check/consts.js';
-import { applyFunctor } from './check/functors.js';
-import type { RuleProgram } from './check/program.js';
+import { compare } from '../check/consts.js';
+import { applyFunctor } from '../check/functors.js';
+import type { RuleProgram } from '../check/program.js';
+import { type Literal, operands, type Term, type Value } from '../syntax/ast.js';
+import { arith64, bigOf, type Num, normNum } from '../syntax/int64.js';
 import { compareTuples } from './result.js';
-import { type Literal, operands, type Term, type Value } from './syntax/ast.js';
-import { arith64, bigOf, type Num, normNum } from './syntax/int64.js';
 
 type Env = Map<string, Value>;
 

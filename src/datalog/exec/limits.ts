@@ -1,6 +1,6 @@
 // Why an evaluation stopped early: a deadline or a tuple bound, located at the relation that grew.
-import { type Diagnostic, DiagnosticError, errorAt } from '../report/diagnostic.js';
-import type { RelationInfo } from './check/program.js';
+import { type Diagnostic, DiagnosticError, errorAt } from '../../report/diagnostic.js';
+import type { RelationInfo } from '../check/program.js';
 
 function located(info: RelationInfo, code: string, message: string, fix: string): Diagnostic {
   const l = info.loc;

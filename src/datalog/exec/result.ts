@@ -1,13 +1,13 @@
 // The result of an evaluation: decoded relation access and provenance queries.
-import { DiagnosticError } from '../report/diagnostic.js';
-import type { RelationInfo, RuleProgram } from './check/program.js';
-import { explainTuple, type Proof, type WhyNot, whyNotTuple } from './provenance/provenance.js';
-import type { Arena } from './storage/arena.js';
-import { type PackedRows, packedRows, type SymbolOrder, sortedRowOrder, symbolOrder } from './storage/order.js';
-import type { Relation } from './storage/relation.js';
-import type { SymbolTable } from './storage/symbols.js';
-import type { Kind, Value } from './syntax/ast.js';
-import { isInt64 } from './syntax/int64.js';
+import { DiagnosticError } from '../../report/diagnostic.js';
+import type { RelationInfo, RuleProgram } from '../check/program.js';
+import { explainTuple, type Proof, type WhyNot, whyNotTuple } from '../provenance/provenance.js';
+import type { Arena } from '../storage/arena.js';
+import { type PackedRows, packedRows, type SymbolOrder, sortedRowOrder, symbolOrder } from '../storage/order.js';
+import type { Relation } from '../storage/relation.js';
+import type { SymbolTable } from '../storage/symbols.js';
+import type { Kind, Value } from '../syntax/ast.js';
+import { isInt64 } from '../syntax/int64.js';
 
 /** Orders tuples column by column: numbers numerically, symbols by code units. */
 export function compareTuples(a: readonly Value[], b: readonly Value[]): number {

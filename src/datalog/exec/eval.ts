@@ -1,22 +1,22 @@
 // Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
 
-import { arith } from './check/consts.js';
-import { functorRuntime } from './check/functors.js';
-import { MemoSlot, type RuleProgram, type Stratum } from './check/program.js';
+import { arith } from '../check/consts.js';
+import { functorRuntime } from '../check/functors.js';
+import { MemoSlot, type RuleProgram, type Stratum } from '../check/program.js';
+import { buildPlan, type Plan } from '../plan/plan.js';
+import type { FactDatabase } from '../storage/database.js';
+import { Relation } from '../storage/relation.js';
+import { RowLimit } from '../storage/row-limit.js';
+import type { Clause, Term } from '../syntax/ast.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
-import { buildPlan, type Plan } from './plan/plan.js';
-import type { FactDatabase } from './storage/database.js';
-import { Relation } from './storage/relation.js';
-import { RowLimit } from './storage/row-limit.js';
-import type { Clause, Term } from './syntax/ast.js';
 
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
+import { lastReaders, readsOf } from '../plan/lifetime.js';
+import type { SymbolTable } from '../storage/symbols.js';
 import { MemoSet } from './memo.js';
-import { lastReaders, readsOf } from './plan/lifetime.js';
 import { EvalResult } from './result.js';
-import type { SymbolTable } from './storage/symbols.js';
 
 /** Rows a join reads between two looks at the clock. */
 const POLL = 1 << 14;
@@ -29,7 +29,7 @@ interface Runner {
   plan: Plan;
   fn: CompiledPlan;
   R: Relation[];
-  X: (import('./storage/relation.js').Index | null)[];
+  X: (import('../storage/relation.js').Index | null)[];
   B: Int32Array;
   S: Float64Array[];
   T: Float64Array;
