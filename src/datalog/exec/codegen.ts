@@ -2,7 +2,8 @@
 // allocation). The nesting depth of the generated code is the plan's length, not the data size.
 import type { FunctorRuntime } from '../check/functors.js';
 import type { Expr, Plan, Step } from '../plan/plan.js';
-import type { Index, Relation } from '../storage/relation.js';
+import type { Index } from '../storage/column-index.js';
+import type { Relation } from '../storage/relation.js';
 import type { MemoSet } from './memo.js';
 
 /**

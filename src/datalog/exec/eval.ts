@@ -4,6 +4,7 @@ import { arith } from '../check/consts.js';
 import { functorRuntime } from '../check/functors.js';
 import { MemoSlot, type RuleProgram, type Stratum } from '../check/program.js';
 import { buildPlan, type Plan } from '../plan/plan.js';
+import type { Index } from '../storage/column-index.js';
 import type { FactDatabase } from '../storage/database.js';
 import { Relation } from '../storage/relation.js';
 import { RowLimit } from '../storage/row-limit.js';
@@ -29,7 +30,7 @@ interface Runner {
   plan: Plan;
   fn: CompiledPlan;
   R: Relation[];
-  X: (import('../storage/relation.js').Index | null)[];
+  X: (Index | null)[];
   B: Int32Array;
   S: Float64Array[];
   T: Float64Array;
