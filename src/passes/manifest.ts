@@ -14,10 +14,6 @@
  *   [explain]                       # optional
  *   show = ["insert_after"]         # relations `explain` lists at a line (default: insert_call)
  *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id, _: any value)
- *
- *   [verify]                        # optional: how `ptolog verify` exercises the contract
- *   programs = "comm"               # the generated programs: comm, orchestration or random (default)
- *   memory-model = true             # check audit and apply against the abstract machine (default false)
  */
 import { join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
@@ -41,21 +37,8 @@ export interface ContractManifest {
   explainShow: string[];
   /** Why-not probes of `explain` for a statement with nothing derived: tuple text, `$s` the statement's id. */
   explainProbes: string[];
-  /** How `ptolog verify` exercises the contract (`[verify]`). */
-  verify: VerifySpec;
   /** The manifest's text and where its keys are, to locate an error found later (a bad probe). */
   site: ManifestSite;
-}
-
-/** The program families `ptolog verify` can generate (src/verify/programs.ts). */
-export const VERIFY_PROGRAMS = ['comm', 'orchestration', 'random'] as const;
-
-/** A contract's `[verify]` table: the programs that exercise it, and whether the memory model judges it. */
-export interface VerifySpec {
-  /** The generated programs: communication kernels, manual-scope fan-outs, or random syntactic programs. */
-  programs: (typeof VERIFY_PROGRAMS)[number];
-  /** True when audit and apply are checked against the independent abstract machine (docs/memory-model.md). */
-  memoryModel: boolean;
 }
 
 /** A manifest's text, and the offsets of its `show` and `probes` entries (same order as the lists). */
@@ -80,9 +63,8 @@ export function manifestError(site: ManifestSite, offset: number, message: strin
   ]);
 }
 
-const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain', 'verify'] as const;
+const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain'] as const;
 const EXPLAIN_KEYS = ['show', 'probes'] as const;
-const VERIFY_KEYS = ['programs', 'memory-model'] as const;
 /** The views ptolog can draw from a contract's relations. */
 export const VIEWS = ['graph'] as const;
 
@@ -157,19 +139,6 @@ export function parseManifest(path: string, folder: string, text: string): Contr
       ? null
       : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s (_ for any value)`,
   );
-  const verify = doc['verify'] ?? {};
-  if (typeof verify !== 'object' || verify === null || Array.isArray(verify))
-    fail(source, keyAt(text, 'verify'), "'verify' must be a table ([verify])");
-  const ve = verify as Record<string, unknown>;
-  for (const key of Object.keys(ve)) {
-    if (!(VERIFY_KEYS as readonly string[]).includes(key))
-      fail(source, keyAt(text, key), `unknown [verify] key '${key}'; the keys are ${VERIFY_KEYS.join(', ')}`);
-  }
-  const programs = ve['programs'] ?? 'random';
-  if (typeof programs !== 'string' || !(VERIFY_PROGRAMS as readonly string[]).includes(programs))
-    fail(source, keyAt(text, 'programs'), `'programs' must be one of ${VERIFY_PROGRAMS.join(', ')}`);
-  const memoryModel = ve['memory-model'] ?? false;
-  if (typeof memoryModel !== 'boolean') fail(source, keyAt(text, 'memory-model'), "'memory-model' must be true or false");
   const audit = file('audit');
   const edits = doc['apply'] !== undefined;
   const site: ManifestSite = {
@@ -188,7 +157,6 @@ export function parseManifest(path: string, folder: string, text: string): Contr
     views,
     explainShow,
     explainProbes,
-    verify: { programs: programs as VerifySpec['programs'], memoryModel },
     site,
   };
 }

@@ -260,7 +260,7 @@ export function checkProgram(text: string, passes: readonly PassSpec[], o: Check
   // One rule session for the program's checks (the caller's, or one for this call).
   const run: RunOptions = { ...(o.run ?? {}), session: o.run?.session ?? new RuleSession() };
   const parses = new Parses(run.defines);
-  const comm = o.sound === false ? undefined : passes.find((p) => p.verify.memoryModel);
+  const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
   // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
   // the same deadline as apply (a rule set that does not terminate must not hang it).
   const timeoutMs = o.timeoutMs ?? 10_000;

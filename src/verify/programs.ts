@@ -22,16 +22,16 @@ export interface GeneratedModule {
  * programs stress syntax (unbound names, `continue` outside loops), not the memory model.
  */
 export function arbModule(passes: readonly PassSpec[]): fc.Arbitrary<GeneratedModule> {
-  // Each contract's manifest names the programs that exercise it ([verify] programs).
-  const names = new Set(passes.map((p) => p.verify.programs));
+  const names = new Set(passes.map((p) => p.name));
   const families: fc.Arbitrary<GeneratedModule>[] = [];
-  if (names.has('comm')) families.push(arbCommProgram().map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
-  if (names.has('orchestration')) {
+  if (names.has('insert-comm-fence'))
+    families.push(arbCommProgram().map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
+  if (names.has('expand-manual-phase-fence')) {
     families.push(
       arbOrchestrationProgram().map((p) => ({ family: 'orchestration' as const, text: orchestrationModuleText(p, printProgram) })),
     );
   }
-  if (names.has('random') || families.length === 0)
+  if (names.has('cache-policy') || families.length === 0)
     families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
   return families.length === 1 ? families[0]! : fc.oneof(...families);
 }

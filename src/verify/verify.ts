@@ -45,7 +45,7 @@ class PropertyFailed extends Error {
 /** The properties checked for a selection of passes. */
 export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
   const ps: PropertyName[] = ['idempotent', 'conservative', 're-parses'];
-  if (passes.some((p) => p.verify.memoryModel)) ps.push('sound');
+  if (passes.some((p) => p.name === 'insert-comm-fence')) ps.push('sound');
   return ps;
 }
 

@@ -56,17 +56,6 @@ describe('contracts are data', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('the verifier names no contract: each manifest says which programs exercise it and whether the memory model judges it', () => {
-    for (const f of tsFiles('src/verify')) {
-      for (const p of PASSES) expect(code(f).includes(p.name), `${f} names ${p.name}`).toBe(false);
-    }
-    expect(Object.fromEntries(PASSES.map((p) => [p.name, p.verify]))).toEqual({
-      'cache-policy': { programs: 'random', memoryModel: false },
-      'expand-manual-phase-fence': { programs: 'orchestration', memoryModel: false },
-      'insert-comm-fence': { programs: 'comm', memoryModel: true },
-    });
-  });
-
   it('a --rules folder with a contract.toml is a contract of its own: --pass, apply, audit, explain know it', async () => {
     expect(contractsWith([FOURTH]).map((p) => p.name)).toEqual([
       'cache-policy',
@@ -107,7 +96,7 @@ describe('contracts are data', () => {
     expect(none.err).toContain('declares no graph view');
   });
 
-  it('manifest errors are located: an unknown view, a probe without $s, an unknown [explain] or [verify] key, a bad [verify] value', () => {
+  it('manifest errors are located: an unknown view, a probe without $s, an unknown [explain] key', () => {
     const bad = (text: string): string => {
       try {
         parseManifest('/x/contract.toml', 'x', `name = "x"\norder = 1\nsummary = "s"\napply = "a.dl"\naudit = "b.dl"\n${text}`);
@@ -122,10 +111,6 @@ describe('contracts are data', () => {
     expect(bad('[explain]\nshwo = ["a"]')).toMatch(/unknown \[explain\] key 'shwo'/);
     expect(bad('[explain]\nshow = ["a b"]')).toMatch(/'a b' is not a relation name/);
     expect(bad('views = ["graph"]\n[explain]\nshow = ["r"]\nprobes = [\'r($s)\']')).toBe('accepted');
-    expect(bad('[verify]\nprograms = "kernels"')).toMatch(/^\d+: 'programs' must be one of comm, orchestration, random$/);
-    expect(bad('[verify]\nmemory-model = "yes"')).toMatch(/'memory-model' must be true or false/);
-    expect(bad('[verify]\nsound = true')).toMatch(/unknown \[verify\] key 'sound'; the keys are programs, memory-model/);
-    expect(bad('[verify]\nprograms = "comm"\nmemory-model = true')).toBe('accepted');
   });
 });
 
