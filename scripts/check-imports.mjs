@@ -18,6 +18,12 @@ export const MAX_LINES = 600;
 const LAYERED = ['src/datalog'];
 /** Generated files, exempt from the length limit. */
 const GENERATED = new Set(['src/datalog/syntax/datalog-recipe.ts']);
+/**
+ * Cycles between parts being removed on another branch, as `a → b` pairs of the cycle: src/lsp
+ * imports src/cli/rule-cache.ts until the runner (src/runner/, on main) holds it. Remove each
+ * entry as it lands.
+ */
+const PENDING_PART_CYCLES = new Set(['src/cli → src/lsp']);
 /** Files being split on another branch (issue 31, the frontend's parser of record): remove each entry as it lands. */
 const PENDING_SPLIT = new Set(['src/frontend/build.ts', 'src/frontend/program.ts', 'src/frontend/semantics.ts']);
 
@@ -181,8 +187,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const parts = partGraph(graph);
   for (const comp of cycles(parts)) {
-    problems++;
     const path = cyclePath(parts, comp);
+    if (path.length === 3 && PENDING_PART_CYCLES.has(`${path[0]} → ${path[1]}`)) continue;
+    problems++;
     const edges = path.slice(1).map((to, i) => {
       const from = path[i];
       const [f, t] = [...graph].flatMap(([file, deps]) =>

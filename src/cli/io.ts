@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { cacheSpecOf, ruleCacheOf } from '../cache/rule-cache.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
+import { cacheSpecOf, ruleCacheOf } from './rule-cache.js';
 
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CliRuleCache } from '../cache/rule-cache.js';
 import type { RuleSession } from '../passes/rule-session.js';
 import { type FileResult, type FileTask, runFileTask } from './file-task.js';
+import type { CliRuleCache } from './rule-cache.js';
 
 /** A FileResult for an unexpected exception: one `internal-error` line, no stack trace. */
 export function internalFailure(file: string, e: unknown): FileResult {

@@ -1,9 +1,9 @@
 // Worker thread of `--jobs N`: runs FileTasks sent by the pool (src/cli/pool.ts) and posts results back.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CacheSpec, ruleCacheOf } from '../cache/rule-cache.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type FileTask, runFileTask } from './file-task.js';
 import { internalFailure } from './pool.js';
+import { type CacheSpec, ruleCacheOf } from './rule-cache.js';
 
 // The rule programs this worker has loaded, shared by the tasks it runs; its cache is the main
 // thread's (the same directories, and with the first task the programs the main thread loaded).

@@ -3,7 +3,7 @@
 // steps it reads its control port synchronously: a newer request for the same document (or a
 // close) cancels the one in progress, whose result is never sent.
 import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
-import { ruleCacheOf } from '../cache/rule-cache.js';
+import { ruleCacheOf } from '../cli/rule-cache.js';
 import { contractsWith, type PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { toWire } from '../report/wire.js';

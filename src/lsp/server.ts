@@ -26,7 +26,7 @@ import {
   type TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ruleCacheOf } from '../cache/rule-cache.js';
+import { ruleCacheOf } from '../cli/rule-cache.js';
 import { type Catalog, loadCatalog } from '../passes/catalog.js';
 import { readExtraRules } from '../passes/extra-rules.js';
 import { ruleFilesUnder, rulesDir } from '../passes/registry.js';

@@ -3,7 +3,7 @@
  * (pyproject.toml `[tool.ptolog]`) and suppression comments (`# ptolog: ignore[code]`) plug into.
  */
 
-import type { CacheSpec } from '../cache/rule-cache.js';
+import type { CacheSpec } from '../cli/rule-cache.js';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { PassSpec } from '../passes/registry.js';

@@ -1,6 +1,6 @@
 /** The messages between the language server and its analysis thread (analysis-worker.ts). */
 
-import type { CacheSpec } from '../cache/rule-cache.js';
+import type { CacheSpec } from '../cli/rule-cache.js';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { WireBundle } from '../report/wire.js';

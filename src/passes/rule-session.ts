@@ -17,8 +17,8 @@ export interface LoadedRules {
  * parsed and checked once, then reused (the passes share rules/lib.dl, rules/ops.dl and the op
  * catalog). Owned by that caller — the library keeps no rule cache of its own. `cwd`, when
  * given, is the directory rule paths are shown relative to in proofs and diagnostics. `cache`,
- * when given, keeps compiled programs between runs (datalog/plan/rule-cache.ts; the front ends'
- * cache comes from src/cache/rule-cache.ts).
+ * when given, keeps compiled programs between runs (datalog/plan/rule-cache.ts; the CLI's comes
+ * from its rule-cache.ts).
  */
 export class RuleSession {
   constructor(

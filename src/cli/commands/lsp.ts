@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { type CacheSpec, cacheSpecOf } from '../../cache/rule-cache.js';
 import { parseDefines } from '../../frontend/index.js';
 import type { LspSettings } from '../../lsp/index.js';
 import { AUDIT_STAGES, type AuditStage } from '../../passes/analyze.js';
 import type { CommandContext } from '../context.js';
 import { EXIT_OK, guarded } from '../io.js';
 import { selectPasses } from '../passes.js';
+import { type CacheSpec, cacheSpecOf } from '../rule-cache.js';
 
 /** The server options' cache field, when there is a cache. */
 function withCacheSpec(spec: CacheSpec | undefined): { cacheSpec?: CacheSpec } {

@@ -1,6 +1,6 @@
-// The compiled-rules cache of the front ends, the CLI and the language server (see README,
-// "Cache"): the shipped rules compiled when the package is built (dist/compiled-rules/), user
-// rule files in $PTOLOG_CACHE_DIR, else $XDG_CACHE_HOME/ptolog, else ~/.cache/ptolog. Entries carry the build they were written by.
+// The CLI's compiled-rules cache (see README, "Cache"): the shipped rules compiled when the
+// package is built (dist/compiled-rules/), user rule files in $PTOLOG_CACHE_DIR, else
+// $XDG_CACHE_HOME/ptolog, else ~/.cache/ptolog. Entries carry the build they were written by.
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
