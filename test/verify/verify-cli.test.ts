@@ -9,7 +9,18 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../cli/helpers.js';
+import { main } from '../../src/cli/main.js';
+import { RuleSession } from '../../src/passes/rule-session.js';
+
+// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
+const ruleSession = new RuleSession();
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ruleSession });
+  return { code, out, err };
+}
 
 /** A directory holding one user rule file that #includes the shipped insert_comm_fence.dl. */
 function userRules(body: string): string {
