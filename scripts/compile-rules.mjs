@@ -1,6 +1,6 @@
 // Compiles the shipped rules once, when the package is built: each contract's programs (its
 // rule files, their includes) parsed, checked and stored in dist/compiled-rules/ as the CLI's
-// compiled-rules cache reads them (src/datalog/rule-cache.ts), with BUILD, the identity of this
+// compiled-rules cache reads them (src/datalog/plan/rule-cache.ts), with BUILD, the identity of this
 // build (a hash of the bundles): entries of another build are never used. The CLI still checks
 // every input file of an entry against the rules on disk, so an edited rules/ is recompiled.
 // Run by `npm run build` after bundle.mjs.
@@ -25,7 +25,7 @@ mkdirSync(out, { recursive: true });
 const { PASSES, rulesDir } = await lib('passes/registry.js');
 const { loadRules } = await lib('passes/analyze.js');
 const { RuleSession } = await lib('passes/rule-session.js');
-const { diskStore } = await lib('datalog/disk-store.js');
+const { diskStore } = await lib('datalog/plan/disk-store.js');
 const session = new RuleSession(undefined, { version: `${pkg.version}+${build}`, stores: [], write: diskStore(out), memory: new Map() });
 for (const pass of PASSES) for (const entry of new Set([pass.entry, pass.audit])) loadRules(entry, [], rulesDir(), [], session);
 writeFileSync(join(out, 'BUILD'), `${build}\n`);

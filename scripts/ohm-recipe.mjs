@@ -1,5 +1,5 @@
-// Compiles the rule language's Ohm grammar (src/datalog/datalog.ohm) into a recipe module
-// (src/datalog/datalog-recipe.ts) that ohm-js's `makeRecipe` turns into the grammar in a few
+// Compiles the rule language's Ohm grammar (src/datalog/syntax/datalog.ohm) into a recipe module
+// (src/datalog/syntax/datalog-recipe.ts) that ohm-js's `makeRecipe` turns into the grammar in a few
 // milliseconds, where building it from the grammar text costs a quarter of a second per process.
 // Run by `npm run build`; `--check` exits 1 when the recipe module does not match the grammar.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import * as ohm from 'ohm-js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const grammarPath = join(root, 'src', 'datalog', 'datalog.ohm');
-const recipePath = join(root, 'src', 'datalog', 'datalog-recipe.ts');
+const grammarPath = join(root, 'src', 'datalog', 'syntax', 'datalog.ohm');
+const recipePath = join(root, 'src', 'datalog', 'syntax', 'datalog-recipe.ts');
 
 /** The recipe module's text for the grammar text `source`. */
 export function recipeModule(source) {

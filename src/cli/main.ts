@@ -3,13 +3,10 @@ import { Command, CommanderError } from 'commander';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { closestName } from '../report/suggest.js';
 import { commandModules } from './commands/index.js';
+import type { CommandContext } from './context.js';
 import { type CliIO, EXIT_FAILURE, processIO, reportDiagnostics } from './io.js';
 
-/** Context handed to each command module: the IO and a slot for the command's exit code. */
-export interface CommandContext {
-  io: CliIO;
-  setExit(code: number): void;
-}
+export type { CommandContext } from './context.js';
 
 /** ptolog's version, from its package.json (two levels above src/cli and dist/cli). */
 export function version(): string {

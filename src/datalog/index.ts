@@ -3,32 +3,33 @@
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { type Literal, operands, type Term } from './ast.js';
-import { checkProgram } from './check.js';
-import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './load.js';
-import { parseFile } from './parser.js';
-import type { RuleProgram } from './program.js';
-import { type CompileRequest, loadProgramCached as loadCached, type RuleCache } from './rule-cache.js';
+import { checkProgram } from './check/check.js';
+import type { RuleProgram } from './check/program.js';
+import { type CompileRequest, loadProgramCached as loadCached, type RuleCache } from './plan/rule-cache.js';
+import { type Literal, operands, type Term } from './syntax/ast.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './syntax/load.js';
+import { parseFile } from './syntax/parser.js';
 
-export { Arena } from './arena.js';
-export type { Kind, Value } from './ast.js';
-export { COMPILED_FORMAT } from './compiled.js';
-export { FactDatabase } from './database.js';
-export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './eval.js';
-export type { FileParser, FileReader, Libraries, NotRegular, RuleSource, TooLarge } from './load.js';
-export { MAX_RULE_FILE_BYTES } from './load.js';
-export { type RelationInfo, RuleProgram } from './program.js';
-export { type Projection, projectInputs } from './projection.js';
-export { EvalResult } from './result.js';
-export type { CompiledStore, CompileRequest, RuleCache } from './rule-cache.js';
+export { type RelationInfo, RuleProgram } from './check/program.js';
+export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './exec/eval.js';
+export { EvalResult } from './exec/result.js';
+export { COMPILED_FORMAT } from './plan/compiled.js';
+export { projectInputs } from './plan/projection.js';
+export type { CompiledStore, CompileRequest, RuleCache } from './plan/rule-cache.js';
+export { Arena } from './storage/arena.js';
+export { FactDatabase } from './storage/database.js';
+export type { Projection } from './storage/schema.js';
+export type { Kind, Value } from './syntax/ast.js';
+export type { FileParser, FileReader, Libraries, NotRegular, RuleSource, TooLarge } from './syntax/load.js';
+export { MAX_RULE_FILE_BYTES } from './syntax/load.js';
 
-import { neededRelations } from './eval.js';
+import { neededRelations } from './exec/eval.js';
 
-export { formatOutputs, readFactsDir, readFactsFile, writeOutputs } from './facts-io.js';
-export { formatProof, formatTuple, formatValue, formatWhyNot } from './format.js';
-export { evaluateNaive } from './naive.js';
-export type { Premise, Proof, RuleRef, WhyNot } from './provenance.js';
-export { parseTupleText } from './tuple-text.js';
+export { evaluateNaive } from './exec/naive.js';
+export { formatOutputs, readFactsDir, readFactsFile, writeOutputs } from './io/facts-io.js';
+export { parseTupleText } from './io/tuple-text.js';
+export { formatProof, formatTuple, formatValue, formatWhyNot } from './provenance/format.js';
+export type { Premise, Proof, RuleRef, WhyNot } from './provenance/provenance.js';
 
 /**
  * Parses, resolves `#include` (once per program by resolved path, see loadFiles for

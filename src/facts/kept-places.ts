@@ -11,7 +11,7 @@
 
 import { empty } from '../ir/compact.js';
 import type { SubmitExpr } from '../ir/nodes.js';
-import type { Located } from './node-table.js';
+import type { Located } from './entities.js';
 
 /** Int32 values per row: id, kind code, start, end, depsStart, depsEnd, what (one of the three below), callee code. */
 const STRIDE = 8;

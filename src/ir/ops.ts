@@ -4,7 +4,7 @@
  * enum type of parameters that take one. The frontend normalises calls with it; the printer
  * prints canonical names and enum values with it. Ops it does not list keep the name they
  * were written with. It is read, when this module loads, from the op catalog
- * (rules/op_catalog.dl: `frontend_op`, `frontend_enum_param`, `frontend_keywords_stay`,
+ * (rules/op_catalog.dl: `frontend_op`, `frontend_enum_param`, `frontend_keywords_stay`, `frontend_declaration`,
  * `dsl_enum`, `dsl_data_type`, with the ops' `op_entry` / `op_spelling` / `op_param` /
  * `op_kw_only`): what ptolog knows about ops is written once, there.
  */
@@ -52,6 +52,11 @@ export interface OpSpec {
    * e.g. `pl.set_cache_policy` rejects the keyword form).
    */
   keywordsToPositions?: boolean;
+  /**
+   * A statement of this op is a declaration of its first argument (`frontend_declaration`:
+   * `pl.set_cache_policy`): bodies print it first, and equality ignores the order of declarations.
+   */
+  declaration?: boolean;
 }
 
 /** The ops the frontend normalises (`frontend_op` facts), in the catalog's order. */
@@ -101,6 +106,7 @@ function readCatalog(text: string): void {
   const kwOnly = new Set(of('op_kw_only').map(([op, name]) => `${op}.${name}`));
   const enums = new Map(of('frontend_enum_param').map(([op, param, e]) => [`${op}.${param}`, e as string]));
   const stay = new Set(of('frontend_keywords_stay').map(([op]) => op as string));
+  const declarations = new Set(of('frontend_declaration').map(([op]) => op as string));
   for (const [op, printName, positional] of of('frontend_op')) {
     const canonical = op as string;
     const names = (params.get(canonical) ?? []).slice(0, positional as number);
@@ -120,6 +126,7 @@ function readCatalog(text: string): void {
       params: ps,
       ...(Object.keys(kwEnums).length > 0 ? { kwEnums } : {}),
       ...(stay.has(canonical) ? { keywordsToPositions: false } : {}),
+      ...(declarations.has(canonical) ? { declaration: true } : {}),
     });
   }
 }

@@ -5,6 +5,7 @@
  * trees), never the length of a body.
  */
 import type { Expr, FunctionDef, Keyword, Program, Stmt, TypeExpr } from './nodes.js';
+import { opByCanonical } from './ops.js';
 
 /** The statement bodies nested directly in `s` (then/else, loop and scope bodies). */
 export function childBodies(s: Stmt): Stmt[][] {
@@ -271,9 +272,17 @@ export function namesUsed(programs: readonly Program[]): Set<string> {
   return names;
 }
 
-/** A cache-policy declaration statement: `pl.set_cache_policy(t, policy)` as a statement. */
+/**
+ * A declaration statement: a call, as a statement, of an op the op catalog marks a declaration
+ * (`frontend_declaration`; `pl.set_cache_policy(t, policy)` is one).
+ */
 export function isCachePolicyDecl(s: Stmt): boolean {
-  return s.kind === 'ExprStmt' && s.value.kind === 'Call' && s.value.callee.kind === 'op' && s.value.callee.name === 'set_cache_policy';
+  return (
+    s.kind === 'ExprStmt' &&
+    s.value.kind === 'Call' &&
+    s.value.callee.kind === 'op' &&
+    opByCanonical(s.value.callee.name)?.declaration === true
+  );
 }
 
 /**
@@ -308,11 +317,16 @@ export function hoistDecls<T extends Stmt>(body: readonly T[]): readonly T[] {
   return [...decls, ...body.filter((s) => !isCachePolicyDecl(s))];
 }
 
-/** The name a well-formed declaration `pl.set_cache_policy(name, pl.CachePolicy.X)` declares, else null. */
+/**
+ * The name a well-formed declaration declares (`pl.set_cache_policy(name, pl.CachePolicy.X)`: a
+ * name, then a member of the enum the op's second parameter takes), else null.
+ */
 function declaredName(s: Stmt): string | null {
   if (s.kind !== 'ExprStmt' || s.value.kind !== 'Call') return null;
   const c = s.value;
+  if (c.callee.kind !== 'op') return null;
   const policy = c.args[1];
-  const validPolicy = policy !== undefined && policy.kind === 'Enum' && policy.enum === 'CachePolicy';
+  const takes = opByCanonical(c.callee.name)?.params[1]?.enum;
+  const validPolicy = policy !== undefined && policy.kind === 'Enum' && takes !== undefined && policy.enum === takes;
   return c.args.length === 2 && c.kwargs.length === 0 && c.args[0]!.kind === 'Name' && validPolicy ? c.args[0]!.id : null;
 }

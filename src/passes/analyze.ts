@@ -31,15 +31,9 @@ export interface Analysis {
   ruleWarnings: Diagnostic[];
 }
 
-/**
- * The stage `audit` judges a file at: `pipeline` (the default) as PyPTO's Default pipeline
- * compiles it, its passes run; `as-written` the text as it stands. The rules decide what each
- * stage reports; this only sets the `audit_stage` fact (rules/schema.dl).
- */
-export type AuditStage = 'pipeline' | 'as-written';
+import type { AuditStage } from './audit-stage.js';
 
-/** The audit stages, as `--stage` and the configuration spell them. */
-export const AUDIT_STAGES: readonly AuditStage[] = ['pipeline', 'as-written'];
+export { AUDIT_STAGES, type AuditStage } from './audit-stage.js';
 
 /** How the rules of a pass are found and evaluated. */
 export interface AnalyzeOptions {

@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
-import { AUDIT_STAGES, type AuditStage } from './analyze.js';
+import { AUDIT_STAGES, type AuditStage } from './audit-stage.js';
 import { parseTomlDoc } from './toml-doc.js';
 
 /** One declared diagnostic code. */

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '../datalog/index.js';
-import type { WhyNot } from '../datalog/provenance.js';
-import { parsePatternText } from '../datalog/tuple-text.js';
+import { parsePatternText } from '../datalog/io/tuple-text.js';
+import type { WhyNot } from '../datalog/provenance/provenance.js';
 import type { Entity } from '../facts/extract.js';
 import type { Span } from '../ir/nodes.js';
 import { DiagnosticError } from '../report/diagnostic.js';

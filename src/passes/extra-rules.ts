@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { relationsUsedUndeclared } from '../datalog/index.js';
-import { readRuleFile } from '../datalog/load.js';
+import { readRuleFile } from '../datalog/syntax/load.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { loadRules } from './analyze.js';
 import { isContractFolder, PASSES, type PassSpec } from './registry.js';

@@ -1,5 +1,5 @@
-import type { Term } from '../datalog/ast.js';
 import type { EvalResult, RuleProgram } from '../datalog/index.js';
+import type { Term } from '../datalog/syntax/ast.js';
 import type { Diagnostic, Location } from '../report/diagnostic.js';
 
 /** The string a constant term spells, or null when the term is not a string constant. */

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
-import type { ParsedFile } from '../datalog/ast.js';
 import type { RuleCache, RuleProgram } from '../datalog/index.js';
-import { parseFile } from '../datalog/parser.js';
+import type { ParsedFile } from '../datalog/syntax/ast.js';
+import { parseFile } from '../datalog/syntax/parser.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { Catalog } from './catalog.js';
@@ -17,8 +17,8 @@ export interface LoadedRules {
  * parsed and checked once, then reused (the passes share rules/lib.dl, rules/ops.dl and the op
  * catalog). Owned by that caller — the library keeps no rule cache of its own. `cwd`, when
  * given, is the directory rule paths are shown relative to in proofs and diagnostics. `cache`,
- * when given, keeps compiled programs between runs (rule-cache.ts; the CLI's comes from
- * src/cli/rule-cache.ts).
+ * when given, keeps compiled programs between runs (datalog/plan/rule-cache.ts; the CLI's comes
+ * from its rule-cache.ts).
  */
 export class RuleSession {
   constructor(

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diskStore } from '../datalog/disk-store.js';
 import type { RuleCache } from '../datalog/index.js';
+import { diskStore } from '../datalog/plan/disk-store.js';
 
 /** Where the cache is, as plain data (handed to `--jobs` workers). */
 export interface CacheSpec {

@@ -2,19 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import * as lib from '../../src/index.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ruleSession });
-  return { code, out, err };
-}
+import { run } from './helpers.js';
 
 function scratch(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'ptolog-cli-'));

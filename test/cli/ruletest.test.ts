@@ -8,18 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ruleSession });
-  return { code, out, err };
-}
+import { run } from './helpers.js';
 
 /** A copy of a shipped example test in a scratch directory, its `# rules:` made absolute, edited by `edit`. */
 function scratchCopy(name: string, edit: (t: string) => string, fixed = false): string {

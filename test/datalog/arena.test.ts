@@ -1,8 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { Arena, MIN_BYTES } from '../../src/datalog/arena.js';
 import { evaluate, loadProgram } from '../../src/datalog/index.js';
-import { RowBuffer } from '../../src/datalog/row-buffer.js';
+import { Arena, MIN_BYTES } from '../../src/datalog/storage/arena.js';
+import { RowBuffer } from '../../src/datalog/storage/row-buffer.js';
 
 type Arr = Int32Array | Float64Array | Uint8Array;
 

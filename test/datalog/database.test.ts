@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { evaluate, loadProgram } from '../../src/datalog/index.js';
-import { RowBuffer } from '../../src/datalog/row-buffer.js';
+import { RowBuffer } from '../../src/datalog/storage/row-buffer.js';
 
 const program = () =>
   loadProgram([

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { Arena, MIN_BYTES } from '../../src/datalog/arena.js';
-import { Relation } from '../../src/datalog/relation.js';
+import { Arena, MIN_BYTES } from '../../src/datalog/storage/arena.js';
+import { Relation } from '../../src/datalog/storage/relation.js';
 
 // Dense indexes (a column of distinct ids: one table slot per value) and relations built from
 // row arrays (a dedup pass only when no column is distinct), checked against plain models.

@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { takeFastFacts } from '../../src/datalog/fast-facts.js';
-import { parseFile } from '../../src/datalog/parser.js';
+import { takeFastFacts } from '../../src/datalog/syntax/fast-facts.js';
+import { parseFile } from '../../src/datalog/syntax/parser.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
 import { SourceText } from '../../src/report/source.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { strlen, substr, toNumber } from '../../src/datalog/functors.js';
+import { strlen, substr, toNumber } from '../../src/datalog/check/functors.js';
 import { type EvalResult, evaluate, evaluateNaive, formatProof, formatWhyNot, loadProgram, type Value } from '../../src/datalog/index.js';
-import { parseFile } from '../../src/datalog/parser.js';
-import { buildPlan } from '../../src/datalog/plan.js';
+import { buildPlan } from '../../src/datalog/plan/plan.js';
+import { parseFile } from '../../src/datalog/syntax/parser.js';
 import { SourceText } from '../../src/report/source.js';
 import { checkErrors, prog } from './helpers.js';
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import * as ohm from 'ohm-js';
 import { describe, expect, it } from 'vitest';
-import { DATALOG_RECIPE } from '../../src/datalog/datalog-recipe.js';
-import { datalogGrammar } from '../../src/datalog/grammar.js';
+import { DATALOG_RECIPE } from '../../src/datalog/syntax/datalog-recipe.js';
+import { datalogGrammar } from '../../src/datalog/syntax/grammar.js';
 
 // ohm-js has Grammar#toRecipe (its CLI's bundles use it) without a type.
 const recipeOf = (g: ohm.Grammar): string => (g as unknown as { toRecipe(): string }).toRecipe();
-const grammarText = readFileSync(new URL('../../src/datalog/datalog.ohm', import.meta.url), 'utf8');
+const grammarText = readFileSync(new URL('../../src/datalog/syntax/datalog.ohm', import.meta.url), 'utf8');
 
 describe('the precompiled rule-language grammar', () => {
   it('is the recipe of datalog.ohm as it stands (run `node scripts/ohm-recipe.mjs` after editing the grammar)', () => {

@@ -5,7 +5,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { evaluate, evaluateNaive, loadProgram, type Value } from '../../src/datalog/index.js';
-import { arith64, INT64_MAX, INT64_MIN, Int64Table, normNum } from '../../src/datalog/int64.js';
+import { arith64, INT64_MAX, INT64_MIN, Int64Table, normNum } from '../../src/datalog/syntax/int64.js';
 
 const clamp = (v: bigint): bigint => (v < INT64_MIN ? INT64_MIN : v > INT64_MAX ? INT64_MAX : v);
 const EDGES = [0n, 1n, 2n ** 31n, 2n ** 32n, 2n ** 53n, 2n ** 62n, INT64_MAX].flatMap((b) => [b, -b]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, loadProgram } from '../../src/datalog/index.js';
-import { lastReaders, readsOf } from '../../src/datalog/lifetime.js';
+import { lastReaders, readsOf } from '../../src/datalog/plan/lifetime.js';
 
 const text = `.decl e(x: number, y: number)
 .input e

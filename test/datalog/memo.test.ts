@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { Arena } from '../../src/datalog/arena.js';
-import { AggMemo, MemoSet } from '../../src/datalog/memo.js';
+import { AggMemo, MemoSet } from '../../src/datalog/exec/memo.js';
+import { Arena } from '../../src/datalog/storage/arena.js';
 
 /** Keys of encoded values: small ints (many repeats), int32 extremes, wide safe integers, boxes (≤ -2^62). */
 const value = fc.oneof(

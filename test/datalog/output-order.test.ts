@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { compareTuples } from '../../src/datalog/exec/result.js';
 import { type Value, writeOutputs } from '../../src/datalog/index.js';
-import { normNum } from '../../src/datalog/int64.js';
-import { compareTuples } from '../../src/datalog/result.js';
+import { normNum } from '../../src/datalog/syntax/int64.js';
 import { run } from './helpers.js';
 
 /** Numbers from ranges that select each sorting path: dense small, sparse 32-bit, beyond 32 and 53 bits. */

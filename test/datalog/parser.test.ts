@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadProgram } from '../../src/datalog/index.js';
-import { parseFile } from '../../src/datalog/parser.js';
+import { parseFile } from '../../src/datalog/syntax/parser.js';
 import { SourceText } from '../../src/report/source.js';
 import { checkErrors, errorsOf } from './helpers.js';
 

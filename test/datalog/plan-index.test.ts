@@ -2,7 +2,7 @@
 // so constant keys there filter a scan (no index the relation would hold while it lives); a plan
 // of a recursive rule runs every iteration and keeps its index.
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/datalog/plan.js';
+import { buildPlan } from '../../src/datalog/plan/plan.js';
 import { prog } from './helpers.js';
 
 const program = prog(`

@@ -1,8 +1,7 @@
 import { test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { operands, type Term } from '../../src/datalog/ast.js';
-import { compare } from '../../src/datalog/consts.js';
-import { applyFunctor } from '../../src/datalog/functors.js';
+import { compare } from '../../src/datalog/check/consts.js';
+import { applyFunctor } from '../../src/datalog/check/functors.js';
 import {
   type EvalResult,
   evaluate,
@@ -13,7 +12,8 @@ import {
   type RuleProgram,
   type Value,
 } from '../../src/datalog/index.js';
-import { arith64, type Num, normNum } from '../../src/datalog/int64.js';
+import { operands, type Term } from '../../src/datalog/syntax/ast.js';
+import { arith64, type Num, normNum } from '../../src/datalog/syntax/int64.js';
 import { runs as scaled } from '../runs.js';
 import { randomCase, seeds } from './gen.js';
 import { run } from './helpers.js';

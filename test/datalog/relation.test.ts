@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { Relation } from '../../src/datalog/relation.js';
+import { Relation } from '../../src/datalog/storage/relation.js';
 
 // Operations on a relation, checked against a plain model (a map from tuple text to its first row).
 type Op =

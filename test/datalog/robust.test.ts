@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type EvaluationStopped, EvaluationTimeout, evaluate, loadProgram, TupleLimitExceeded } from '../../src/datalog/index.js';
-import { flattenDeepGroups } from '../../src/datalog/nesting.js';
+import { flattenDeepGroups } from '../../src/datalog/syntax/nesting.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
 
 /** The codes and messages of the errors loading `text` raises. */

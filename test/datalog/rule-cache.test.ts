@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toPlain } from '../../src/datalog/compiled.js';
-import { diskStore } from '../../src/datalog/disk-store.js';
 import type { RuleProgram } from '../../src/datalog/index.js';
 import { type CompiledStore, evaluate, loadProgramCached, type RuleCache } from '../../src/datalog/index.js';
+import { toPlain } from '../../src/datalog/plan/compiled.js';
+import { diskStore } from '../../src/datalog/plan/disk-store.js';
 import { loadRules } from '../../src/passes/analyze.js';
 import { PASSES, rulesDir } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';

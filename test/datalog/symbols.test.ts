@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { symbolOrder } from '../../src/datalog/order.js';
-import { SymbolTable } from '../../src/datalog/symbols.js';
+import { symbolOrder } from '../../src/datalog/storage/order.js';
+import { SymbolTable } from '../../src/datalog/storage/symbols.js';
 
 describe('SymbolTable', () => {
   // Few distinct short strings (many repeats), any strings, and names like a0..a99999 (past the table's first growths).

@@ -4,17 +4,10 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { parseModule, readModule } from '../../src/frontend/index.js';
 import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
 import { printModule } from '../../src/ir/print.js';
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
-  return { code, out, err };
-}
+import { run } from '../cli/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ptolog-fmt-'));
 const canonical = [

@@ -18,6 +18,7 @@ import {
   tensor,
 } from '../../src/gen/build.js';
 import type { Stmt } from '../../src/ir/nodes.js';
+import { OPS, opByCanonical } from '../../src/ir/ops.js';
 import { childBodies, hoistDecls, isCachePolicyDecl, namesUsed, walkStmts } from '../../src/ir/visit.js';
 
 describe('visit helpers', () => {
@@ -31,6 +32,20 @@ describe('visit helpers', () => {
     expect(hoistDecls([x, decl, pass(), d2])).toEqual([decl, d2, x, pass()]);
     expect(isCachePolicyDecl(decl)).toBe(true);
     expect(isCachePolicyDecl(x)).toBe(false);
+  });
+
+  it('a declaration is a statement of an op the op catalog marks so (frontend_declaration), not a name in the code', () => {
+    expect(OPS.filter((o) => o.declaration).map((o) => o.canonical)).toEqual(['set_cache_policy']);
+    const fence = exprStmt(call('system.fence', []));
+    expect(isCachePolicyDecl(fence)).toBe(false);
+    const spec = opByCanonical('system.fence')!;
+    spec.declaration = true; // as if the catalog said so
+    try {
+      expect(isCachePolicyDecl(fence)).toBe(true);
+      expect(hoistDecls([pass(), fence])).toEqual([fence, pass()]);
+    } finally {
+      delete spec.declaration;
+    }
   });
 
   it('walkStmts visits nested bodies in pre-order with depth', () => {

@@ -2,20 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { extrasFor, readExtraRules } from '../../src/passes/extra-rules.js';
 import { PASSES, passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), ruleSession });
-  return { code, out, err };
-}
+import { run } from '../cli/helpers.js';
 
 function rulesDirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'ptolog-rules-'));

@@ -5,7 +5,7 @@
  * the playground runs writes files.
  */
 
-import datalogOhm from '../../../src/datalog/datalog.ohm?raw';
+import datalogOhm from '../../../src/datalog/syntax/datalog.ohm?raw';
 import pyptoOhm from '../../../src/frontend/pypto.ohm?raw';
 
 const shipped = import.meta.glob(['../../../rules/**/*.dl', '../../../rules/**/*.toml'], {

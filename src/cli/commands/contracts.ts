@@ -10,10 +10,10 @@ import { PASSES, type PassSpec, rulesDir } from '../../passes/registry.js';
 import type { RuleSession } from '../../passes/rule-session.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
+import type { CommandContext } from '../context.js';
 import { defineTypos } from '../define-typos.js';
 import { readText } from '../files.js';
 import { EXIT_FAILURE, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];

@@ -19,10 +19,10 @@ import { readExtraRules } from '../../passes/extra-rules.js';
 import { PASSES, rulesDir } from '../../passes/registry.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
 import { checkPlan, extensionSummary } from '../check-rules.js';
+import type { CommandContext } from '../context.js';
 import { ensureOutputDir, writingOutputs } from '../files.js';
 import { EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
 import { evaluationBounds, type LimitOpts, limitOptions } from '../limits.js';
-import type { CommandContext } from '../main.js';
 
 /** The shipped rules directory as the user reads it in messages: relative to the working directory. */
 function shippedRules(): string {

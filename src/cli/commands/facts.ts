@@ -6,10 +6,10 @@ import { MemorySink } from '../../facts/sink.js';
 import { writeFactFiles } from '../../facts/tsv.js';
 import { moduleErrors, parseDefines, parseModuleIsolated } from '../../frontend/index.js';
 import { rulesDir } from '../../passes/registry.js';
+import type { CommandContext } from '../context.js';
 import { defineTypos } from '../define-typos.js';
 import { ensureOutputDir, readText, writingOutputs } from '../files.js';
 import { EXIT_FAILURE, EXIT_OK, guarded, reportDiagnostics } from '../io.js';
-import type { CommandContext } from '../main.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 

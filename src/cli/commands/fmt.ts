@@ -17,12 +17,12 @@ import { DEFAULT_EXCLUDE } from '../../config/config.js';
 import { moduleErrors, parseDefines, readModuleIsolated } from '../../frontend/index.js';
 import { unprintableFunctions } from '../../ir/print.js';
 import { type Diagnostic, DiagnosticError } from '../../report/diagnostic.js';
+import type { CommandContext } from '../context.js';
 import { defineTypos } from '../define-typos.js';
 import { unifiedDiff } from '../file-task.js';
 import { readSource, writeAtomic } from '../files.js';
 import { formatInPlace } from '../fmt-in-place.js';
 import { EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { expandTargets } from '../targets.js';
 
 interface FmtOptions {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../main.js';
+import type { CommandContext } from '../context.js';
 import { registerContractCommands } from './contracts.js';
 import { registerDatalogCommands } from './datalog.js';
 import { registerFactsCommand } from './facts.js';

@@ -9,8 +9,8 @@ import { parseDefines } from '../../frontend/index.js';
 import type { LspSettings } from '../../lsp/index.js';
 import { AUDIT_STAGES, type AuditStage } from '../../passes/analyze.js';
 import { type CacheSpec, cacheSpecOf } from '../../runner/rule-cache.js';
+import type { CommandContext } from '../context.js';
 import { EXIT_OK, guarded } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
 
 /** The server options' cache field, when there is a cache. */

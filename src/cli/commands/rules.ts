@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { type CatalogEntry, catalogForRules } from '../../passes/catalog.js';
 import { formatRuleHelp, formatRulesList, lookupCode } from '../../passes/catalog-text.js';
 import { contractsWith, loadContracts, rulesDir } from '../../passes/registry.js';
+import type { CommandContext } from '../context.js';
 import { EXIT_OK, guarded } from '../io.js';
-import type { CommandContext } from '../main.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 

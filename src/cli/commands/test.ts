@@ -9,9 +9,9 @@ import { type Diagnostic, DiagnosticError, errorAt } from '../../report/diagnost
 import { SourceText } from '../../report/source.js';
 import { checkAnnotatedCodes, hasAnnotations, type RuleTestInput, readAnnotations, runRuleTest } from '../../ruletest/index.js';
 import { Runner } from '../../runner/runner.js';
+import type { CommandContext } from '../context.js';
 import { readText, unreadableReason } from '../files.js';
 import { EXIT_FINDINGS, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];

@@ -5,9 +5,9 @@ import { checkRulesRoot } from '../../passes/rules-root.js';
 // The verifier (and fast-check with it) is loaded when `verify` runs, not at every start-up.
 import { Runner } from '../../runner/runner.js';
 import type { VerifyReport } from '../../verify/verify.js';
+import type { CommandContext } from '../context.js';
 import { EXIT_FINDINGS, EXIT_OK, guarded, ruleSessionOf } from '../io.js';
 import { seconds, tupleCount } from '../limits.js';
-import type { CommandContext } from '../main.js';
 import { selectPasses } from '../passes.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];

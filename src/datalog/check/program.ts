@@ -1,0 +1,90 @@
+// The checked program: relations, clauses (aggregate-local variables renamed) and strata.
+import type { Location } from '../../report/diagnostic.js';
+import type { SourceText } from '../../report/source.js';
+import type { Arena } from '../storage/arena.js';
+import { FactDatabase } from '../storage/database.js';
+import type { RelationSchema } from '../storage/schema.js';
+import type { Clause, Kind } from '../syntax/ast.js';
+import { type DepEdge, dependencyEdges } from './stratify.js';
+
+/** A declared relation of the checked program: its schema (what storage reads), where it is declared, its I/O directives. */
+export interface RelationInfo extends RelationSchema {
+  loc: Location;
+  output: boolean;
+  printsize: boolean;
+}
+
+export interface ProgramClause {
+  id: number;
+  clause: Clause;
+  head: number;
+  /** The kind of every variable of the clause (aggregate locals renamed `X@n`). */
+  varKinds: Map<string, Kind>;
+}
+
+export interface Stratum {
+  /** Relation ids of this strongly connected component. */
+  relations: number[];
+  /** True when some relation depends on itself (directly or through the others). */
+  recursive: boolean;
+  /** Clause ids whose head is in this stratum. */
+  clauses: number[];
+}
+
+/**
+ * A typed place in every RuleProgram where a later stage keeps what it computed from the program
+ * (compiled join plans, projections): the program holds the values without knowing their types,
+ * so it imports nothing of the stages that read it. Create one slot per cache, as a module constant.
+ */
+export class MemoSlot<T> {
+  constructor(
+    /** What the slot holds, for a reader of the code. */
+    readonly name: string,
+    /** The slot's initial value in a program (an empty map, usually). */
+    readonly make: () => T,
+  ) {}
+}
+
+/** A rule program that passed every static check; evaluate it with `evaluate`. */
+export class RuleProgram {
+  readonly byName: Map<string, RelationInfo>;
+  /** What later stages computed from this program (see MemoSlot), by slot. */
+  private readonly memos = new Map<MemoSlot<unknown>, unknown>();
+
+  private edgeMemo: readonly DepEdge[] | undefined;
+
+  constructor(
+    readonly relations: RelationInfo[],
+    readonly clauses: ProgramClause[],
+    readonly strata: Stratum[],
+    readonly sources: SourceText[],
+    edges?: readonly DepEdge[],
+  ) {
+    this.byName = new Map(relations.map((r) => [r.name, r]));
+    this.edgeMemo = edges;
+  }
+
+  /** Every dependency edge head → body relation of the clauses (stratify.ts's dependencyEdges, computed once). */
+  get edges(): readonly DepEdge[] {
+    this.edgeMemo ??= dependencyEdges(this.clauses, (rel) => this.byName.get(rel)?.id ?? -1);
+    return this.edgeMemo;
+  }
+
+  /** The value of `slot` for this program, made by the slot on first use and kept as long as the program. */
+  memo<T>(slot: MemoSlot<T>): T {
+    if (this.memos.has(slot)) return this.memos.get(slot) as T;
+    const v = slot.make();
+    this.memos.set(slot, v);
+    return v;
+  }
+
+  /** The relation named `name`, or undefined. */
+  relation(name: string): RelationInfo | undefined {
+    return this.byName.get(name);
+  }
+
+  /** An empty database of facts for this program's relations; its large arrays come from `arena` (default: its own). */
+  newDatabase(arena?: Arena): FactDatabase {
+    return new FactDatabase(this, arena);
+  }
+}

@@ -1,0 +1,402 @@
+// Semi-naive evaluation, stratum by stratum, of a checked program over a fact database.
+
+import { arith } from '../check/consts.js';
+import { functorRuntime } from '../check/functors.js';
+import { MemoSlot, type RuleProgram, type Stratum } from '../check/program.js';
+import { buildPlan, type Plan } from '../plan/plan.js';
+import type { Index } from '../storage/column-index.js';
+import type { FactDatabase } from '../storage/database.js';
+import { Relation } from '../storage/relation.js';
+import { RowLimit } from '../storage/row-limit.js';
+import type { Clause, Term } from '../syntax/ast.js';
+import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
+import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
+
+export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
+
+import { lastReaders, readsOf } from '../plan/lifetime.js';
+import type { SymbolTable } from '../storage/symbols.js';
+import { MemoSet } from './memo.js';
+import { EvalResult } from './result.js';
+
+/** Rows a join reads between two looks at the clock. */
+const POLL = 1 << 14;
+
+/** Thrown by the clock inside a join when the deadline has passed (run() turns it into an EvaluationTimeout). */
+const PAST_DEADLINE = new Error('past the deadline');
+
+/** A compiled plan with its per-run buffers. */
+interface Runner {
+  plan: Plan;
+  fn: CompiledPlan;
+  R: Relation[];
+  X: (Index | null)[];
+  B: Int32Array;
+  S: Float64Array[];
+  T: Float64Array;
+  out: Relation;
+  /** Access numbers of the top-level positive scans (an empty one makes the run a no-op). */
+  top: number[];
+}
+
+/** The compiled join plans of a program's evaluations, by generated code (same code, same function). */
+const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<string, CompiledPlan>());
+/** The relations each `keep` set of an evaluation needs (by its sorted names; see neededFor). */
+const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Map<string, Set<number>>());
+
+/** The encoded value of a constant term (a fact argument), or null on division by zero. */
+export function constValue(t: Term, symbols: SymbolTable): number | null {
+  switch (t.kind) {
+    case 'num':
+      return symbols.numbers.fromBig(t.value);
+    case 'str':
+      return symbols.intern(t.value);
+    case 'neg': {
+      const a = constValue(t.arg, symbols);
+      return a === null ? null : symbols.numbers.neg(a);
+    }
+    case 'bin': {
+      const l = constValue(t.left, symbols);
+      const r = constValue(t.right, symbols);
+      return l === null || r === null ? null : arith(t.op, l, r, symbols.numbers);
+    }
+    case 'call': {
+      const args: number[] = [];
+      for (const a of t.args) {
+        const v = constValue(a, symbols);
+        if (v === null) return null;
+        args.push(v);
+      }
+      return functorRuntime(symbols).apply(t.fn, args);
+    }
+    default:
+      throw new Error(`a fact argument must be constant, not ${t.kind}`);
+  }
+}
+
+/** Number of top-level positive atoms of `c` whose relation is in `rec`. */
+function recursiveAtoms(c: Clause, rec: ReadonlySet<number>, relId: (n: string) => number): number {
+  return c.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel))).length;
+}
+
+export interface EvaluateOptions {
+  /**
+   * Evaluate only the relations the `.output` and `.printsize` relations depend on (default
+   * true). Outputs and their proofs are the same either way; set false to query any relation.
+   */
+  prune?: boolean;
+  /** A `performance.now()` value: past it, evaluation stops with an EvaluationTimeout. */
+  deadline?: number;
+  /** Seconds this evaluation may take (the deadline, when not given, is counted from its start). */
+  timeoutSeconds?: number;
+  /** A relation may hold at most this many tuples; past it, evaluation stops with TupleLimitExceeded. */
+  maxTuples?: number;
+  /**
+   * Keep only these relations and the `.printsize` ones for the result (default: every relation,
+   * for explain, why-not and queries): with `prune`, only what they depend on is evaluated — an
+   * `.output` not kept (an explanation a caller never reads) is not. Every other relation, input
+   * relations included, is freed as soon as no later stratum reads it: the database gives up its
+   * input relations then (evaluate it once), and reading a freed relation from the result throws.
+   */
+  keep?: ReadonlySet<string>;
+}
+
+/** Evaluates `program` on the facts of `db`; the database itself is not modified. */
+export function evaluate(program: RuleProgram, db: FactDatabase, options: EvaluateOptions = {}): EvalResult {
+  db.checkComplete();
+  const needed = options.prune === false ? null : options.keep ? neededFor(program, options.keep) : neededRelations(program);
+  // --timeout S: S seconds from the start of this evaluation (an explicit deadline wins).
+  const deadline =
+    options.deadline ?? (options.timeoutSeconds !== undefined ? performance.now() + options.timeoutSeconds * 1000 : undefined);
+  const maxTuples = options.maxTuples;
+  const symbols = db.symbols;
+  const relId = (n: string): number => program.byName.get(n)!.id;
+  const factRows = new Map<number, Map<number, number>>();
+  const factClauses = program.clauses.filter((c) => c.clause.isFact);
+  const factRels = new Set(factClauses.map((c) => c.head));
+  const rels: Relation[] = program.relations.map((info) => {
+    const stored = db.relations[info.id];
+    if (!stored) return new Relation(info.kinds.length);
+    return info.input && !factRels.has(info.id) ? stored : stored.clone();
+  });
+  const inputCounts = rels.map((r, i) => (db.relations[i] ? r.count : 0));
+
+  // Facts written in the rule files: height 0, remembered for provenance.
+  for (const pc of factClauses) {
+    const t = new Float64Array(Math.max(1, pc.clause.head.args.length));
+    let ok = true;
+    pc.clause.head.args.forEach((a, i) => {
+      const v = constValue(a, symbols);
+      if (v === null) ok = false;
+      else t[i] = v;
+    });
+    if (!ok) continue;
+    const rel = rels[pc.head]!;
+    if (rel.add(t, 0)) {
+      let m = factRows.get(pc.head);
+      if (!m) factRows.set(pc.head, (m = new Map()));
+      m.set(rel.count - 1, pc.id);
+    }
+  }
+  // --max-tuples bounds what the rules derive: the input facts and the facts written in the rule
+  // files (an op catalog of a thousand facts) are the program's own, never past the bound.
+  if (maxTuples !== undefined) rels.forEach((r) => (r.limit = Math.max(maxTuples, r.count)));
+
+  // The database's arena: where the relations' arrays come from and go back to (see arena.ts).
+  const pool = db.arena;
+  let height = 0;
+  const fns = functorRuntime(symbols);
+  const memos = new MemoSet(pool);
+  // The deadline is also checked inside a join, every POLL rows its loops read (one rule's join
+  // of three 300-row relations makes 27M tuples: seconds, gigabytes).
+  const clock: Clock = {
+    n: deadline === undefined ? Number.MAX_SAFE_INTEGER : POLL,
+    poll() {
+      if (deadline === undefined) this.n = Number.MAX_SAFE_INTEGER;
+      else if (performance.now() > deadline) throw PAST_DEADLINE;
+      else this.n = POLL;
+    },
+  };
+  const lo = new Int32Array(rels.length);
+  const lim = new Int32Array(rels.length);
+
+  const makeRunner = (c: Clause, head: number, rec: ReadonlySet<number>, delta: number): Runner => {
+    const plan = buildPlan({
+      body: c.body,
+      head: c.head.args,
+      relId,
+      arity: (r) => rels[r]!.arity,
+      size: (r) => rels[r]!.count,
+      recursive: rec,
+      delta,
+      symbols,
+    });
+    const R = plan.accesses.map((a) => rels[a.rel]!);
+    const X = plan.accesses.map((a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null));
+    const top = plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : []));
+    return {
+      plan,
+      fn: compilePlan(plan, program.memo(COMPILED_PLANS)),
+      R,
+      X,
+      B: new Int32Array(2 * plan.accesses.length),
+      S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
+      T: new Float64Array(Math.max(1, c.head.args.length)),
+      out: rels[head]!,
+      top,
+    };
+  };
+
+  const run = (r: Runner): void => {
+    const acc = r.plan.accesses;
+    const B = r.B;
+    for (let k = 0; k < acc.length; k++) {
+      const a = acc[k]!;
+      const rel = a.rel;
+      switch (a.version) {
+        case 'all':
+          B[2 * k] = 0;
+          B[2 * k + 1] = rels[rel]!.count;
+          break;
+        case 'full':
+          B[2 * k] = 0;
+          B[2 * k + 1] = lim[rel]!;
+          break;
+        case 'old':
+          B[2 * k] = 0;
+          B[2 * k + 1] = lo[rel]!;
+          break;
+        case 'delta':
+          B[2 * k] = lo[rel]!;
+          B[2 * k + 1] = lim[rel]!;
+          break;
+      }
+    }
+    for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
+    try {
+      try {
+        r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos, clock);
+      } finally {
+        memos.release();
+      }
+      // The join read its arrays only while it ran: what it let go of can be reused now.
+      pool.recycle();
+    } catch (e) {
+      if (e instanceof RowLimit) throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples!);
+      if (e === PAST_DEADLINE)
+        throw new EvaluationTimeout(program.relations[rels.indexOf(r.out)]!, height, r.out.count, options.timeoutSeconds);
+      throw e;
+    }
+    if (maxTuples !== undefined && r.out.count > maxTuples)
+      throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples);
+  };
+
+  const evalStratum = (s: Stratum): void => {
+    const rec = new Set(s.recursive ? s.relations : []);
+    // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
+    // no plan is built or compiled for it (most rules of a contract on a small kernel).
+    const live = (c: Clause): boolean =>
+      c.body.every((l) => l.kind !== 'atom' || rec.has(relId(l.atom.rel)) || rels[relId(l.atom.rel)]!.count > 0);
+    const all = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
+    if (all.length === 0) return;
+    const rules = all.filter((c) => live(c.clause));
+    for (const r of s.relations) {
+      lo[r] = 0;
+      lim[r] = rels[r]!.count;
+    }
+    const initial = rules.map((c) => makeRunner(c.clause, c.head, rec, -1));
+    height++;
+    for (const r of initial) run(r);
+    if (!s.recursive) return;
+    const variants: Array<{ runner: Runner; rel: number }> = [];
+    for (const c of rules) {
+      const n = recursiveAtoms(c.clause, rec, relId);
+      const atoms = c.clause.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel)));
+      for (let i = 0; i < n; i++) {
+        const a = atoms[i]!;
+        if (a.kind !== 'atom') continue;
+        variants.push({ runner: makeRunner(c.clause, c.head, rec, i), rel: relId(a.atom.rel) });
+      }
+    }
+    const before = s.relations.map((r) => rels[r]!.count);
+    for (;;) {
+      if (deadline !== undefined && performance.now() > deadline) {
+        // The relation that grew most in this stratum is named (the one not reaching a fixpoint).
+        let grew = 0;
+        s.relations.forEach((r, i) => {
+          if (rels[r]!.count - before[i]! > rels[s.relations[grew]!]!.count - before[grew]!) grew = i;
+        });
+        const r = s.relations[grew]!;
+        throw new EvaluationTimeout(program.relations[r]!, height, rels[r]!.count, options.timeoutSeconds);
+      }
+      let any = false;
+      for (const r of s.relations) {
+        lo[r] = lim[r]!;
+        lim[r] = rels[r]!.count;
+        if (lim[r]! > lo[r]!) any = true;
+      }
+      if (!any) break;
+      height++;
+      for (const v of variants) if (lim[v.rel]! > lo[v.rel]!) run(v.runner);
+    }
+  };
+
+  const skip = (s: Stratum): boolean => needed !== null && !s.relations.some((r) => needed.has(r));
+  const evaluated = (i: number): boolean => !skip(program.strata[i]!);
+  const done = lastReaders(program, evaluated);
+  const reads = readsOf(program);
+  // The next stratum evaluated after each one (-1: none).
+  const nextEvaluated = program.strata.map(() => -1);
+  for (let i = program.strata.length - 2, n = -1; i >= 0; i--) {
+    if (evaluated(i + 1)) n = i + 1;
+    nextEvaluated[i] = n;
+  }
+  // With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter.
+  const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
+  const released = new Set<number>();
+  const release = (r: number): void => {
+    rels[r]!.pool = pool;
+    rels[r]!.free();
+    rels[r] = new Relation(rels[r]!.arity);
+    db.release(r);
+    released.add(r);
+  };
+  for (const r of free?.get(-1) ?? []) release(r);
+  pool.recycle();
+  for (const r of rels) r.pool = pool;
+  try {
+    program.strata.forEach((s, i) => {
+      if (skip(s)) return;
+      evalStratum(s);
+      // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
+      for (const r of s.relations) rels[r]!.compact();
+      for (const r of done[i]!) rels[r]!.releaseIndexes();
+      // A relation the next stratum does not read holds no index until one that does (which
+      // builds what it needs again): 1M-statement orchestration audit, ~300 MB of indexes and sets at its
+      // peak, most of relations read strata later.
+      const next = nextEvaluated[i]!;
+      for (let r = 0; r < rels.length; r++) if (next < 0 || !reads[next]!.has(r)) rels[r]!.releaseIndexes();
+      for (const r of free?.get(i) ?? []) release(r);
+      pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
+      pool.renewFree(); // (and the pages of chunks left wholly free given back)
+    });
+  } finally {
+    for (const r of rels) r.pool = null;
+  }
+  return new EvalResult(program, rels, symbols, factRows, inputCounts, released, pool);
+}
+
+/**
+ * For `keep`: the relations to free after each stratum (key -1: before the first) — every
+ * relation neither kept nor an output, after the last evaluated stratum that reads or derives it.
+ */
+function freeAfter(
+  program: RuleProgram,
+  keep: ReadonlySet<string>,
+  evaluated: (i: number) => boolean,
+  done: readonly number[][],
+): Map<number, number[]> {
+  const last = new Int32Array(program.relations.length).fill(-1);
+  program.strata.forEach((s, i) => {
+    if (!evaluated(i)) return;
+    for (const r of s.relations) last[r] = Math.max(last[r]!, i);
+    for (const r of done[i]!) last[r] = Math.max(last[r]!, i);
+  });
+  const out = new Map<number, number[]>();
+  program.relations.forEach((info, r) => {
+    if (info.printsize || keep.has(info.name)) return;
+    const at = last[r]!;
+    let list = out.get(at);
+    if (!list) out.set(at, (list = []));
+    list.push(r);
+  });
+  return out;
+}
+
+const neededCache = new WeakMap<RuleProgram, Set<number>>();
+
+/**
+ * Ids of the relations the outputs depend on: the `.output` and `.printsize` relations and,
+ * transitively, every relation a rule deriving a needed relation reads.
+ */
+export function neededRelations(program: RuleProgram): Set<number> {
+  const hit = neededCache.get(program);
+  if (hit) return hit;
+  const needed = dependedOn(
+    program,
+    program.relations.filter((r) => r.output || r.printsize).map((r) => r.id),
+  );
+  neededCache.set(program, needed);
+  return needed;
+}
+
+/** As neededRelations, from the relations named in `keep` (undeclared names ignored) and the `.printsize` ones. */
+function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number> {
+  const key = [...keep].sort().join('\0');
+  const hit = program.memo(NEEDED_BY_KEEP).get(key);
+  if (hit) return hit;
+  const roots = program.relations.filter((r) => r.printsize || keep.has(r.name)).map((r) => r.id);
+  const needed = dependedOn(program, roots);
+  program.memo(NEEDED_BY_KEEP).set(key, needed);
+  return needed;
+}
+
+/** Ids of the relations `roots` and, transitively, every relation a rule deriving one of them reads. */
+function dependedOn(program: RuleProgram, roots: number[]): Set<number> {
+  const edges = program.edges;
+  const reads = new Map<number, number[]>();
+  for (const e of edges) {
+    let list = reads.get(e.from);
+    if (!list) reads.set(e.from, (list = []));
+    list.push(e.to);
+  }
+  const needed = new Set<number>();
+  const stack = roots;
+  while (stack.length > 0) {
+    const r = stack.pop()!;
+    if (needed.has(r) || r < 0) continue;
+    needed.add(r);
+    for (const to of reads.get(r) ?? []) stack.push(to);
+  }
+  return needed;
+}

@@ -1,0 +1,126 @@
+// Input columns no rule reads: an `.input` relation whose rules only ever match some columns with
+// `_` (`span(X, Q, _, _, _)`) need not store them. The program is rewritten so that such a
+// relation holds only the columns read (its atoms lose the `_` arguments) and its facts are stored
+// projected: fewer bytes a row while facts load and while evaluation holds them. Only for an
+// evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
+// input relations' own tuples, as explain or a query would show them, are then never read.
+
+import { MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from '../check/program.js';
+import type { Projection } from '../storage/schema.js';
+import type { Atom, Literal, Term } from '../syntax/ast.js';
+
+/** A program with unread input columns cut, by the kept relations: a memo in the program. */
+const PROJECTIONS = new MemoSlot('projections by kept relations', () => new Map<string, RuleProgram>());
+
+/**
+ * Calls `f` on every atom of `lits` and of the aggregates in `terms` (positive, negated, in
+ * aggregate bodies), with whether it is in a count or sum body.
+ */
+function eachAtom(lits: readonly Literal[], terms: readonly Term[], f: (a: Atom, counted: boolean) => void, counted = false): void {
+  const term = (t: Term | null): void => {
+    if (!t) return;
+    if (t.kind === 'agg') {
+      eachAtom(t.body, [], f, counted || t.op === 'count' || t.op === 'sum');
+      term(t.target);
+    } else if (t.kind === 'bin') {
+      term(t.left);
+      term(t.right);
+    } else if (t.kind === 'neg') term(t.arg);
+    else if (t.kind === 'call') t.args.forEach(term);
+  };
+  terms.forEach(term);
+  for (const l of lits) {
+    if (l.kind === 'cmp') {
+      term(l.left);
+      term(l.right);
+    } else {
+      f(l.atom, counted);
+      l.atom.args.forEach(term);
+    }
+  }
+}
+
+/** A term of a clause with every atom of its aggregates over a relation of `keepCols` cut to the columns kept. */
+function projectTerm(t: Term, keepCols: ReadonlyMap<string, number[]>): Term {
+  const term = (x: Term): Term => projectTerm(x, keepCols);
+  switch (t.kind) {
+    case 'agg':
+      return { ...t, body: projectLiterals(t.body, keepCols), target: t.target ? term(t.target) : null };
+    case 'bin':
+      return { ...t, left: term(t.left), right: term(t.right) };
+    case 'neg':
+      return { ...t, arg: term(t.arg) };
+    case 'call':
+      return { ...t, args: t.args.map(term) };
+    default:
+      return t;
+  }
+}
+
+/** `lits` with every atom over a relation of `keepCols` cut to the columns kept. */
+function projectLiterals(lits: readonly Literal[], keepCols: ReadonlyMap<string, number[]>): Literal[] {
+  const term = (t: Term): Term => projectTerm(t, keepCols);
+  const atom = (a: Atom): Atom => {
+    const cols = keepCols.get(a.rel);
+    const args = a.args.map(term);
+    return { ...a, args: cols ? cols.map((c) => args[c]!) : args };
+  };
+  return lits.map((l): Literal => (l.kind === 'cmp' ? { ...l, left: term(l.left), right: term(l.right) } : { ...l, atom: atom(l.atom) }));
+}
+
+/**
+ * `program` with every `.input` relation that the rules read only some columns of (the others
+ * always `_`) cut to those columns (see the file comment), for an evaluation that keeps only the
+ * relations of `keep` and the outputs. Not cut: outputs, kept relations, relations some clause
+ * derives (facts in the rule files included), and those a `count` or `sum` aggregate reads
+ * (their number of matching rows would change). The same program when nothing is cut.
+ */
+export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): RuleProgram {
+  const key = [...keep].sort().join('\0');
+  const hit = program.memo(PROJECTIONS).get(key);
+  if (hit) return hit;
+  const derived = new Set(program.clauses.map((c) => c.head));
+  const used = program.relations.map(() => new Set<number>());
+  const counted = new Set<number>();
+  for (const pc of program.clauses) {
+    if (pc.clause.isFact && pc.clause.body.length === 0) continue; // (constants only: no atom)
+    eachAtom(pc.clause.body, pc.clause.head.args, (a, inCount) => {
+      const id = program.byName.get(a.rel)?.id;
+      if (id === undefined) return;
+      a.args.forEach((t, i) => {
+        if (t.kind !== 'wildcard') used[id]!.add(i);
+      });
+      if (inCount) counted.add(id);
+    });
+  }
+  const keepCols = new Map<string, number[]>();
+  const relations = program.relations.map((info): RelationInfo => {
+    const n = info.kinds.length;
+    const cut = info.input && !info.output && !info.printsize && !keep.has(info.name) && !derived.has(info.id) && !counted.has(info.id);
+    const columns = [...used[info.id]!].sort((x, y) => x - y);
+    if (!cut || columns.length === n || n === 0) return info;
+    if (columns.length === 0) columns.push(0); // a relation read only as `r(_, ...)`: one column says whether it has a row
+    keepCols.set(info.name, columns);
+    const projection: Projection = { columns, attrs: info.attrs, types: info.types, kinds: info.kinds };
+    return {
+      ...info,
+      attrs: columns.map((c) => info.attrs[c]!),
+      types: columns.map((c) => info.types[c]!),
+      kinds: columns.map((c) => info.kinds[c]!),
+      projection,
+    };
+  });
+  let out = program;
+  if (keepCols.size > 0) {
+    const clauses = program.clauses.map((pc): ProgramClause => {
+      const c = pc.clause;
+      if (c.isFact && c.body.length === 0) return pc;
+      const head = { ...c.head, args: c.head.args.map((t) => projectTerm(t, keepCols)) };
+      return { ...pc, clause: { ...c, head, body: projectLiterals(c.body, keepCols) } };
+    });
+    // (The same relations read by the same clauses: the dependency edges are the program's.)
+    out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges);
+  }
+  program.memo(PROJECTIONS).set(key, out);
+  return out;
+}

@@ -1,0 +1,182 @@
+// Compiled rule programs kept between runs: a program loaded from rule files is parsed and checked
+// once, stored as plain data (compiled.ts) with the content of every file that went in, and
+// reused while every one of those files reads the same. Ohm stays the parser of record: an entry
+// is only ever the checked result of a parse. Storage is the caller's (CompiledStore): the CLI
+// gives directories (disk-store.ts), `--jobs` workers a memory of what the main thread loaded.
+import { relative, sep } from 'node:path';
+import type { Diagnostic } from '../../report/diagnostic.js';
+import { SourceText } from '../../report/source.js';
+import { checkProgram, sortDiagnostics } from '../check/check.js';
+import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from '../syntax/load.js';
+import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
+
+/** Where compiled entries are kept: read an entry's text by name (undefined when absent or unreadable), write one whole. */
+export interface CompiledStore {
+  read(name: string): string | undefined;
+  /** Writes the entry so that no reader ever sees part of it (a temporary file renamed over it); never throws. */
+  write(name: string, text: string): void;
+}
+
+/** The compiled-rules cache of one caller. */
+export interface RuleCache {
+  /** ptolog's version and build: an entry written by any other is ignored. */
+  version: string;
+  /** Stores looked up in order (the package's prebuilt rules, the user's cache directory). */
+  stores: readonly CompiledStore[];
+  /** Where a newly compiled entry is written (none: nothing is written). */
+  write?: CompiledStore;
+  /** Every entry this process loaded or compiled, by name; looked up first (given to `--jobs` workers). */
+  memory?: Map<string, string>;
+}
+
+/** What a program is loaded from: absolute paths. */
+export interface CompileRequest {
+  files: readonly string[];
+  includeDirs: readonly string[];
+  libraries: Libraries;
+  /** A directory whose files are stored relative to it (the rules root), so that an entry survives moving it. */
+  root: string;
+}
+
+/** A 64-bit hash of a text (two 32-bit lanes), as 16 hex digits with the length. */
+export function textHash(text: string): string {
+  let a = 0x9747b28c ^ text.length;
+  let b = 0x85ebca6b ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0xcc9e2d51);
+    a = (a << 15) | (a >>> 17);
+    b = Math.imul(b ^ c, 0x1b873593);
+    b = (b << 13) | (b >>> 19);
+    b = (b + Math.imul(a, 5)) | 0;
+  }
+  const fin = (h: number): number => {
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    return (h ^ (h >>> 16)) >>> 0;
+  };
+  return `${fin(a).toString(16).padStart(8, '0')}${fin(b ^ a)
+    .toString(16)
+    .padStart(8, '0')}:${text.length}`;
+}
+
+/** What a reader gave for a path, as recorded in an entry: a text's hash, `none`, or what else it was. */
+function stateOf(r: ReturnType<FileReader>): string {
+  if (typeof r === 'string') return `text:${textHash(r)}`;
+  return r === undefined ? 'none' : `other:${JSON.stringify(r)}`;
+}
+
+interface Header {
+  format: string;
+  version: string;
+  key: string;
+  /** Each path read while compiling (stored form) with what it read. */
+  inputs: [string, string][];
+  /** textHash of the body. */
+  sum: string;
+}
+
+/** Paths stored relative to the root (`$ROOT/x.dl`), others as they are. */
+function relocation(root: string): { store: (p: string) => string; unstore: (p: string) => string } {
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return {
+    store: (p) => (p === root ? '$ROOT' : p.startsWith(prefix) ? `$ROOT/${relative(root, p).split(sep).join('/')}` : p),
+    unstore: (p) => (p === '$ROOT' ? root : p.startsWith('$ROOT/') ? prefix + p.slice(6).split('/').join(sep) : p),
+  };
+}
+
+/**
+ * Loads and checks the program of `req` (as loadProgram would, unfiltered warnings), from the
+ * cache when an entry of this version and key is there and every file it read still reads the
+ * same; else parses and checks it and stores the entry. A corrupt, truncated, foreign or stale
+ * entry is ignored (and replaced). Source paths in the result are `display(absolutePath)`.
+ * Throws DiagnosticError on rule errors (nothing is stored then).
+ */
+export function loadProgramCached(
+  req: CompileRequest,
+  cache: RuleCache,
+  display: (absPath: string) => string,
+  parse?: FileParser,
+): CheckedRules {
+  const { store, unstore } = relocation(req.root);
+  const key = JSON.stringify({
+    files: req.files.map(store),
+    includeDirs: req.includeDirs.map(store),
+    libraries: Object.entries(req.libraries).map(([k, v]) => [k, store(v)]),
+  });
+  const name = `${textHash(`${COMPILED_FORMAT}\0${cache.version}\0${key}`).replace(':', '-')}.rules`;
+  const sourceFrom =
+    (texts: ReadonlyMap<string, string>) =>
+    (stored: string): SourceText => {
+      const text = texts.get(stored);
+      if (text === undefined) throw new Error('a source the entry does not list');
+      return new SourceText(display(unstore(stored)), text);
+    };
+
+  const candidates = [cache.memory?.get(name), ...cache.stores.map((s) => s.read(name))];
+  for (const text of candidates) {
+    if (text === undefined) continue;
+    const hit = readEntry(text, cache.version, key, unstore, sourceFrom);
+    if (hit) {
+      cache.memory?.set(name, text);
+      return hit;
+    }
+  }
+
+  // Compile, recording every read (also of paths that were not there: an include found later
+  // on the search path must invalidate the entry).
+  const inputs = new Map<string, string>();
+  const texts = new Map<string, string>();
+  const recording: FileReader = (p) => {
+    const r = readRuleFile(p);
+    inputs.set(store(p), stateOf(r));
+    if (typeof r === 'string') texts.set(store(p), r);
+    return r;
+  };
+  const checked = checkProgram(loadFiles(req.files, recording, req.includeDirs, req.libraries, parse));
+  const plain = toPlain(checked, store);
+  const body = JSON.stringify(plain);
+  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sum: textHash(body) };
+  const entry = `${JSON.stringify(header)}\n${body}`;
+  cache.memory?.set(name, entry);
+  cache.write?.write(name, entry);
+  // What is returned is what a later run reads back (the same paths, the same objects' shape).
+  return decode(plain, sourceFrom(texts));
+}
+
+/** The program of an entry's text, or undefined when it is not a valid, current entry for `key`. */
+function readEntry(
+  text: string,
+  version: string,
+  key: string,
+  unstore: (p: string) => string,
+  sourceFrom: (texts: ReadonlyMap<string, string>) => (stored: string) => SourceText,
+): CheckedRules | undefined {
+  try {
+    const nl = text.indexOf('\n');
+    if (nl < 0) return undefined;
+    const header = JSON.parse(text.slice(0, nl)) as Header;
+    if (header?.format !== COMPILED_FORMAT || header.version !== version || header.key !== key || !Array.isArray(header.inputs))
+      return undefined;
+    const texts = new Map<string, string>();
+    for (const [stored, state] of header.inputs) {
+      const r = readRuleFile(unstore(stored));
+      if (stateOf(r) !== state) return undefined;
+      if (typeof r === 'string') texts.set(stored, r);
+    }
+    const body = text.slice(nl + 1);
+    if (textHash(body) !== header.sum) return undefined;
+    return decode(JSON.parse(body) as PlainRules, sourceFrom(texts));
+  } catch {
+    // Not JSON, a malformed program, a source it does not list: not an entry to trust.
+    return undefined;
+  }
+}
+
+/** The checked rules of a plain form, warnings ordered by their (displayed) paths as checkProgram orders them. */
+function decode(plain: PlainRules, sourceOf: (stored: string) => SourceText): CheckedRules {
+  const r = fromPlain(plain, sourceOf);
+  return { program: r.program, warnings: sortDiagnostics(r.warnings as Diagnostic[]) };
+}
