@@ -32,12 +32,13 @@ import {
   type Reporter,
 } from './build.js';
 import { type DecoratorRole, decoratorName, decoratorRole } from './decorators.js';
+import { ParseFailure, parseRule, type Rule } from './dsl-parser.js';
 import { syntaxDiagnostic } from './errors.js';
+import { SyntaxFault } from './hand-cursor.js';
 import { tokenBuffer } from './hand-tokens.js';
 import type { Imports } from './imports.js';
 import { cleanLine, emitRanges } from './layout.js';
 import { checkedChunk, type LazyBlocks, StreamAbandoned } from './lazy-blocks.js';
-import { matchNested } from './nesting.js';
 import { FLAG_DIRTY, FLAG_ERROR, type LineTable, lineStartsWithWord } from './scan.js';
 
 /** Upper bound (characters) of the text given to one grammar match, where it can be split. */
@@ -98,8 +99,6 @@ export class ProgramParser {
     private readonly constants: ReadonlyMap<string, ConstValue>,
     imports: Imports | null = null,
     private readonly jitFuncs: ReadonlySet<string> = new Set(),
-    /** Read statements with the hand-written parser where it accepts them (else only the grammar). */
-    private readonly hand = true,
     /** A streaming parse's placeholders: large blocks are read as extraction reaches them (see lazy-blocks.ts). */
     private readonly lazy: LazyBlocks | null = null,
   ) {
@@ -170,11 +169,12 @@ export class ProgramParser {
     return { start: this.table.start[l]!, end: this.table.end[l]! };
   }
 
-  private match<T>(from: number, to: number, base: number, rule: string): T {
+  private match<T>(from: number, to: number, base: number, rule: Rule): T {
     return this.matchRanges<T>([from, to], base, rule);
   }
 
-  private matchRanges<T>(ranges: number[], base: number, rule: string): T {
+  /** Parses logical lines `ranges` (pairs [from, to)) as `rule`; errors are thrown as one DiagnosticError. */
+  private matchRanges<T>(ranges: number[], base: number, rule: Rule): T {
     const from = ranges[0]!;
     const chunk = emitRanges(this.source, this.table, ranges, base);
     try {
@@ -187,16 +187,11 @@ export class ProgramParser {
         pool: this.pool,
         tokens: this.tokens,
       };
-      return matchNested<T>(
-        chunk,
-        rule,
-        state,
-        (piece, m) => {
-          throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
-        },
-        this.hand,
-      );
+      return parseRule<T>(chunk, rule, state);
     } catch (e) {
+      if (e instanceof ParseFailure) {
+        throw new DiagnosticError(e.faults.map((f) => (f instanceof SyntaxFault ? syntaxDiagnostic(this.source, e.chunk, f) : f)));
+      }
       if (e instanceof RangeError) {
         const s = this.table.start[from]!;
         failAt(this.source, s, this.table.end[from]!, 'syntax-error', 'this statement is nested too deeply to parse');
@@ -561,18 +556,8 @@ export class ProgramParser {
           stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
         } catch (e) {
           if (!(e instanceof DiagnosticError)) throw e;
-          // The chunk's error is the first one (it saw the text after the failing statement, so
-          // it is located as Python locates it); the statements after it are each parsed alone.
-          let chunkError: Diagnostic[] | null = e.diagnostics;
-          for (const m of misses) {
-            const before = errors.length;
-            this.recoverGroup(m.g, m.e, base, errors);
-            if (errors.length > before && chunkError) {
-              errors.splice(before, 1, ...chunkError);
-              chunkError = null;
-            }
-          }
-          if (chunkError) errors.push(...chunkError);
+          // Every erroneous statement of the chunk, from the one parse (it recovers statement by statement).
+          for (const d of e.diagnostics) errors.push(d);
           pending = [];
           missChars = 0;
           return;
@@ -635,28 +620,6 @@ export class ProgramParser {
     flush();
     if (errors.length > 0) throw new DiagnosticError(errors);
     return exact(out);
-  }
-
-  /**
-   * A statement group [g, e) of a chunk that failed: parsed on its own, its errors added to
-   * `errors` (a compound statement clause by clause, so errors in its body are each found).
-   */
-  private recoverGroup(g: number, e: number, base: number, errors: Diagnostic[]): void {
-    try {
-      this.matchRanges<Stmt[]>([g, e], base, 'Chunk');
-    } catch (err) {
-      if (!(err instanceof DiagnosticError)) throw err;
-      if (e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
-        try {
-          this.splitCompound(g, e, base);
-        } catch (inner) {
-          if (!(inner instanceof DiagnosticError)) throw inner;
-          errors.push(...inner.diagnostics);
-          return;
-        }
-      }
-      errors.push(...err.diagnostics);
-    }
   }
 
   /** A compound statement too big for one chunk: each clause header parsed alone, each body in chunks. */
