@@ -1,7 +1,7 @@
 /**
- * Tokenizer of the hand-written DSL parser (hand-stmt.ts). It reads the same pre-tokenized
- * text as the Ohm grammar (layout.ts: "\n" ends a logical line, U+0001 / U+0002 are
- * INDENT / DEDENT, comments blanked) and splits it as the grammar's lexical rules do: names,
+ * Tokenizer of the DSL parser (dsl-parser.ts). It reads pre-tokenized text (layout.ts: "\n"
+ * ends a logical line, U+0001 / U+0002 are INDENT / DEDENT, comments blanked) and splits it
+ * into names,
  * numbers (any run of number characters, spelling checked later), string literals with their
  * prefix, operators. Anything it does not know (a character beyond ASCII outside a name, a lone `!` or `$`, an
  * unterminated string, a name glued to a quote that is not a string prefix) is a T_ERROR token,
@@ -55,7 +55,7 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** A string prefix the grammar accepts: one of rRuUbBfF, optionally followed by one of rRbBfF. */
+/** A string prefix Python accepts: one of rRuUbBfF, optionally followed by one of rRbBfF. */
 function isStrPrefix(w: string): boolean {
   if (w.length === 0 || w.length > 2) return false;
   if (!'rRuUbBfF'.includes(w[0]!)) return false;
@@ -85,7 +85,7 @@ function stringEnd(s: string, i: number): number {
   return -1;
 }
 
-/** End of the grammar's `number` starting at `i` (a digit, or a '.' before a digit). */
+/** End of a number token (any run of number characters, the spelling checked later) starting at `i` (a digit, or a '.' before a digit). */
 function numberEnd(s: string, i: number): number {
   let j = i + 1;
   const n = s.length;
@@ -207,7 +207,7 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       }
       if (c > 127 || d > 127) {
         // (Not ASCII: the name as Python reads it, NFKC-normalised; a character Python does
-        // not take in a name, or a name that normalises to a keyword, is the grammar's to judge.)
+        // not take in a name ends it: the parser reports it.)
         j = nameCharsEnd(s, c > 127 ? i : j);
         d = j < n ? s.charCodeAt(j) : -1;
         const name = s.slice(i, j).normalize('NFKC');

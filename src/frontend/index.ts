@@ -5,7 +5,7 @@
  * 2. module constants are read from top-level assignments, `-D` definitions override them;
  * 3. `@pl.program` decorators are found by a line scan at any indentation (also inside
  *    builder functions); everything else in the module is skipped without being parsed;
- * 4. each program is parsed by `ProgramParser` (layout pre-tokenizer + Ohm grammar, in
+ * 4. each program is parsed by `ProgramParser` (layout pre-tokenizer + the DSL parser, in
  *    bounded chunks) into IR with spans into the original text.
  *
  * Every failure is a `DiagnosticError` with a located diagnostic.
