@@ -34,7 +34,7 @@ for (const [name, input] of Object.entries(entries)) {
     output: { dir: out, format: 'esm', chunkFileNames: `${name}-chunk-[hash].js` },
   });
 }
-// The grammars read at run time relative to their module (src/frontend/semantics.ts: ./pypto.ohm).
+// The grammars read at run time relative to their module (any .ohm file next to a compiled module).
 for (const dir of readdirSync(dist, { withFileTypes: true })) {
   if (!dir.isDirectory() || dir.name === 'bundle') continue;
   for (const f of readdirSync(join(dist, dir.name))) if (f.endsWith('.ohm')) cpSync(join(dist, dir.name, f), join(out, f));

@@ -12,8 +12,8 @@ import type { ConstValue, Expr } from '../ir/nodes.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { closestName } from '../report/suggest.js';
 import type { Reporter } from './build.js';
+import { ParseFailure, parseRule } from './dsl-parser.js';
 import { cleanLine, OffsetMap } from './layout.js';
-import { matchNested } from './nesting.js';
 import { type LineTable, MAX_NESTING } from './scan.js';
 
 const ASSIGN = /^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)/;
@@ -44,11 +44,10 @@ function parseConstExpr(text: string, constants: ReadonlyMap<string, ConstValue>
   map.add(0, 0, text.length);
   let e: Expr;
   try {
-    e = matchNested<Expr>({ out: text, map }, 'ConstRhs', { report: silent, constants }, () => {
-      throw new NotConstant();
-    });
+    e = parseRule<Expr>({ out: text, map }, 'ConstRhs', { report: silent, constants });
   } catch (err) {
-    if (err instanceof NotConstant || err instanceof DiagnosticError || err instanceof RangeError) return undefined;
+    if (err instanceof NotConstant || err instanceof ParseFailure || err instanceof DiagnosticError || err instanceof RangeError)
+      return undefined;
     throw err;
   }
   return e;

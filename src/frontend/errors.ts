@@ -1,138 +1,92 @@
 /**
- * Turns a failed Ohm match into one located `syntax-error` diagnostic: the rightmost failure
- * position mapped back to the original text, and a sentence built from the grammar's rule
- * descriptions (not a list of characters).
+ * Turns the parser's syntax error (a SyntaxFault: a position in the pre-tokenized piece and
+ * what was expected there) into one located `syntax-error` diagnostic: the position mapped
+ * back to the original text, and a sentence naming what was expected (not a list of
+ * characters).
  */
-import type * as ohm from 'ohm-js';
 import { type Diagnostic, errorAt } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
+import {
+  type SyntaxFault,
+  X_ARROW,
+  X_AS,
+  X_BLOCK,
+  X_CLASS,
+  X_COLON,
+  X_COLON_CLASS,
+  X_COLON_DEF,
+  X_COLON_ELIF,
+  X_COLON_ELSE,
+  X_COLON_FOR,
+  X_COLON_IF,
+  X_COLON_WHILE,
+  X_COLON_WITH,
+  X_COMMA,
+  X_DEDENT,
+  X_DEF,
+  X_ELSE,
+  X_END,
+  X_EOL,
+  X_EQ,
+  X_EXPR,
+  X_FOR,
+  X_IN,
+  X_LPAREN,
+  X_NAME,
+  X_RBRACE,
+  X_RBRACKET,
+  X_RPAREN,
+  X_STMT,
+} from './hand-cursor.js';
 import { type Chunk, OffsetMap } from './layout.js';
 
-const EXPR_START = new Set([
-  "'('",
-  "'['",
-  "'{'",
-  'a number',
-  'a string',
-  "'True'",
-  "'False'",
-  "'None'",
-  "'...'",
-  'a name',
-  "'-'",
-  "'+'",
-  "'~'",
-  "'not'",
-  "'lambda'",
-  "'yield'",
-  "'await'",
-]);
-
-const NOISE = new Set([
-  "'.'",
-  "'('",
-  "'['",
-  "','",
-  "';'",
-  "'='",
-  "':='",
-  "'**'",
-  "'//'",
-  "'<<'",
-  "'>>'",
-  "'<='",
-  "'>='",
-  "'=='",
-  "'!='",
-  "'<'",
-  "'>'",
-  "'+'",
-  "'-'",
-  "'*'",
-  "'/'",
-  "'%'",
-  "'&'",
-  "'|'",
-  "'^'",
-  "'@'",
-  "'if'",
-  "'is'",
-  "'in'",
-  "'or'",
-  "'and'",
-  "'not'",
-  "'for'",
-  "'async'",
-  "':'",
-]);
-
-const STMT_START = new Set([
-  "'return'",
-  "'pass'",
-  "'break'",
-  "'continue'",
-  "'if'",
-  "'while'",
-  "'for'",
-  "'with'",
-  "'del'",
-  "'global'",
-  "'nonlocal'",
-  "'assert'",
-  "'raise'",
-  "'import'",
-  "'from'",
-  "'try'",
-  "'except'",
-  "'finally'",
-  "'def'",
-  "'class'",
-  "'async'",
-  "'@'",
-  'a compoundStart',
-]);
-
-function quote(f: { getText(): string; getType(): string }): string {
-  if (f.getType() === 'string') return `'${f.getText()}'`;
-  return f.getText();
-}
+/** What each expectation bit is called, in the order a sentence lists them. */
+const LABELS: readonly (readonly [number, string])[] = [
+  [X_STMT, 'a statement'],
+  [X_EXPR, 'an expression'],
+  [X_COLON_IF, "':' after the if condition"],
+  [X_COLON_ELIF, "':' after the elif condition"],
+  [X_COLON_ELSE, "':' after else"],
+  [X_COLON_WHILE, "':' after the while condition"],
+  [X_COLON_FOR, "':' after the for header"],
+  [X_COLON_WITH, "':' after the with header"],
+  [X_COLON_DEF, "':' after the function signature"],
+  [X_COLON_CLASS, "':' after the class header"],
+  [X_ARROW, "'->'"],
+  [X_BLOCK, 'an indented block'],
+  [X_RPAREN, "')'"],
+  [X_NAME, 'a name'],
+  [X_RBRACKET, "']'"],
+  [X_RBRACE, "'}'"],
+  [X_IN, "'in'"],
+  [X_COMMA, "','"],
+  [X_COLON, "':'"],
+  [X_EQ, "'='"],
+  [X_AS, "'as'"],
+  [X_ELSE, "'else'"],
+  [X_FOR, "'for'"],
+  [X_LPAREN, "'('"],
+  [X_DEF, "'def'"],
+  [X_CLASS, "'class'"],
+  [X_EOL, 'end of line'],
+  [X_DEDENT, 'the end of the indented block'],
+  [X_END, 'end of input'],
+];
 
 function joinOr(items: string[]): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
-/** The sentence describing what the parser expected at the failure. */
-export function expectedMessage(match: ohm.MatchResult): string {
-  const failures = (
-    match as unknown as { getRightmostFailures(): { getText(): string; getType(): string; isFluffy(): boolean }[] }
-  ).getRightmostFailures();
-  // Guards written as ~(~x) in the grammar describe themselves as "not not ..."; drop them.
-  const keep = (t: string): boolean => !t.startsWith('not ');
-  let solid = failures
-    .filter((f) => !f.isFluffy())
-    .map(quote)
-    .filter(keep);
-  const all = failures.map(quote).filter(keep);
-  if (solid.length === 1 && solid[0] === 'end of input') {
-    // A statement could not start here.
-    return all.includes('a name') || all.some((t) => STMT_START.has(t)) ? 'expected a statement' : 'unexpected text';
-  }
-  if (solid.length === 0) solid = all;
-  let items = [...new Set(solid)];
-  if (items.includes('a name') && items.includes('a number')) {
-    items = items.filter((t) => !EXPR_START.has(t));
-    items.unshift('an expression');
-  }
-  if (items.filter((t) => STMT_START.has(t)).length >= 2) {
-    items = items.filter((t) => !STMT_START.has(t) && t !== 'an expression');
-    items.unshift('a statement');
-  }
-  if (items.some((t) => !NOISE.has(t) && t !== 'end of input')) {
-    const hasEol = items.includes('end of line');
-    items = items.filter((t) => !NOISE.has(t) || (!hasEol && (t === "','" || t === "':'")));
-  }
-  items = items.filter((t) => t !== 'end of input' || items.length === 1);
+/** The sentence describing what the parser expected (`mask`: X_* bits). */
+export function expectedMessage(mask: number): string {
+  if (mask === X_END) return 'unexpected text';
+  let m = mask;
+  // A statement can start with an expression; a statement or a block's end is the same choice.
+  if (m & X_STMT) m &= ~(X_EXPR | X_DEDENT);
+  if (m !== X_END) m &= ~X_END;
+  const items: string[] = [];
+  for (const [bit, label] of LABELS) if (m & bit) items.push(label);
   if (items.length === 0) return 'invalid syntax';
   return `expected ${joinOr(items)}`;
 }
@@ -145,22 +99,16 @@ function tokenSpan(text: string, pos: number): { start: number; end: number } {
   return { start: pos, end };
 }
 
-/** The diagnostic for a failed match of `chunk`. */
-export function syntaxDiagnostic(source: SourceText, chunk: Chunk, match: ohm.MatchResult): Diagnostic {
-  const pos = (match as unknown as { getRightmostFailurePosition(): number }).getRightmostFailurePosition();
+/** The diagnostic for syntax error `fault` of `chunk`. */
+export function syntaxDiagnostic(source: SourceText, chunk: Chunk, fault: SyntaxFault): Diagnostic {
+  const pos = fault.pos;
   const kind = OffsetMap.sentinelAt(chunk.out, pos);
   const orig = chunk.map.start(pos);
   if (kind === 'indent') {
     const t = tokenSpan(source.text, orig);
     return errorAt(source, t.start, t.end, 'syntax-error', 'unexpected indent');
   }
-  let message: string;
-  try {
-    message = expectedMessage(match);
-  } catch {
-    // Defensive: Ohm could not describe its failures; the location is still right.
-    message = 'invalid syntax';
-  }
+  let message = expectedMessage(fault.expected);
   if (kind === null) {
     const rest = chunk.out.slice(pos, pos + 5);
     if (/^(else|elif)\b/.test(rest) && message === 'expected a statement') {

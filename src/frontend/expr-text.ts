@@ -7,9 +7,9 @@
 import type { Expr } from '../ir/nodes.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Reporter } from './build.js';
+import { ParseFailure, parseRule } from './dsl-parser.js';
 import { KEYWORDS as PYTHON_KEYWORDS } from './hand-tokens.js';
 import { OffsetMap } from './layout.js';
-import { matchNested } from './nesting.js';
 import { MAX_NESTING } from './scan.js';
 
 class Refused extends Error {}
@@ -51,10 +51,11 @@ export function parseExprText(text: string, at: number): { expr: Expr } | { erro
   map.add(0, 0, text.length);
   let e: Expr;
   try {
-    e = matchNested<Expr>({ out: text, map }, 'ExprItem', { report, constants: new Map() }, () => refuse('it is not an expression'));
+    e = parseRule<Expr>({ out: text, map }, 'ExprItem', { report, constants: new Map() });
   } catch (err) {
     if (err instanceof Refused) return { error: reason.replace(/\.$/, '') };
-    if (err instanceof DiagnosticError || err instanceof RangeError) return { error: 'it is not an expression' };
+    if (err instanceof ParseFailure || err instanceof DiagnosticError || err instanceof RangeError)
+      return { error: 'it is not an expression' };
     throw err;
   }
   return { expr: zeroSpans(e, at) };

@@ -1,122 +1,55 @@
 /**
- * Expression part of the hand-written DSL parser: recursive descent over hand-tokens.ts that
- * builds exactly the IR the Ohm semantics (semantics.ts) builds for the same text — same node
- * kinds, fields and spans (extents as the grammar's nodes have them, mapped back through the
- * chunk's OffsetMap), through the same builders (build.ts, precedence.ts, literals.ts).
- *
- * It accepts only a subset of what the grammar accepts: on anything else it throws NO_PARSE
- * and the caller lets the grammar read the piece (so every syntax error keeps its message).
- * A builder that reports a diagnostic also sends the piece back to the grammar, which then
- * reports the first error of the piece in its own order.
+ * Expression part of the DSL parser: recursive descent over hand-tokens.ts, building the IR
+ * (node spans: the extent of the text read, mapped back through the chunk's OffsetMap) through
+ * the builders (build.ts, precedence.ts, literals.ts). Python constructs the DSL does not
+ * support (conditional expressions, `:=`, lambda, yield, `*args`, generator expressions, set
+ * literals, comprehensions other than `deps=`, slice steps) are read and reported as
+ * unsupported at their location; a syntax error is recorded as hand-cursor.ts describes.
  */
 
-import { empty, exact, type InternPool } from '../ir/compact.js';
+import { empty, exact } from '../ir/compact.js';
 import type { DictExpr, Expr, NameExpr, Span, StrExpr } from '../ir/nodes.js';
-import { type ArgDesc, type BuildCtx, makeAttr, makeCall, type Reporter, resolveImported } from './build.js';
-import { KEYWORDS, T_END, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING, type Tokens } from './hand-tokens.js';
-import type { OffsetMap } from './layout.js';
+import { type ArgDesc, makeAttr, makeCall, resolveImported } from './build.js';
+import { X_COLON, X_COMMA, X_ELSE, X_EXPR, X_FOR, X_IN, X_RBRACE, X_RBRACKET, X_RPAREN } from './hand-cursor.js';
+import { type Ext, TargetParser } from './hand-targets.js';
+import { KEYWORDS, T_END, T_KWNAME, T_NAME, T_NEWLINE, T_NUMBER, T_OP, T_STRING } from './hand-tokens.js';
 import { decodeString, isFString, parseNumber } from './literals.js';
 import { type OperandTok, type OpTok, precedence } from './precedence.js';
-
-/** Thrown when the hand-written parser does not accept a piece (the grammar reads it instead). */
-export const NO_PARSE: unique symbol = Symbol('no-parse');
-
-/** What the hand-written parser needs of the chunk being parsed (as the semantics' SemState). */
-export interface HandState {
-  map: OffsetMap;
-  report: Reporter;
-  constants: BuildCtx['constants'];
-  names?: ReadonlyMap<string, string> | undefined;
-  jitFuncs?: ReadonlySet<string> | undefined;
-  ellipsisOk?: boolean | undefined;
-  /** Shared strings and op callees of the parse (see ir/compact.ts). */
-  pool?: InternPool | undefined;
-  /** Token arrays refilled for each chunk of the parse (see `tokenize`). */
-  tokens?: Tokens | undefined;
-}
-
-export { KEYWORDS };
 
 const BIN_SYMS = new Set(['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '@']);
 
 /** The initial value of the operand field (never read before an operand is parsed). */
 const NO_EXPR: Expr = { kind: 'None', start: 0, end: 0 };
 
-/** An expression and the extent (chunk offsets) of the text it was read from, parentheses included. */
-export interface Ext {
-  e: Expr;
-  start: number;
-  end: number;
+export type { Ext };
+
+/** Reports "<what> is/are not supported inside a @pl.program" (plural when `what` names a kind of thing). */
+function notSupported(what: string): string {
+  return `${what} ${/s$|s \(/.test(what) ? 'are' : 'is'} not supported inside a @pl.program`;
 }
 
 /** Recursive-descent reader of DSL expressions over a token array (one chunk). */
-export class ExprParser {
-  protected p = 0;
-  protected readonly bctx: BuildCtx;
-
-  constructor(
-    /** The pre-tokenized text the tokens were read from. */
-    protected readonly source: string,
-    protected readonly t: Tokens,
-    protected readonly st: HandState,
-  ) {
-    this.bctx = { report: st.report, constants: st.constants, jitFuncs: st.jitFuncs, pool: st.pool };
-  }
-
-  protected fail(): never {
-    throw NO_PARSE;
-  }
-
-  /** Span in the original text of chunk offsets [a, b). */
-  protected span(a: number, b: number): Span {
-    return { start: this.st.map.start(a), end: this.st.map.end(b) };
-  }
-
-  /** The original-text offset a node starting at chunk offset `a` starts at. */
-  protected os(a: number): number {
-    return this.st.map.start(a);
-  }
-
-  /** The original-text offset a node ending at chunk offset `b` ends at. */
-  protected oe(b: number): number {
-    return this.st.map.end(b);
-  }
-
-  protected isOp(s: string, at = this.p): boolean {
-    return this.t.kind[at] === T_OP && this.t.text[at] === s;
-  }
-
-  protected isWord(s: string, at = this.p): boolean {
-    return this.t.kind[at] === T_NAME && this.t.text[at] === s;
-  }
-
-  protected expectOp(s: string): number {
-    if (!this.isOp(s)) this.fail();
-    return this.t.end[this.p++]!;
+export class ExprParser extends TargetParser {
+  /** Reports `what` as not supported at chunk offsets [a, b). */
+  protected unsupported(a: number, b: number, what: string): never {
+    return this.st.report.unsupported(this.span(a, b), notSupported(what));
   }
 
   /** True when the token at `at` can start an expression. */
   protected startsExpr(at = this.p): boolean {
     const k = this.t.kind[at];
-    if (k === T_NUMBER || k === T_STRING) return true;
+    if (k === T_NUMBER || k === T_STRING || k === T_KWNAME) return true;
     if (k === T_NAME) {
       const w = this.t.text[at]!;
-      return !KEYWORDS.has(w) || w === 'True' || w === 'False' || w === 'None' || w === 'not';
+      return (
+        !KEYWORDS.has(w) || w === 'True' || w === 'False' || w === 'None' || w === 'not' || w === 'await' || w === 'lambda' || w === 'yield'
+      );
     }
     if (k === T_OP) {
       const o = this.t.text[at]!;
       return o === '(' || o === '[' || o === '{' || o === '-' || o === '+' || o === '~' || o === '...';
     }
     return false;
-  }
-
-  /** A name that is not a keyword: its text (the cursor moves past it). */
-  protected ident(): string {
-    if (this.t.kind[this.p] !== T_NAME) this.fail();
-    const w = this.t.text[this.p]!;
-    if (KEYWORDS.has(w)) this.fail();
-    this.p++;
-    return w;
   }
 
   /** Grammar `ExprList`: one expression, or a Tuple of several (or of one with a trailing comma). */
@@ -136,7 +69,7 @@ export class ExprParser {
     return { e: { kind: 'Tuple', elts: exact(items), start: this.os(first.start), end: this.oe(end) }, start: first.start, end };
   }
 
-  /** Grammar `Expr`: a binary chain; a conditional or `:=` tail is left to the grammar. */
+  /** Grammar `Expr`: a binary chain; a conditional or `:=` tail is read and reported. */
   expr(): Ext {
     // A lone name or number (most arguments and list items): read without the operand
     // machinery, to the same node (fewer calls and no records before the JIT has compiled them).
@@ -157,7 +90,19 @@ export class ExprParser {
       }
     }
     const x = this.chain();
-    if (this.isWord('if') || this.isOp(':=')) this.fail();
+    if (this.isWord('if')) {
+      this.p++;
+      this.chain();
+      if (!this.isWord('else')) this.fail(X_ELSE);
+      this.p++;
+      const y = this.expr();
+      return this.unsupported(x.start, y.end, 'conditional expressions (x if c else y)');
+    }
+    if (this.isOp(':=')) {
+      this.p++;
+      const y = this.expr();
+      return this.unsupported(x.start, y.end, "':=' assignment expressions");
+    }
     return x;
   }
 
@@ -262,7 +207,7 @@ export class ExprParser {
     // The original offset the trailers' spans start at (that of the primary, parentheses included).
     let hs = -1;
     for (;;) {
-      if (this.isOp('.')) {
+      if (this.isOp('.') && !this.isOp('.', this.p + 1)) {
         this.p++;
         const name = this.ident();
         end = t.end[this.p - 1]!;
@@ -271,13 +216,13 @@ export class ExprParser {
       } else if (this.isOp('(')) {
         this.p++;
         const args = this.argList();
-        end = this.expectOp(')');
+        end = this.expectOp(')', X_RPAREN | this.ifSpaced(X_COMMA));
         if (hs < 0) hs = this.st.map.start(head.start);
         e = makeCall(this.bctx, e, args, { start: hs, end: this.st.map.end(end) });
       } else if (this.isOp('[')) {
         this.p++;
         const index = this.subscriptList();
-        end = this.expectOp(']');
+        end = this.expectOp(']', X_RBRACKET | this.ifSpaced(X_COMMA | X_COLON));
         if (hs < 0) hs = this.st.map.start(head.start);
         e = { kind: 'Subscript', value: e, index, start: hs, end: this.st.map.end(end) };
       } else break;
@@ -298,9 +243,19 @@ export class ExprParser {
         this.p += 2;
         const v = this.expr();
         args.push({ name: this.t.text[p]!, value: v.e, start: this.os(this.t.start[p]!), end: this.oe(v.end) });
-      } else {
+      } else if (this.isOp('*') || this.isOp('**')) {
+        const a = this.t.start[p]!;
+        const double = this.isOp('**') || this.isOp('*', p + 1);
+        this.p += this.isOp('*', p + 1) ? 2 : 1;
         const v = this.expr();
-        if (this.isWord('for') || this.isWord('async')) this.fail();
+        this.unsupported(a, v.end, double ? "'**' arguments" : "'*' arguments");
+      } else {
+        if (!this.startsExpr()) this.fail(X_RPAREN | this.ifSpaced(X_EXPR));
+        const v = this.expr();
+        if (this.isWord('for') || this.isWord('async')) {
+          const end = this.compFor();
+          this.unsupported(v.start, end, 'generator expressions');
+        }
         args.push({ name: null, value: v.e, start: this.os(v.start), end: this.oe(v.end) });
       }
       if (!this.isOp(',')) break;
@@ -309,7 +264,38 @@ export class ExprParser {
     return args;
   }
 
-  /** Grammar `SubscriptList`: one item, or a Tuple of items; slices without a step. */
+  /**
+   * Grammar `CompFor`: `for x in it if c ...` clauses (at least one) of a comprehension or
+   * generator; the chunk offset it ends at. `clauses` receives each clause read.
+   */
+  protected compFor(clauses: { async: boolean; target: Ext; iter: Ext; conds: Expr[] }[] = []): number {
+    let end = 0;
+    do {
+      let async = false;
+      if (this.isWord('async')) {
+        async = true;
+        this.p++;
+      }
+      if (!this.isWord('for')) this.fail(X_FOR);
+      this.p++;
+      const target = this.targetList();
+      if (!this.isWord('in')) this.fail(X_IN);
+      this.p++;
+      const iter = this.chain();
+      end = iter.end;
+      const conds: Expr[] = [];
+      while (this.isWord('if')) {
+        this.p++;
+        const c = this.chain();
+        conds.push(c.e);
+        end = c.end;
+      }
+      clauses.push({ async, target, iter, conds });
+    } while (this.isWord('for') || this.isWord('async'));
+    return end;
+  }
+
+  /** Grammar `SubscriptList`: one item, or a Tuple of items. */
   private subscriptList(): Expr {
     const first = this.subItem();
     if (!this.isOp(',')) return first.e;
@@ -319,6 +305,7 @@ export class ExprParser {
       end = this.t.end[this.p]!;
       this.p++;
       if (this.isOp(']')) break;
+      if (!this.startsExpr() && !this.isOp(':')) this.fail(X_RBRACKET | this.ifSpaced(X_EXPR | X_COLON));
       const x = this.subItem();
       items.push(x.e);
       end = x.end;
@@ -326,10 +313,12 @@ export class ExprParser {
     return { kind: 'Tuple', elts: exact(items), start: this.os(first.start), end: this.oe(end) };
   }
 
+  /** Grammar `SubItem`: an expression or a slice (a slice step is reported). */
   private subItem(): Ext {
     const start = this.t.start[this.p]!;
     let lower: Ext | null = null;
     if (!this.isOp(':')) {
+      if (!this.startsExpr()) this.fail(X_EXPR | X_COLON);
       lower = this.expr();
       if (!this.isOp(':')) return lower;
     }
@@ -340,7 +329,17 @@ export class ExprParser {
       upper = this.expr();
       end = upper.end;
     }
-    if (this.isOp(':')) this.fail();
+    if (this.isOp(':')) {
+      const s = this.t.start[this.p]!;
+      this.p++;
+      if (this.startsExpr()) {
+        const step = this.expr();
+        this.st.report.unsupported(
+          this.span(s, step.end),
+          "a slice step is not supported in a tensor or tile subscript; write 'start:stop' without a step",
+        );
+      }
+    }
     const e: Expr = {
       kind: 'Slice',
       lower: lower ? lower.e : null,
@@ -358,14 +357,28 @@ export class ExprParser {
     const k = t.kind[p];
     const a = t.start[p]!;
     const b = t.end[p]!;
-    if (k === T_NAME) {
+    if (k === T_NAME || k === T_KWNAME) {
       const w = t.text[p]!;
-      this.p++;
-      if (!KEYWORDS.has(w)) return { e: resolveImported(this.st.names, w, this.span(a, b)), start: a, end: b };
-      if (w === 'True' || w === 'False')
+      if (k === T_KWNAME || !KEYWORDS.has(w)) {
+        this.p++;
+        return { e: resolveImported(this.st.names, w, this.span(a, b)), start: a, end: b };
+      }
+      if (w === 'True' || w === 'False') {
+        this.p++;
         return { e: { kind: 'Bool', value: w === 'True', start: this.os(a), end: this.oe(b) }, start: a, end: b };
-      if (w === 'None') return { e: { kind: 'None', start: this.os(a), end: this.oe(b) }, start: a, end: b };
-      return this.fail();
+      }
+      if (w === 'None') {
+        this.p++;
+        return { e: { kind: 'None', start: this.os(a), end: this.oe(b) }, start: a, end: b };
+      }
+      if (w === 'lambda') return this.lambda(a);
+      if (w === 'yield') {
+        this.p++;
+        let end = b;
+        if (this.startsExpr()) end = this.exprList().end;
+        return this.unsupported(a, end, "'yield' (use pl.yield_)");
+      }
+      return this.fail(X_EXPR);
     }
     if (k === T_NUMBER) {
       this.p++;
@@ -387,14 +400,43 @@ export class ExprParser {
       if (f) e.fstring = true;
       return { e, start: a, end };
     }
-    if (k !== T_OP) return this.fail();
+    if (k !== T_OP) return this.fail(X_EXPR);
     const o = t.text[p]!;
+    if (o === '(') {
+      this.p++;
+      return this.parenAtom(a);
+    }
+    if (o === '[') {
+      this.p++;
+      return this.bracketAtom(a);
+    }
+    if (o === '{') {
+      this.p++;
+      return this.braceAtom(a);
+    }
+    if (o === '...') {
+      this.p++;
+      // (A syntax error right after it comes first.)
+      if (this.isOp('.')) {
+        this.p++;
+        this.ident();
+      }
+      if (this.st.ellipsisOk) return { e: { kind: 'Name', id: '...', start: this.os(a), end: this.oe(b) }, start: a, end: b };
+      return this.st.report.unsupported(
+        this.span(a, b),
+        "'...' is only read as the whole body of a function (an external kernel or an abstract SubWorker); write pass for an empty block",
+      );
+    }
+    return this.fail(X_EXPR);
+  }
+
+  /** `lambda params: body` (the cursor at `lambda`): read and reported. */
+  private lambda(a: number): never {
     this.p++;
-    if (o === '(') return this.parenAtom(a);
-    if (o === '[') return this.bracketAtom(a);
-    if (o === '{') return this.braceAtom(a);
-    if (o === '...' && this.st.ellipsisOk) return { e: { kind: 'Name', id: '...', start: this.os(a), end: this.oe(b) }, start: a, end: b };
-    return this.fail();
+    while (!this.isOp(':') && this.t.kind[this.p] !== T_NEWLINE && this.t.kind[this.p] !== T_END) this.p++;
+    this.expectOp(':', X_COLON);
+    const body = this.expr();
+    return this.unsupported(a, body.end, 'lambda');
   }
 
   private parenAtom(a: number): Ext {
@@ -407,20 +449,26 @@ export class ExprParser {
       const end = this.t.end[this.p++]!;
       return { e: first.e, start: a, end };
     }
-    const elts = this.restOfList(first, ')');
-    const end = this.expectOp(')');
+    if (this.isWord('for') || this.isWord('async')) {
+      this.compFor();
+      const end = this.expectOp(')', X_RPAREN);
+      return this.unsupported(a, end, 'generator expressions');
+    }
+    const elts = this.restOfList(first, ')', X_RPAREN);
+    const end = this.expectOp(')', X_RPAREN | X_COMMA);
     return { e: { kind: 'Tuple', elts, start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
   /** `, x, y,` after a first item, up to (not including) `close`. */
-  private restOfList(first: Ext, close: string): Expr[] {
+  private restOfList(first: Ext, close: string, closeMask: number): Expr[] {
     const elts: Expr[] = [first.e];
     while (this.isOp(',')) {
       this.p++;
       if (this.isOp(close)) break;
+      if (!this.startsExpr()) this.fail(X_EXPR | closeMask);
       elts.push(this.expr().e);
     }
-    if (!this.isOp(close)) this.fail();
+    if (!this.isOp(close)) this.fail(closeMask | this.ifSpaced(X_COMMA));
     return exact(elts);
   }
 
@@ -429,32 +477,38 @@ export class ExprParser {
       const end = this.t.end[this.p++]!;
       return { e: { kind: 'List', elts: [], start: this.os(a), end: this.oe(end) }, start: a, end };
     }
+    if (!this.startsExpr()) this.fail(X_EXPR | X_RBRACKET);
     const first = this.expr();
     if (this.isWord('for') || this.isWord('async')) return this.comprehension(a, first);
-    const elts = this.restOfList(first, ']');
-    const end = this.expectOp(']');
+    const elts = this.restOfList(first, ']', X_RBRACKET);
+    const end = this.expectOp(']', X_RBRACKET | X_COMMA);
     return { e: { kind: 'List', elts, start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
-  /** `[elt for x in iter if c]`: one plain `for` clause with a name target (as semantics.ts' comprehension). */
+  /**
+   * `[elt for x in iter if c]`: a CompExpr, with PyPTO's rejections (`ast_parser.py`,
+   * `_unroll_deps_comprehension`): one plain `for` clause with a name target. Where it may
+   * appear (only in `deps=`) is checked when the function is built.
+   */
   private comprehension(a: number, elt: Ext): Ext {
-    if (!this.isWord('for')) this.fail();
-    this.p++;
-    const tp = this.p;
-    const target = this.ident();
-    if (this.isOp(',')) this.fail();
-    if (!this.isWord('in')) this.fail();
-    this.p++;
-    const iter = this.chain();
-    const conds: Expr[] = [];
-    while (this.isWord('if')) {
-      this.p++;
-      conds.push(this.chain().e);
+    const clauses: { async: boolean; target: Ext; iter: Ext; conds: Expr[] }[] = [];
+    this.compFor(clauses);
+    const end = this.expectOp(']', X_RBRACKET);
+    const span = this.span(a, end);
+    if (clauses.length !== 1) {
+      return this.st.report.syntax(
+        span,
+        "a deps= comprehension supports a single 'for' clause; inline the inner generator(s) or write a single flat 'for ... in ...'",
+      );
     }
-    const end = this.expectOp(']');
-    const t: NameExpr = { kind: 'Name', id: target, start: this.os(this.t.start[tp]!), end: this.oe(this.t.end[tp]!) };
+    const c = clauses[0]!;
+    if (c.async) return this.st.report.syntax(span, "a deps= comprehension cannot be 'async for'");
+    const target = c.target.e;
+    if (target.kind !== 'Name') {
+      return this.st.report.syntax(target, "a deps= comprehension target must be a single name; use 'for i in ...', not 'for i, j in ...'");
+    }
     return {
-      e: { kind: 'Comp', elt: elt.e, target: t, iter: iter.e, conds: exact(conds), start: this.os(a), end: this.oe(end) },
+      e: { kind: 'Comp', elt: elt.e, target: target as NameExpr, iter: c.iter.e, conds: exact(c.conds), start: span.start, end: span.end },
       start: a,
       end,
     };
@@ -462,22 +516,61 @@ export class ExprParser {
 
   private braceAtom(a: number): Ext {
     const entries: DictExpr['entries'] = [];
-    while (!this.isOp('}')) {
-      const key = this.expr();
-      if (!this.isOp(':')) this.fail();
-      this.p++;
-      const value = this.expr();
-      entries.push({ key: key.e, value: value.e });
-      if (!this.isOp(',')) break;
-      this.p++;
+    if (!this.isOp('}')) {
+      const first = this.dictEntry();
+      if (first === null) {
+        // A set: `{x, y}` or `{x for ...}`.
+        this.p = this.setStart;
+        const x = this.expr();
+        if (this.isWord('for') || this.isWord('async')) {
+          this.compFor();
+          const end = this.expectOp('}', X_RBRACE);
+          return this.unsupported(a, end, 'set comprehensions');
+        }
+        this.restOfList(x, '}', X_RBRACE);
+        const end = this.expectOp('}', X_RBRACE | X_COMMA);
+        return this.unsupported(a, end, 'set literals');
+      }
+      if (this.isWord('for') || this.isWord('async')) {
+        this.compFor();
+        const end = this.expectOp('}', X_RBRACE);
+        return this.unsupported(a, end, 'dict comprehensions');
+      }
+      entries.push(first);
+      while (this.isOp(',')) {
+        this.p++;
+        if (this.isOp('}')) break;
+        if (!this.startsExpr() && !this.isOp('**')) this.fail(X_EXPR | X_RBRACE);
+        const e = this.dictEntry();
+        if (e === null) this.fail(X_COLON);
+        entries.push(e);
+      }
     }
-    const end = this.expectOp('}');
+    const end = this.expectOp('}', X_RBRACE | X_COMMA);
     return { e: { kind: 'Dict', entries: exact(entries), start: this.os(a), end: this.oe(end) }, start: a, end };
   }
 
-  /** The pre-tokenized text between chunk offsets [a, b). */
-  protected chunkText(a: number, b: number): string {
-    return this.source.slice(a, b);
+  /** Where the key of the last dictEntry() started (a set's first item, when it had no ':'). */
+  private setStart = 0;
+
+  /** Grammar `DictEntry` (`k: v`; `**m` is reported); null when the key has no ':' after it (a set item). */
+  private dictEntry(): DictExpr['entries'][number] | null {
+    if (this.isOp('**')) {
+      const a = this.t.start[this.p++]!;
+      const v = this.expr();
+      return this.unsupported(a, v.end, "'**' in a dict literal");
+    }
+    this.setStart = this.p;
+    const first = this.t.text[this.p - 1] === '{';
+    const key = this.expr();
+    if (!this.isOp(':')) {
+      if (this.isOp(',') || this.isOp('}') || this.isWord('for') || this.isWord('async')) return null;
+      // (After a first item `}` would close a set.)
+      this.fail(first ? X_COLON | X_RBRACE | this.ifSpaced(X_COMMA) : X_COLON);
+    }
+    this.p++;
+    const value = this.expr();
+    return { key: key.e, value: value.e };
   }
 
   /** True when the whole token array has been read. */

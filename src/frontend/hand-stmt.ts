@@ -1,54 +1,173 @@
 /**
- * Statement part of the hand-written DSL parser, and its entry point `handMatch`: reads a
- * chunk of pre-tokenized statements (grammar rule `Chunk`), a program, function or clause
- * header, or one expression (`ExprItem`, `ConstRhs`) into exactly the IR the Ohm grammar and semantics build. Ohm stays the
- * reference: whatever this parser does not accept — any syntax error, any construct the
- * semantics reports, anything unusual — makes `handMatch` return undefined, and the caller
- * matches the piece with the grammar as before, so every diagnostic is unchanged.
+ * Statement part of the DSL parser (rules Chunk, Stmt, SimpleStmts, the compound statements),
+ * with error recovery: a statement with an error (a syntax error, or a construct a builder
+ * reports) is recorded and skipped — its line, its indented block and its clause lines — and
+ * the parse goes on with the next statement of its block, so every erroneous statement of a
+ * chunk is reported from one parse. A compound statement with an error inside is not built.
  */
 
 import { exact } from '../ir/compact.js';
 import type { NameExpr, Stmt } from '../ir/nodes.js';
+import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
+import { type Clause, type Head, makeAssign, makeFor, makeIf, makeWhile, makeWith, type Reporter } from './build.js';
 import {
-  type Clause,
-  type DecoratorDesc,
-  type DefHeadDesc,
-  type Head,
-  makeAssign,
-  makeFor,
-  makeIf,
-  makeWhile,
-  makeWith,
-  type RawParam,
-  type Reporter,
-} from './build.js';
-import { ExprParser, type Ext, type HandState, KEYWORDS, NO_PARSE } from './hand-expr.js';
-import { T_DEDENT, T_END, T_INDENT, T_NAME, T_NEWLINE, T_OP, tokenize } from './hand-tokens.js';
-import type { Chunk } from './layout.js';
+  SYNTAX,
+  type SyntaxFault,
+  X_AS,
+  X_BLOCK,
+  X_COLON_ELIF,
+  X_COLON_ELSE,
+  X_COLON_FOR,
+  X_COLON_IF,
+  X_COLON_WHILE,
+  X_COLON_WITH,
+  X_COMMA,
+  X_DEDENT,
+  X_EOL,
+  X_EXPR,
+  X_IN,
+  X_STMT,
+} from './hand-cursor.js';
+import { ExprParser } from './hand-expr.js';
+import { KEYWORDS, T_DEDENT, T_END, T_INDENT, T_NAME, T_NEWLINE, T_OP } from './hand-tokens.js';
 
-/** Any report sends the piece back to the grammar (which reports it in its own order). */
-const bail: Reporter = {
-  unsupported: () => {
-    throw NO_PARSE;
-  },
-  syntax: () => {
-    throw NO_PARSE;
-  },
+/** An error of a chunk: a syntax error (described by errors.ts) or a builder's diagnostic. */
+export type Fault = SyntaxFault | Diagnostic;
+
+/** Reports that do not stop the parse (what they return stands for the node reported). */
+const QUIET: Reporter = {
+  unsupported: (span) => ({ kind: 'Name', id: '_', start: span.start, end: span.end }) as never,
+  syntax: (span) => ({ kind: 'Name', id: '_', start: span.start, end: span.end }) as never,
 };
 
-/** Recursive-descent reader of DSL statements (grammar rules Chunk, Stmt, SimpleStmts, the compound statements). */
-class StmtParser extends ExprParser {
-  /** Grammar `Chunk`: statements to the end of the text. */
+/** Thrown by a compound statement whose body had errors (already recorded): it is skipped, not built. */
+const SKIPPED: unique symbol = Symbol('skipped');
+
+const UNSUPPORTED_STMT: Record<string, string> = {
+  del: "'del' statements",
+  global: "'global' statements",
+  nonlocal: "'nonlocal' statements",
+  assert: "'assert' statements",
+  raise: "'raise' statements",
+  import: 'imports',
+  from: 'imports',
+  try: "'try' statements",
+  except: "'except' clauses",
+  finally: "'finally' clauses",
+  def: 'nested function definitions',
+  class: 'nested classes',
+  async: "'async' statements",
+  '@': 'decorated definitions',
+};
+
+const SIMPLE_UNSUPPORTED = new Set(['del', 'global', 'nonlocal', 'assert', 'raise', 'import', 'from']);
+const COMPOUND_UNSUPPORTED = new Set(['try', 'except', 'finally', 'def', 'class', 'async']);
+const CLAUSE_WORDS = new Set(['elif', 'else', 'except', 'finally']);
+const AUG_OPS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=', '>>=', '<<=', '&=', '|=', '^=', '@=']);
+
+/** Recursive-descent reader of DSL statements. */
+export class StmtParser extends ExprParser {
+  /** The errors recorded so far (source order). */
+  readonly faults: Fault[] = [];
+
+  /** Grammar `Chunk`: statements to the end of the text (each statement with an error recorded and skipped). */
   chunk(): Stmt[] {
     const out: Stmt[] = [];
-    do this.stmt(out);
+    do this.guardedStmt(out);
     while (this.t.kind[this.p] !== T_END);
     return out;
   }
 
+  /** One statement; an error in it is recorded and the statement skipped. */
+  protected guardedStmt(out: Stmt[]): void {
+    const s = this.p;
+    try {
+      this.stmt(out);
+    } catch (e) {
+      if (e === SYNTAX) this.faults.push(this.takeFault());
+      else if (e instanceof DiagnosticError) {
+        const f = this.syntaxAfter(s);
+        if (f) this.faults.push(f);
+        else for (const d of e.diagnostics) this.faults.push(d);
+      } else if (e !== SKIPPED) throw e;
+      this.farP = -1;
+      this.farMask = 0;
+      this.p = s;
+      this.skipStatement();
+    }
+  }
+
+  /**
+   * The syntax error of the statement starting at token `s`, read again with reports that do
+   * not stop the parse, or null when it has none: a statement's syntax error is reported
+   * before what a builder reports in it (as Python reports it before PyPTO's parser runs).
+   */
+  private syntaxAfter(s: number): SyntaxFault | null {
+    return this.syntaxIn(s, () => this.stmt([]));
+  }
+
+  /** The syntax error `read` meets from token `s` on with reports that do not stop it, or null. */
+  protected syntaxIn(s: number, read: () => void): SyntaxFault | null {
+    const n = this.faults.length;
+    const report = this.st.report;
+    this.st.report = QUIET;
+    this.bctx.report = QUIET;
+    this.p = s;
+    this.farP = -1;
+    this.farMask = 0;
+    try {
+      read();
+      return null;
+    } catch (e) {
+      // (Anything else a builder throws when a report did not stop it: no syntax error found.)
+      return e === SYNTAX ? this.takeFault() : null;
+    } finally {
+      this.st.report = report;
+      this.bctx.report = report;
+      this.faults.length = n;
+    }
+  }
+
+  /**
+   * Moves the cursor from a statement's start past the statement: its logical line, the
+   * indented block after it and its clause lines (`elif`, `else`, ...), to the next statement
+   * of the block, the block's DEDENT or the end.
+   */
+  private skipStatement(): void {
+    const t = this.t;
+    const from = this.p;
+    let d = 0;
+    for (;;) {
+      const k = t.kind[this.p];
+      if (k === T_END) break;
+      if (k === T_DEDENT) {
+        if (d === 0) break;
+        d--;
+        this.p++;
+        if (d === 0 && this.nextStarts()) break;
+      } else if (k === T_INDENT) {
+        d++;
+        this.p++;
+      } else if (k === T_NEWLINE) {
+        this.p++;
+        if (d === 0 && this.nextStarts()) break;
+      } else this.p++;
+    }
+    if (this.p === from && t.kind[this.p] !== T_END) this.p++;
+  }
+
+  /** True when the token at the cursor starts a new statement (not an indented block or a clause of the one before). */
+  private nextStarts(): boolean {
+    const k = this.t.kind[this.p];
+    return k !== T_INDENT && !(k === T_NAME && CLAUSE_WORDS.has(this.t.text[this.p]!));
+  }
+
   private stmt(out: Stmt[]): void {
-    if (this.t.kind[this.p] === T_NAME) {
-      switch (this.t.text[this.p]) {
+    const t = this.t;
+    const k = t.kind[this.p];
+    if (k === T_NAME) {
+      const w = t.text[this.p]!;
+      switch (w) {
         case 'if':
           out.push(this.ifStmt());
           return;
@@ -61,22 +180,59 @@ class StmtParser extends ExprParser {
         case 'with':
           out.push(this.withStmt());
           return;
-        default:
+        case 'elif':
+        case 'else':
+          this.fail(X_STMT);
           break;
+        default:
+          if (COMPOUND_UNSUPPORTED.has(w)) {
+            this.unsupportedCompound();
+            return;
+          }
       }
-    }
+    } else if (k === T_OP && t.text[this.p] === '@') {
+      this.unsupportedCompound();
+      return;
+    } else if (k === T_INDENT || k === T_DEDENT || k === T_NEWLINE || k === T_END) this.fail(X_STMT);
     this.simpleStmts(out);
   }
 
+  /** `try:`, `def ...:`, `@decorator`, ...: the line and its indented block read, then reported. */
+  private unsupportedCompound(): void {
+    const t = this.t;
+    const a = t.start[this.p]!;
+    const word = t.text[this.p]!;
+    while (t.kind[this.p] !== T_NEWLINE && t.kind[this.p] !== T_END) this.p++;
+    if (t.kind[this.p] !== T_NEWLINE) this.fail(X_EOL);
+    const end = t.start[this.p]!;
+    this.p++;
+    if (t.kind[this.p] === T_INDENT) {
+      // (Its block, whatever it holds.)
+      let d = 0;
+      do {
+        const k = t.kind[this.p];
+        if (k === T_INDENT) d++;
+        else if (k === T_DEDENT) d--;
+        else if (k === T_END) this.fail(X_DEDENT);
+        this.p++;
+      } while (d > 0);
+    }
+    this.st.report.unsupported(
+      this.span(a, end),
+      `${UNSUPPORTED_STMT[word] ?? `'${word}' statements`} are not supported inside a @pl.program`,
+    );
+  }
+
   /** Grammar `SimpleStmts`: small statements separated by ';', ending the line. */
-  private simpleStmts(out: Stmt[]): void {
+  protected simpleStmts(out: Stmt[]): void {
     for (;;) {
       out.push(this.smallStmt());
       if (!this.isOp(';')) break;
       this.p++;
       if (this.t.kind[this.p] === T_NEWLINE) break;
+      this.note(X_EOL);
     }
-    if (this.t.kind[this.p] !== T_NEWLINE) this.fail();
+    if (this.t.kind[this.p] !== T_NEWLINE) this.fail(X_EOL);
     this.p++;
   }
 
@@ -88,7 +244,10 @@ class StmtParser extends ExprParser {
       const w = t.text[p]!;
       if (w === 'return') {
         this.p++;
-        if (!this.startsExpr()) return { kind: 'Return', value: null, start: this.os(a), end: this.oe(t.end[p]!) };
+        if (!this.startsExpr()) {
+          this.note(this.ifSpaced(X_EXPR));
+          return { kind: 'Return', value: null, start: this.os(a), end: this.oe(t.end[p]!) };
+        }
         const v = this.exprList();
         return { kind: 'Return', value: v.e, start: this.os(a), end: this.oe(v.end) };
       }
@@ -102,56 +261,93 @@ class StmtParser extends ExprParser {
             ? { kind: 'Break', start, end }
             : { kind: 'Continue', start, end };
       }
-      if (!this.startsExpr()) this.fail();
-    }
+      if (SIMPLE_UNSUPPORTED.has(w)) {
+        while (t.kind[this.p] !== T_NEWLINE && t.kind[this.p] !== T_END) this.p++;
+        return this.st.report.unsupported(
+          this.span(a, t.start[this.p]!),
+          `${UNSUPPORTED_STMT[w] ?? `'${w}' statements`} are not supported inside a @pl.program`,
+        );
+      }
+      if (!this.startsExpr()) this.fail(X_STMT);
+    } else if (!this.startsExpr()) this.fail(X_STMT);
     const target = this.exprList();
     if (this.isOp('=')) {
       this.p++;
       const value = this.exprList();
-      if (this.isOp('=')) this.fail();
+      if (this.isOp('=')) {
+        let end = value.end;
+        while (this.isOp('=')) {
+          this.p++;
+          end = this.exprList().end;
+        }
+        return this.unsupported(a, end, 'chained assignments (a = b = c)');
+      }
       return makeAssign(this.bctx, target.e, value.e, null, this.span(a, value.end));
     }
     if (this.isOp(':')) {
       this.p++;
       const ann = this.expr();
-      if (!this.isOp('=')) this.fail();
+      if (!this.isOp('=')) return this.unsupported(a, ann.end, 'an annotation without a value');
       this.p++;
       const value = this.exprList();
       return makeAssign(this.bctx, target.e, value.e, ann.e, this.span(a, value.end));
     }
+    if (t.kind[this.p] === T_OP && AUG_OPS.has(t.text[this.p]!)) {
+      const op = t.text[this.p++]!;
+      const value = this.exprList();
+      return this.st.report.unsupported(
+        this.span(a, value.end),
+        `augmented assignment '${op}' is not supported; write x = x ${op.slice(0, -1)} ...`,
+      );
+    }
     return { kind: 'ExprStmt', value: target.e, start: this.os(a), end: this.oe(target.end) };
   }
 
-  /** Grammar `Suite`: an indented block, or simple statements on the header's line. */
+  /** Grammar `Suite`: an indented block (its statements guarded), or simple statements on the header's line. */
   private suite(): Stmt[] {
     const out: Stmt[] = [];
     if (this.t.kind[this.p] !== T_NEWLINE) {
+      this.note(X_EOL);
       this.simpleStmts(out);
       return out;
     }
     this.p++;
-    if (this.t.kind[this.p] !== T_INDENT) this.fail();
+    if (this.t.kind[this.p] !== T_INDENT) this.fail(X_BLOCK);
     this.p++;
-    do this.stmt(out);
+    do this.guardedStmt(out);
     while (this.t.kind[this.p] !== T_DEDENT && this.t.kind[this.p] !== T_END);
-    if (this.t.kind[this.p] !== T_DEDENT) this.fail();
+    if (this.t.kind[this.p] !== T_DEDENT) this.fail(X_DEDENT);
     this.p++;
     return exact(out);
   }
 
-  /** `<kw> ... :` — the colon that ends a clause header: its end offset. */
-  private colon(): number {
-    return this.expectOp(':');
-  }
-
-  private condHead(kind: 'if' | 'elif' | 'while'): Head {
+  protected condHead(kind: 'if' | 'elif' | 'while'): Head {
     const a = this.t.start[this.p++]!;
     const cond = this.expr().e;
-    const span = this.span(a, this.colon());
+    const span = this.span(a, this.expectOp(':', kind === 'if' ? X_COLON_IF : kind === 'elif' ? X_COLON_ELIF : X_COLON_WHILE));
     return { kind, cond, start: span.start, span };
   }
 
+  protected elseHead(): Head {
+    const a = this.t.start[this.p++]!;
+    const span = this.span(a, this.expectOp(':', X_COLON_ELSE));
+    return { kind: 'else', start: span.start, span };
+  }
+
+  /** An `else:` clause after a loop, or null. */
+  private elseClause(): Clause | null {
+    if (!this.isWord('else')) return null;
+    const head = this.elseHead();
+    return { head, body: this.suite() };
+  }
+
+  /** Throws SKIPPED when errors were recorded since there were `n` (the statement is not built). */
+  private built(n: number): void {
+    if (this.faults.length > n) throw SKIPPED;
+  }
+
   private ifStmt(): Stmt {
+    const n = this.faults.length;
     const clauses: Clause[] = [];
     const head = this.condHead('if');
     clauses.push({ head, body: this.suite() });
@@ -159,277 +355,68 @@ class StmtParser extends ExprParser {
       const h = this.condHead('elif');
       clauses.push({ head: h, body: this.suite() });
     }
-    if (this.isWord('else')) {
-      const a = this.t.start[this.p++]!;
-      const span = this.span(a, this.colon());
-      const h: Head = { kind: 'else', start: span.start, span };
-      clauses.push({ head: h, body: this.suite() });
-    }
+    const els = this.elseClause();
+    if (els) clauses.push(els);
+    this.built(n);
     return makeIf(this.bctx, clauses);
   }
 
   private whileStmt(): Stmt {
+    const n = this.faults.length;
     const head = this.condHead('while');
     const body = this.suite();
-    if (this.isWord('else')) this.fail();
-    return makeWhile(this.bctx, { head, body }, null);
+    const els = this.elseClause();
+    this.built(n);
+    return makeWhile(this.bctx, { head, body }, els);
   }
 
   private forStmt(): Stmt {
+    const n = this.faults.length;
     const head = this.forHead();
     const body = this.suite();
-    if (this.isWord('else')) this.fail();
-    return makeFor(this.bctx, { head, body }, null);
+    const els = this.elseClause();
+    this.built(n);
+    return makeFor(this.bctx, { head, body }, els);
   }
 
   private withStmt(): Stmt {
+    const n = this.faults.length;
     const head = this.withHead();
-    return makeWith(this.bctx, { head, body: this.suite() });
+    const body = this.suite();
+    this.built(n);
+    return makeWith(this.bctx, { head, body });
   }
 
-  private elseHead(): Head {
-    const a = this.t.start[this.p++]!;
-    const span = this.span(a, this.colon());
-    return { kind: 'else', start: span.start, span };
-  }
-
-  private forHead(): Head {
+  protected forHead(): Head {
     const a = this.t.start[this.p++]!;
     const target = this.targetList().e;
-    if (!this.isWord('in')) this.fail();
+    if (!this.isWord('in')) this.fail(X_IN | this.ifSpaced(X_COMMA));
     this.p++;
     const iter = this.exprList().e;
-    const span = this.span(a, this.colon());
+    const span = this.span(a, this.expectOp(':', X_COLON_FOR | this.ifSpaced(X_COMMA)));
     return { kind: 'for', target, iter, start: span.start, span };
   }
 
-  private withHead(): Head {
+  protected withHead(): Head {
     const a = this.t.start[this.p++]!;
     const items: Extract<Head, { kind: 'with' }>['items'] = [];
+    let asName: NameExpr | null = null;
     for (;;) {
       const x = this.expr();
-      let asName: NameExpr | null = null;
+      asName = null;
       let end = x.end;
       if (this.isWord('as')) {
         this.p++;
-        const q = this.p;
-        asName = { kind: 'Name', id: this.ident(), start: this.os(this.t.start[q]!), end: this.oe(this.t.end[q]!) };
-        end = this.t.end[q]!;
+        const target = this.targetItem();
+        if (target.e.kind !== 'Name') this.st.report.unsupported(target.e, "the target of 'as' must be a single name");
+        asName = target.e as NameExpr;
+        end = target.end;
       }
       items.push({ expr: x.e, asName, span: this.span(x.start, end) });
       if (!this.isOp(',')) break;
       this.p++;
     }
-    const span = this.span(a, this.colon());
+    const span = this.span(a, this.expectOp(':', X_COLON_WITH | this.ifSpaced(asName === null ? X_COMMA | X_AS : X_COMMA)));
     return { kind: 'with', items, start: span.start, span };
-  }
-
-  // ---------------------------------------------------------------- headers
-
-  /** Grammar `ClauseRest`: null after a block header, else the statements on the header's line. */
-  private clauseRest(): Stmt[] | null {
-    if (this.t.kind[this.p] === T_NEWLINE) {
-      this.p++;
-      return null;
-    }
-    const out: Stmt[] = [];
-    this.simpleStmts(out);
-    return out;
-  }
-
-  /** Grammar `ClauseHeader`: one header line of a compound statement (split by program.ts). */
-  clauseHeader(): { head: Head; inline: Stmt[] | null } {
-    let head: Head;
-    switch (this.t.kind[this.p] === T_NAME ? this.t.text[this.p] : '') {
-      case 'if':
-        head = this.condHead('if');
-        break;
-      case 'elif':
-        head = this.condHead('elif');
-        break;
-      case 'while':
-        head = this.condHead('while');
-        break;
-      case 'else':
-        head = this.elseHead();
-        break;
-      case 'for':
-        head = this.forHead();
-        break;
-      case 'with':
-        head = this.withHead();
-        break;
-      default:
-        return this.fail();
-    }
-    return { head, inline: this.clauseRest() };
-  }
-
-  /** Grammar `Decorator`: `@ expr` and its line end. */
-  private decorator(): DecoratorDesc {
-    const a = this.t.start[this.p]!;
-    this.p++;
-    const x = this.expr();
-    if (this.t.kind[this.p] !== T_NEWLINE) this.fail();
-    return { expr: x.e, span: this.span(a, this.t.end[this.p++]!) };
-  }
-
-  private decorators(): DecoratorDesc[] {
-    const out: DecoratorDesc[] = [];
-    while (this.isOp('@')) out.push(this.decorator());
-    return out;
-  }
-
-  /** Grammar `ProgramHeader`: the decorators and `class Name(...):` line of a program. */
-  programHeader(): { decorators: DecoratorDesc[]; name: string } {
-    const decorators = this.decorators();
-    if (decorators.length === 0 || !this.isWord('class')) this.fail();
-    this.p++;
-    const name = this.ident();
-    if (this.isOp('(')) {
-      this.p++;
-      this.argList();
-      this.expectOp(')');
-    }
-    this.colon();
-    if (this.t.kind[this.p] !== T_NEWLINE) this.fail();
-    this.p++;
-    return { decorators, name };
-  }
-
-  /** Grammar `FuncHeader`: the decorators and `def` line of a function (and its body when on the same line). */
-  funcHeader(): { decorators: DecoratorDesc[]; head: DefHeadDesc; inline: Stmt[] | null } {
-    const decorators = this.decorators();
-    if (!this.isWord('def')) this.fail();
-    const a = this.t.start[this.p++]!;
-    const name = this.ident();
-    const lp = this.t.start[this.p]!;
-    this.expectOp('(');
-    const params: RawParam[] = [];
-    while (!this.isOp(')')) {
-      const q = this.p;
-      const pname = this.ident();
-      const nameSpan = this.span(this.t.start[q]!, this.t.end[q]!);
-      let annotation: Ext | null = null;
-      if (this.isOp(':')) {
-        this.p++;
-        annotation = this.expr();
-      }
-      if (this.isOp('=')) this.fail();
-      params.push({
-        name: pname,
-        nameSpan,
-        annotation: annotation ? annotation.e : null,
-        span: this.span(this.t.start[q]!, annotation ? annotation.end : this.t.end[q]!),
-      });
-      if (!this.isOp(',')) break;
-      this.p++;
-    }
-    const rp = this.expectOp(')');
-    let returns: Ext | null = null;
-    if (this.isOp('->')) {
-      this.p++;
-      returns = this.expr();
-    }
-    const span = this.span(a, this.colon());
-    const head: DefHeadDesc = {
-      name,
-      params,
-      paramsSpan: { start: this.st.map.start(lp), end: this.st.map.end(rp) },
-      returns: returns ? returns.e : null,
-      start: span.start,
-      span,
-    };
-    return { decorators, head, inline: this.clauseRest() };
-  }
-
-  /** Grammar `TargetList`: names, parenthesised or bracketed target lists (a Tuple when several). */
-  private targetList(): Ext {
-    const first = this.targetItem();
-    if (!this.isOp(',')) return first;
-    const items = [first.e];
-    let end = first.end;
-    while (this.isOp(',')) {
-      end = this.t.end[this.p]!;
-      this.p++;
-      if (!this.startsTarget()) break;
-      const x = this.targetItem();
-      items.push(x.e);
-      end = x.end;
-    }
-    return { e: { kind: 'Tuple', elts: items, start: this.os(first.start), end: this.oe(end) }, start: first.start, end };
-  }
-
-  private startsTarget(): boolean {
-    return (this.t.kind[this.p] === T_NAME && !KEYWORDS.has(this.t.text[this.p]!)) || this.isOp('(') || this.isOp('[');
-  }
-
-  private targetItem(): Ext {
-    const t = this.t;
-    const p = this.p;
-    const a = t.start[p]!;
-    if (t.kind[p] === T_NAME) {
-      const id = this.ident();
-      return { e: { kind: 'Name', id, start: this.os(a), end: this.oe(t.end[p]!) }, start: a, end: t.end[p]! };
-    }
-    if (t.kind[p] !== T_OP || (t.text[p] !== '(' && t.text[p] !== '[')) this.fail();
-    const close = t.text[p] === '(' ? ')' : ']';
-    this.p++;
-    if (this.isOp(close)) {
-      const end = t.end[this.p++]!;
-      return { e: { kind: 'Tuple', elts: [], start: this.os(a), end: this.oe(end) }, start: a, end };
-    }
-    const inner = this.targetList().e;
-    const end = this.expectOp(close);
-    if (inner.kind === 'Tuple') return { e: { kind: 'Tuple', elts: inner.elts, start: this.os(a), end: this.oe(end) }, start: a, end };
-    return { e: inner, start: a, end };
-  }
-}
-
-const RULES = new Set(['Chunk', 'ExprItem', 'ConstRhs', 'FuncHeader', 'ProgramHeader', 'ClauseHeader']);
-
-/**
- * The IR of `chunk` read by the hand-written parser as grammar rule `rule` (`Chunk`, a header
- * rule, `ExprItem` or `ConstRhs`), or undefined when it does not accept the text (the caller
- * then matches it with the Ohm grammar, which gives the same IR or the diagnostic).
- */
-export function handMatch<T>(chunk: Chunk, rule: string, state: Omit<HandState, 'map'>): T | undefined {
-  if (!RULES.has(rule)) return undefined;
-  const toks = tokenize(chunk.out, state.pool, state.tokens);
-  if (toks === null) return undefined;
-  // One object shape for every chunk's state (a spread of differently built states would not be).
-  const st: HandState = {
-    map: chunk.map,
-    report: bail,
-    constants: state.constants,
-    names: state.names,
-    jitFuncs: state.jitFuncs,
-    ellipsisOk: state.ellipsisOk,
-    pool: state.pool,
-    tokens: state.tokens,
-  };
-  const parser = new StmtParser(chunk.out, toks, st);
-  try {
-    let r: unknown;
-    switch (rule) {
-      case 'Chunk':
-        r = parser.chunk();
-        break;
-      case 'FuncHeader':
-        r = parser.funcHeader();
-        break;
-      case 'ProgramHeader':
-        r = parser.programHeader();
-        break;
-      case 'ClauseHeader':
-        r = parser.clauseHeader();
-        break;
-      default:
-        r = (rule === 'ExprItem' ? parser.expr() : parser.exprList()).e;
-    }
-    return parser.atEnd() ? (r as T) : undefined;
-  } catch (e) {
-    if (e === NO_PARSE || e instanceof RangeError) return undefined;
-    throw e;
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Tokenizer of the hand-written DSL parser (hand-stmt.ts). It reads the same pre-tokenized
- * text as the Ohm grammar (layout.ts: "\n" ends a logical line, U+0001 / U+0002 are
- * INDENT / DEDENT, comments blanked) and splits it as the grammar's lexical rules do: names,
+ * Tokenizer of the DSL parser (dsl-parser.ts). It reads pre-tokenized text (layout.ts: "\n"
+ * ends a logical line, U+0001 / U+0002 are INDENT / DEDENT, comments blanked) and splits it
+ * into names,
  * numbers (any run of number characters, spelling checked later), string literals with their
  * prefix, operators. Anything it does not know (a character beyond ASCII outside a name, a lone `!` or `$`, an
- * unterminated string, a name glued to a quote that is not a string prefix) gives null: the
- * caller then lets the grammar read the text and report the error as it always did.
+ * unterminated string, a name glued to a quote that is not a string prefix) is a T_ERROR token,
+ * where the parser reports a syntax error.
  */
 import type { InternPool } from '../ir/compact.js';
 
@@ -17,6 +17,10 @@ export const T_NEWLINE = 5;
 export const T_INDENT = 6;
 export const T_DEDENT = 7;
 export const T_END = 8;
+/** A character or name no token starts with (a lone `!` or `$`, a name glued to a quote): the parser stops at it. */
+export const T_ERROR = 9;
+/** A name spelled beyond ASCII that NFKC-normalises to a keyword (`ｉｆ`): a name, not the keyword (Python reads it so). */
+export const T_KWNAME = 10;
 
 /** The tokens of one text as parallel arrays; `text` holds the spelling of names and operators. */
 export interface Tokens {
@@ -51,7 +55,7 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** A string prefix the grammar accepts: one of rRuUbBfF, optionally followed by one of rRbBfF. */
+/** A string prefix Python accepts: one of rRuUbBfF, optionally followed by one of rRbBfF. */
 function isStrPrefix(w: string): boolean {
   if (w.length === 0 || w.length > 2) return false;
   if (!'rRuUbBfF'.includes(w[0]!)) return false;
@@ -81,7 +85,7 @@ function stringEnd(s: string, i: number): number {
   return -1;
 }
 
-/** End of the grammar's `number` starting at `i` (a digit, or a '.' before a digit). */
+/** End of a number token (any run of number characters, the spelling checked later) starting at `i` (a digit, or a '.' before a digit). */
 function numberEnd(s: string, i: number): number {
   let j = i + 1;
   const n = s.length;
@@ -144,11 +148,10 @@ function startsName(s: string, i: number): boolean {
 }
 
 /**
- * End of the name characters from `i` on (ASCII ones and XID_Continue ones beyond ASCII,
- * PEP 3131), or -1 when a character beyond ASCII that Python does not take in a name comes
- * next (Python: "invalid character").
+ * End of the name characters from `i` on: ASCII ones and XID_Continue ones beyond ASCII (PEP
+ * 3131), stopping before a character Python does not take in a name ("invalid character").
  */
-export function unicodeNameEnd(s: string, i: number): number {
+function nameCharsEnd(s: string, i: number): number {
   const n = s.length;
   let j = i;
   while (j < n) {
@@ -157,11 +160,22 @@ export function unicodeNameEnd(s: string, i: number): number {
     else if (c < 128) break;
     else {
       XID_CONTINUE.lastIndex = j;
-      if (!XID_CONTINUE.test(s)) return -1;
+      if (!XID_CONTINUE.test(s)) break;
       j = XID_CONTINUE.lastIndex;
     }
   }
   return j;
+}
+
+/** True when a token of kind `k` spelled `w` can end an operand (a name, a literal, a closing bracket). */
+function endsOperand(k: number, w: string): boolean {
+  return (
+    (k === T_NAME && (!KEYWORDS.has(w) || w === 'True' || w === 'False' || w === 'None')) ||
+    k === T_NUMBER ||
+    k === T_STRING ||
+    k === T_KWNAME ||
+    (k === T_OP && (w === ')' || w === ']' || w === '}'))
+  );
 }
 
 /** Empty token arrays, for `tokenize` to fill (and refill: one set serves every chunk of a parse). */
@@ -170,12 +184,11 @@ export function tokenBuffer(): Tokens {
 }
 
 /**
- * The tokens of pre-tokenized text `s`, or null when it holds something only the grammar should
- * judge. Names and operators are spelled with `pool`'s shared strings when one is given.
+ * The tokens of pre-tokenized text `s` (what is no token is a T_ERROR token). Names and operators are spelled with `pool`'s shared strings when one is given.
  * `into`: arrays to overwrite (returned filled): a chunk's tokens then allocate nothing; the
  * entries after the T_END token are left from an earlier text and never read.
  */
-export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffer()): Tokens | null {
+export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffer()): Tokens {
   const { kind, start, end, text } = into;
   // Tokens are written at index t (never past an array's length: the arrays stay packed), and
   // no read past the end of `s` (an out-of-bounds read deoptimizes this function).
@@ -191,7 +204,7 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
     }
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c > 127 && startsName(s, i))) {
       // A name: [A-Za-z_][A-Za-z0-9_]* (isIdChar written inline: no call per character), or
-      // with characters beyond ASCII as Python takes them (PEP 3131, see unicodeNameEnd).
+      // with characters beyond ASCII as Python takes them (PEP 3131, see nameCharsEnd).
       let j = i + 1;
       let d = j < n ? s.charCodeAt(j) : -1;
       while ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95) {
@@ -200,14 +213,12 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       }
       if (c > 127 || d > 127) {
         // (Not ASCII: the name as Python reads it, NFKC-normalised; a character Python does
-        // not take in a name, or a name that normalises to a keyword, is the grammar's to judge.)
-        j = unicodeNameEnd(s, c > 127 ? i : j);
-        if (j < 0) return null;
+        // not take in a name ends it: the parser reports it.)
+        j = nameCharsEnd(s, c > 127 ? i : j);
         d = j < n ? s.charCodeAt(j) : -1;
-        if (d === 34 || d === 39) return null;
         const name = s.slice(i, j).normalize('NFKC');
-        if (KEYWORDS.has(name)) return null;
-        kind[t] = T_NAME;
+        kind[t] = d === 34 || d === 39 || j === i ? T_ERROR : KEYWORDS.has(name) ? T_KWNAME : T_NAME;
+        if (j === i) j = i + 1;
         start[t] = i;
         end[t] = j;
         text[t] = pool ? pool.str(name) : name;
@@ -218,9 +229,16 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       const q = d;
       if (q === 34 || q === 39) {
         const w = s.slice(i, j);
-        if (!isStrPrefix(w)) return null;
-        const e = stringEnd(s, j);
-        if (e < 0) return null;
+        const e = isStrPrefix(w) ? stringEnd(s, j) : -1;
+        if (e < 0) {
+          kind[t] = T_ERROR;
+          start[t] = i;
+          end[t] = j;
+          text[t] = '';
+          t++;
+          i = isStrPrefix(w) ? n : j;
+          continue;
+        }
         kind[t] = T_STRING;
         start[t] = i;
         end[t] = e;
@@ -237,7 +255,8 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       i = j;
       continue;
     }
-    if (isDigit(c) || (c === 46 && isDigit(at(i + 1)))) {
+    // (A '.' after an operand is an attribute's, even before a digit: `x.0` is an error at `0`.)
+    if (isDigit(c) || (c === 46 && isDigit(at(i + 1)) && !(t > 0 && endsOperand(kind[t - 1]!, text[t - 1]!)))) {
       const j = numberEnd(s, i);
       kind[t] = T_NUMBER;
       start[t] = i;
@@ -248,9 +267,9 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       continue;
     }
     if (c === 34 || c === 39) {
-      const e = stringEnd(s, i);
-      if (e < 0) return null;
-      kind[t] = T_STRING;
+      const e0 = stringEnd(s, i);
+      const e = e0 < 0 ? n : e0;
+      kind[t] = e0 < 0 ? T_ERROR : T_STRING;
       start[t] = i;
       end[t] = e;
       text[t] = '';
@@ -295,7 +314,12 @@ export function tokenize(s: string, pool?: InternPool, into: Tokens = tokenBuffe
       i++;
       continue;
     }
-    return null;
+    kind[t] = T_ERROR;
+    start[t] = i;
+    end[t] = i + 1;
+    text[t] = '';
+    t++;
+    i++;
   }
   kind[t] = T_END;
   start[t] = n;

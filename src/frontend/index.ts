@@ -5,7 +5,7 @@
  * 2. module constants are read from top-level assignments, `-D` definitions override them;
  * 3. `@pl.program` decorators are found by a line scan at any indentation (also inside
  *    builder functions); everything else in the module is skipped without being parsed;
- * 4. each program is parsed by `ProgramParser` (layout pre-tokenizer + Ohm grammar, in
+ * 4. each program is parsed by `ProgramParser` (layout pre-tokenizer + the DSL parser, in
  *    bounded chunks) into IR with spans into the original text.
  *
  * Every failure is a `DiagnosticError` with a located diagnostic.
@@ -38,11 +38,6 @@ export { parseDefines };
 export interface ParseOptions {
   /** `-D NAME=VALUE` definitions: define or override module constants. */
   defines?: ReadonlyMap<string, ConstValue>;
-  /**
-   * For tests and benchmarks: read every statement with the Ohm grammar (the reference)
-   * instead of the hand-written parser (which gives the same IR, only faster).
-   */
-  grammarOnly?: boolean;
   /**
    * Read large blocks as fact extraction reaches them (see lazy-blocks.ts): the module is for
    * extractFacts with `consume` alone (Module.pending). Where only a whole parse reports exactly
@@ -97,7 +92,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const timeline = constantsTimeline(text, table, opts.defines ?? new Map(), inexactConstants);
   const constants = timeline.final;
   const imports = readImports(source, table);
-  const probe = new ProgramParser(source, table, constants, imports, new Set(), !opts.grammarOnly);
+  const probe = new ProgramParser(source, table, constants, imports, new Set());
   const jitFuncs = new Set<string>();
   for (let l = 0; l + 1 < table.count; l++) {
     if (table.indent[l] !== 0 || !probe.isJitDecorator(l)) continue;
@@ -118,7 +113,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   const lazy =
     opts.streaming && !bad ? new LazyBlocks(text, opts.streaming === true ? {} : opts.streaming, (stmts) => chunkNotes?.(stmts)) : null;
   const parserFor = (scope: ReadonlyMap<string, ConstValue>): ProgramParser =>
-    new ProgramParser(source, table, scope, imports, jitFuncs, !opts.grammarOnly, lazy);
+    new ProgramParser(source, table, scope, imports, jitFuncs, lazy);
   const parser = parserFor(constants);
   const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];

@@ -1,6 +1,6 @@
 /**
- * Number and string literals of the DSL: the spelling check and the value, shared by the Ohm
- * semantics and the hand-written parser (same values, same diagnostics).
+ * Number and string literals of the DSL: the spelling check and the value, for the DSL
+ * parser.
  */
 import type { Expr, Span } from '../ir/nodes.js';
 import type { Reporter } from './build.js';

@@ -1,7 +1,6 @@
 /**
- * Python operator precedence over a flat operand/operator chain (`a + b * -c`): both the Ohm
- * semantics and the hand-written parser read binary operators flat and build the tree here,
- * so both give the same IR and the same unsupported-operator diagnostics.
+ * Python operator precedence over a flat operand/operator chain (`a + b * -c`): the DSL
+ * parser reads binary operators flat and builds the tree here, reporting unsupported operators.
  */
 import type { BinaryOp, Expr, Span, UnaryOp } from '../ir/nodes.js';
 import type { Reporter } from './build.js';

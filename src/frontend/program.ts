@@ -1,122 +1,22 @@
 /**
- * Parses the `@pl.program` classes of a scanned module into IR.
- *
- * The class and function structure is taken from the logical lines' indentation here; the
- * grammar only ever parses bounded pieces of text: a program header, a function header, and
- * function bodies in chunks of whole top-level statements (about CHUNK_CHARS each). A compound
- * statement too big for one chunk is split into its clause headers and bodies, recursively.
- * Each Ohm match result is dropped as soon as its IR is built, so Ohm's memo table stays
- * bounded by the chunk size and time grows linearly with the program.
- *
- * Unrolled kernels repeat statements: a top-level statement group whose exact text was parsed
- * before in the same module is not parsed again, its IR is cloned with the spans moved.
+ * Parses the `@pl.program` classes and JIT kernels of a scanned module into IR. The class and
+ * function structure is taken from the logical lines' indentation here; the parser only ever
+ * reads bounded pieces of text: a program header, a function header, and function bodies
+ * (block-parser.ts, in chunks of whole top-level statements).
  */
 
-import { exact, InternPool } from '../ir/compact.js';
-import type { ConstValue, FunctionDef, Program, Span, Stmt } from '../ir/nodes.js';
-import { shiftStmts } from '../ir/shift.js';
-import { type Diagnostic, DiagnosticError, errorAt, failAt } from '../report/diagnostic.js';
-import type { SourceText } from '../report/source.js';
-import {
-  type BuildCtx,
-  type Clause,
-  type DecoratorDesc,
-  type DefHeadDesc,
-  type Head,
-  isHostSubWorker,
-  makeFor,
-  makeFunction,
-  makeIf,
-  makeWhile,
-  makeWith,
-  type Reporter,
-} from './build.js';
+import type { FunctionDef, Program, Stmt } from '../ir/nodes.js';
+import { DiagnosticError, errorAt, failAt } from '../report/diagnostic.js';
+import { BlockParser } from './block-parser.js';
+import { type DecoratorDesc, type DefHeadDesc, isHostSubWorker, makeFunction } from './build.js';
 import { type DecoratorRole, decoratorName, decoratorRole } from './decorators.js';
-import { syntaxDiagnostic } from './errors.js';
-import { tokenBuffer } from './hand-tokens.js';
-import type { Imports } from './imports.js';
-import { cleanLine, emitRanges } from './layout.js';
-import { checkedChunk, type LazyBlocks, StreamAbandoned } from './lazy-blocks.js';
-import { matchNested } from './nesting.js';
-import { FLAG_DIRTY, FLAG_ERROR, type LineTable, lineStartsWithWord } from './scan.js';
+import { cleanLine } from './layout.js';
+import { FLAG_DIRTY, FLAG_ERROR, lineStartsWithWord } from './scan.js';
 
-/** Upper bound (characters) of the text given to one grammar match, where it can be split. */
-export let CHUNK_CHARS = 4_000;
-
-/**
- * Statement groups (a top-level statement of a block with its nested lines) of at most this
- * many characters are remembered by their exact text: an identical group later in the same
- * module (unrolled code repeats lines) reuses the IR, cloned with its spans moved.
- */
-const CACHE_GROUP_CHARS = 2_000;
-/** Entries kept before the group cache is cleared (bounds its memory). */
-const CACHE_ENTRIES = 4_096;
-
-/** For tests and benchmarks: change the chunk size. */
-export function setChunkChars(n: number): void {
-  CHUNK_CHARS = n;
-}
-
-let cacheEnabled = true;
-
-/** For tests and benchmarks: turn the statement-group cache off (or back on). */
-export function setGroupCache(enabled: boolean): void {
-  cacheEnabled = enabled;
-}
-
-const COMPOUND_WORDS = ['if', 'for', 'while', 'with'];
-const CLAUSE_WORDS = ['elif', 'else', 'except', 'finally'];
+export { CHUNK_CHARS, setChunkChars, setGroupCache } from './block-parser.js';
 
 /** Parses the text of one `@pl.program` class into a Program, header by header and body chunk by chunk. */
-export class ProgramParser {
-  readonly report: Reporter;
-  private readonly bctx: BuildCtx;
-  /**
-   * Statement group text -> its statements with spans relative to the group's start; null for
-   * a text seen once (a group is copied into the cache only when its text comes again, so
-   * unique text costs no copies).
-   */
-  private readonly cache = new Map<string, Stmt[] | null>();
-  /** Errors of functions left out of their program (each program and function is read on its own). */
-  readonly problems: Diagnostic[] = [];
-  private readonly names: ReadonlyMap<string, string>;
-  /** Set while a lone `...` body is being matched. */
-  private ellipsisOk = false;
-  /**
-   * Whether a large block may be read lazily here: not in a function whose text may hold a list
-   * comprehension (its check walks the whole body).
-   */
-  private lazyOk = true;
-  /** Shared strings and op callees of everything this parser reads (bounded when it lives through extraction: streaming). */
-  private readonly pool: InternPool;
-  /** Token arrays of the hand-written parser, refilled chunk after chunk (no arrays per chunk). */
-  private readonly tokens = tokenBuffer();
-
-  constructor(
-    private readonly source: SourceText,
-    private readonly table: LineTable,
-    private readonly constants: ReadonlyMap<string, ConstValue>,
-    imports: Imports | null = null,
-    private readonly jitFuncs: ReadonlySet<string> = new Set(),
-    /** Read statements with the hand-written parser where it accepts them (else only the grammar). */
-    private readonly hand = true,
-    /** A streaming parse's placeholders: large blocks are read as extraction reaches them (see lazy-blocks.ts). */
-    private readonly lazy: LazyBlocks | null = null,
-  ) {
-    this.pool = new InternPool(lazy ? 65_536 : Number.POSITIVE_INFINITY);
-    this.report = {
-      unsupported: (span: Span, message: string): never => failAt(source, span.start, span.end, 'unsupported-construct', message),
-      syntax: (span: Span, message: string): never => failAt(source, span.start, span.end, 'syntax-error', message),
-    };
-    this.bctx = { report: this.report, constants, jitFuncs, pool: this.pool };
-    this.names =
-      imports?.names ??
-      new Map([
-        ['pl', 'pl'],
-        ['pld', 'pld'],
-      ]);
-  }
-
+export class ProgramParser extends BlockParser {
   /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */
   isProgramDecorator(l: number): boolean {
     return this.decoratorRole(l) === 'program';
@@ -164,45 +64,6 @@ export class ProgramParser {
       return this.parseFunction(g, h, e, base, true);
     });
     return { kernel, next: e };
-  }
-
-  private lineSpan(l: number): Span {
-    return { start: this.table.start[l]!, end: this.table.end[l]! };
-  }
-
-  private match<T>(from: number, to: number, base: number, rule: string): T {
-    return this.matchRanges<T>([from, to], base, rule);
-  }
-
-  private matchRanges<T>(ranges: number[], base: number, rule: string): T {
-    const from = ranges[0]!;
-    const chunk = emitRanges(this.source, this.table, ranges, base);
-    try {
-      const state = {
-        report: this.report,
-        constants: this.constants,
-        names: this.names,
-        jitFuncs: this.jitFuncs,
-        ellipsisOk: this.ellipsisOk,
-        pool: this.pool,
-        tokens: this.tokens,
-      };
-      return matchNested<T>(
-        chunk,
-        rule,
-        state,
-        (piece, m) => {
-          throw new DiagnosticError([syntaxDiagnostic(this.source, piece, m)]);
-        },
-        this.hand,
-      );
-    } catch (e) {
-      if (e instanceof RangeError) {
-        const s = this.table.start[from]!;
-        failAt(this.source, s, this.table.end[from]!, 'syntax-error', 'this statement is nested too deeply to parse');
-      }
-      throw e;
-    }
   }
 
   /** As parseProgram; a program that cannot be read is recorded in `problems` (null) and the scan goes on after it. */
@@ -343,18 +204,6 @@ export class ProgramParser {
     }
   }
 
-  private inconsistent(l: number): never {
-    const s = this.table.start[l]!;
-    const lineStart = this.source.lineStart(this.source.position(s).line);
-    return failAt(
-      this.source,
-      lineStart,
-      s,
-      'inconsistent-dedent',
-      'this line is dedented to a level that does not match any enclosing block',
-    );
-  }
-
   /** True when logical line `l` is exactly `...`. */
   private isEllipsis(l: number): boolean {
     return this.source.text.slice(this.table.start[l]!, this.table.end[l]!) === '...';
@@ -366,16 +215,6 @@ export class ProgramParser {
     if (l < b && this.isDocstring(l) && this.table.end[l]! - this.table.start[l]! > 0) l++;
     if (l < b && /^\w+\s*\.\s*func_attr\s*\(/.test(this.source.text.slice(this.table.start[l]!, this.table.end[l]!))) l++;
     return l === b - 1 && this.isEllipsis(l);
-  }
-
-  private withEllipsis<T>(ok: boolean, read: () => T): T {
-    const prev = this.ellipsisOk;
-    this.ellipsisOk = ok;
-    try {
-      return read();
-    } finally {
-      this.ellipsisOk = prev;
-    }
   }
 
   /** Function group: decorator lines [g, h), `def` line h, body lines (h, e). `jit`: a module-level JIT kernel. */
@@ -443,268 +282,5 @@ export class ProgramParser {
     return raw.map((line) =>
       (line.slice(0, w).trim() === '' ? line.slice(Math.min(w, line.length - line.trimStart().length)) : line.trimStart()).trimEnd(),
     );
-  }
-
-  private startsWithAny(l: number, words: readonly string[]): boolean {
-    // Asked of every line of a block: most lines fail at their first character.
-    const text = this.source.text;
-    const c = text.charCodeAt(this.table.start[l]!);
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i]!;
-      if (w.charCodeAt(0) === c && lineStartsWithWord(text, this.table, l, w)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * Parses the block of logical lines [a, b) (base indentation: line a's). Its top-level
-   * statement groups are parsed in chunks of about CHUNK_CHARS; a group seen before (same
-   * text) is taken from the cache; a compound statement bigger than a chunk is split.
-   * A chunk with an error is parsed again statement by statement (a compound one clause by
-   * clause), so every statement with an error is reported, not only the first; then the block
-   * throws all of them. In a streaming parse a large block is read lazily instead (lazyBlock).
-   */
-  parseBlock(a: number, b: number): Stmt[] {
-    const lazy = this.lazy;
-    if (lazy !== null && this.lazyOk && b - a >= lazy.minGroups) {
-      const starts = this.groupStarts(a, b);
-      if (lazy.wants(starts.length - 1, this.table.start[a]!, this.table.end[b - 1]!)) return this.lazyBlock(lazy, starts);
-    }
-    return this.parseWholeBlock(a, b);
-  }
-
-  /** The first logical line of each statement group of the block [a, b), then `b`. */
-  private groupStarts(a: number, b: number): Int32Array {
-    const t = this.table;
-    const base = t.indent[a]!;
-    const out = new Int32Array(b - a + 1);
-    let n = 0;
-    let g = a;
-    while (g < b) {
-      // (An error only a whole parse reports as it should.)
-      if (t.indent[g]! < base) throw new StreamAbandoned('inconsistent indentation');
-      let e = g + 1;
-      while (e < b && (t.indent[e]! > base || (t.indent[e] === base && this.startsWithAny(e, CLAUSE_WORDS)))) e++;
-      out[n++] = g;
-      g = e;
-    }
-    out[n++] = b;
-    return out.slice(0, n);
-  }
-
-  /**
-   * The block whose statement groups start at `starts` (then its end line), its first and last
-   * chunk of groups parsed (what a statement's builder reads of its body: the first statements,
-   * the last one's end), a placeholder for each chunk in between (see lazy-blocks.ts).
-   */
-  private lazyBlock(lazy: LazyBlocks, starts: Int32Array): Stmt[] {
-    const t = this.table;
-    const n = starts.length - 1;
-    const c = lazy.chunkGroups;
-    const chunks = Math.ceil(n / c);
-    const out = new Array<Stmt>(n);
-    for (let k = 0; k < chunks; k++) {
-      const g0 = k * c;
-      const g1 = Math.min(n, g0 + c);
-      const from = starts[g0]!;
-      const to = starts[g1]!;
-      const parse = (): Stmt[] => this.chunkOf(from, to);
-      if (k === 0 || k === chunks - 1) {
-        const got = checkedChunk(g1 - g0, parse);
-        for (let j = 0; j < got.length; j++) out[g0 + j] = got[j]!;
-      } else {
-        out.fill(lazy.placeholder(g1 - g0, parse, t.start[from]!, t.end[to - 1]!), g0, g1);
-      }
-    }
-    return out;
-  }
-
-  /** The statements of the groups on lines [a, b), read as they are inside a lazily read block. */
-  private chunkOf(a: number, b: number): Stmt[] {
-    const lazyOk = this.lazyOk;
-    const ellipsisOk = this.ellipsisOk;
-    this.lazyOk = true;
-    this.ellipsisOk = false;
-    try {
-      return this.parseWholeBlock(a, b);
-    } finally {
-      this.lazyOk = lazyOk;
-      this.ellipsisOk = ellipsisOk;
-    }
-  }
-
-  /** parseBlock, every statement parsed now (nested large blocks may still be lazy). */
-  private parseWholeBlock(a: number, b: number): Stmt[] {
-    const t = this.table;
-    const text = this.source.text;
-    const base = t.indent[a]!;
-    const out: Stmt[] = [];
-    interface Group {
-      g: number;
-      e: number;
-      key: string | null;
-      stmts: Stmt[] | null;
-      store: boolean;
-    }
-    let pending: Group[] = [];
-    let missChars = 0;
-    const errors: Diagnostic[] = [];
-    const flush = (): void => {
-      // Indexed loops, no callbacks: this runs per chunk, mostly before the JIT has compiled it.
-      const misses: Group[] = [];
-      for (let i = 0; i < pending.length; i++) if (pending[i]!.stmts === null) misses.push(pending[i]!);
-      if (misses.length > 0) {
-        const ranges: number[] = [];
-        for (let i = 0; i < misses.length; i++) ranges.push(misses[i]!.g, misses[i]!.e);
-        let stmts: Stmt[];
-        try {
-          stmts = this.matchRanges<Stmt[]>(ranges, base, 'Chunk');
-        } catch (e) {
-          if (!(e instanceof DiagnosticError)) throw e;
-          // The chunk's error is the first one (it saw the text after the failing statement, so
-          // it is located as Python locates it); the statements after it are each parsed alone.
-          let chunkError: Diagnostic[] | null = e.diagnostics;
-          for (const m of misses) {
-            const before = errors.length;
-            this.recoverGroup(m.g, m.e, base, errors);
-            if (errors.length > before && chunkError) {
-              errors.splice(before, 1, ...chunkError);
-              chunkError = null;
-            }
-          }
-          if (chunkError) errors.push(...chunkError);
-          pending = [];
-          missChars = 0;
-          return;
-        }
-        // Give each miss the statements that start inside it (they come in source order).
-        let k = 0;
-        for (let i = 0; i < misses.length; i++) {
-          const m = misses[i]!;
-          const limit = i + 1 < misses.length ? t.start[misses[i + 1]!.g]! : Infinity;
-          const mine: Stmt[] = [];
-          while (k < stmts.length && stmts[k]!.start < limit) mine.push(stmts[k++]!);
-          m.stmts = mine;
-          if (m.key !== null && m.store) {
-            if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
-            this.cache.set(m.key, shiftStmts(mine, -t.start[m.g]!));
-          }
-        }
-      }
-      for (let i = 0; i < pending.length; i++) {
-        const stmts = pending[i]!.stmts!;
-        for (let j = 0; j < stmts.length; j++) out.push(stmts[j]!);
-      }
-      pending = [];
-      missChars = 0;
-    };
-    let g = a;
-    while (g < b) {
-      if (t.indent[g]! < base) this.inconsistent(g);
-      let e = g + 1;
-      while (e < b && (t.indent[e]! > base || (t.indent[e] === base && this.startsWithAny(e, CLAUSE_WORDS)))) e++;
-      const start = t.start[g]!;
-      const chars = t.end[e - 1]! - start;
-      if (chars > CHUNK_CHARS && e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
-        flush();
-        try {
-          out.push(this.splitCompound(g, e, base));
-        } catch (err) {
-          if (!(err instanceof DiagnosticError)) throw err;
-          errors.push(...err.diagnostics);
-        }
-      } else {
-        const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
-        const hit = key !== null ? this.cache.get(key) : undefined;
-        if (hit) {
-          pending.push({ g, e, key, stmts: shiftStmts(hit, start), store: false });
-        } else {
-          // Seen once before (null): keep this one; first sighting: only remember the text.
-          const store = hit === null;
-          if (key !== null && !store) {
-            if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
-            this.cache.set(key, null);
-          }
-          pending.push({ g, e, key, stmts: null, store });
-          missChars += chars;
-        }
-        if (missChars > CHUNK_CHARS || pending.length >= 4096) flush();
-      }
-      g = e;
-    }
-    flush();
-    if (errors.length > 0) throw new DiagnosticError(errors);
-    return exact(out);
-  }
-
-  /**
-   * A statement group [g, e) of a chunk that failed: parsed on its own, its errors added to
-   * `errors` (a compound statement clause by clause, so errors in its body are each found).
-   */
-  private recoverGroup(g: number, e: number, base: number, errors: Diagnostic[]): void {
-    try {
-      this.matchRanges<Stmt[]>([g, e], base, 'Chunk');
-    } catch (err) {
-      if (!(err instanceof DiagnosticError)) throw err;
-      if (e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
-        try {
-          this.splitCompound(g, e, base);
-        } catch (inner) {
-          if (!(inner instanceof DiagnosticError)) throw inner;
-          errors.push(...inner.diagnostics);
-          return;
-        }
-      }
-      errors.push(...err.diagnostics);
-    }
-  }
-
-  /** A compound statement too big for one chunk: each clause header parsed alone, each body in chunks. */
-  private splitCompound(g: number, e: number, base: number): Stmt {
-    const t = this.table;
-    const heads: number[] = [g];
-    for (let l = g + 1; l < e; l++) if (t.indent[l] === base) heads.push(l);
-    const clauses: Clause[] = [];
-    for (let i = 0; i < heads.length; i++) {
-      const c = heads[i]!;
-      const next = heads[i + 1] ?? e;
-      const r = this.match<{ head: Head; inline: Stmt[] | null }>(c, c + 1, base, 'ClauseHeader');
-      let body: Stmt[];
-      if (r.inline) {
-        if (next > c + 1) failAt(this.source, t.start[c + 1]!, t.start[c + 1]!, 'syntax-error', 'unexpected indent');
-        body = r.inline;
-      } else {
-        if (next === c + 1) {
-          const end = t.end[c]!;
-          failAt(this.source, end, end, 'syntax-error', 'expected an indented block');
-        }
-        body = this.parseBlock(c + 1, next);
-      }
-      clauses.push({ head: r.head, body });
-    }
-    const first = clauses[0]!;
-    const extra = (from: number): void => {
-      const c = clauses[from];
-      if (c) this.report.syntax(c.head.span, `unexpected '${c.head.kind}'`);
-    };
-    switch (first.head.kind) {
-      case 'if':
-        return makeIf(this.bctx, clauses);
-      case 'for': {
-        const els = clauses[1] && clauses[1].head.kind === 'else' ? clauses[1] : null;
-        extra(els ? 2 : 1);
-        return makeFor(this.bctx, first, els);
-      }
-      case 'while': {
-        const els = clauses[1] && clauses[1].head.kind === 'else' ? clauses[1] : null;
-        extra(els ? 2 : 1);
-        return makeWhile(this.bctx, first, els);
-      }
-      case 'with':
-        extra(1);
-        return makeWith(this.bctx, first);
-      default:
-        return this.report.syntax(first.head.span, `'${first.head.kind}' without a matching 'if'`);
-    }
   }
 }

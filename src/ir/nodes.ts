@@ -12,6 +12,9 @@
 
 import type { Diagnostic } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
+import type { ModulePart } from './module-parts.js';
+
+export { type ModulePart, partAt } from './module-parts.js';
 
 export interface Span {
   start: number;
@@ -572,25 +575,6 @@ export interface Module {
    * alone: no comments are attached to it.
    */
   pending?: PendingStatements;
-}
-
-/** One file of a module's text (Module.parts): its own source, where it starts in the module's, its spelling of `pl` / `pld`. */
-export interface ModulePart {
-  source: SourceText;
-  base: number;
-  spell: { pl: string; pld: string };
-}
-
-/** The part offset `o` (of a module's combined source) is in. */
-export function partAt(parts: readonly ModulePart[], o: number): ModulePart {
-  let lo = 0;
-  let hi = parts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (parts[mid]!.base <= o) lo = mid;
-    else hi = mid - 1;
-  }
-  return parts[lo]!;
 }
 
 /** The statements of a streaming parse not parsed yet (Module.pending). */

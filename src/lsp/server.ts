@@ -13,9 +13,7 @@
  * with `workspace/configuration` and re-read when they change. Each analysis is logged
  * (`window/logMessage`, type Log): how many units were analysed of how many.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import {
   type CodeAction,
   CodeActionKind,
@@ -33,11 +31,11 @@ import { readExtraRules } from '../passes/extra-rules.js';
 import { ruleFilesUnder, rulesDir } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
-import { fromWire } from '../report/wire.js';
 import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
 import { notAKernelsFile } from '../runner/quiet.js';
 import { ruleCacheOf } from '../runner/rule-cache.js';
 import { type PassFinding, runnerOf } from './analysis.js';
+import { type Audited, analysisThread, workerScript } from './analysis-thread.js';
 import { type ClientSettings, NO_CLIENT_SETTINGS, readClientSettings, withClientSettings } from './client-settings.js';
 import { type FindingData, toLspDiagnostic } from './convert.js';
 import { formatText } from './format.js';
@@ -45,7 +43,6 @@ import { indexRules, type RuleIndex, ruleHelpLinks, ruleOfFinding } from './help
 import { layoutText } from './layout.js';
 import type { LspSettings, ServerOptions } from './settings.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
-import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
 export const EXPLAIN_COMMAND = 'ptolog.explain';
@@ -106,91 +103,6 @@ export function documentPath(uri: string): string {
 
 /** Markdown text with its special characters escaped. */
 const md = (s: string): string => s.replace(/[\\`*_[\]<>]/g, '\\$&');
-
-/** The compiled analysis thread (dist/lsp/analysis-worker.js; from the CLI's bundle too), if there is one. */
-function workerScript(): string | undefined {
-  for (const rel of ['./analysis-worker.js', '../lsp/analysis-worker.js']) {
-    const p = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(p)) return p;
-  }
-  return undefined;
-}
-
-/** A document's audit as the analysis thread (or this thread) returns it. */
-type Audited = { findings: PassFinding[]; analysed: number; total: number };
-
-/**
- * The analysis thread: `analyse` resolves with the audit, or with undefined when a newer request
- * for the document made it stale (the thread dropped it) or the thread failed (`failed` is then
- * called once, and the caller analyses in its own thread from then on).
- */
-function analysisThread(
-  script: string,
-  failed: (e: unknown) => void,
-): {
-  analyse: (m: Extract<WorkerMessage, { kind: 'analyse' }>) => Promise<Audited | undefined>;
-  close: (uri: string) => void;
-  stop: () => void;
-} {
-  const worker = new Worker(script);
-  worker.unref();
-  const { port1, port2 } = new MessageChannel();
-  worker.postMessage({ port: port2 }, [port2]);
-  const port: MessagePort = port1;
-  port.unref();
-  const waiting = new Map<number, { uri: string; resolve: (a: Audited | undefined) => void }>();
-  let dead = false;
-  port.on('message', (r: AnalysisReply) => {
-    const w = waiting.get(r.id);
-    if (!w) return;
-    waiting.delete(r.id);
-    if (r.kind === 'failed') {
-      failed(new Error(r.message));
-      w.resolve(undefined);
-      return;
-    }
-    const ds = fromWire(r.findings);
-    w.resolve({ findings: ds.map((d, i) => ({ pass: r.passes[i] ?? '', diagnostic: d })), analysed: r.analysed, total: r.total });
-  });
-  worker.on('error', (e) => {
-    dead = true;
-    failed(e);
-    for (const w of waiting.values()) w.resolve(undefined);
-    waiting.clear();
-  });
-  return {
-    analyse: (m) => {
-      if (dead) return Promise.resolve(undefined);
-      // An older request for the document is stale: the thread drops it, and so does this side.
-      for (const [id, w] of waiting) {
-        if (w.uri === m.uri) {
-          waiting.delete(id);
-          w.resolve(undefined);
-        }
-      }
-      return new Promise((resolve) => {
-        waiting.set(m.id, { uri: m.uri, resolve });
-        try {
-          port.postMessage(m);
-        } catch (e) {
-          // (Something of the request cannot be sent: analysed here instead.)
-          waiting.delete(m.id);
-          dead = true;
-          failed(e);
-          resolve(undefined);
-        }
-      });
-    },
-    close: (uri) => {
-      if (!dead) port.postMessage({ kind: 'close', uri } satisfies WorkerMessage);
-    },
-    stop: () => {
-      dead = true;
-      port.close();
-      void worker.terminate();
-    },
-  };
-}
 
 /** Serves the ptolog language server on `connection` (the caller calls `connection.listen()`). */
 export function startServer(connection: Connection, options: ServerOptions, base: string): void {

@@ -1,12 +1,11 @@
 /**
  * `node:fs` for the browser bundle: a read-only in-memory file system holding the shipped rule
- * files (bundled as text at build time), the Ohm grammars (read by URL: served by file name),
+ * files (bundled as text at build time), the rule language's Ohm grammar (read by URL: served by file name),
  * and files the playground writes (the user's extra rules). Writing functions throw: nothing
  * the playground runs writes files.
  */
 
 import datalogOhm from '../../../src/datalog/syntax/datalog.ohm?raw';
-import pyptoOhm from '../../../src/frontend/pypto.ohm?raw';
 
 const shipped = import.meta.glob(['../../../rules/**/*.dl', '../../../rules/**/*.toml'], {
   query: '?raw',
@@ -16,10 +15,7 @@ const shipped = import.meta.glob(['../../../rules/**/*.dl', '../../../rules/**/*
 
 const files = new Map<string, string>();
 for (const [key, text] of Object.entries(shipped)) files.set(key.replace(/^(\.\.\/)+/, '/'), text);
-const grammars = new Map<string, string>([
-  ['pypto.ohm', pyptoOhm],
-  ['datalog.ohm', datalogOhm],
-]);
+const grammars = new Map<string, string>([['datalog.ohm', datalogOhm]]);
 
 /** Puts (or, with undefined, removes) a file of the in-memory file system. */
 export function setVirtualFile(path: string, text: string | undefined): void {
@@ -33,8 +29,8 @@ function enoent(path: string): Error {
 
 export function readFileSync(path: string | URL): string {
   if (path instanceof URL) {
-    // The bundler rewrites `new URL('./pypto.ohm', import.meta.url)` to a hashed asset name
-    // (`pypto-XXXX.ohm`) or a data: URL of the text; the grammars are served from the bundle.
+    // The bundler rewrites `new URL('./datalog.ohm', import.meta.url)` to a hashed asset name
+    // (`datalog-XXXX.ohm`) or a data: URL of the text; the grammar is served from the bundle.
     if (path.protocol === 'data:') return dataUrlText(path.href);
     const name = (path.pathname.split('/').pop() ?? '').replace(/-[\w-]+(?=\.ohm$)/, '');
     const g = grammars.get(name);
