@@ -14,6 +14,10 @@
  *   [explain]                       # optional
  *   show = ["insert_after"]         # relations `explain` lists at a line (default: insert_call)
  *   probes = ['insert_after($s, 0, "fence", 0, 0)']  # why-not probes ($s: the statement's id, _: any value)
+ *
+ *   [verify]                        # optional: how `ptolog verify` exercises and judges it
+ *   programs = ["comm"]             # generated program families (default: comm, calling the ops its rules name)
+ *   models = ["memory"]             # the independent models that judge its output (default: none)
  */
 import { join } from 'node:path';
 import { DiagnosticError } from '../report/diagnostic.js';
@@ -37,6 +41,10 @@ export interface ContractManifest {
   explainShow: string[];
   /** Why-not probes of `explain` for a statement with nothing derived: tuple text, `$s` the statement's id. */
   explainProbes: string[];
+  /** The program families `verify` generates for it (VERIFY_PROGRAMS; default `comm`). */
+  verifyPrograms: VerifyProgram[];
+  /** The independent models `verify` judges its output by (VERIFY_MODELS; default none). */
+  verifyModels: VerifyModel[];
   /** The manifest's text and where its keys are, to locate an error found later (a bad probe). */
   site: ManifestSite;
 }
@@ -63,8 +71,23 @@ export function manifestError(site: ManifestSite, offset: number, message: strin
   ]);
 }
 
-const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain'] as const;
+const KEYS = ['name', 'order', 'summary', 'apply', 'audit', 'views', 'explain', 'verify'] as const;
 const EXPLAIN_KEYS = ['show', 'probes'] as const;
+const VERIFY_KEYS = ['programs', 'models'] as const;
+/**
+ * The program families `verify` can generate: communication kernels, orchestration fan-outs,
+ * scopes declaring a GM cache policy, random syntactic stress programs.
+ */
+export const VERIFY_PROGRAMS = ['comm', 'orchestration', 'cache', 'random'] as const;
+export type VerifyProgram = (typeof VERIFY_PROGRAMS)[number];
+/**
+ * The verifier's independent models (written from the contracts' semantics, not from the rules):
+ * `memory` (no stale read in the output, and audit reports every race of the input),
+ * `task-order` (the same order between launched tasks through barriers), `cache-stamps` (the
+ * declarations' errors and each load's stamp by the precedence rules).
+ */
+export const VERIFY_MODELS = ['memory', 'task-order', 'cache-stamps'] as const;
+export type VerifyModel = (typeof VERIFY_MODELS)[number];
 /** The views ptolog can draw from a contract's relations. */
 export const VIEWS = ['graph'] as const;
 
@@ -139,6 +162,18 @@ export function parseManifest(path: string, folder: string, text: string): Contr
       ? null
       : `probe '${x}' must be a tuple like rel($s, 0, "x") naming the statement as $s (_ for any value)`,
   );
+  const verify = doc['verify'] ?? {};
+  if (typeof verify !== 'object' || verify === null || Array.isArray(verify))
+    fail(source, keyAt(text, 'verify'), "'verify' must be a table ([verify])");
+  const ve = verify as Record<string, unknown>;
+  for (const key of Object.keys(ve)) {
+    if (!(VERIFY_KEYS as readonly string[]).includes(key))
+      fail(source, keyAt(text, key), `unknown [verify] key '${key}'; the keys are ${VERIFY_KEYS.join(', ')}`);
+  }
+  const oneOf = (known: readonly string[], what: string) => (x: string) =>
+    known.includes(x) ? null : `unknown ${what} '${x}'; the ${what}s are ${known.join(', ')}`;
+  const programs = strings(ve['programs'], 'programs', oneOf(VERIFY_PROGRAMS, 'program family')) as VerifyProgram[];
+  const models = strings(ve['models'], 'models', oneOf(VERIFY_MODELS, 'model')) as VerifyModel[];
   const audit = file('audit');
   const edits = doc['apply'] !== undefined;
   const site: ManifestSite = {
@@ -157,6 +192,8 @@ export function parseManifest(path: string, folder: string, text: string): Contr
     views,
     explainShow,
     explainProbes,
+    verifyPrograms: programs.length > 0 ? programs : ['comm'],
+    verifyModels: models,
     site,
   };
 }

@@ -11,6 +11,7 @@ import { parseModule } from '../frontend/index.js';
 import { structurallyEqual } from '../ir/equal.js';
 import type { FunctionDef, Module, Program } from '../ir/nodes.js';
 import { readFindings } from '../passes/findings.js';
+import type { VerifyModel } from '../passes/manifest.js';
 import { readEdits } from '../passes/read-edits.js';
 import type { PassSpec } from '../passes/registry.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
@@ -330,8 +331,9 @@ export function checkAuditSound(
  * happens after the same tasks as in its input, no barrier reads an array written before a
  * task that depends on it, and nothing else is launched differently. Null when it holds.
  */
-export function checkTaskOrder(runs: readonly PassRun[], parses: Parses): CheckFailure | null {
-  const r = runs.find((x) => x.pass === 'expand-manual-phase-fence');
+export function checkTaskOrder(runs: readonly PassRun[], passes: readonly PassSpec[], parses: Parses): CheckFailure | null {
+  const judged = judgedBy(passes, 'task-order');
+  const r = runs.find((x) => judged.has(x.pass));
   if (!r || r.edits === 0) return null;
   const diff = taskOrderDifference(parses.peek(r.input), parses.peek(r.output));
   if (diff === null) return null;
@@ -371,8 +373,14 @@ function checkCacheErrors(
 }
 
 /** Each load of cache-policy's output carries the `cache=` the model expects, and no `cache_policy` attribute is left. */
-export function checkCacheStamps(runs: readonly PassRun[], expected: readonly (string | null)[], parses: Parses): CheckFailure | null {
-  const r = runs.find((x) => x.pass === 'cache-policy');
+export function checkCacheStamps(
+  runs: readonly PassRun[],
+  passes: readonly PassSpec[],
+  expected: readonly (string | null)[],
+  parses: Parses,
+): CheckFailure | null {
+  const judged = judgedBy(passes, 'cache-stamps');
+  const r = runs.find((x) => judged.has(x.pass));
   if (!r) return null;
   const out = parses.peek(r.output);
   const got = loadCaches(out);
@@ -397,23 +405,28 @@ export function checkCacheStamps(runs: readonly PassRun[], expected: readonly (s
     message: lines[0]!,
     detail: [
       ...lines.slice(1),
-      createTwoFilesPatch('input', 'cache-policy(input)', r.input, r.output, '', '', { context: 2, headerOptions: FILE_HEADERS_ONLY }),
+      createTwoFilesPatch('input', `${r.pass}(input)`, r.input, r.output, '', '', { context: 2, headerOptions: FILE_HEADERS_ONLY }),
     ].join('\n'),
   };
+}
+
+/** The names of the contracts whose manifests name `model` among the models that judge them. */
+function judgedBy(passes: readonly PassSpec[], model: VerifyModel): Set<string> {
+  return new Set(passes.filter((p) => p.verifyModels.includes(model)).map((p) => p.name));
 }
 
 /** Every check on one program with the runner's passes; null when it passes, 'refused' when the rules reject it with errors. */
 export function checkProgram(text: string, runner: Runner, o: CheckOptions = {}): CheckFailure | 'refused' | null {
   const passes = runner.passes;
   const parses = new Parses(runner.config.defines);
-  const comm = o.sound === false ? undefined : passes.find((p) => p.name === 'insert-comm-fence');
+  const comm = o.sound === false ? undefined : passes.find((p) => p.verifyModels.includes('memory'));
   // The audit reads the input's tree before the pipeline rewrites it in place; it runs under
   // the same deadline as apply (a rule set that does not terminate must not hang it).
   const timeoutMs = o.timeoutMs ?? 10_000;
   const auditFailure = comm ? timed(() => checkAuditSound(text, comm, runner, parses, performance.now() + timeoutMs), timeoutMs) : null;
   if (auditFailure?.property === 'terminates') return auditFailure;
   // The cache-policy model judges the text as cache-policy receives it (it runs first).
-  const cache = o.cachePolicy === true && passes[0]?.name === 'cache-policy' ? passes[0] : undefined;
+  const cache = o.cachePolicy === true && passes[0]?.verifyModels.includes('cache-stamps') ? passes[0] : undefined;
   const stamps = cache ? timed(() => checkCacheErrors(text, cache, runner, parses, performance.now() + timeoutMs), timeoutMs) : null;
   if (stamps !== null && isFailure(stamps)) return stamps;
   if (stamps === 'errors') return null;
@@ -421,9 +434,9 @@ export function checkProgram(text: string, runner: Runner, o: CheckOptions = {})
   if (r === 'refused') return r;
   if (isFailure(r)) return r;
   o.onRuns?.(r);
-  const order = checkTaskOrder(r, parses);
+  const order = checkTaskOrder(r, passes, parses);
   if (order) return order;
-  const stamped = stamps ? checkCacheStamps(r, stamps, parses) : null;
+  const stamped = stamps ? checkCacheStamps(r, passes, stamps, parses) : null;
   if (stamped) return stamped;
   if (!comm) return null;
   return checkOutputSound(r.at(-1)?.output ?? text, parses) ?? auditFailure;

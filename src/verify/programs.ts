@@ -9,7 +9,7 @@ import { arbCacheProgram, cacheModuleText } from '../gen/cache.js';
 import { arbCommProgram, commModuleText } from '../gen/comm.js';
 import { arbOrchestrationProgram, orchestrationModuleText } from '../gen/orchestration.js';
 import { printProgram } from '../ir/print.js';
-import { PASSES, type PassSpec } from '../passes/registry.js';
+import type { PassSpec } from '../passes/registry.js';
 import { opStatement } from './contract-ops.js';
 
 /** A generated module: which generator made it, and its text. */
@@ -25,21 +25,21 @@ export interface GeneratedModule {
  * outside loops), not the memory model.
  */
 export function arbModule(passes: readonly PassSpec[], userOps: readonly string[] = []): fc.Arbitrary<GeneratedModule> {
-  const names = new Set(passes.map((p) => p.name));
-  const shipped = new Set(PASSES.map((p) => p.name));
+  // Each contract's manifest names the families that exercise it ([verify] programs).
+  const wanted = new Set(passes.flatMap((p) => p.verifyPrograms));
   const families: fc.Arbitrary<GeneratedModule>[] = [];
-  // A user's contract (or extension) gets communication kernels that call the ops its rules name.
-  const user = passes.some((p) => !shipped.has(p.name)) || userOps.length > 0;
-  if (names.has('insert-comm-fence') || user) {
+  if (wanted.has('comm') || userOps.length > 0) {
+    // Communication kernels that also call the ops a user's contract (or extension) names.
     const extraLeaves = userOps.map(opStatement);
     families.push(arbCommProgram({ extraLeaves }).map((p) => ({ family: 'comm' as const, text: commModuleText(p, printProgram) })));
   }
-  if (names.has('expand-manual-phase-fence')) {
+  if (wanted.has('orchestration')) {
     families.push(
       arbOrchestrationProgram().map((p) => ({ family: 'orchestration' as const, text: orchestrationModuleText(p, printProgram) })),
     );
   }
-  if (names.has('cache-policy')) families.push(arbCacheProgram().map((p) => ({ family: 'cache' as const, text: cacheModuleText(p) })));
+  if (wanted.has('cache')) families.push(arbCacheProgram().map((p) => ({ family: 'cache' as const, text: cacheModuleText(p) })));
+  if (wanted.has('random')) families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
   if (families.length === 0) families.push(arbPrograms().map((ps) => ({ family: 'random' as const, text: programText(ps) })));
   return families.length === 1 ? families[0]! : fc.oneof(...families);
 }

@@ -56,9 +56,10 @@ class PropertyFailed extends Error {
 /** The properties checked for a selection of passes. */
 export function propertiesFor(passes: readonly PassSpec[]): PropertyName[] {
   const ps: PropertyName[] = ['idempotent', 'conservative', 're-parses'];
-  if (passes.some((p) => p.name === 'insert-comm-fence')) ps.push('sound');
-  if (passes.some((p) => p.name === 'expand-manual-phase-fence')) ps.push('task-order');
-  if (passes.some((p) => p.name === 'cache-policy')) ps.push('cache-policy');
+  // (Each contract's manifest names the models that judge it: [verify] models.)
+  if (passes.some((p) => p.verifyModels.includes('memory'))) ps.push('sound');
+  if (passes.some((p) => p.verifyModels.includes('task-order'))) ps.push('task-order');
+  if (passes.some((p) => p.verifyModels.includes('cache-stamps'))) ps.push('cache-policy');
   return ps;
 }
 

@@ -112,6 +112,28 @@ describe('contracts are data', () => {
     expect(bad('[explain]\nshow = ["a b"]')).toMatch(/'a b' is not a relation name/);
     expect(bad('views = ["graph"]\n[explain]\nshow = ["r"]\nprobes = [\'r($s)\']')).toBe('accepted');
   });
+
+  it('[verify] names the program families and the models verify uses; an unknown one is located', () => {
+    const bad = (text: string): string => {
+      try {
+        const m = parseManifest('/x/contract.toml', 'x', `name = "x"\norder = 1\nsummary = "s"\napply = "a.dl"\naudit = "b.dl"\n${text}`);
+        return `${m.verifyPrograms.join(',')} / ${m.verifyModels.join(',')}`;
+      } catch (e) {
+        if (e instanceof DiagnosticError) return e.diagnostics.map((d) => `${d.location?.start ?? -1}: ${d.message}`).join('\n');
+        throw e;
+      }
+    };
+    expect(bad('')).toBe('comm / ');
+    expect(bad('[verify]\nprograms = ["orchestration"]\nmodels = ["task-order"]')).toBe('orchestration / task-order');
+    expect(bad('[verify]\nmodels = ["memroy"]')).toMatch(/^\d+: unknown model 'memroy'; the models are memory, task-order, cache-stamps$/);
+    expect(bad('[verify]\nprogram = ["comm"]')).toMatch(/unknown \[verify\] key 'program'/);
+    // The shipped contracts declare their models: verify reads them, not contract names.
+    expect(PASSES.map((p) => `${p.name}: ${p.verifyModels.join(',')}`)).toEqual([
+      'cache-policy: cache-stamps',
+      'expand-manual-phase-fence: task-order',
+      'insert-comm-fence: memory',
+    ]);
+  });
 });
 
 describe('source order is a fact', () => {
