@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests that run other processes (the language server, a browser) form a second group that
@@ -9,6 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One fork per core (vitest's default leaves one core idle: a single fork on a 2-core CI machine).
+    maxWorkers: availableParallelism(),
     setupFiles: ['test/setup.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: PROCESS_TESTS, sequence: { groupOrder: 0 } } },
