@@ -37,6 +37,12 @@ interface Gen {
   depth: number;
   /** The per-run memos of the plan's aggregates: their names and key widths. */
   memos: { name: string; width: number }[];
+  /**
+   * The string constants the plan compares with (`Y0`, `Y1`, ...): their ids are looked up when
+   * the function runs, not written into its code, so one program's plan compiles to the same code
+   * for every database (each file's symbol table numbers its strings differently).
+   */
+  syms: string[];
 }
 
 /** A value computed before the code that uses it, which runs only when `ok` holds of it. */
@@ -122,8 +128,12 @@ function exprCodeAt(e: Expr, pre: Pre[], g: Gen): string {
   switch (e.k) {
     case 'slot':
       return `v${e.s}`;
-    case 'const':
-      return Object.is(e.v, -0) ? '0' : String(e.v);
+    case 'const': {
+      if (e.s === undefined) return Object.is(e.v, -0) ? '0' : String(e.v);
+      let i = g.syms.indexOf(e.s);
+      if (i < 0) i = g.syms.push(e.s) - 1;
+      return `Y${i}`;
+    }
     case 'call':
       return callCode(e, pre, g);
     case 'neg':
@@ -308,7 +318,7 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
 
 /** Generates the JavaScript function of a plan, or reuses the one `cache` (the program's memo) holds for the same code. */
 export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): CompiledPlan {
-  const g: Gen = { temps: 0, depth: 0, memos: [] };
+  const g: Gen = { temps: 0, depth: 0, memos: [], syms: [] };
   const arity = (k: number): number => plan.accesses[k]!.arity;
   const leaf = (): string => {
     if (!plan.head) return '';
@@ -327,7 +337,8 @@ export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): Compi
     return acc.keyCols ? `${line} const X${k} = X[${k}]; const N${k} = X${k}.next; const U${k} = X${k}.single;` : line;
   });
   const memos = g.memos.map((m) => `const ${m.name} = M.make(${m.width});`);
-  const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;', 'const N = F.num;'].join('\n');
+  const syms = g.syms.map((t, i) => `const Y${i} = F.id(${JSON.stringify(t)});`);
+  const prologue = [...ensures, ...captures, ...memos, 'const STR = F.str;', 'const N = F.num;', ...syms].join('\n');
   const code = `"use strict";\n${prologue}\n${body}`;
   let fn = cache.get(code);
   if (!fn) {
