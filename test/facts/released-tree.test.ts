@@ -110,7 +110,11 @@ describe('a module freed while its facts are evaluated', () => {
 });
 
 describe("the evaluation's pages", () => {
-  it('are given back with a collection once the result has moved out of the arena, before the text is parsed again', async () => {
+  // (V8 decides when pages are given back: a run of the whole suite once saw the chunk already
+  // gone at the first collection. Retried: a real regression fails every attempt.)
+  it('are given back with a collection once the result has moved out of the arena, before the text is parsed again', {
+    retry: 2,
+  }, async () => {
     const { applyPasses } = await import('../../src/passes/pipeline.js');
     const { passByName } = await import('../../src/passes/registry.js');
     const text = orchestrationText(20_000);
