@@ -2,7 +2,7 @@
  * Python operator precedence over a flat operand/operator chain (`a + b * -c`): the DSL
  * parser reads binary operators flat and builds the tree here, reporting unsupported operators.
  */
-import type { BinaryOp, Expr, Span, UnaryOp } from '../ir/nodes.js';
+import { BINARY_OPS, type BinaryOp, type Expr, type Span, type UnaryOp } from '../ir/nodes.js';
 import type { Reporter } from './build.js';
 
 const BIN_PREC: Record<string, number> = {
@@ -34,28 +34,7 @@ const BIN_PREC: Record<string, number> = {
 };
 const PREFIX_PREC: Record<string, number> = { not: 3, '-': 11, '+': 11, '~': 11, await: 13 };
 const COMPARISON = new Set(['==', '!=', '<', '<=', '>', '>=']);
-const SUPPORTED_BIN = new Set<string>([
-  '+',
-  '-',
-  '*',
-  '/',
-  '//',
-  '%',
-  '**',
-  '==',
-  '!=',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'and',
-  'or',
-  '&',
-  '|',
-  '^',
-  '<<',
-  '>>',
-]);
+const SUPPORTED_BIN = new Set<string>(BINARY_OPS);
 
 /** One operand of a chain: its prefix operators, its primary expression and its extent. */
 export interface OperandTok {

@@ -17,18 +17,19 @@
  */
 import fc from 'fast-check';
 import { KEYWORDS } from '../frontend/hand-tokens.js';
-import type {
-  BinaryOp,
-  Direction,
-  Expr,
-  FunctionDef,
-  FunctionKind,
-  Keyword,
-  Param,
-  Program,
-  Stmt,
-  TypeExpr,
-  UnaryOp,
+import {
+  BINARY_OPS,
+  type BinaryOp,
+  type Direction,
+  type Expr,
+  type FunctionDef,
+  type FunctionKind,
+  type Keyword,
+  type Param,
+  type Program,
+  type Stmt,
+  type TypeExpr,
+  type UnaryOp,
 } from '../ir/nodes.js';
 import { DATA_TYPES, ENUMS, OPS } from '../ir/ops.js';
 import { printModule } from '../ir/print.js';
@@ -85,28 +86,6 @@ export const arbName: fc.Arbitrary<string> = fc.oneof(
 
 const arbUpperName = fc.stringMatching(/^[A-Z][A-Za-z0-9]{0,7}$/).filter(isValidName);
 
-const BINARY_OPS: BinaryOp[] = [
-  '+',
-  '-',
-  '*',
-  '/',
-  '//',
-  '%',
-  '**',
-  '==',
-  '!=',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'and',
-  'or',
-  '&',
-  '|',
-  '^',
-  '<<',
-  '>>',
-];
 const UNARY_OPS: UnaryOp[] = ['-', 'not', '~'];
 const FLOAT_TEXTS = ['0.5', '1.0', '3.25', '2.', '.5', '1e-3', '2.5e2'];
 const DTYPES = [...DATA_TYPES];

@@ -29,27 +29,30 @@ export function spanOf(s: Span): Span {
 // ---------------------------------------------------------------------------------------
 // Expressions
 
-export type BinaryOp =
-  | '+'
-  | '-'
-  | '*'
-  | '/'
-  | '//'
-  | '%'
-  | '**'
-  | '=='
-  | '!='
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | 'and'
-  | 'or'
-  | '&'
-  | '|'
-  | '^'
-  | '<<'
-  | '>>';
+/** The binary operators of the DSL's expressions (the parser reads these; the generators draw them). */
+export const BINARY_OPS = [
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '**',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'and',
+  'or',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
+] as const;
+export type BinaryOp = (typeof BINARY_OPS)[number];
 
 export type UnaryOp = '-' | 'not' | '~';
 
