@@ -11,10 +11,11 @@
  * Every failure is a `DiagnosticError` with a located diagnostic.
  */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { beyondExactRange } from '../ir/consts.js';
 import { dotted } from '../ir/dotted.js';
 import type { ConstValue, FunctionDef, Module, ModulePart, Program, Stmt } from '../ir/nodes.js';
-import { type FunctionVisitor, walkBody, walkProgram } from '../ir/visit.js';
+import { type FunctionVisitor, walkBody, walkFunction, walkProgram } from '../ir/visit.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
@@ -22,7 +23,7 @@ import { attachComments } from './comments.js';
 import { constantsTimeline, parseDefines } from './constants.js';
 import { moduleDynamics } from './dynamics.js';
 import { enclosingConstants } from './enclosing.js';
-import { foreignHelpers } from './foreign-helpers.js';
+import { foreignHelpers, type HelperModule } from './foreign-helpers.js';
 import { readImports } from './imports.js';
 import { indentationError } from './indentation.js';
 import { LazyBlocks, type LazySizes } from './lazy-blocks.js';
@@ -66,11 +67,19 @@ export interface ParseOptions {
  * module with no program and no JIT kernel, a `no-program` note.
  */
 export function parseModuleIsolated(text: string, path: string, opts: ParseOptions = {}): Module {
+  return parseWithImports(text, path, opts).module;
+}
+
+/**
+ * parseModuleIsolated, and the module's imported helpers (null when imports are not followed).
+ * `home`: the folder absolute imports are searched in first (the run's file's: Python's `sys.path[0]`).
+ */
+function parseWithImports(text: string, path: string, opts: ParseOptions, home?: string): HelperModule {
   const source = new SourceText(path, text);
   if (text.includes('\u0000')) {
     // Not Python text at all: say so instead of reading nothing in silence.
     const at = text.indexOf('\u0000');
-    return {
+    const module: Module = {
       source,
       constants: new Map(),
       programs: [],
@@ -83,6 +92,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
         },
       ],
     };
+    return { module, imported: null };
   }
   const table = scanLines(text);
   // Python refuses the whole file on an IndentationError: then nothing of it is read (the
@@ -105,7 +115,9 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   }
   const nested = nestedJitKernels(text, table, probe, jitFuncs);
   const localKernels = jitFuncs.size;
-  const imported = opts.modules ? importedHelpers(source, table, path, opts.modules) : null;
+  // (The run's file reads each module once: a helper module is reached by several imports, at several depths.)
+  const modules = opts.modules && opts.importBodies !== false ? onceReader(opts.modules) : opts.modules;
+  const imported = modules ? importedHelpers(source, table, path, modules, home) : null;
   if (imported) for (const name of imported.helpers.keys()) if (!jitFuncs.has(name)) jitFuncs.add(name);
   // Streaming: the chunks parsed later get the notes a whole parse gives them (set after the parse).
   let chunkNotes: ((stmts: readonly Stmt[]) => void) | null = null;
@@ -192,7 +204,10 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   for (const d of parser.problems) problems.push(d);
   if (bad) {
     const first = problems.filter((d) => d.severity === 'error' && (d.location?.start ?? Infinity) <= bad.location!.end);
-    return { source, constants, programs: [], problems: [...first, ...(first.length > 0 ? [] : [bad])], spell: imports.spell };
+    return {
+      module: { source, constants, programs: [], problems: [...first, ...(first.length > 0 ? [] : [bad])], spell: imports.spell },
+      imported,
+    };
   }
   if (programsSeen === 0 && localKernels === 0 && !problems.some((d) => d.severity === 'error')) {
     problems.push({
@@ -219,14 +234,15 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
   if (imported) {
     const own = new Set(programs.flatMap((p) => p.functions.map((f) => f.name)));
     let stubNames = [...imported.helpers.keys()].filter((n) => !own.has(n));
-    if (opts.importBodies !== false && opts.modules && stubNames.length > 0) {
-      const reader = opts.modules;
+    if (opts.importBodies !== false && modules && stubNames.length > 0) {
+      const reader = modules;
+      const runHome = dirname(path);
       const got = foreignHelpers(imported.helpers, own, { source, spell: imports.spell }, reader, (t, p) =>
-        parseModuleIsolated(t, p, { ...(opts.defines ? { defines: opts.defines } : {}), modules: reader, importBodies: false }),
+        parseWithImports(t, p, { ...(opts.defines ? { defines: opts.defines } : {}), modules: reader, importBodies: false }, runHome),
       );
       programs.push(...got.programs);
       stubNames = got.stubs;
-      problems.push(...unreadHelperCalls(source, programs, got.unread, imported.helpers));
+      problems.push(...unreadHelperCalls(source, programs, got.unread, imported.helpers), ...got.notes);
       if (got.parts && got.source) parts = { parts: got.parts, source: got.source };
     }
     const stubs = stubNames.map((name) => importedStub(name));
@@ -242,7 +258,7 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
       );
   }
   const dynamics = moduleDynamics(text, table, imports, constants);
-  return {
+  const module: Module = {
     source: parts ? parts.source : source,
     ...(parts ? { parts: parts.parts } : {}),
     constants,
@@ -253,6 +269,19 @@ export function parseModuleIsolated(text: string, path: string, opts: ParseOptio
     ...(headerComments.length > 0 ? { headerComments } : {}),
     ...(dynamics.size > 0 ? { dynamics } : {}),
     ...(lazy ? { pending: lazy } : {}),
+  };
+  return { module, imported };
+}
+
+/** `reader` reading each path once (later reads of a path give the first read's result). */
+function onceReader(reader: ModuleReader): ModuleReader {
+  const read = new Map<string, ReturnType<ModuleReader['read']>>();
+  return {
+    roots: reader.roots,
+    read: (p) => {
+      if (!read.has(p)) read.set(p, reader.read(p));
+      return read.get(p)!;
+    },
   };
 }
 
@@ -360,20 +389,21 @@ function unreadHelperCalls(
   return [...out.values()];
 }
 
-/** A note at each import not followed whose name a kernel calls (once per import and name). */
+/** A note at each import not followed whose name a kernel (or an inline helper) calls (once per import and name). */
 function unfollowedCalls(source: SourceText, programs: readonly Program[], unfollowed: ImportedHelpers['unfollowed']): Diagnostic[] {
   const out = new Map<string, Diagnostic>();
-  const visitor: FunctionVisitor = {
-    expr: (e) => {
-      if (e.kind !== 'Call' || e.callee.kind !== 'other') return;
-      const d = dotted(e.callee.expr);
-      if (d === null) return;
-      const root = d.split('.')[0]!;
-      const u = unfollowed.get(root);
-      if (u && !out.has(root)) out.set(root, unfollowedNote(source, u, d));
-    },
-  };
-  for (const p of programs) walkProgram(p, visitor);
+  for (const p of programs)
+    for (const f of p.functions)
+      walkFunction(f, {
+        expr: (e) => {
+          if (e.kind !== 'Call' || e.callee.kind !== 'other') return;
+          const d = dotted(e.callee.expr);
+          if (d === null) return;
+          const root = d.split('.')[0]!;
+          const u = unfollowed.get(root);
+          if (u && !out.has(root)) out.set(root, unfollowedNote(source, u, d, f.funcKind === 'Inline' ? f.name : undefined));
+        },
+      });
   return [...out.values()];
 }
 

@@ -120,15 +120,19 @@ function candidates(base: string, module: string): string[] {
   return rel === '' ? [join(base, '__init__.py')] : [join(base, `${rel}.py`), join(base, rel, '__init__.py')];
 }
 
-/** Finds module `module` imported with `level` dots from the file `from`, as Python's import system does (see the file comment). */
-export function resolveModule(from: string, module: string, level: number, reader: ModuleReader): Resolved {
+/**
+ * Finds module `module` imported with `level` dots from the file `from`, as Python's import system
+ * does (see the file comment): an absolute import searches `home` (the folder of the file the run
+ * audits, Python's `sys.path[0]`; default `from`'s own folder), then the roots.
+ */
+export function resolveModule(from: string, module: string, level: number, reader: ModuleReader, home?: string): Resolved {
   let bases: string[];
   if (level > 0) {
     let base = dirname(from);
     for (let i = 1; i < level; i++) base = dirname(base);
     bases = [base];
   } else {
-    bases = [...new Set([dirname(from), ...reader.roots].map((d) => normalize(d)))];
+    bases = [...new Set([home ?? dirname(from), ...reader.roots].map((d) => normalize(d)))];
   }
   const searched: string[] = [];
   for (const base of bases) {
@@ -184,9 +188,10 @@ const MAX_REEXPORTS = 4;
 /**
  * Follows the imports of the module at `path` whose local names the text calls (`name(`,
  * `name.member(`), through `reader`: each inline helper found becomes a local (or dotted) name
- * of `helpers`; an import that cannot be followed, of `unfollowed`.
+ * of `helpers`; an import that cannot be followed, of `unfollowed`. `home`: the folder an
+ * absolute import is searched in first (resolveModule).
  */
-export function importedHelpers(source: SourceText, table: LineTable, path: string, reader: ModuleReader): ImportedHelpers {
+export function importedHelpers(source: SourceText, table: LineTable, path: string, reader: ModuleReader, home?: string): ImportedHelpers {
   const out: ImportedHelpers = { helpers: new Map(), unfollowed: new Map() };
   const text = source.text;
   for (const im of projectImports(source, table)) {
@@ -196,7 +201,7 @@ export function importedHelpers(source: SourceText, table: LineTable, path: stri
     const dots = '.'.repeat(im.level);
     if (im.member !== null) {
       // `from M import member`: a function of M, or the submodule M.member.
-      const found = findHelper(path, im.module, im.level, im.member, reader, 0);
+      const found = findHelper(path, im.module, im.level, im.member, reader, 0, home);
       if (found.kind === 'helper') {
         out.helpers.set(im.local, { path: found.path, name: im.member, at: im });
         continue;
@@ -209,7 +214,7 @@ export function importedHelpers(source: SourceText, table: LineTable, path: stri
       continue;
     }
     // `import M as c` / `import M`: calls `c.name(...)` / `M.name(...)`.
-    const r = resolveModule(path, im.module, 0, reader);
+    const r = resolveModule(path, im.module, 0, reader, home);
     if (r.kind === 'found') {
       const prefix = im.local === im.module.split('.')[0] && im.module.includes('.') ? im.module : im.local;
       for (const h of inlineHelpers(r.text)) out.helpers.set(`${prefix}.${h}`, { path: r.path, name: h, at: im });
@@ -219,7 +224,7 @@ export function importedHelpers(source: SourceText, table: LineTable, path: stri
         why:
           r.kind === 'unreadable'
             ? `${r.path} cannot be read (${r.why})`
-            : `module '${dots}${im.module}' is not found (searched ${r.searched.join(', ')})`,
+            : `module '${dots}${im.module}' is not found (searched ${r.searched.join(', ')})${ownFolder(path, im.module, reader, home)}`,
       });
     }
   }
@@ -233,23 +238,32 @@ type Found =
   | { kind: 'missing' | 'unreadable'; why: string };
 
 /** `member` of module `module` (level dots, from file `from`): an inline helper (followed through re-exports), a submodule, or something else. */
-function findHelper(from: string, module: string, level: number, member: string, reader: ModuleReader, depth: number): Found {
-  const r = resolveModule(from, module, level, reader);
+function findHelper(
+  from: string,
+  module: string,
+  level: number,
+  member: string,
+  reader: ModuleReader,
+  depth: number,
+  home?: string,
+): Found {
+  const r = resolveModule(from, module, level, reader, home);
   const dots = '.'.repeat(level);
   if (r.kind === 'unreadable') return { kind: 'unreadable', why: `${r.path} cannot be read (${r.why})` };
   if (r.kind === 'missing') {
-    return { kind: 'missing', why: `module '${dots}${module}' is not found (searched ${r.searched.join(', ')})` };
+    const hint = level === 0 ? ownFolder(from, module, reader, home) : '';
+    return { kind: 'missing', why: `module '${dots}${module}' is not found (searched ${r.searched.join(', ')})${hint}` };
   }
   if (inlineHelpers(r.text).has(member)) return { kind: 'helper', path: r.path };
   // A submodule (`from pkg import comm`).
-  const sub = resolveModule(from, module === '' ? member : `${module}.${member}`, level, reader);
+  const sub = resolveModule(from, module === '' ? member : `${module}.${member}`, level, reader, home);
   if (sub.kind === 'found' && sub.path !== r.path) return { kind: 'module', path: sub.path, text: sub.text };
   // Re-exported: `from .b import member` in the module.
   const src = new SourceText(r.path, r.text);
   for (const im of projectImports(src, scanLines(r.text))) {
     if (im.local !== member || im.member === null) continue;
     if (depth >= MAX_REEXPORTS) return { kind: 'missing', why: `'${member}' is re-exported more than ${MAX_REEXPORTS} times` };
-    return findHelper(r.path, im.module, im.level, im.member, reader, depth + 1);
+    return findHelper(r.path, im.module, im.level, im.member, reader, depth + 1, home);
   }
   // Defined there some other way (a plain function, a kernel, a name): no inline helper.
   if (
@@ -262,13 +276,23 @@ function findHelper(from: string, module: string, level: number, member: string,
   return { kind: 'missing', why: `${r.path} does not define '${member}'` };
 }
 
-/** The located note for an import that could not be followed, called as `called` in a kernel. */
-export function unfollowedNote(source: SourceText, u: { at: ProjectImport; why: string }, called: string): Diagnostic {
+/**
+ * Where an absolute import not found from `home` would be found in the importing file's own
+ * folder (which Python searches only for the file it runs): said, with the relative import to write.
+ */
+function ownFolder(from: string, module: string, reader: ModuleReader, home: string | undefined): string {
+  if (home === undefined || normalize(home) === normalize(dirname(from))) return '';
+  if (resolveModule(from, module, 1, reader).kind !== 'found') return '';
+  return `; it is in the folder of ${from}, which Python searches only for the file it runs: write \`from .${module} import ...\``;
+}
+
+/** The located note for an import that could not be followed, called as `called` in a kernel (or in the inline helper `by`). */
+export function unfollowedNote(source: SourceText, u: { at: ProjectImport; why: string }, called: string, by?: string): Diagnostic {
   const mod = `${'.'.repeat(u.at.level)}${u.at.module}`;
   return {
     severity: 'note',
     code: 'unresolved-import',
-    message: `a kernel calls '${called}', imported from '${mod}', which ptolog cannot read: ${u.why}; the call is read as an opaque write (give the module's folder with --import-root or import-roots in [tool.ptolog])`,
+    message: `${by === undefined ? 'a kernel' : `the inline helper '${by}'`} calls '${called}', imported from '${mod}', which ptolog cannot read: ${u.why}; the call is read as an opaque write (give the module's folder with --import-root or import-roots in [tool.ptolog])`,
     location: { source, start: u.at.start, end: u.at.end },
   };
 }
