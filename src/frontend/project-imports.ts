@@ -1,8 +1,9 @@
 /**
  * Helpers imported from the project's other modules (`from helpers import ping`, `from .comm
  * import ping as p`, `import pkg.comm as c; c.ping(...)`), found as Python finds them: a relative
- * import from the importing file's package, an absolute one in the file's own folder, then in
- * each import root (the project's package roots, configured extra roots). The imported module
+ * import from the importing file's package, an absolute one in the audited file's folder (for a
+ * helper module read on its behalf too: Python's `sys.path[0]`), then in each import root (the
+ * project's package roots, configured extra roots). The imported module
  * is read through the caller's `ModuleReader` (the library touches no file system), and its
  * `@pl.jit.inline` / `@pl.inline` functions are the helpers PyPTO's InlineFunctions pass expands
  * at the call: such a call is no opaque write. An import ptolog cannot follow is said (located
