@@ -3,7 +3,7 @@ import { formatProof, formatTuple, formatWhyNot, type Proof, type Value } from '
 import { parsePatternText } from '../datalog/io/tuple-text.js';
 import type { WhyNot } from '../datalog/provenance/provenance.js';
 import type { Entity } from '../facts/extract.js';
-import type { Span } from '../ir/nodes.js';
+import { partAt, type Span } from '../ir/nodes.js';
 import { DiagnosticError } from '../report/diagnostic.js';
 import type { Analysis } from './analyze.js';
 import { type ContractManifest, manifestError } from './manifest.js';
@@ -83,15 +83,18 @@ export function describeId(a: Analysis, id: number): string | undefined {
 
 function describeEntity(a: Analysis, e: Entity): string | undefined {
   if (e.kind === 'Block') return undefined;
-  const src = a.module.source;
   if (e.kind === 'Exit') return `the exit of function ${e.func.name}`;
   const span: Span | undefined = 'start' in e ? e : undefined;
   if (!span) return undefined;
-  const { line, col } = src.position(span.start);
-  const text = src.text.slice(span.start, span.end).split('\n')[0]!.trim();
+  // (A node of a helper read from another file: that file's place, `path:line:col`.)
+  const part = a.module.parts ? partAt(a.module.parts, span.start) : undefined;
+  const src = part ? part.source : a.module.source;
+  const base = part?.base ?? 0;
+  const { line, col } = src.position(span.start - base);
+  const text = src.text.slice(span.start - base, span.end - base).split('\n')[0]!.trim();
   if (text === '' && e.kind !== 'Binding') return undefined;
   const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
-  return `${line}:${col} ${what}`;
+  return `${part && base > 0 ? `${src.path}:` : ''}${line}:${col} ${what}`;
 }
 
 /**

@@ -10,11 +10,13 @@ import { PASSES, type PassSpec, rulesDir } from '../../passes/registry.js';
 import type { RuleSession } from '../../passes/rule-session.js';
 import { checkRulesRoot } from '../../passes/rules-root.js';
 import { DiagnosticError } from '../../report/diagnostic.js';
+import { fileModuleReader } from '../../runner/module-reader.js';
 import type { CommandContext } from '../context.js';
 import { defineTypos } from '../define-typos.js';
 import { readText } from '../files.js';
 import { EXIT_FAILURE, EXIT_OK, guarded, reportDiagnostics, ruleSessionOf } from '../io.js';
 import { selectPasses } from '../passes.js';
+import { Settings } from '../settings.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -93,17 +95,23 @@ export function registerContractCommands(program: Command, ctx: CommandContext):
           const [, file, lineText] = m;
           const passes = selectPasses(o.pass, o.rules);
           const opts = runOptions(o, passes, ruleSessionOf(ctx.io));
-          const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines });
+          // (Imported helpers are followed as audit follows them: a call of one is explained as inlined.)
+          const roots = new Settings({ pass: o.pass, rules: o.rules, define: o.define, exclude: [] }, process.cwd()).task(
+            'audit',
+            file!,
+          ).importRoots;
+          const module = parseModuleIsolated(readText(file!), file!, { defines: opts.defines, modules: fileModuleReader(roots ?? []) });
           const readErrors = moduleErrors(module);
           reportDiagnostics(ctx.io, [...defineTypos(module, opts.defines), ...readErrors]);
           const line = Number(lineText);
-          if (line < 1 || line > module.source.lineCount) {
+          const lineCount = (module.parts?.[0]?.source ?? module.source).lineCount;
+          if (line < 1 || line > lineCount) {
             throw new DiagnosticError([
               {
                 severity: 'error',
                 code: 'bad-argument',
                 path: file!,
-                message: `${file} has ${module.source.lineCount} lines; line ${line} is outside it.`,
+                message: `${file} has ${lineCount} lines; line ${line} is outside it.`,
               },
             ]);
           }
