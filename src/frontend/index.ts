@@ -53,9 +53,10 @@ export interface ParseOptions {
    */
   modules?: ModuleReader;
   /**
-   * With `modules`: read the bodies of the imported helpers into the module (foreign-helpers.ts),
-   * so that they are judged as inlined into their callers here (default true); false: body-less
-   * stand-ins (how a helper module itself is read for its callers).
+   * With `modules`: read the bodies of the imported helpers into the module, and transitively
+   * those of the helpers they import (foreign-helpers.ts), so that they are judged as inlined into
+   * their callers here (default true); false: body-less stand-ins (how each helper module is
+   * parsed for the run's file, which reads the bodies itself).
    */
   importBodies?: boolean;
 }
