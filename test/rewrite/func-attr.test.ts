@@ -57,6 +57,12 @@ describe('remove_func_attr', () => {
     expect(removed(before, ['cache_policy'])).toBe(moduleText('pl.func_attr({"split": 2})'));
   });
 
+  it('removes a line of a CRLF file with its newline', () => {
+    const crlf = (t: string): string => t.replace(/\n/g, '\r\n');
+    const t = crlf(moduleText('pl.func_attr({"split": 2})\npl.func_attr({"cache_policy": [(0, 1)]})'));
+    expect(removed(t, ['cache_policy'])).toBe(crlf(moduleText('pl.func_attr({"split": 2})')));
+  });
+
   it('leaves a function without the key as it is', () => {
     const t = moduleText('pl.func_attr({"split": 2})');
     expect(removeFuncAttrs(funcOf(t), new Set(['cache_policy']), t)).toEqual([]);
