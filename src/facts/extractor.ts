@@ -123,8 +123,9 @@ export class Extractor {
       const t = this.type(f.returns, fid, (i, id, e) => this.emit('return_type', fid, i, typeKind(e), id));
       this.emit('return_type', fid, -1, typeKind(f.returns), t);
     }
-    if (f.attrs) {
-      for (const entry of f.attrs.entries) {
+    // Every line of the `pl.func_attr` prologue (PyPTO merges them), every key.
+    for (const d of f.attrs) {
+      for (const entry of d.entries) {
         const key = entry.key.kind === 'Str' ? entry.key.value : '';
         const e = this.expr(entry.value, fid, 'attr');
         this.emit('func_attr', fid, key, e);

@@ -8,8 +8,8 @@
  */
 
 import { dotted } from '../ir/dotted.js';
-import type { CompExpr, DictExpr, Expr, FunctionDef, FunctionKind, Keyword, Param, Span, Stmt } from '../ir/nodes.js';
-import { ENUMS } from '../ir/ops.js';
+import type { CallExpr, CompExpr, DictExpr, Expr, ExprStmt, FunctionDef, FunctionKind, Keyword, Param, Span, Stmt } from '../ir/nodes.js';
+import { ENUMS, FUNC_ATTR_INT_ENUMS } from '../ir/ops.js';
 import { stmtParts, walkExpr, walkStmts } from '../ir/visit.js';
 import { type BuildCtx, calleeSpelling, intToEnum, makeAttr } from './build-expr.js';
 import { lastEnd } from './build-stmt.js';
@@ -219,43 +219,48 @@ function jitKind(ctx: BuildCtx, d: DecoratorDesc, form: string): FunctionKind {
   return spec.kind;
 }
 
+/** True when `s` is a `pl.func_attr(...)` statement. */
+function isFuncAttrStmt(s: Stmt | undefined): s is ExprStmt & { value: CallExpr } {
+  return s?.kind === 'ExprStmt' && s.value.kind === 'Call' && calleeSpelling(s.value.callee) === 'pl.func_attr';
+}
+
 /**
- * Checks the `pl.func_attr` lines after the first statement as PyPTO's parser does: it merges the
- * leading lines, rejects a key declared twice and a `pl.func_attr` after another statement (located
- * errors here). ptolog reads the first line's dict; a further leading line is kept as an inert
- * statement, unless it declares `cache_policy` (which ptolog would not see: an error asking to move
- * it into the first line). Without this a rewrite of the attribute would not be idempotent.
+ * Reads the `pl.func_attr({...})` prologue as PyPTO's parser does: every leading line (after the
+ * docstring) is merged into the function's attributes, whatever keys they hold. Located errors
+ * where PyPTO rejects: a line that is not one dict, a key that is not a string literal, a key
+ * declared twice (in one line or across lines), a `pl.func_attr` after another statement.
+ * Returns the lines' dicts and the body after them.
  */
-function checkFurtherFuncAttrs(ctx: BuildCtx, attrs: DictExpr | null, body: readonly Stmt[]): void {
-  const keys = new Set((attrs?.entries ?? []).flatMap((e) => (e.key.kind === 'Str' ? [e.key.value] : [])));
-  let prologue = attrs !== null;
-  for (let i = 0; i < body.length; i++) {
-    const s = body[i]!;
-    const isAttr = s.kind === 'ExprStmt' && s.value.kind === 'Call' && calleeSpelling(s.value.callee) === 'pl.func_attr';
-    if (!isAttr) {
-      prologue = false;
-      continue;
+function readFuncAttrs(ctx: BuildCtx, body: Stmt[]): { attrs: DictExpr[]; rest: Stmt[] } {
+  const attrs: DictExpr[] = [];
+  const keys = new Set<string>();
+  let n = 0;
+  for (; n < body.length; n++) {
+    const s = body[n];
+    if (!isFuncAttrStmt(s)) break;
+    const d = s.value.args[0];
+    if (s.value.args.length !== 1 || s.value.kwargs.length > 0 || d?.kind !== 'Dict') {
+      return ctx.report.unsupported(s.value, 'pl.func_attr takes one dict, e.g. pl.func_attr({"split": 2})');
     }
-    if (!prologue)
-      ctx.report.unsupported(s, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
-    const d = s.kind === 'ExprStmt' && s.value.kind === 'Call' ? s.value.args[0] : undefined;
-    for (const e of d?.kind === 'Dict' ? d.entries : []) {
-      if (e.key.kind !== 'Str') continue;
+    for (const e of d.entries) {
+      if (e.key.kind !== 'Str')
+        ctx.report.unsupported(e.key, 'a pl.func_attr({...}) key must be a string literal (PyPTO rejects any other)');
       if (keys.has(e.key.value)) {
         ctx.report.unsupported(
           s,
           `duplicate function attribute '${e.key.value}' in pl.func_attr({...}) (PyPTO rejects it: each attribute may be declared only once)`,
         );
       }
-      if (e.key.value === 'cache_policy') {
-        ctx.report.unsupported(
-          e.key,
-          'ptolog reads cache_policy from the first pl.func_attr({...}) line only: move this entry into it (PyPTO merges the lines)',
-        );
-      }
       keys.add(e.key.value);
     }
+    attrs.push(intEnumsAsInts(d));
   }
+  const rest = body.slice(n);
+  for (const s of rest) {
+    if (isFuncAttrStmt(s))
+      ctx.report.unsupported(s, 'pl.func_attr() must appear before every other statement of the function (PyPTO rejects it here)');
+  }
+  return { attrs, rest };
 }
 
 /**
@@ -344,17 +349,9 @@ export function makeFunction(
     docstring = body[0].value.value;
     body = body.slice(1);
   }
-  let attrs: DictExpr | null = null;
-  const b0 = body[0];
-  if (b0?.kind === 'ExprStmt' && b0.value.kind === 'Call' && calleeSpelling(b0.value.callee) === 'pl.func_attr') {
-    const a = b0.value.args[0];
-    if (b0.value.args.length !== 1 || b0.value.kwargs.length > 0 || a?.kind !== 'Dict') {
-      ctx.report.unsupported(b0.value, 'pl.func_attr takes one dict, e.g. pl.func_attr({"cache_policy": [(1, 1)]})');
-    }
-    attrs = normalizeCachePolicyAttr(a);
-    body = body.slice(1);
-  }
-  checkFurtherFuncAttrs(ctx, attrs, body);
+  const prologue = readFuncAttrs(ctx, body);
+  const attrs = prologue.attrs;
+  body = prologue.rest;
   // A walk of every expression of the body: skipped when its text cannot hold a comprehension.
   if (mayHoldComprehension)
     checkComprehensions(
@@ -390,21 +387,24 @@ export function makeFunction(
 }
 
 /**
- * `pl.func_attr({"cache_policy": [(i, p), ...]})` carries integer policies (the attr's payload
- * is `vector<pair<int, int>>`): `pl.CachePolicy.BYPASS` there reads as `1`, so both spellings
- * are the same IR and print the same.
+ * An entry whose payload stores an enum's members as integers (`frontend_attr_int_enum` in the op
+ * catalog) reads each member of that enum in its value as the integer: both spellings are the
+ * same IR and print the same.
  */
-function normalizeCachePolicyAttr(d: DictExpr): DictExpr {
+function intEnumsAsInts(d: DictExpr): DictExpr {
   for (const entry of d.entries) {
-    if (entry.key.kind !== 'Str' || entry.key.value !== 'cache_policy' || entry.value.kind !== 'List') continue;
-    for (const pair of entry.value.elts) {
-      if (pair.kind !== 'Tuple' || pair.elts.length !== 2) continue;
-      const p = pair.elts[1]!;
-      if (p.kind === 'Enum' && p.enum === 'CachePolicy') {
-        const v = ENUMS['CachePolicy']!.members[p.member];
-        if (v !== undefined) pair.elts[1] = { kind: 'Int', value: v, start: p.start, end: p.end };
-      }
-    }
+    const e = entry.key.kind === 'Str' ? FUNC_ATTR_INT_ENUMS.get(entry.key.value) : undefined;
+    if (e !== undefined) entry.value = enumsAsInts(entry.value, e);
   }
   return d;
+}
+
+/** `x` with every member of enum `e` among its list and tuple elements (at any depth) read as its integer. */
+function enumsAsInts(x: Expr, e: string): Expr {
+  if (x.kind === 'Enum' && x.enum === e) {
+    const v = ENUMS[e]?.members[x.member];
+    return v === undefined ? x : { kind: 'Int', value: v, start: x.start, end: x.end };
+  }
+  if (x.kind === 'List' || x.kind === 'Tuple') for (let i = 0; i < x.elts.length; i++) x.elts[i] = enumsAsInts(x.elts[i]!, e);
+  return x;
 }

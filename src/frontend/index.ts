@@ -352,7 +352,7 @@ function importedStub(name: string): FunctionDef {
     params: [],
     returns: null,
     docstring: null,
-    attrs: null,
+    attrs: [],
     body: [],
     noSelf: true,
     start: 0,

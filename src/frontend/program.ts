@@ -209,11 +209,11 @@ export class ProgramParser extends BlockParser {
     return this.source.text.slice(this.table.start[l]!, this.table.end[l]!) === '...';
   }
 
-  /** A body (lines [a, b)) that is `...` after an optional docstring and `pl.func_attr(...)`. */
+  /** A body (lines [a, b)) that is `...` after an optional docstring and `pl.func_attr(...)` lines. */
   private isEllipsisBody(a: number, b: number): boolean {
     let l = a;
     if (l < b && this.isDocstring(l) && this.table.end[l]! - this.table.start[l]! > 0) l++;
-    if (l < b && /^\w+\s*\.\s*func_attr\s*\(/.test(this.source.text.slice(this.table.start[l]!, this.table.end[l]!))) l++;
+    while (l < b && /^\w+\s*\.\s*func_attr\s*\(/.test(this.source.text.slice(this.table.start[l]!, this.table.end[l]!))) l++;
     return l === b - 1 && this.isEllipsis(l);
   }
 

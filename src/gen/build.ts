@@ -270,7 +270,7 @@ export function func(n: string, funcKind: FunctionKind, params: Param[], body: S
     params,
     returns: o.returns ?? null,
     docstring: o.docstring ?? null,
-    attrs: attrs && attrs.kind === 'Dict' ? attrs : null,
+    attrs: attrs && attrs.kind === 'Dict' ? [attrs] : [],
     body,
     start: 0,
     end: 0,

@@ -6,7 +6,8 @@
  * rebindings of a declared name, and `pl.set_cache_policy` declarations — mostly well formed,
  * sometimes in each erroneous form (arity, not a name, undefined, not a tensor, bad policy,
  * nested, at function level); and an outlined InCore kernel with `pl.func_attr({"cache_policy":
- * [...]})`. Bodies are arrays, so fast-check and the statement shrinker shrink them.
+ * [...]})`, sometimes after another `pl.func_attr` line. Bodies are arrays, so fast-check and the
+ * statement shrinker shrink them.
  */
 import fc from 'fast-check';
 
@@ -161,6 +162,9 @@ export function cacheModuleText(p: CacheProgram): string {
   const params = `${TENSORS.map((t) => `${t}: ${T}`).join(', ')}, out: pl.Out[${T}]`;
   if (p.outlined) {
     out.push('    @pl.function(type=pl.FunctionType.InCore)', `    def kernel(self, ${params}):`);
+    // An odd number of loads: another attribute line first (PyPTO merges the lines; the entry
+    // is read, and removed, on the second).
+    if (p.outlined.loads.length % 2 === 1) out.push('        pl.func_attr({"split": 2})');
     if (p.outlined.entries.length > 0) {
       out.push(`        pl.func_attr({"cache_policy": [${p.outlined.entries.map(([i, s]) => `(${i}, ${s})`).join(', ')}]})`);
     }

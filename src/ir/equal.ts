@@ -7,12 +7,13 @@
  *   (a method written without `self`), a module's `problems` and `spell`,
  *   `isElif` (`elif` vs `else: if`), and `source` (a module's text);
  * - keyword lists (`kwargs`, `decoratorKwargs`) compare as name-keyed sets (order ignored);
- * - statement bodies compare in canonical order: cache-policy declarations first (stable
+ * - a function's `pl.func_attr` lines compare as their merged entries (PyPTO merges the lines);
+ * - statement bodies compare in canonical order: declarations first (`hoistDecls`, stable
  *   among themselves), as the printer writes them.
  * Everything else (names, literal values, float text, types, nesting) must match exactly.
  * `Map`s (module constants) compare entry by entry.
  */
-import type { Keyword, Stmt } from './nodes.js';
+import type { DictExpr, Keyword, Stmt } from './nodes.js';
 import { hoistDecls } from './visit.js';
 
 const IGNORED: ReadonlySet<string> = new Set([
@@ -38,6 +39,8 @@ function normalizeField(key: string, v: unknown): unknown {
   if (!Array.isArray(v)) return v;
   if (KEYWORD_LISTS.has(key)) return sortKeywords(v as Keyword[]);
   if (BODIES.has(key)) return hoistDecls(v as Stmt[]);
+  // A function's `pl.func_attr` lines: PyPTO merges them, so only their entries in order count.
+  if (key === 'attrs' && v.every((d: { kind?: unknown }) => d?.kind === 'Dict')) return (v as DictExpr[]).flatMap((d) => d.entries);
   return v;
 }
 

@@ -494,8 +494,8 @@ export interface FunctionDef extends Commented {
   returns: TypeExpr | null;
   /** The docstring (Python's: a string literal that is the body's first statement), or null. */
   docstring: string | null;
-  /** `pl.func_attr({...})` opening the body, or null. */
-  attrs: DictExpr | null;
+  /** The `pl.func_attr({...})` lines opening the body, in order (PyPTO merges them; none: empty). */
+  attrs: DictExpr[];
   /** A JIT kernel (`@pl.jit`, `@pl.jit.incore(level=...)`, ...): the decorator expression as written. */
   jit?: Expr;
   /** Written without a `self` parameter (PyPTO makes it optional in a `@pl.program` class). */

@@ -5,7 +5,7 @@
  * prints canonical names and enum values with it. Ops it does not list keep the name they
  * were written with. It is read, when this module loads, from the op catalog
  * (rules/op_catalog.dl: `frontend_op`, `frontend_enum_param`, `frontend_keywords_stay`, `frontend_declaration`,
- * `dsl_enum`, `dsl_data_type`, with the ops' `op_entry` / `op_spelling` / `op_param` /
+ * `frontend_attr_int_enum`, `dsl_enum`, `dsl_data_type`, with the ops' `op_entry` / `op_spelling` / `op_param` /
  * `op_kw_only`): what ptolog knows about ops is written once, there.
  */
 import { readFileSync } from 'node:fs';
@@ -21,6 +21,12 @@ export interface EnumSpec {
 
 /** The DSL's enums, from the catalog's `dsl_enum` facts. */
 export const ENUMS: Record<string, EnumSpec> = {};
+
+/**
+ * `pl.func_attr` entries whose payload stores members of an enum as integers: key → enum
+ * (`frontend_attr_int_enum`). In such an entry's value a member reads as its integer value.
+ */
+export const FUNC_ATTR_INT_ENUMS: ReadonlyMap<string, string> = new Map();
 
 /** Data types written bare as `pl.FP32`; they become `Enum` nodes of enum `DataType` (`dsl_data_type`). */
 export const DATA_TYPES: ReadonlySet<string> = new Set();
@@ -88,7 +94,7 @@ function factsOf(text: string): Fact[] {
   return out;
 }
 
-/** Fills ENUMS, DATA_TYPES and OPS from the op catalog's text. */
+/** Fills ENUMS, DATA_TYPES, FUNC_ATTR_INT_ENUMS and OPS from the op catalog's text. */
 function readCatalog(text: string): void {
   const facts = factsOf(text);
   const of = (rel: string): (string | number)[][] => facts.filter((f) => f[0] === rel).map((f) => f[1]);
@@ -97,6 +103,7 @@ function readCatalog(text: string): void {
     spec.members[member as string] = value as number;
   }
   for (const [d] of of('dsl_data_type')) (DATA_TYPES as Set<string>).add(d as string);
+  for (const [key, e] of of('frontend_attr_int_enum')) (FUNC_ATTR_INT_ENUMS as Map<string, string>).set(key as string, e as string);
   const spellings = new Map<string, string[]>();
   for (const [op, sp] of [...of('op_entry'), ...of('op_spelling')])
     spellings.set(op as string, [...(spellings.get(op as string) ?? []), sp as string]);

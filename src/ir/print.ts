@@ -13,9 +13,10 @@
  * - Signature: `self` then the parameters on one line when the `def` line fits in 100
  *   columns, else one parameter per line with a trailing comma and `) -> R:` on its own line.
  * - Bodies: the docstring (as one double-quoted string) then `pl.func_attr({...})` first in a
- *   function body; a body holding only a docstring prints no `pass`; `pl.cond(c)` first in an SSA
- *   while body, then cache-policy declarations (`pl.set_cache_policy`, stable among
- *   themselves), then the other statements; an empty body prints `pass`.
+ *   function body, its lines merged into one (PyPTO's printer writes the attributes so); a body
+ *   holding only a docstring prints no `pass`; `pl.cond(c)` first in an SSA while body, then
+ *   declarations (`pl.set_cache_policy`: ops the catalog marks `frontend_declaration`, stable
+ *   among themselves), then the other statements; an empty body prints `pass`.
  * - A program with constants of its own (bound in its builder function or test method) that it
  *   uses prints inside `def build_<Name>():` holding those bindings, then `return <Name>`.
  * - Calls: known ops by their qualified `printName`, positional arguments (keyword-only
@@ -45,9 +46,10 @@
  * Output is built as an array of lines joined once, so printing is linear in program size.
  */
 import type { Diagnostic } from '../report/diagnostic.js';
+import { mergedAttrs } from './func-attrs.js';
 import type { AssignStmt, Commented, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Module, Program, ScopeStmt, Stmt } from './nodes.js';
 import { collectNames, depsText, keywords, printParam, printString, printType, subscriptIndex, targetText, top } from './print-expr.js';
-import { hoistDecls, isCachePolicyDecl } from './visit.js';
+import { hoistDecls } from './visit.js';
 
 const INDENT = '    ';
 /** The `def` line is split one parameter per line when it would be longer than this. */
@@ -257,7 +259,8 @@ class Printer {
       for (const p of params) this.line(depth + 1, `${p},`);
       this.line(depth, `)${ret}:`);
     }
-    const attrs = f.attrs ? [`pl.func_attr(${top(f.attrs)})`] : [];
+    const merged = mergedAttrs(f);
+    const attrs = merged ? [`pl.func_attr(${top(merged)})`] : [];
     if (f.hostSource) {
       // A HOST SubWorker's plain-Python body, as written (its docstring, if any, included).
       for (const l of attrs) this.line(depth + 1, l);
@@ -415,4 +418,3 @@ export function unprintableFunctions(m: Pick<Module, 'programs' | 'source'>): Di
 }
 
 export { calleeText, printExpr, printString, printType } from './print-expr.js';
-export { isCachePolicyDecl };

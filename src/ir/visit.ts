@@ -208,7 +208,7 @@ export function walkFunction(f: FunctionDef, v: FunctionVisitor): void {
   for (const k of f.decoratorKwargs) onExpr(k.value);
   for (const p of f.params) if (p.type) onType(p.type);
   if (f.returns) onType(f.returns);
-  if (f.attrs) onExpr(f.attrs);
+  for (const d of f.attrs) onExpr(d);
   walkBody(f.body, v);
 }
 
@@ -265,7 +265,7 @@ export function namesUsed(programs: readonly Program[]): Set<string> {
       for (const k of f.decoratorKwargs) visit(k.value);
       for (const prm of f.params) if (prm.type) onType(prm.type);
       if (f.returns) onType(f.returns);
-      if (f.attrs) visit(f.attrs);
+      for (const d of f.attrs) visit(d);
       onStmts(f.body);
     }
   }
@@ -276,7 +276,7 @@ export function namesUsed(programs: readonly Program[]): Set<string> {
  * A declaration statement: a call, as a statement, of an op the op catalog marks a declaration
  * (`frontend_declaration`; `pl.set_cache_policy(t, policy)` is one).
  */
-export function isCachePolicyDecl(s: Stmt): boolean {
+export function isDeclaration(s: Stmt): boolean {
   return (
     s.kind === 'ExprStmt' &&
     s.value.kind === 'Call' &&
@@ -286,17 +286,19 @@ export function isCachePolicyDecl(s: Stmt): boolean {
 }
 
 /**
- * A body in canonical statement order: cache-policy declarations first (stable among
- * themselves), then the other statements in order. A declaration repeating an earlier one for
- * the same name is dropped: the first declaration of a binding wins (the scope attr is a set).
- * Returns `body` itself when already canonical.
+ * A body in canonical statement order: declarations first (stable among themselves), then the
+ * other statements in order. A declaration repeating an earlier one for the same name is
+ * dropped: the first declaration of a binding wins. This is PyPTO's IR, not a contract's choice:
+ * its parser hoists a scope's declarations into the scope's attribute (a set keyed by binding)
+ * and its printer writes them first (docs/architecture.md). Returns `body` itself when already
+ * canonical.
  */
 export function hoistDecls<T extends Stmt>(body: readonly T[]): readonly T[] {
   let seenOther = false;
   let needed = false;
   const declared = new Set<string>();
   for (const s of body) {
-    if (isCachePolicyDecl(s)) {
+    if (isDeclaration(s)) {
       const name = declaredName(s);
       if (seenOther || (name !== null && declared.has(name))) {
         needed = true;
@@ -307,14 +309,14 @@ export function hoistDecls<T extends Stmt>(body: readonly T[]): readonly T[] {
   }
   if (!needed) return body;
   const seen = new Set<string>();
-  const decls = body.filter(isCachePolicyDecl).filter((s) => {
+  const decls = body.filter(isDeclaration).filter((s) => {
     const name = declaredName(s);
     if (name === null) return true;
     if (seen.has(name)) return false;
     seen.add(name);
     return true;
   });
-  return [...decls, ...body.filter((s) => !isCachePolicyDecl(s))];
+  return [...decls, ...body.filter((s) => !isDeclaration(s))];
 }
 
 /**

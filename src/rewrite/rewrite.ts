@@ -26,14 +26,15 @@ import { newlineAt } from '../frontend/chars.js';
 import { isIdentifier, parseExprText } from '../frontend/expr-text.js';
 import { respell } from '../frontend/imports.js';
 import { skipString } from '../frontend/scan.js';
-import type { CallExpr, DictExpr, Expr, FunctionDef, Keyword, Module, ScopeStmt, Span, Stmt, SubmitExpr } from '../ir/nodes.js';
+import type { CallExpr, Expr, FunctionDef, Keyword, Module, ScopeStmt, Span, Stmt, SubmitExpr } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import { IntColumn } from './columns.js';
 import { type EditSet, EditTable } from './edits.js';
+import { removeFuncAttrs } from './func-attr.js';
 import { badEditDiagnostic, callTuple, insertedStmt, isExpr, type Spell, withSpan } from './inserted-call.js';
-import { newlineStyle, patchSource, type SourceEdit, SourceEditList } from './patch.js';
+import { newlineStyle, patchSource, SourceEditList } from './patch.js';
 
 export { badEdit, insertedStmt } from './inserted-call.js';
 
@@ -398,10 +399,10 @@ function applyEdits(
     if (tree) kw.value = value;
   }
 
-  // remove_func_attr: drop an entry of pl.func_attr({...}).
-  for (const { func, key } of plan.attrs) {
-    if (func.attrs) for (const e of removeAttrEntry(func, func.attrs, key, source.text)) textEdits.add(e);
-  }
+  // remove_func_attr: drop entries of the pl.func_attr({...}) lines, a function's keys at once.
+  const attrKeys = new Map<FunctionDef, Set<string>>();
+  for (const { func, key } of plan.attrs) (attrKeys.get(func) ?? attrKeys.set(func, new Set()).get(func)!).add(key);
+  for (const [func, keys] of attrKeys) for (const e of removeFuncAttrs(func, keys, source.text)) textEdits.add(e);
 
   const applied = ins.call.length + deps.name.length + plan.addKw.length + plan.replaceKw.length + plan.attrs.length + plan.hoists.length;
   // Tree: splice inserted statements into their blocks.
@@ -454,31 +455,6 @@ export function depsKeepingComments(text: string, start: number, end: number, na
 
 function isStmt(n: { kind: string }): boolean {
   return ['Assign', 'ExprStmt', 'Return', 'Pass', 'Break', 'Continue', 'If', 'While', 'For', 'Scope'].includes(n.kind);
-}
-
-function removeAttrEntry(f: FunctionDef, attrs: DictExpr, key: string, text: string): SourceEdit[] {
-  const idx = attrs.entries.findIndex((en) => en.key.kind === 'Str' && en.key.value === key);
-  if (idx < 0) return [];
-  const entry = attrs.entries[idx]!;
-  attrs.entries.splice(idx, 1);
-  if (attrs.entries.length === 0) {
-    // Remove the whole `pl.func_attr({...})` line.
-    f.attrs = null;
-    const lineStart = text.lastIndexOf('\n', attrs.start - 1) + 1;
-    let lineEnd = text.indexOf('\n', attrs.end);
-    lineEnd = lineEnd < 0 ? text.length : lineEnd + 1;
-    return [{ kind: 'deleteRange', span: { start: lineStart, end: lineEnd } }];
-  }
-  // Remove `key: value` and the comma that separates it from a neighbour.
-  let start = entry.key.start;
-  let end = entry.value.end;
-  const after = /^\s*,\s*/.exec(text.slice(end));
-  if (after && idx < attrs.entries.length) end += after[0].length;
-  else {
-    const before = /,\s*$/.exec(text.slice(attrs.start, start));
-    if (before) start -= before[0].length;
-  }
-  return [{ kind: 'deleteRange', span: { start, end } }];
 }
 
 function spliceBlocks(table: NodeTable, after: Map<number, Stmt[]>, before: Map<number, Stmt[]>): void {

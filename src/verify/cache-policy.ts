@@ -7,7 +7,8 @@
  * `pl.func_attr({"cache_policy": ...})` entry for the parameter, else none. Hierarchy scopes
  * accept declarations but stamp nothing.
  */
-import type { CallExpr, DictExpr, Expr, FunctionDef, Module, Program, Stmt } from '../ir/nodes.js';
+import { attrValue } from '../ir/func-attrs.js';
+import type { CallExpr, Expr, FunctionDef, Module, Program, Stmt } from '../ir/nodes.js';
 import { printExpr } from '../ir/print.js';
 import { childBodies, stmtParts, walkExpr } from '../ir/visit.js';
 
@@ -216,7 +217,7 @@ export function cacheExpectation(module: Module): CacheExpectation {
 function attrPolicies(f: FunctionDef): Map<string, Policy> {
   const out = new Map<string, Policy>();
   if (f.funcKind !== 'InCore') return out;
-  const list = cacheAttr(f.attrs)?.value;
+  const list = attrValue(f, 'cache_policy');
   if (list?.kind !== 'List') return out;
   const seen = new Set<number>();
   for (const t of list.elts) {
@@ -229,10 +230,6 @@ function attrPolicies(f: FunctionDef): Map<string, Policy> {
     if (param) out.set(param.name, pol);
   }
   return out;
-}
-
-function cacheAttr(d: DictExpr | null): DictExpr['entries'][number] | undefined {
-  return d?.entries.find((en) => en.key.kind === 'Str' && en.key.value === 'cache_policy');
 }
 
 /** The `cache=` text of every `pl.load` of the module (null: none), in statement order. */
@@ -257,5 +254,5 @@ export function loadCaches(module: Module): (string | null)[] {
 
 /** True when an InCore function of the module still carries a `cache_policy` attribute. */
 export function hasCacheAttr(module: Module): boolean {
-  return module.programs.some((p) => p.functions.some((f) => f.funcKind === 'InCore' && cacheAttr(f.attrs) !== undefined));
+  return module.programs.some((p) => p.functions.some((f) => f.funcKind === 'InCore' && attrValue(f, 'cache_policy') !== undefined));
 }

@@ -9,6 +9,7 @@ import { EvaluationStopped } from '../datalog/index.js';
 import type { NodeTable } from '../facts/node-table.js';
 import { parseModule } from '../frontend/index.js';
 import { structurallyEqual } from '../ir/equal.js';
+import { attrLineOf } from '../ir/func-attrs.js';
 import type { FunctionDef, Module, Program } from '../ir/nodes.js';
 import { readFindings } from '../passes/findings.js';
 import type { VerifyModel } from '../passes/manifest.js';
@@ -163,7 +164,8 @@ function editableSpans(edits: EditSet, table: NodeTable, text: string): [number,
   }
   for (const f of edits.removeFuncAttr) {
     const fn = table.get(f.func) as FunctionDef | undefined;
-    if (fn?.attrs) out.push(lineSpan(fn.attrs.start, fn.attrs.end));
+    const line = fn?.kind === 'Function' ? attrLineOf(fn, f.key) : undefined;
+    if (line) out.push(lineSpan(line.start, line.end));
   }
   for (const h of edits.hoist ?? []) {
     const n = span(h.stmt);

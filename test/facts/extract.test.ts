@@ -184,6 +184,21 @@ class P:
     for (const r of sink.get('stmt_span')) expect(r.join(','), `statement ${r[0]}`).toBe(spans.get(r[0]));
   });
 
+  it('emits func_attr for every key of every pl.func_attr line of the prologue (PyPTO merges them)', () => {
+    const text = KERNEL.replace(
+      '        for i, (w,)',
+      '        pl.func_attr({"split": 77})\n        pl.func_attr({"cache_policy": [(0, 1)], "tag": "t"})\n        for i, (w,)',
+    );
+    const { sink, ids } = facts(text);
+    expect(sink.get('func_attr').map((r) => [r[1], r[2]])).toEqual([
+      ['split', ids('77')],
+      ['cache_policy', ids('[(0, 1)]')],
+      ['tag', ids('"t"')],
+    ]);
+    // The lines are the function's attributes, not statements of its body.
+    expect(sink.get('call').filter((r) => String(r[1]).includes('func_attr'))).toEqual([]);
+  });
+
   it('marks statements written on their header line', () => {
     const { sink, ids } = facts(KERNEL.replace('if i > 0:\n                w2', 'if i > 0: w2'));
     expect(sink.get('inline_body').map((r) => r[0])).toEqual([ids('w2 = pl.store')]);

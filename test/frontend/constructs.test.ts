@@ -37,7 +37,7 @@ describe('constructs.py', () => {
       'o:out:Tile[[16, 16], <pl.DataType.FP32>]',
     ]);
     expect(ty(kernel!.returns)).toBe('tuple[Tensor[[1, N], <pl.DataType.FP32>], Scalar[<pl.DataType.INDEX>]]');
-    expect(kernel!.attrs?.entries.map((e) => e.key.kind)).toEqual(['Str']);
+    expect(kernel!.attrs.flatMap((d) => d.entries.map((e) => e.key.kind))).toEqual(['Str']);
     expect(main!.funcKind).toBe('Orchestration');
     expect(helper!.funcKind).toBe('Opaque');
     expect(helper!.bareDecorator).toBe(true);

@@ -73,6 +73,44 @@ describe('function header errors', () => {
   });
 });
 
+describe('pl.func_attr prologue', () => {
+  const base = 'import pypto.language as pl\n@pl.program\nclass P:\n    @pl.function\n    def f(self):\n';
+  it.each([
+    ['        pl.func_attr({"a": 1})\n        pl.func_attr({"a": 2})\n', '7:9', "duplicate function attribute 'a'"],
+    ['        pl.func_attr({"a": 1, "a": 2})\n', '6:9', "duplicate function attribute 'a'"],
+    ['        pl.func_attr({"a": 1})\n        pl.func_attr(a=2)\n', '7:9', 'pl.func_attr takes one dict'],
+    ['        pl.func_attr({1: 2})\n', '6:23', 'key must be a string literal'],
+    ['        x = 1\n        pl.func_attr({"a": 1})\n', '7:9', 'must appear before every other statement'],
+  ])('%j is rejected as PyPTO rejects it', (body, at, msg) => {
+    const d = diagOf(() => parseModule(base + body, 'a.py'));
+    expect([d.code, where(d)]).toEqual(['unsupported-construct', at]);
+    expect(d.message).toContain(msg);
+  });
+
+  it('merges every leading line, whichever keys it holds, and takes `...` after them', () => {
+    const text = `${base.replace('@pl.function\n', '@pl.function(type=pl.FunctionType.AIV, external_source="k.cpp")\n')}        pl.func_attr({"a": 1})\n        pl.func_attr({"b": pl.CachePolicy.BYPASS, "cache_policy": [(0, pl.CachePolicy.BYPASS)]})\n        ...\n`;
+    const f = parseModule(text, 'a.py').programs[0]!.functions[0]!;
+    expect(f.external).toBe(true);
+    expect(f.body).toEqual([]);
+    expect(f.attrs.map((d) => d.entries.map((e) => (e.key.kind === 'Str' ? e.key.value : '?')))).toEqual([['a'], ['b', 'cache_policy']]);
+    // Only an entry whose payload stores the enum as integers (the op catalog's frontend_attr_int_enum) reads it so.
+    const [b, cp] = f.attrs[1]!.entries;
+    expect(b!.value.kind).toBe('Enum');
+    expect(cp!.value).toMatchObject({
+      kind: 'List',
+      elts: [
+        {
+          kind: 'Tuple',
+          elts: [
+            { kind: 'Int', value: 0 },
+            { kind: 'Int', value: 1 },
+          ],
+        },
+      ],
+    });
+  });
+});
+
 describe('layout errors', () => {
   it('tab in indentation', () => {
     const e = err('\tx = 1\n');

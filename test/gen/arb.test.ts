@@ -11,7 +11,7 @@ function features(p: Program, into: Set<string>): void {
     into.add(`func:${f.funcKind}`);
     for (const prm of f.params)
       if (prm.type) into.add(`type:${prm.type.kind}${prm.type.kind === 'TensorType' && prm.type.distributed ? ':dist' : ''}`);
-    if (f.attrs) into.add('func_attr');
+    if (f.attrs.length > 0) into.add('func_attr');
   }
   walkProgram(p, {
     stmt: (s) => {

@@ -19,7 +19,7 @@ import {
 } from '../../src/gen/build.js';
 import type { Stmt } from '../../src/ir/nodes.js';
 import { OPS, opByCanonical } from '../../src/ir/ops.js';
-import { childBodies, hoistDecls, isCachePolicyDecl, namesUsed, walkStmts } from '../../src/ir/visit.js';
+import { childBodies, hoistDecls, isDeclaration, namesUsed, walkStmts } from '../../src/ir/visit.js';
 
 describe('visit helpers', () => {
   const decl = exprStmt(call('pl.set_cache_policy', [name('b'), enumLit('CachePolicy', 'BYPASS')]));
@@ -30,18 +30,18 @@ describe('visit helpers', () => {
     const x = assign('x', int(1));
     const d2 = exprStmt(call('set_cache_policy', [name('a'), enumLit('CachePolicy', 'DEFAULT')]));
     expect(hoistDecls([x, decl, pass(), d2])).toEqual([decl, d2, x, pass()]);
-    expect(isCachePolicyDecl(decl)).toBe(true);
-    expect(isCachePolicyDecl(x)).toBe(false);
+    expect(isDeclaration(decl)).toBe(true);
+    expect(isDeclaration(x)).toBe(false);
   });
 
   it('a declaration is a statement of an op the op catalog marks so (frontend_declaration), not a name in the code', () => {
     expect(OPS.filter((o) => o.declaration).map((o) => o.canonical)).toEqual(['set_cache_policy']);
     const fence = exprStmt(call('system.fence', []));
-    expect(isCachePolicyDecl(fence)).toBe(false);
+    expect(isDeclaration(fence)).toBe(false);
     const spec = opByCanonical('system.fence')!;
     spec.declaration = true; // as if the catalog said so
     try {
-      expect(isCachePolicyDecl(fence)).toBe(true);
+      expect(isDeclaration(fence)).toBe(true);
       expect(hoistDecls([pass(), fence])).toEqual([fence, pass()]);
     } finally {
       delete spec.declaration;

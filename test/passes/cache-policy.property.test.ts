@@ -23,7 +23,7 @@ import { arbPrograms, programText } from '../../src/gen/arb.js';
 import { stripSpans, structurallyEqual } from '../../src/ir/equal.js';
 import type { Program, Stmt } from '../../src/ir/nodes.js';
 import { printModule } from '../../src/ir/print.js';
-import { childBodies, isCachePolicyDecl } from '../../src/ir/visit.js';
+import { childBodies, isDeclaration } from '../../src/ir/visit.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
@@ -190,16 +190,14 @@ function kernelsText(g: Kernels, o: { first?: boolean; noDecls?: boolean; applie
 function withoutDecls(ps: readonly Program[]): Program[] {
   const copy = structuredClone(ps) as Program[];
   const clean = (body: Stmt[]): void => {
-    for (let i = body.length - 1; i >= 0; i--) if (isCachePolicyDecl(body[i]!)) body.splice(i, 1);
+    for (let i = body.length - 1; i >= 0; i--) if (isDeclaration(body[i]!)) body.splice(i, 1);
     for (const s of body) for (const b of childBodies(s)) clean(b);
   };
   for (const p of copy) {
     for (const f of p.functions) {
       clean(f.body);
-      if (f.attrs) {
-        f.attrs.entries = f.attrs.entries.filter((en) => !(en.key.kind === 'Str' && en.key.value === 'cache_policy'));
-        if (f.attrs.entries.length === 0) f.attrs = null;
-      }
+      for (const d of f.attrs) d.entries = d.entries.filter((en) => !(en.key.kind === 'Str' && en.key.value === 'cache_policy'));
+      f.attrs = f.attrs.filter((d) => d.entries.length > 0);
     }
   }
   return copy;
