@@ -1,13 +1,15 @@
 /**
  * The editor's audit of a document (the language server, the playground): the runner's audit,
- * run unit by unit (analysisUnits: each program with the `@pl.inline` helpers and JIT kernels it
- * calls) on one parse of the text, so that a unit whose text (and start lines, constants, the
- * imported modules read, settings and rules) is the same as in the previous analysis of the
- * document reuses that analysis, its findings moved to the unit's new offsets. A change
- * re-analyses only the units it touched (and those after it when it adds or removes lines:
- * findings name lines); editing a helper re-analyses its callers, editing an imported module
- * its importers. The findings are those of `ptolog audit` on the same text. The cache is a
- * value the caller keeps per document (no state here).
+ * run unit by unit (analysisUnits: groups of functions, each function with those it calls or
+ * that call it, `@pl.inline` helpers and JIT kernels with their callers) on one parse of the
+ * text, so that a unit whose text (its functions' and its programs' outside their functions, at
+ * the same start lines; constants, the imported modules read, settings and rules) is the same as
+ * in the previous analysis of the document reuses that analysis, its findings moved to the
+ * unit's new offsets. A keystroke inside one function re-analyses only that function's unit
+ * (and the units after it when it adds or removes lines: findings name lines); editing a helper
+ * re-analyses its callers, editing an imported module its importers. The findings are those of
+ * `ptolog audit` on the same text. The cache is a value the caller keeps per document (no state
+ * here).
  */
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
@@ -21,14 +23,14 @@ export interface PassFinding {
   diagnostic: Diagnostic;
 }
 
-/** One unit's findings, as computed on `source` (where its pieces were at `pieces`). */
+/** One unit's findings, as computed on `source` (where its pieces were at `pieces`, in source order). */
 export interface UnitAudit {
   source: SourceText;
   pieces: Piece[];
   findings: PassFinding[];
 }
 
-/** A step of the audit: the pass about to run and the programs of the unit it judges. */
+/** A step of the audit: the pass about to run and the functions of the unit it judges (`Program.function`). */
 export interface UnitStep {
   pass: string;
   unit: string;
@@ -133,22 +135,28 @@ function* unitsSteps(
       constText(module.constants),
       jitNames,
       ...u.programs.map((p) => constText(p.constants)),
-      ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${text.slice(x.start, x.end)}`),
+      ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, x.end)}`),
     ].join('\u0000');
     let audit = previous.get(key);
     if (audit) {
       const old = audit;
+      // The piece holding the offset (else the last one before it) moved by its own delta.
       const shift = (offset: number): number => {
-        const i = old.pieces.findIndex((x) => offset >= x.start && offset <= x.end);
+        let i = old.pieces.findIndex((x) => offset >= x.start && offset <= x.end);
+        if (i < 0) i = old.pieces.findLastIndex((x) => x.end <= offset);
         return i >= 0 ? u.pieces[i]!.start - old.pieces[i]!.start : 0;
       };
       for (const f of old.findings) all.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, old.source, source, shift) });
     } else {
-      const ids = new Set(u.indices);
       const mine: PassFinding[] = [];
-      const steps = runner.auditSteps(text, path, { programs: (_p, i) => ids.has(i), parsed: module });
+      const steps = runner.auditSteps(text, path, {
+        programs: (_p, i) => u.functions.has(i),
+        functions: (_p, i, f) => u.functions.get(i)?.has(f.name) ?? false,
+        analysedChars: u.chars,
+        parsed: module,
+      });
       let step = steps.next();
-      const unit = u.programs.map((p) => p.name).join(', ');
+      const unit = u.programs.flatMap((p, k) => [...u.functions.get(u.indices[k]!)!].map((f) => `${p.name}.${f}`)).join(', ');
       while (!step.done) {
         yield { pass: step.value, unit };
         step = steps.next();
