@@ -59,7 +59,9 @@ await conn.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(r
 await conn.sendNotification('initialized', {});
 const text = readFileSync(file, 'utf8');
 const lines = text.split('\n');
-const target = editLine > 0 ? editLine - 1 : lines.length - 2;
+// (Default: the last statement.)
+let target = editLine > 0 ? editLine - 1 : lines.length - 1;
+while (target > 0 && lines[target].trim() === '') target--;
 
 const t0 = performance.now();
 const cpu0 = cpuOf(child.pid);
@@ -72,8 +74,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const editCpu = [];
 const editWall = [];
 for (let i = 0; i < runs; i++) {
-  // Append a space to the chosen line and take it back: a one-character edit each time.
-  const col = lines[target].length;
+  // Insert a space before the chosen line's last character and take it back: a one-character
+  // edit inside the statement each time (a space after a function's last statement lies outside
+  // the function: nothing would be analysed again).
+  const col = Math.max(0, lines[target].length - 1);
   const insert = i % 2 === 0;
   const c = cpuOf(child.pid);
   const t = performance.now();

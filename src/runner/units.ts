@@ -36,11 +36,29 @@ export interface Unit {
   chars: number;
 }
 
-/** The identifiers of a text: those after a `.` (attributes: `self.kernel`) and the others (bare). */
-function wordsOf(text: string): { attr: Set<string>; bare: Set<string> } {
+/** Whether char code `c` may continue an identifier (a letter, a digit, `_`; any non-ASCII character). */
+const wordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+
+/** The identifiers of `text` in [start, end): those after a `.` (attributes: `self.kernel`) and the others (bare). */
+function wordsOf(text: string, start: number, end: number): { attr: Set<string>; bare: Set<string> } {
   const attr = new Set<string>();
   const bare = new Set<string>();
-  for (const m of text.matchAll(/(\.\s*)?([A-Za-z_]\w*)/g)) (m[1] ? attr : bare).add(m[2]!);
+  let dot = false;
+  for (let i = start; i < end; ) {
+    const c = text.charCodeAt(i);
+    if (!wordChar(c)) {
+      // (Spaces between a `.` and the name keep it an attribute.)
+      if (c === 46) dot = true;
+      else if (c !== 32 && c !== 9 && c !== 10 && c !== 13) dot = false;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && wordChar(text.charCodeAt(j))) j++;
+    if (!(c >= 48 && c <= 57)) (dot ? attr : bare).add(text.slice(i, j));
+    dot = false;
+    i = j;
+  }
   return { attr, bare };
 }
 
@@ -94,7 +112,7 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
   });
   nodes.forEach((n, i) => {
     if (n.name === null) return;
-    const { attr, bare } = wordsOf(source.text.slice(n.start, n.end));
+    const { attr, bare } = wordsOf(source.text, n.start, n.end);
     const own = byName.get(n.pi)!;
     for (const w of attr) {
       const j = own.get(w);
