@@ -13,9 +13,10 @@
  */
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
+import type { Module } from '../ir/nodes.js';
 import type { SourceText } from '../report/source.js';
 import type { Runner } from './runner.js';
-import { analysisUnits, type Piece } from './units.js';
+import { analysisUnits, type Piece, type Unit } from './units.js';
 
 /** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
 export interface PassFinding {
@@ -79,6 +80,64 @@ function rebase(d: Diagnostic, from: SourceText, to: SourceText, shift: (offset:
   return out;
 }
 
+/** The findings of the runner's audit of `units` together (the module's problems left out), yielding before each pass. */
+function* analyseUnits(
+  runner: Runner,
+  text: string,
+  path: string,
+  module: Module,
+  units: readonly Unit[],
+  problemKeys: ReadonlySet<string>,
+): Generator<UnitStep, PassFinding[], void> {
+  const functions = new Map<number, Set<string>>();
+  for (const u of units) for (const [i, names] of u.functions) functions.set(i, new Set([...(functions.get(i) ?? []), ...names]));
+  const steps = runner.auditSteps(text, path, {
+    programs: (_p, i) => functions.has(i),
+    functions: (_p, i, f) => functions.get(i)?.has(f.name) ?? false,
+    analysedChars: units.reduce((n, u) => n + u.chars, 0),
+    parsed: module,
+  });
+  const unit = units
+    .flatMap((u) => u.programs.flatMap((p, k) => [...u.functions.get(u.indices[k]!)!].map((f) => `${p.name}.${f}`)))
+    .join(', ');
+  let step = steps.next();
+  while (!step.done) {
+    yield { pass: step.value, unit };
+    step = steps.next();
+  }
+  const r = step.value;
+  const mine: PassFinding[] = [];
+  for (const d of [...r.readErrors, ...r.findings]) {
+    if (!problemKeys.has(sameKey(d))) mine.push({ pass: r.passOf.get(d) ?? '', diagnostic: d });
+  }
+  return mine;
+}
+
+/**
+ * `units` analysed together, each finding given to the unit one of whose functions holds it
+ * (only that unit's facts name that text); null when a finding lies in none (in another file,
+ * outside every function): the units are then analysed one by one.
+ */
+function* batch(
+  runner: Runner,
+  text: string,
+  path: string,
+  module: Module,
+  units: readonly Unit[],
+  problemKeys: ReadonlySet<string>,
+): Generator<UnitStep, Map<Unit, PassFinding[]> | null, void> {
+  const found = yield* analyseUnits(runner, text, path, module, units, problemKeys);
+  const out = new Map<Unit, PassFinding[]>(units.map((u) => [u, []]));
+  for (const f of found) {
+    const loc = f.diagnostic.location;
+    const at = loc?.source === module.source ? loc.start : -1;
+    const owner = units.find((u) => u.bodies.some((x) => at >= x.start && at < x.end));
+    if (!owner) return null;
+    out.get(owner)!.push(f);
+  }
+  return out;
+}
+
 /**
  * Audits a document unit by unit with `runner` (or the runner `runner()` builds: its rule files'
  * errors are then findings too), reusing `previous` for unchanged units (`salt`:
@@ -127,16 +186,23 @@ function* unitsSteps(
     .sort()
     .join(',');
   const units = analysisUnits(source, module.programs);
-  let analysed = 0;
-  for (const u of units) {
-    const key = [
+  const keys = units.map((u) =>
+    [
       salt,
       imports.join('\u0002'),
       constText(module.constants),
       jitNames,
       ...u.programs.map((p) => constText(p.constants)),
       ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, x.end)}`),
-    ].join('\u0000');
+    ].join('\u0000'),
+  );
+  const missing = units.filter((_, k) => !previous.has(keys[k]!));
+  // Several units to analyse (a document opened): analysed together, each finding given to the
+  // unit whose function holds it (one evaluation per pass, not one per unit and pass).
+  const together = missing.length > 1 && !module.parts ? yield* batch(runner, text, path, module, missing, problemKeys) : null;
+  let analysed = 0;
+  for (const [k, u] of units.entries()) {
+    const key = keys[k]!;
     let audit = previous.get(key);
     if (audit) {
       const old = audit;
@@ -148,23 +214,7 @@ function* unitsSteps(
       };
       for (const f of old.findings) all.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, old.source, source, shift) });
     } else {
-      const mine: PassFinding[] = [];
-      const steps = runner.auditSteps(text, path, {
-        programs: (_p, i) => u.functions.has(i),
-        functions: (_p, i, f) => u.functions.get(i)?.has(f.name) ?? false,
-        analysedChars: u.chars,
-        parsed: module,
-      });
-      let step = steps.next();
-      const unit = u.programs.flatMap((p, k) => [...u.functions.get(u.indices[k]!)!].map((f) => `${p.name}.${f}`)).join(', ');
-      while (!step.done) {
-        yield { pass: step.value, unit };
-        step = steps.next();
-      }
-      const r = step.value;
-      for (const d of [...r.readErrors, ...r.findings]) {
-        if (!problemKeys.has(sameKey(d))) mine.push({ pass: r.passOf.get(d) ?? '', diagnostic: d });
-      }
+      const mine = together?.get(u) ?? (yield* analyseUnits(runner, text, path, module, [u], problemKeys));
       analysed++;
       audit = { source, pieces: u.pieces, findings: mine };
       all.push(...mine);

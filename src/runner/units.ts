@@ -32,6 +32,8 @@ export interface Unit {
    * its functions (its decorator and class line, what lies between its functions).
    */
   pieces: Piece[];
+  /** The unit's functions' spans alone (no other unit's piece overlaps one). */
+  bodies: Piece[];
   /** How many characters the pieces span. */
   chars: number;
 }
@@ -127,7 +129,7 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
     const r = find(i);
     let u = byRoot.get(r);
     if (!u) {
-      u = { programs: [], indices: [], functions: new Map(), pieces: [], chars: 0 };
+      u = { programs: [], indices: [], functions: new Map(), pieces: [], bodies: [], chars: 0 };
       byRoot.set(r, u);
       out.push(u);
     }
@@ -141,6 +143,7 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
     if (n.name === null) continue;
     names.add(n.name);
     u.pieces.push({ start: n.start, end: n.end });
+    u.bodies.push({ start: n.start, end: n.end });
   }
   for (const u of out) {
     u.indices.sort((a, b) => a - b);
