@@ -4,9 +4,12 @@
 // one-character edit until its diagnostics come back; hover and codeAction on a line without
 // findings (latency, also while an analysis runs). The server's CPU is read from
 // /proc/<pid>/stat (utime + stime). Median of --runs (default 5) edits.
-//   npm run build && node bench/lsp/run.mjs [--file examples/ring_allreduce.py] [--runs 5]
+// --statements N: a generated single-program file of about N statements (gen.mjs), edited inside
+// one kernel's body.
+//   npm run build && node bench/lsp/run.mjs [--file examples/ring_allreduce.py | --statements 2000] [--runs 5]
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
@@ -14,9 +17,16 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const file = resolve(root, opt('--file', 'examples/ring_allreduce.py'));
 const runs = Number(opt('--runs', '5'));
-const editLine = Number(opt('--edit-line', '0')); // 0: the last line
+let editLine = Number(opt('--edit-line', '0')); // 0: the last line
+let file = resolve(root, opt('--file', 'examples/ring_allreduce.py'));
+if (args.includes('--statements')) {
+  const { singleProgram } = await import('./gen.mjs');
+  const g = singleProgram(Number(opt('--statements', '2000')));
+  file = join(mkdtempSync(join(tmpdir(), 'ptolog-lsp-bench-')), 'generated.py');
+  writeFileSync(file, g.text);
+  if (editLine === 0) editLine = g.editLine;
+}
 
 const ticks = 100; // USER_HZ on Linux
 const cpuOf = (pid) => {
@@ -24,7 +34,9 @@ const cpuOf = (pid) => {
   return (Number(f[11]) + Number(f[12])) / ticks; // utime, stime (fields 14, 15)
 };
 
-const child = spawn(process.execPath, [join(root, 'bin', 'ptolog.js'), 'lsp', '--stdio'], {
+// --cpu-prof DIR: the server's CPU profiles (one per thread) written there.
+const prof = args.includes('--cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', resolve(opt('--cpu-prof'))] : [];
+const child = spawn(process.execPath, [...prof, join(root, 'bin', 'ptolog.js'), 'lsp', '--stdio'], {
   cwd: root,
   stdio: ['pipe', 'pipe', 'inherit'],
 });
@@ -47,7 +59,9 @@ await conn.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(r
 await conn.sendNotification('initialized', {});
 const text = readFileSync(file, 'utf8');
 const lines = text.split('\n');
-const target = editLine > 0 ? editLine - 1 : lines.length - 2;
+// (Default: the last statement.)
+let target = editLine > 0 ? editLine - 1 : lines.length - 1;
+while (target > 0 && lines[target].trim() === '') target--;
 
 const t0 = performance.now();
 const cpu0 = cpuOf(child.pid);
@@ -60,8 +74,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const editCpu = [];
 const editWall = [];
 for (let i = 0; i < runs; i++) {
-  // Append a space to the chosen line and take it back: a one-character edit each time.
-  const col = lines[target].length;
+  // Insert a space before the chosen line's last character and take it back: a one-character
+  // edit inside the statement each time (a space after a function's last statement lies outside
+  // the function: nothing would be analysed again).
+  const col = Math.max(0, lines[target].length - 1);
   const insert = i % 2 === 0;
   const c = cpuOf(child.pid);
   const t = performance.now();
@@ -97,6 +113,7 @@ const hoverBusy = await timeReq('textDocument/hover', { textDocument: { uri }, p
 const actionBusy = await timeReq('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: [] } });
 await conn.sendRequest('shutdown');
 await conn.sendNotification('exit');
+await new Promise((r) => child.once('exit', r));
 
 console.log(`file: ${file} (${lines.length} lines, ${open.findings} findings)`);
 console.log(

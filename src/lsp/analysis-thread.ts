@@ -29,6 +29,7 @@ export function analysisThread(
 ): {
   analyse: (m: Extract<WorkerMessage, { kind: 'analyse' }>) => Promise<Audited | undefined>;
   close: (uri: string) => void;
+  warm: (m: Extract<WorkerMessage, { kind: 'warm' }>) => void;
   stop: () => void;
 } {
   const worker = new Worker(script);
@@ -82,6 +83,9 @@ export function analysisThread(
     },
     close: (uri) => {
       if (!dead) port.postMessage({ kind: 'close', uri } satisfies WorkerMessage);
+    },
+    warm: (m) => {
+      if (!dead) port.postMessage(m);
     },
     stop: () => {
       dead = true;

@@ -10,7 +10,8 @@ import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
 import { ruleCacheOf } from '../runner/rule-cache.js';
 import { runnerOf } from './analysis.js';
 import type { LspSettings } from './settings.js';
-import type { AnalysisReply, AnalysisRequest, WireSettings, WorkerMessage } from './worker-protocol.js';
+import { WARM_KERNEL } from './warm.js';
+import type { AnalysisReply, AnalysisRequest, WarmMessage, WireSettings, WorkerMessage } from './worker-protocol.js';
 
 /** The settings a request carries, with its passes found by name. */
 function settingsOf(w: WireSettings): LspSettings {
@@ -30,6 +31,8 @@ let session: RuleSession | undefined;
 let generation = -1;
 /** Requests received, newest last per document (the older ones for a document are dropped). */
 const queue: AnalysisRequest[] = [];
+/** The warm-up asked for and not run yet (run only while no request waits). */
+let warmup: WarmMessage | undefined;
 let port: MessagePort | undefined;
 
 /** Takes the control messages waiting on the port: queues requests, forgets closed documents. */
@@ -39,6 +42,10 @@ function drain(): void {
 }
 
 function take(m: WorkerMessage): void {
+  if (m.kind === 'warm') {
+    warmup = m;
+    return;
+  }
   if (m.kind === 'close') {
     caches.delete(m.uri);
     for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.uri === m.uri) queue.splice(i, 1);
@@ -48,11 +55,31 @@ function take(m: WorkerMessage): void {
   queue.push(m);
 }
 
-function run(r: AnalysisRequest): void {
+/** The rule session of a request's rules generation (a new one when the rules changed). */
+function sessionOf(r: AnalysisRequest | WarmMessage): RuleSession {
   if (r.rulesGeneration !== generation || !session) {
     session = new RuleSession(r.base, r.cacheSpec ? ruleCacheOf(r.cacheSpec) : undefined);
     generation = r.rulesGeneration;
   }
+  return session;
+}
+
+/** Audits the warm-up kernel with `w`'s settings, nothing kept but the loaded rules; stops when a request comes. */
+function warm(w: WarmMessage): void {
+  try {
+    const s = sessionOf(w);
+    const steps = auditUnitsSteps(() => runnerOf(settingsOf(w.settings), s), WARM_KERNEL, w.path, '', new Map());
+    for (let step = steps.next(); !step.done; step = steps.next()) {
+      drain();
+      if (queue.length > 0) return;
+    }
+  } catch {
+    // (The first request reports what went wrong, analysing its own document.)
+  }
+}
+
+function run(r: AnalysisRequest): void {
+  sessionOf(r);
   queue.splice(queue.indexOf(r), 1);
   try {
     const steps = auditUnitsSteps(() => runnerOf(settingsOf(r.settings), session!), r.text, r.path, r.salt, caches.get(r.uri) ?? new Map());
@@ -84,7 +111,13 @@ function run(r: AnalysisRequest): void {
 function pump(): void {
   drain();
   const next = queue[0];
-  if (!next) return;
+  if (!next) {
+    const w = warmup;
+    warmup = undefined;
+    if (w) warm(w);
+    if (queue.length > 0) setImmediate(pump);
+    return;
+  }
   run(next);
   setImmediate(pump);
 }

@@ -13,6 +13,7 @@
  * with `workspace/configuration` and re-read when they change. Each analysis is logged
  * (`window/logMessage`, type Log): how many units were analysed of how many.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type CodeAction,
@@ -42,6 +43,7 @@ import { formatText } from './format.js';
 import { indexRules, type RuleIndex, ruleHelpLinks, ruleOfFinding } from './help.js';
 import { layoutText } from './layout.js';
 import type { LspSettings, ServerOptions } from './settings.js';
+import type { WireSettings } from './worker-protocol.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
@@ -99,6 +101,17 @@ function ruleErrorsAs<T>(otherwise: T | ((ds: Diagnostic[]) => T), f: () => T): 
 /** The file path ptolog names a document by (its file path, or the URI when it is not a file). */
 export function documentPath(uri: string): string {
   return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+}
+
+/** A document's settings as the analysis thread is sent them. */
+function wireSettings(settings: LspSettings): WireSettings {
+  return {
+    passes: settings.passes.map((p) => p.name),
+    ruleDirs: [...settings.ruleDirs],
+    defines: [...settings.defines],
+    ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
+    ...(settings.importRoots !== undefined ? { importRoots: [...settings.importRoots] } : {}),
+  };
 }
 
 /** Markdown text with its special characters escaped. */
@@ -168,20 +181,13 @@ export function startServer(connection: Connection, options: ServerOptions, base
       if (analysedFor.get(uri) === `${salt}\u0000${text}`) return;
       let audit: Audited | undefined;
       if (thread) {
-        const wire = {
-          passes: settings.passes.map((p) => p.name),
-          ruleDirs: [...settings.ruleDirs],
-          defines: [...settings.defines],
-          ...(settings.stage !== undefined ? { stage: settings.stage } : {}),
-          ...(settings.importRoots !== undefined ? { importRoots: [...settings.importRoots] } : {}),
-        };
         audit = await thread.analyse({
           kind: 'analyse',
           id: ++requests,
           uri,
           path,
           text,
-          settings: wire,
+          settings: wireSettings(settings),
           salt,
           rulesGeneration: generation,
           base,
@@ -281,6 +287,21 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const init = params.initializationOptions as { clientCommands?: boolean } | undefined;
     // An editor extension that contributes the commands itself (VS Code) asks for none to be registered for it.
     clientCommands = init?.clientCommands === true;
+    // The analysis thread loads the rules (and runs them once) while the editor opens its first document.
+    try {
+      const path = join(base, 'ptolog-warm-up.py');
+      thread?.warm({
+        kind: 'warm',
+        path,
+        // (Its problems are told with the first document's.)
+        settings: wireSettings(withClientSettings(options.settingsFor(path), client, base).settings),
+        rulesGeneration,
+        base,
+        ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}),
+      });
+    } catch (e) {
+      logError('warming the analysis thread', e);
+    }
     return {
       capabilities: {
         // (Saves are told: a saved module may be a helper other open documents import.)

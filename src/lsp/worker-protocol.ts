@@ -31,13 +31,27 @@ export interface AnalysisRequest {
   cacheSpec?: CacheSpec;
 }
 
+/**
+ * Before any document: load the rules of these settings and run them once over a small kernel
+ * (warm.ts), so that the first document's analysis finds them loaded and the engine's code
+ * compiled. Given up as soon as a request comes.
+ */
+export interface WarmMessage {
+  kind: 'warm';
+  path: string;
+  settings: WireSettings;
+  rulesGeneration: number;
+  base: string;
+  cacheSpec?: CacheSpec;
+}
+
 /** The document was closed: drop its cache and pending requests. */
 export interface CloseMessage {
   kind: 'close';
   uri: string;
 }
 
-export type WorkerMessage = AnalysisRequest | CloseMessage;
+export type WorkerMessage = AnalysisRequest | CloseMessage | WarmMessage;
 
 /** The outcome of a request (none for a request made stale by a newer one). */
 export type AnalysisReply =

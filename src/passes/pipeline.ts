@@ -2,7 +2,7 @@ import { Arena, type EvalResult } from '../datalog/index.js';
 import { extractFacts, type Keep, NO_FACTS, type NodeTable } from '../facts/extract.js';
 import { type LazySizes, type ModuleReader, mayHoldKernel, parseModuleIsolated } from '../frontend/index.js';
 import { InternPool } from '../ir/compact.js';
-import type { ConstValue, Module, ModulePart, Program } from '../ir/nodes.js';
+import type { ConstValue, FunctionDef, Module, ModulePart, Program } from '../ir/nodes.js';
 import { printStmt } from '../ir/print.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { type SourceText, SourceText as SourceTextOf } from '../report/source.js';
@@ -29,8 +29,8 @@ import { RuleSession } from './rule-session.js';
 const ARENA_BYTES_PER_CHAR = 32;
 
 /** The arena of one run on `text`, reserved before the text is parsed (see arena.ts). */
-function runArena(text: string): Arena {
-  return new Arena(ARENA_BYTES_PER_CHAR * text.length);
+function runArena(text: string, opts: RunOptions): Arena {
+  return new Arena(ARENA_BYTES_PER_CHAR * (opts.analysedChars ?? text.length));
 }
 
 /**
@@ -85,6 +85,13 @@ export interface RunOptions {
    * re-analyses the programs an edit touched, with the `@pl.inline` helpers they call); default every program.
    */
   programs?: (p: Program, index: number) => boolean;
+  /**
+   * Of the programs analysed, only the functions it accepts (by the program's index and the
+   * function's name: the language server's units, src/runner/units.ts); default every function.
+   */
+  functions?: (p: Program, index: number, f: FunctionDef) => boolean;
+  /** How many characters of the text the chosen programs and functions span (the arena is reserved for them); default the whole text. */
+  analysedChars?: number;
   /**
    * How a run holds the file's tree (the runner's memory policy, src/runner/): `tree` parses each
    * text once and the passes share the whole tree (the editor); `stream` (default) does so too
@@ -178,7 +185,7 @@ export function applyPasses(
   // The helper files the run patches (imported helpers judged as inlined here): their texts so far.
   const others = new OtherTexts(options.modules);
   const opts: RunOptions = { ...options, session: options.session ?? new RuleSession(), ...others.modules() };
-  const arena = runArena(text);
+  const arena = runArena(text, options);
   let current = text;
   const outcomes: PassOutcome[] = [];
   const warnings: Diagnostic[] = [];
@@ -213,7 +220,7 @@ export function applyPasses(
       // A program (or JIT kernel) with an error is left untouched; the others are rewritten.
       // (The programs' extents from a full parse of the text: the analysis's module holds only what its results name.)
       const whole =
-        reader.shared && !opts.programs
+        reader.shared && !opts.programs && !opts.functions
           ? reader.parse(false)
           : parseModuleIsolated(current, path, {
               ...(opts.defines ? { defines: opts.defines } : {}),
@@ -347,7 +354,7 @@ export function* auditSteps(
   }
   const others = new OtherTexts(options.modules);
   const opts: RunOptions = { ...options, session: options.session ?? new RuleSession(), ...others.modules() };
-  const arena = runArena(text);
+  const arena = runArena(text, options);
   const read: FirstRead = { errors: null };
   const out: Diagnostic[] = [];
   // The passes share one parse of the text (or, streaming, each parses it itself: see analyzeReleased).
@@ -463,7 +470,7 @@ interface Reader {
 function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead, warnings: Diagnostic[], parsed?: Module): Reader {
   let problems: Diagnostic[] | null = null;
   const shared = sharesTree(text, opts);
-  const chosen = (module: Module): Module => (opts.programs ? { ...module, programs: module.programs.filter(opts.programs) } : module);
+  const chosen = (module: Module): Module => (opts.programs || opts.functions ? chosenOf(module, opts) : module);
   let tree: Module | undefined = shared && parsed ? chosen(parsed) : undefined;
   const parse = (streaming: boolean): Module => {
     if (tree) return tree;
@@ -488,6 +495,22 @@ function parserOf(text: string, path: string, opts: RunOptions, read: FirstRead,
       for (const d of problems) if (d.severity !== 'error') warnings.push(d);
     },
   };
+}
+
+/** `module` with only the programs and functions `opts.programs` and `opts.functions` accept (a program left without functions dropped). */
+function chosenOf(module: Module, opts: RunOptions): Module {
+  const programs: Program[] = [];
+  module.programs.forEach((p, i) => {
+    if (opts.programs && !opts.programs(p, i)) return;
+    const keep = opts.functions;
+    if (!keep || p.functions.length === 0) {
+      programs.push(p);
+      return;
+    }
+    const functions = p.functions.filter((f) => keep(p, i, f));
+    if (functions.length > 0) programs.push(functions.length === p.functions.length ? p : { ...p, functions });
+  });
+  return { ...module, programs };
 }
 
 /**

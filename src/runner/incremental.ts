@@ -1,19 +1,22 @@
 /**
  * The editor's audit of a document (the language server, the playground): the runner's audit,
- * run unit by unit (analysisUnits: each program with the `@pl.inline` helpers and JIT kernels it
- * calls) on one parse of the text, so that a unit whose text (and start lines, constants, the
- * imported modules read, settings and rules) is the same as in the previous analysis of the
- * document reuses that analysis, its findings moved to the unit's new offsets. A change
- * re-analyses only the units it touched (and those after it when it adds or removes lines:
- * findings name lines); editing a helper re-analyses its callers, editing an imported module
- * its importers. The findings are those of `ptolog audit` on the same text. The cache is a
- * value the caller keeps per document (no state here).
+ * run unit by unit (analysisUnits: groups of functions, each function with those it calls or
+ * that call it, `@pl.inline` helpers and JIT kernels with their callers) on one parse of the
+ * text, so that a unit whose text (its functions' and its programs' outside their functions, at
+ * the same start lines; constants, the imported modules read, settings and rules) is the same as
+ * in the previous analysis of the document reuses that analysis, its findings moved to the
+ * unit's new offsets. A keystroke inside one function re-analyses only that function's unit
+ * (and the units after it when it adds or removes lines: findings name lines); editing a helper
+ * re-analyses its callers, editing an imported module its importers. The findings are those of
+ * `ptolog audit` on the same text. The cache is a value the caller keeps per document (no state
+ * here).
  */
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
+import type { Module } from '../ir/nodes.js';
 import type { SourceText } from '../report/source.js';
 import type { Runner } from './runner.js';
-import { analysisUnits, type Piece } from './units.js';
+import { analysisUnits, type Piece, type Unit } from './units.js';
 
 /** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
 export interface PassFinding {
@@ -21,14 +24,14 @@ export interface PassFinding {
   diagnostic: Diagnostic;
 }
 
-/** One unit's findings, as computed on `source` (where its pieces were at `pieces`). */
+/** One unit's findings, as computed on `source` (where its pieces were at `pieces`, in source order). */
 export interface UnitAudit {
   source: SourceText;
   pieces: Piece[];
   findings: PassFinding[];
 }
 
-/** A step of the audit: the pass about to run and the programs of the unit it judges. */
+/** A step of the audit: the pass about to run and the functions of the unit it judges (`Program.function`). */
 export interface UnitStep {
   pass: string;
   unit: string;
@@ -73,6 +76,64 @@ function rebase(d: Diagnostic, from: SourceText, to: SourceText, shift: (offset:
     // (After the finding's statement: moved with it.)
     const delta = shift(d.location.start);
     out.fixEdits = d.fixEdits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta }));
+  }
+  return out;
+}
+
+/** The findings of the runner's audit of `units` together (the module's problems left out), yielding before each pass. */
+function* analyseUnits(
+  runner: Runner,
+  text: string,
+  path: string,
+  module: Module,
+  units: readonly Unit[],
+  problemKeys: ReadonlySet<string>,
+): Generator<UnitStep, PassFinding[], void> {
+  const functions = new Map<number, Set<string>>();
+  for (const u of units) for (const [i, names] of u.functions) functions.set(i, new Set([...(functions.get(i) ?? []), ...names]));
+  const steps = runner.auditSteps(text, path, {
+    programs: (_p, i) => functions.has(i),
+    functions: (_p, i, f) => functions.get(i)?.has(f.name) ?? false,
+    analysedChars: units.reduce((n, u) => n + u.chars, 0),
+    parsed: module,
+  });
+  const unit = units
+    .flatMap((u) => u.programs.flatMap((p, k) => [...u.functions.get(u.indices[k]!)!].map((f) => `${p.name}.${f}`)))
+    .join(', ');
+  let step = steps.next();
+  while (!step.done) {
+    yield { pass: step.value, unit };
+    step = steps.next();
+  }
+  const r = step.value;
+  const mine: PassFinding[] = [];
+  for (const d of [...r.readErrors, ...r.findings]) {
+    if (!problemKeys.has(sameKey(d))) mine.push({ pass: r.passOf.get(d) ?? '', diagnostic: d });
+  }
+  return mine;
+}
+
+/**
+ * `units` analysed together, each finding given to the unit one of whose functions holds it
+ * (only that unit's facts name that text); null when a finding lies in none (in another file,
+ * outside every function): the units are then analysed one by one.
+ */
+function* batch(
+  runner: Runner,
+  text: string,
+  path: string,
+  module: Module,
+  units: readonly Unit[],
+  problemKeys: ReadonlySet<string>,
+): Generator<UnitStep, Map<Unit, PassFinding[]> | null, void> {
+  const found = yield* analyseUnits(runner, text, path, module, units, problemKeys);
+  const out = new Map<Unit, PassFinding[]>(units.map((u) => [u, []]));
+  for (const f of found) {
+    const loc = f.diagnostic.location;
+    const at = loc?.source === module.source ? loc.start : -1;
+    const owner = units.find((u) => u.bodies.some((x) => at >= x.start && at < x.end));
+    if (!owner) return null;
+    out.get(owner)!.push(f);
   }
   return out;
 }
@@ -125,38 +186,35 @@ function* unitsSteps(
     .sort()
     .join(',');
   const units = analysisUnits(source, module.programs);
-  let analysed = 0;
-  for (const u of units) {
-    const key = [
+  const keys = units.map((u) =>
+    [
       salt,
       imports.join('\u0002'),
       constText(module.constants),
       jitNames,
       ...u.programs.map((p) => constText(p.constants)),
-      ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${text.slice(x.start, x.end)}`),
-    ].join('\u0000');
+      ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, x.end)}`),
+    ].join('\u0000'),
+  );
+  const missing = units.filter((_, k) => !previous.has(keys[k]!));
+  // Several units to analyse (a document opened): analysed together, each finding given to the
+  // unit whose function holds it (one evaluation per pass, not one per unit and pass).
+  const together = missing.length > 1 && !module.parts ? yield* batch(runner, text, path, module, missing, problemKeys) : null;
+  let analysed = 0;
+  for (const [k, u] of units.entries()) {
+    const key = keys[k]!;
     let audit = previous.get(key);
     if (audit) {
       const old = audit;
+      // The piece holding the offset (else the last one before it) moved by its own delta.
       const shift = (offset: number): number => {
-        const i = old.pieces.findIndex((x) => offset >= x.start && offset <= x.end);
+        let i = old.pieces.findIndex((x) => offset >= x.start && offset <= x.end);
+        if (i < 0) i = old.pieces.findLastIndex((x) => x.end <= offset);
         return i >= 0 ? u.pieces[i]!.start - old.pieces[i]!.start : 0;
       };
       for (const f of old.findings) all.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, old.source, source, shift) });
     } else {
-      const ids = new Set(u.indices);
-      const mine: PassFinding[] = [];
-      const steps = runner.auditSteps(text, path, { programs: (_p, i) => ids.has(i), parsed: module });
-      let step = steps.next();
-      const unit = u.programs.map((p) => p.name).join(', ');
-      while (!step.done) {
-        yield { pass: step.value, unit };
-        step = steps.next();
-      }
-      const r = step.value;
-      for (const d of [...r.readErrors, ...r.findings]) {
-        if (!problemKeys.has(sameKey(d))) mine.push({ pass: r.passOf.get(d) ?? '', diagnostic: d });
-      }
+      const mine = together?.get(u) ?? (yield* analyseUnits(runner, text, path, module, [u], problemKeys));
       analysed++;
       audit = { source, pieces: u.pieces, findings: mine };
       all.push(...mine);

@@ -7,7 +7,7 @@
  * are src/passes/pipeline.ts, which only the runner drives.
  */
 import { type LazySizes, type ModuleReader, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
-import type { ConstValue, Module, Program } from '../ir/nodes.js';
+import type { ConstValue, FunctionDef, Module, Program } from '../ir/nodes.js';
 import { type Analysis, type AuditStage, analyze, type CollectMoment } from '../passes/analyze.js';
 import { explainLine } from '../passes/explain.js';
 import type { ExtraRuleFile } from '../passes/extra-rules.js';
@@ -72,6 +72,10 @@ export interface RunScope {
   deadline?: number;
   /** Only the programs it accepts (by their index in the module) are analysed. */
   programs?: (p: Program, index: number) => boolean;
+  /** Of those, only the functions it accepts (by program index and function name: the editor's units). */
+  functions?: (p: Program, index: number, f: FunctionDef) => boolean;
+  /** How many characters the chosen programs and functions span (the evaluation's arena is reserved for them). */
+  analysedChars?: number;
   /** The text's module as `parse` gave it (not parsed again). */
   parsed?: Module;
 }
@@ -129,6 +133,8 @@ export class Runner {
       ...this.options,
       ...(scope.deadline !== undefined ? { deadline: scope.deadline } : {}),
       ...(programs ? { programs: (p: Program, i: number) => programs(p, i) } : {}),
+      ...(scope.functions ? { functions: scope.functions } : {}),
+      ...(scope.analysedChars !== undefined ? { analysedChars: scope.analysedChars } : {}),
       ...(scope.parsed ? { parsed: scope.parsed } : {}),
     };
   }

@@ -1,75 +1,155 @@
 /**
- * The units the editor's audit analyses a document in (incremental.ts): the programs of a module that call the module's JIT
- * kernels or `@pl.inline` helpers are analysed together with them (PyPTO inlines a helper at its
- * call sites, so its findings depend on its callers and theirs on it); a program that calls none
- * is a unit of its own. Analysing a module unit by unit gives the findings of analysing it whole.
+ * The units the editor's audit analyses a document in (incremental.ts): groups of functions.
+ * A function is analysed with every function it names or that names it (a transitive closure):
+ * within a class program, a method named as an attribute by another (`self.kernel(...)`,
+ * `pl.submit(self.k, ...)`; a local variable of the same name is no reference); across
+ * programs, a JIT kernel or `@pl.inline` helper (the module's or an imported one, `ops.helper`)
+ * named by a function of any program (PyPTO inlines a helper at its call sites, so its findings
+ * depend on its callers and theirs on it). A class program without functions is a unit of its
+ * own. Names are matched on the text as words (comments and strings included): a match too many
+ * only joins two units. Analysing a module unit by unit gives the findings of analysing it
+ * whole: the rules relate two functions only through a call or submit of one by the other.
  */
 import type { Program } from '../ir/nodes.js';
 import type { SourceText } from '../report/source.js';
 
-/** A piece of a unit's text: a class program, or one function of a JIT program. */
+/** A piece of a unit's text: a function, or a stretch of a class program outside its functions. */
 export interface Piece {
   start: number;
   end: number;
 }
 
-/** A group of programs analysed together, and the pieces of text their analysis depends on. */
+/** A group of functions analysed together, and the pieces of text their analysis depends on. */
 export interface Unit {
+  /** The programs the unit's functions belong to, in module order. */
   programs: Program[];
-  /** The programs' indices in the module (a program keeps its index in the text an edit leaves). */
+  /** Their indices in the module (a program keeps its index in the text an edit leaves). */
   indices: number[];
-  /** In source order (a JIT program's functions one by one: its span may hold other programs). */
+  /** Per program index, the names of the unit's functions (every function of a program without any). */
+  functions: Map<number, Set<string>>;
+  /**
+   * In source order: the unit's functions, and each of its class programs' stretches outside
+   * its functions (its decorator and class line, what lies between its functions).
+   */
   pieces: Piece[];
+  /** The unit's functions' spans alone (no other unit's piece overlaps one). */
+  bodies: Piece[];
+  /** How many characters the pieces span. */
+  chars: number;
 }
 
-/** The pieces of a program: its span, or its functions' for a JIT program. */
-function piecesOf(p: Program): Piece[] {
-  return p.jit ? p.functions.map((f) => ({ start: f.start, end: f.end })) : [{ start: p.start, end: p.end }];
+/** Whether char code `c` may continue an identifier (a letter, a digit, `_`; any non-ASCII character). */
+const wordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+
+/** The identifiers of `text` in [start, end): those after a `.` (attributes: `self.kernel`) and the others (bare). */
+function wordsOf(text: string, start: number, end: number): { attr: Set<string>; bare: Set<string> } {
+  const attr = new Set<string>();
+  const bare = new Set<string>();
+  let dot = false;
+  for (let i = start; i < end; ) {
+    const c = text.charCodeAt(i);
+    if (!wordChar(c)) {
+      // (Spaces between a `.` and the name keep it an attribute.)
+      if (c === 46) dot = true;
+      else if (c !== 32 && c !== 9 && c !== 10 && c !== 13) dot = false;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < end && wordChar(text.charCodeAt(j))) j++;
+    if (!(c >= 48 && c <= 57)) (dot ? attr : bare).add(text.slice(i, j));
+    dot = false;
+    i = j;
+  }
+  return { attr, bare };
 }
 
-/** Whether `text` calls or names `name` as a bare identifier (not an attribute `x.name`). */
-function names(text: string, name: string): boolean {
-  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\w.])${esc}(?!\\w)`).test(text);
+/** The stretches of a class program's span outside its functions. */
+function gapsOf(p: Program): Piece[] {
+  if (p.jit) return [];
+  const fs = [...p.functions].sort((a, b) => a.start - b.start);
+  const out: Piece[] = [];
+  let at = p.start;
+  for (const f of fs) {
+    out.push({ start: at, end: Math.max(at, f.start) });
+    at = Math.max(at, f.end);
+  }
+  out.push({ start: at, end: Math.max(at, p.end) });
+  return out;
 }
 
-/**
- * The module's programs grouped into units: a program joins the unit of each JIT program (the
- * module's kernels and inline helpers) one of whose functions it names; units in source order.
- */
+/** The module's functions grouped into units (see the file comment); units in source order. */
 export function analysisUnits(source: SourceText, programs: readonly Program[]): Unit[] {
-  const parent = programs.map((_, i) => i);
+  // One node per function (a class program without functions: one node for the program).
+  const nodes: { pi: number; name: string | null; start: number; end: number }[] = [];
+  programs.forEach((p, pi) => {
+    if (p.functions.length === 0) nodes.push({ pi, name: null, start: p.start, end: p.end });
+    for (const f of p.functions) nodes.push({ pi, name: f.name, start: f.start, end: f.end });
+  });
+  const parent = nodes.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
     return i;
   };
-  const textOf = (p: Program): string =>
-    piecesOf(p)
-      .map((x) => source.text.slice(x.start, x.end))
-      .join('\n');
-  programs.forEach((j, ji) => {
-    if (!j.jit) return;
-    const fnNames = j.functions.map((f) => f.name);
-    programs.forEach((p, pi) => {
-      if (pi === ji || find(pi) === find(ji)) return;
-      const t = textOf(p);
-      if (fnNames.some((n) => names(t, n))) parent[find(pi)] = find(ji);
-    });
+  const union = (a: number, b: number): void => {
+    parent[find(a)] = find(b);
+  };
+  // The functions of each program by name (a name written twice: one node for both), and the JIT ones by name.
+  const byName = new Map<number, Map<string, number>>();
+  const jitByName = new Map<string, number[]>();
+  nodes.forEach((n, i) => {
+    if (n.name === null) return;
+    let m = byName.get(n.pi);
+    if (!m) byName.set(n.pi, (m = new Map()));
+    const same = m.get(n.name);
+    if (same !== undefined) union(i, same);
+    else m.set(n.name, i);
+    if (programs[n.pi]!.jit) {
+      // (An imported helper is named as the module calls it, `ops.wait_one`: its last word is matched.)
+      const word = n.name.slice(n.name.lastIndexOf('.') + 1);
+      const js = jitByName.get(word) ?? [];
+      js.push(i);
+      jitByName.set(word, js);
+    }
+  });
+  nodes.forEach((n, i) => {
+    if (n.name === null) return;
+    const { attr, bare } = wordsOf(source.text, n.start, n.end);
+    const own = byName.get(n.pi)!;
+    for (const w of attr) {
+      const j = own.get(w);
+      if (j !== undefined) union(i, j);
+    }
+    // (A helper imported with its module, `ops.wait_one(...)`, is named as an attribute.)
+    for (const ws of [bare, attr]) for (const w of ws) for (const j of jitByName.get(w) ?? []) union(i, j);
   });
   const byRoot = new Map<number, Unit>();
   const out: Unit[] = [];
-  programs.forEach((p, i) => {
+  for (const [i, n] of nodes.entries()) {
     const r = find(i);
     let u = byRoot.get(r);
     if (!u) {
-      u = { programs: [], indices: [], pieces: [] };
+      u = { programs: [], indices: [], functions: new Map(), pieces: [], bodies: [], chars: 0 };
       byRoot.set(r, u);
       out.push(u);
     }
-    u.programs.push(p);
-    u.indices.push(i);
-    u.pieces.push(...piecesOf(p));
-  });
-  for (const u of out) u.pieces.sort((a, b) => a.start - b.start);
+    let names = u.functions.get(n.pi);
+    if (!names) {
+      u.functions.set(n.pi, (names = new Set()));
+      u.indices.push(n.pi);
+      u.pieces.push(...gapsOf(programs[n.pi]!));
+    }
+    // (A program without functions: its one stretch is its whole span.)
+    if (n.name === null) continue;
+    names.add(n.name);
+    u.pieces.push({ start: n.start, end: n.end });
+    u.bodies.push({ start: n.start, end: n.end });
+  }
+  for (const u of out) {
+    u.indices.sort((a, b) => a - b);
+    u.programs = u.indices.map((i) => programs[i]!);
+    u.pieces.sort((a, b) => a.start - b.start || a.end - b.end);
+    u.chars = u.pieces.reduce((k, x) => k + (x.end - x.start), 0);
+  }
   return out;
 }
