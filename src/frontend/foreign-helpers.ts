@@ -11,8 +11,9 @@
  * error in its file, a circular import Python refuses, a limit reached) is a body-less stand-in
  * with a located `unresolved-import` note in the file that imports it.
  */
-import type { ConstValue, FunctionDef, Module, ModulePart, Program, Stmt } from '../ir/nodes.js';
+
 import { dotted } from '../ir/dotted.js';
+import type { ConstValue, FunctionDef, Module, ModulePart, Program, Stmt } from '../ir/nodes.js';
 import { walkBody } from '../ir/visit.js';
 import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';

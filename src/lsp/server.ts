@@ -43,8 +43,8 @@ import { formatText } from './format.js';
 import { indexRules, type RuleIndex, ruleHelpLinks, ruleOfFinding } from './help.js';
 import { layoutText } from './layout.js';
 import type { LspSettings, ServerOptions } from './settings.js';
-import type { WireSettings } from './worker-protocol.js';
 import { suppressionEdit, textEdits } from './text-edits.js';
+import type { WireSettings } from './worker-protocol.js';
 
 /** The command that returns the full explain text (with proofs) of a line: arguments [uri, 1-based line]. */
 export const EXPLAIN_COMMAND = 'ptolog.explain';

@@ -91,7 +91,10 @@ function describeEntity(a: Analysis, e: Entity): string | undefined {
   const src = part ? part.source : a.module.source;
   const base = part?.base ?? 0;
   const { line, col } = src.position(span.start - base);
-  const text = src.text.slice(span.start - base, span.end - base).split('\n')[0]!.trim();
+  const text = src.text
+    .slice(span.start - base, span.end - base)
+    .split('\n')[0]!
+    .trim();
   if (text === '' && e.kind !== 'Binding') return undefined;
   const what = e.kind === 'Binding' ? `variable ${e.name}` : `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
   return `${part && base > 0 ? `${src.path}:` : ''}${line}:${col} ${what}`;

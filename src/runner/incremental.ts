@@ -11,9 +11,10 @@
  * `ptolog audit` on the same text. The cache is a value the caller keeps per document (no state
  * here).
  */
+
+import type { Module } from '../ir/nodes.js';
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
-import type { Module } from '../ir/nodes.js';
 import type { SourceText } from '../report/source.js';
 import type { Runner } from './runner.js';
 import { analysisUnits, type Piece, type Unit } from './units.js';
