@@ -1,7 +1,8 @@
 """`audit --as-written` follows inline helpers to any depth, as PyPTO's InlineFunctions inlines them
 transitively: in kernel "a" the write reaches the notify of `ping` through `relay` (two levels
 down) and is reported at that notify, not at the end of the function; in kernel "b" `fenced_relay`
-calls `fence_all` (which releases) before `ping`: no error."""
+calls `fence_all` (which releases) before `ping`: no error; in kernel "c" the write in `put_row`,
+two levels down, goes on after both helpers return and is reported at the kernel's notify."""
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -33,6 +34,16 @@ def fenced_relay(sig: pld.DistributedTensor[[2, 1], pl.INT32], peer: pl.Scalar[p
     return sig
 
 
+@pl.inline
+def put_row(t: pl.Tile[[1, N], pl.FP32], dst: pl.Tensor[[1, N], pl.FP32]):
+    pl.store(t, [0, 0], dst)
+
+
+@pl.inline
+def put_relay(t: pl.Tile[[1, N], pl.FP32], dst: pl.Tensor[[1, N], pl.FP32]):
+    put_row(t, dst)
+
+
 @pl.jit
 def entry(x: pl.Tensor[[1, N], pl.FP32], win: pld.DistributedTensor[[1, N], pl.FP32],
           sig: pld.DistributedTensor[[2, 1], pl.INT32], peer: pl.Scalar[pl.INT32]):
@@ -44,4 +55,8 @@ def entry(x: pl.Tensor[[1, N], pl.FP32], win: pld.DistributedTensor[[1, N], pl.F
         t = pl.load(x, [0, 0], [1, N])
         win = pl.store(t, [0, 0], win)
         sig = fenced_relay(sig, peer)
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="c"):
+        t = pl.load(x, [0, 0], [1, N])
+        put_relay(t, win)
+        pld.system.notify(target=sig, peer=peer, offsets=[0, 0], value=1, op=pld.NotifyOp.AtomicAdd)
     return x
