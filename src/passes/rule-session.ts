@@ -59,10 +59,23 @@ export class RuleSession {
   program(key: string, load: () => LoadedRules): LoadedRules {
     let hit = this.programs.get(key);
     if (!hit) {
+      const counts = this.loads.counts;
+      const before = counts.read + counts.compiled;
       hit = load();
+      // Loaded without the cache (there is none): compiled from the rule files.
+      if (counts.read + counts.compiled === before) counts.compiled++;
       this.programs.set(key, hit);
     }
     return hit;
+  }
+
+  /**
+   * How many rule programs this session (with its `at` views) has loaded so far: read from the
+   * compiled-rules cache, or compiled from their rule files. A run that loads no rules leaves
+   * both 0; a `--jobs` worker given the main thread's entries only reads.
+   */
+  loadCounts(): { read: number; compiled: number } {
+    return { ...this.loads.counts };
   }
 
   /** The diagnostic catalog loaded under `key`, loading it with `load` the first time (the passes share the rules root's). */

@@ -46,11 +46,13 @@ export interface LoadMemo {
   facts: WeakMap<SourceText, Map<number, Clause>>;
   /** What the programs read share (compiled join plans by their code: RuleProgram's `shared`). */
   programs: SharedMemos;
+  /** How many programs were read from an entry, and how many compiled from their rule files (no current entry). */
+  counts: { read: number; compiled: number };
 }
 
 /** An empty LoadMemo. */
 export function newLoadMemo(): LoadMemo {
-  return { reads: new Map(), sources: new Map(), facts: new WeakMap(), programs: new Map() };
+  return { reads: new Map(), sources: new Map(), facts: new WeakMap(), programs: new Map(), counts: { read: 0, compiled: 0 } };
 }
 
 /** What a program is loaded from: absolute paths. */
@@ -150,6 +152,7 @@ export function loadProgramCached(
     const hit = readEntry(text, cache.version, key, unstore, sourceFrom, memo);
     if (hit) {
       cache.memory?.set(name, text);
+      memo.counts.read++;
       return hit;
     }
   }
@@ -164,6 +167,7 @@ export function loadProgramCached(
     if (typeof r === 'string') texts.set(store(p), r);
     return r;
   };
+  memo.counts.compiled++;
   const checked = checkProgram(loadFiles(req.files, recording, req.includeDirs, req.libraries, parse));
   const plain = toPlain(checked, store);
   const body = JSON.stringify(plain);
