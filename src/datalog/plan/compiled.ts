@@ -7,7 +7,7 @@ import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/prog
 import type { Clause, Term } from '../syntax/ast.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/1';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/2';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
@@ -20,7 +20,7 @@ export interface PlainRules {
   format: string;
   /** Source paths, in the program's source order. */
   paths: string[];
-  /** The encoded `{ relations, clauses, strata, warnings }`. */
+  /** The encoded `{ relations, clauses, strata, warnings, edges }` (edges: the program's dependency edges, not computed again). */
   body: unknown;
 }
 
@@ -43,7 +43,7 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     return i;
   };
   for (const s of program.sources) sourceIndex(s);
-  const root = { relations: program.relations, clauses: program.clauses, strata: program.strata, warnings };
+  const root = { relations: program.relations, clauses: program.clauses, strata: program.strata, warnings, edges: program.edges };
   // Facts (the op catalog: most clauses) in a flat form, a tenth of the generic one's objects.
   const factOf = (pc: ProgramClause): unknown[] | undefined => {
     const c = pc.clause;
@@ -204,8 +204,12 @@ export function fromPlain(
     for (const k in o) o[k] = decode(o[k]);
     return o;
   };
-  const root = decode(plain.body) as { relations?: unknown; clauses?: unknown; strata?: unknown; warnings?: unknown };
-  if (root === null || typeof root !== 'object' || ![root.relations, root.clauses, root.strata, root.warnings].every(Array.isArray)) {
+  const root = decode(plain.body) as { relations?: unknown; clauses?: unknown; strata?: unknown; warnings?: unknown; edges?: unknown };
+  if (
+    root === null ||
+    typeof root !== 'object' ||
+    ![root.relations, root.clauses, root.strata, root.warnings, root.edges].every(Array.isArray)
+  ) {
     throw new BadCompiledRules('the program is incomplete');
   }
   const program = new RuleProgram(
@@ -213,7 +217,7 @@ export function fromPlain(
     root.clauses as RuleProgram['clauses'],
     root.strata as RuleProgram['strata'],
     sources,
-    undefined,
+    root.edges as RuleProgram['edges'],
     shared,
   );
   return { program, warnings: root.warnings as Diagnostic[] };
