@@ -4,7 +4,7 @@
 import type { Diagnostic, Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
-import type { Clause, Term } from '../syntax/ast.js';
+import type { Clause, Kind, Term } from '../syntax/ast.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
 export const COMPILED_FORMAT = 'ptolog-compiled-rules/2';
@@ -163,6 +163,8 @@ export function fromPlain(
     return s;
   });
   const defs = new Map<number, unknown>();
+  // A fact has no variables: its facts share one empty map of their kinds (only ever read).
+  const noVars = new Map<string, Kind>();
   // In place: the parsed JSON's arrays and plain objects become the program's (no copy of each).
   const decode = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null) return v;
@@ -196,7 +198,7 @@ export function fromPlain(
       defs.set(o.$d as number, x);
       return x;
     }
-    if ('$f' in o) return factFrom(o.$f, sources, facts);
+    if ('$f' in o) return factFrom(o.$f, sources, noVars, facts);
     if ('$m' in o) {
       if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
       return new Map(o.$m.map((e) => (Array.isArray(e) && e.length === 2 ? [decode(e[0]), decode(e[1])] : badEntry())));
@@ -233,14 +235,19 @@ function exactKeys(o: object, n: number): boolean {
 }
 
 /** The ProgramClause of a flat fact (see toPlain), its clause the equal one of `memo` when there is one. */
-function factFrom(f: unknown, sources: readonly SourceText[], memo?: WeakMap<SourceText, Map<number, Clause>>): ProgramClause {
+function factFrom(
+  f: unknown,
+  sources: readonly SourceText[],
+  varKinds: Map<string, Kind>,
+  memo?: WeakMap<SourceText, Map<number, Clause>>,
+): ProgramClause {
   if (!Array.isArray(f) || f.length < 10 || (f.length - 10) % 3 !== 0) throw new BadCompiledRules('a bad fact');
   const source = sources[f[2] as number];
   if (!source || typeof f[3] !== 'string' || !f.every((x, i) => i === 3 || i >= 10 || typeof x === 'number'))
     throw new BadCompiledRules('a bad fact');
   let known = memo?.get(source);
   const seen = known?.get(f[4] as number);
-  if (seen && sameFact(seen, f)) return { id: f[0] as number, clause: seen, head: f[1] as number, varKinds: new Map() };
+  if (seen && sameFact(seen, f)) return { id: f[0] as number, clause: seen, head: f[1] as number, varKinds };
   if (f.slice(10).some((x, i) => i % 3 !== 0 && typeof x !== 'number')) throw new BadCompiledRules('a bad fact location');
   const loc = (start: unknown, end: unknown): Location => {
     if (typeof start !== 'number' || typeof end !== 'number') throw new BadCompiledRules('a bad fact location');
@@ -271,7 +278,7 @@ function factFrom(f: unknown, sources: readonly SourceText[], memo?: WeakMap<Sou
     if (!known) memo.set(source, (known = new Map()));
     known.set(f[4] as number, clause);
   }
-  return { id: f[0] as number, clause, head: f[1] as number, varKinds: new Map() };
+  return { id: f[0] as number, clause, head: f[1] as number, varKinds };
 }
 
 /** Whether the decoded fact `c` is what the flat fact `f` (already checked well-formed but for its arguments) decodes to. */
