@@ -84,6 +84,8 @@ export interface FileResult {
    * with `--diff`; printed after it, or written with `--write`, by settleHelperFiles' caller).
    */
   others?: OtherFile[];
+  /** The rule programs the task loaded (none when an earlier task of its thread had): read from the cache, compiled from source. */
+  rules?: { read: number; compiled: number };
 }
 
 /** Drops and re-grades one file's findings by its configuration and suppression comments. */
@@ -134,6 +136,14 @@ function overlaid(reader: ModuleReader, overlay: FileTask['overlay']): ModuleRea
 
 /** Runs one FileTask; never throws for a user-facing failure (it is returned as `fatal`). */
 export function runFileTask(t: FileTask, session: RuleSession): FileResult {
+  const before = session.loadCounts();
+  const result = runTask(t, session);
+  const after = session.loadCounts();
+  const rules = { read: after.read - before.read, compiled: after.compiled - before.compiled };
+  return rules.read + rules.compiled > 0 ? { ...result, rules } : result;
+}
+
+function runTask(t: FileTask, session: RuleSession): FileResult {
   try {
     const passes = t.passes.map((n) => passByName(n, t.rules)).filter((p): p is PassSpec => p !== undefined);
     const root = t.rulesRoot === undefined ? undefined : checkRulesRoot(t.rulesRoot, passes);

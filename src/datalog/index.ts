@@ -5,7 +5,7 @@ import type { Diagnostic } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { checkProgram } from './check/check.js';
 import type { RuleProgram } from './check/program.js';
-import { type CompileRequest, loadProgramCached as loadCached, type RuleCache } from './plan/rule-cache.js';
+import { type CompileRequest, type LoadMemo, loadProgramCached as loadCached, type RuleCache } from './plan/rule-cache.js';
 import { type Literal, operands, type Term } from './syntax/ast.js';
 import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './syntax/load.js';
 import { parseFile } from './syntax/parser.js';
@@ -15,7 +15,7 @@ export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, n
 export { EvalResult } from './exec/result.js';
 export { COMPILED_FORMAT } from './plan/compiled.js';
 export { projectInputs } from './plan/projection.js';
-export type { CompiledStore, CompileRequest, RuleCache } from './plan/rule-cache.js';
+export { type CompiledStore, type CompileRequest, type LoadMemo, newLoadMemo, type RuleCache } from './plan/rule-cache.js';
 export { Arena } from './storage/arena.js';
 export { FactDatabase } from './storage/database.js';
 export type { Projection } from './storage/schema.js';
@@ -68,8 +68,9 @@ export function loadProgramCached(
   cache: RuleCache,
   display: (absPath: string) => string = (p) => p,
   parse?: FileParser,
+  memo?: LoadMemo,
 ): { program: RuleProgram; warnings: Diagnostic[] } {
-  const r = loadCached(req, cache, display, parse);
+  const r = loadCached(req, cache, display, parse, memo);
   const given = new Set(req.files.map(display));
   return { program: r.program, warnings: ownWarnings(r.warnings, (p) => given.has(p)) };
 }

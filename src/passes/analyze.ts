@@ -98,9 +98,12 @@ export function loadRules(
       : loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
     const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
     const catalogFiles = [...extra, ...sources];
-    const catalog = session.catalog([root, ...new Set(catalogFiles.map((f) => dirname(f)))].join('\0'), () =>
-      loadCatalog(root, catalogFiles),
-    );
+    // loadCatalog reads the catalogs of the root and of each folder in it whatever it is given:
+    // only other folders make another catalog (the shipped contracts share one, parsed once).
+    const absRoot = resolve(root);
+    const own = (d: string): boolean => resolve(d) === absRoot || dirname(resolve(d)) === absRoot;
+    const others = [...new Set(catalogFiles.map((f) => dirname(f)))].filter((d) => !own(d));
+    const catalog = session.catalog([root, ...others].join('\0'), () => loadCatalog(root, catalogFiles));
     const bad = [...checkFindingSeverities(loaded.program), ...checkFindingCodes(loaded.program, catalog)];
     if (bad.length > 0) throw new DiagnosticError(bad);
     return loaded;
@@ -126,8 +129,12 @@ function loadCompiled(
   const spelled = new Map(given.map((f, i) => [files[i]!, isAbsolute(f) ? session.shown(f, f) : f]));
   const display = (p: string): string => spelled.get(p) ?? (session.cwd === undefined ? p : session.shown(p, p));
   const dirs = [...includeDirs.map((d) => resolve(d)), absRoot];
-  return loadProgramCached({ files, includeDirs: dirs, libraries: { ptolog: absRoot }, root: absRoot }, cache, display, (s) =>
-    session.parse(s),
+  return loadProgramCached(
+    { files, includeDirs: dirs, libraries: { ptolog: absRoot }, root: absRoot },
+    cache,
+    display,
+    (s) => session.parse(s),
+    session.loads,
   );
 }
 

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { RuleCache, RuleProgram } from '../datalog/index.js';
+import { type LoadMemo, newLoadMemo, type RuleCache, type RuleProgram } from '../datalog/index.js';
 import type { ParsedFile } from '../datalog/syntax/ast.js';
 import { parseFile } from '../datalog/syntax/parser.js';
 import type { Diagnostic } from '../report/diagnostic.js';
@@ -27,6 +27,8 @@ export class RuleSession {
     private readonly programs = new Map<string, LoadedRules>(),
     private readonly parsed = new Map<string, ParsedFile>(),
     private readonly catalogs = new Map<string, Catalog>(),
+    /** What the cache entries this session reads share (rule files read once, the op catalog's facts decoded once). */
+    readonly loads: LoadMemo = newLoadMemo(),
   ) {}
 
   /**
@@ -34,7 +36,7 @@ export class RuleSession {
    * shown, so one loaded from another directory is not mistaken for it).
    */
   at(cwd: string): RuleSession {
-    return cwd === this.cwd ? this : new RuleSession(cwd, this.cache, this.programs, this.parsed, this.catalogs);
+    return cwd === this.cwd ? this : new RuleSession(cwd, this.cache, this.programs, this.parsed, this.catalogs, this.loads);
   }
 
   /** A rule path as the user reads it: relative to `cwd` when one is known, else as given. */
@@ -57,10 +59,23 @@ export class RuleSession {
   program(key: string, load: () => LoadedRules): LoadedRules {
     let hit = this.programs.get(key);
     if (!hit) {
+      const counts = this.loads.counts;
+      const before = counts.read + counts.compiled;
       hit = load();
+      // Loaded without the cache (there is none): compiled from the rule files.
+      if (counts.read + counts.compiled === before) counts.compiled++;
       this.programs.set(key, hit);
     }
     return hit;
+  }
+
+  /**
+   * How many rule programs this session (with its `at` views) has loaded so far: read from the
+   * compiled-rules cache, or compiled from their rule files. A run that loads no rules leaves
+   * both 0; a `--jobs` worker given the main thread's entries only reads.
+   */
+  loadCounts(): { read: number; compiled: number } {
+    return { ...this.loads.counts };
   }
 
   /** The diagnostic catalog loaded under `key`, loading it with `load` the first time (the passes share the rules root's). */
@@ -78,5 +93,9 @@ export class RuleSession {
     this.programs.clear();
     this.parsed.clear();
     this.catalogs.clear();
+    this.loads.reads.clear();
+    this.loads.sources.clear();
+    this.loads.facts = new WeakMap();
+    this.loads.programs.clear();
   }
 }

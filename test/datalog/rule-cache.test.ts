@@ -135,6 +135,36 @@ describe('compiled-rules cache', () => {
     }
   });
 
+  it('the programs one session reads share their sources and op-catalog facts, also once compiled', () => {
+    const dir = tmp();
+    const [a, b] = [PASSES[0]!.audit, PASSES[1]!.audit];
+    for (const session of [new RuleSession(undefined, cacheIn(dir)), new RuleSession(undefined, cacheIn(dir))]) {
+      const x = loadRules(a, [], rulesDir(), [], session).program;
+      const y = loadRules(b, [], rulesDir(), [], session).program;
+      const catalog = x.sources.find((s) => s.path.endsWith('op_catalog.dl'))!;
+      expect(y.sources).toContain(catalog);
+      const facts = (p: RuleProgram) => p.clauses.filter((c) => c.clause.isFact && c.clause.loc.source === catalog).map((c) => c.clause);
+      expect(facts(x).length).toBeGreaterThan(100);
+      expect(new Set(facts(y))).toEqual(new Set(facts(x)));
+      expect(facts(y).every((c, i) => c === facts(x)[i])).toBe(true);
+    }
+    // The second session read what the first compiled, and decoded each program once.
+    const reader = new RuleSession(undefined, cacheIn(dir));
+    loadRules(a, [], rulesDir(), [], reader);
+    loadRules(a, [], rulesDir(), [], reader);
+    expect(reader.loadCounts()).toEqual({ read: 1, compiled: 0 });
+  });
+
+  it("a session's forget() reads the rule files again (an include edited while it runs)", () => {
+    const p = project('.decl b(x: number)\nb(1).\n');
+    const session = new RuleSession(undefined, cacheIn(tmp()));
+    const load = () => loadProgramCached(request(p), session.cache!, (x) => x, undefined, session.loads).program;
+    expect(outputOf(load(), 'a')).toEqual([[1]]);
+    writeFileSync(join(p.dir, 'lib', 'inc.dl'), '.decl b(x: number)\nb(2).\n');
+    session.forget();
+    expect(outputOf(load(), 'a')).toEqual([[2]]);
+  });
+
   it('a store that fails to write or read only costs a compile', () => {
     const p = project('.decl b(x: number)\nb(1).\n');
     const broken: CompiledStore = {

@@ -42,8 +42,16 @@ export class MemoSlot<T> {
     readonly name: string,
     /** The slot's initial value in a program (an empty map, usually). */
     readonly make: () => T,
+    /**
+     * True when what the slot holds does not depend on the program (compiled code by its text):
+     * programs made with one `shared` store (RuleProgram) then hold one value.
+     */
+    readonly acrossPrograms = false,
   ) {}
 }
+
+/** Where programs keep the values of their `acrossPrograms` slots together (see RuleProgram). */
+export type SharedMemos = Map<MemoSlot<unknown>, unknown>;
 
 /** A rule program that passed every static check; evaluate it with `evaluate`. */
 export class RuleProgram {
@@ -59,6 +67,8 @@ export class RuleProgram {
     readonly strata: Stratum[],
     readonly sources: SourceText[],
     edges?: readonly DepEdge[],
+    /** The store of the `acrossPrograms` slots, when this program shares them with others (the programs one caller loads). */
+    readonly shared?: SharedMemos,
   ) {
     this.byName = new Map(relations.map((r) => [r.name, r]));
     this.edgeMemo = edges;
@@ -72,9 +82,10 @@ export class RuleProgram {
 
   /** The value of `slot` for this program, made by the slot on first use and kept as long as the program. */
   memo<T>(slot: MemoSlot<T>): T {
-    if (this.memos.has(slot)) return this.memos.get(slot) as T;
+    const memos = slot.acrossPrograms && this.shared ? this.shared : this.memos;
+    if (memos.has(slot)) return memos.get(slot) as T;
     const v = slot.make();
-    this.memos.set(slot, v);
+    memos.set(slot, v);
     return v;
   }
 

@@ -40,7 +40,7 @@ interface Runner {
 }
 
 /** The compiled join plans of a program's evaluations, by generated code (same code, same function). */
-const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<string, CompiledPlan>());
+const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<string, CompiledPlan>(), true);
 /** The relations each `keep` set of an evaluation needs (by its sorted names; see neededFor). */
 const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Map<string, Set<number>>());
 

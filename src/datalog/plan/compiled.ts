@@ -3,11 +3,11 @@
 // the cache re-reads and compares every input file before it trusts an entry).
 import type { Diagnostic, Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
-import { type ProgramClause, RuleProgram } from '../check/program.js';
-import type { Clause, Term } from '../syntax/ast.js';
+import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
+import type { Clause, Kind, Term } from '../syntax/ast.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/1';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/2';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
@@ -20,7 +20,7 @@ export interface PlainRules {
   format: string;
   /** Source paths, in the program's source order. */
   paths: string[];
-  /** The encoded `{ relations, clauses, strata, warnings }`. */
+  /** The encoded `{ relations, clauses, strata, warnings, edges }` (edges: the program's dependency edges, not computed again). */
   body: unknown;
 }
 
@@ -43,7 +43,7 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     return i;
   };
   for (const s of program.sources) sourceIndex(s);
-  const root = { relations: program.relations, clauses: program.clauses, strata: program.strata, warnings };
+  const root = { relations: program.relations, clauses: program.clauses, strata: program.strata, warnings, edges: program.edges };
   // Facts (the op catalog: most clauses) in a flat form, a tenth of the generic one's objects.
   const factOf = (pc: ProgramClause): unknown[] | undefined => {
     const c = pc.clause;
@@ -138,10 +138,20 @@ function isLocation(v: object): v is Location {
 export class BadCompiledRules extends Error {}
 
 /**
- * The program a plain form describes; `sourceOf(path)` gives the source text of each stored path
- * (the caller has read and verified it). Throws BadCompiledRules on a malformed form.
+ * The program a plain form describes (made of `plain`'s own arrays and objects: the caller gives
+ * it up, as JSON.parse returned it); `sourceOf(path)` gives the source text of each stored path
+ * (the caller has read and verified it). `facts`, when given, holds fact clauses decoded before
+ * (by source, then start offset): a fact equal to one there is that clause, not a copy (the
+ * programs of one caller share their op catalog's thousands); `shared`, the program's store of
+ * memos it shares with the caller's other programs (RuleProgram). Throws BadCompiledRules on a
+ * malformed form.
  */
-export function fromPlain(plain: PlainRules, sourceOf: (storedPath: string) => SourceText): CheckedRules {
+export function fromPlain(
+  plain: PlainRules,
+  sourceOf: (storedPath: string) => SourceText,
+  facts?: WeakMap<SourceText, Map<number, Clause>>,
+  shared?: SharedMemos,
+): CheckedRules {
   if (plain === null || typeof plain !== 'object' || plain.format !== COMPILED_FORMAT || !Array.isArray(plain.paths)) {
     throw new BadCompiledRules('not compiled rules of this version');
   }
@@ -153,9 +163,15 @@ export function fromPlain(plain: PlainRules, sourceOf: (storedPath: string) => S
     return s;
   });
   const defs = new Map<number, unknown>();
+  // A fact has no variables: its facts share one empty map of their kinds (only ever read).
+  const noVars = new Map<string, Kind>();
+  // In place: the parsed JSON's arrays and plain objects become the program's (no copy of each).
   const decode = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null) return v;
-    if (Array.isArray(v)) return v.map(decode);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = decode(v[i]);
+      return v;
+    }
     const o = v as Record<string, unknown>;
     if ('$l' in o) {
       const l = o.$l as unknown[];
@@ -182,17 +198,20 @@ export function fromPlain(plain: PlainRules, sourceOf: (storedPath: string) => S
       defs.set(o.$d as number, x);
       return x;
     }
-    if ('$f' in o) return factFrom(o.$f, sources);
+    if ('$f' in o) return factFrom(o.$f, sources, noVars, facts);
     if ('$m' in o) {
       if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
       return new Map(o.$m.map((e) => (Array.isArray(e) && e.length === 2 ? [decode(e[0]), decode(e[1])] : badEntry())));
     }
-    const out: Record<string, unknown> = {};
-    for (const k in o) out[k] = decode(o[k]);
-    return out;
+    for (const k in o) o[k] = decode(o[k]);
+    return o;
   };
-  const root = decode(plain.body) as { relations?: unknown; clauses?: unknown; strata?: unknown; warnings?: unknown };
-  if (root === null || typeof root !== 'object' || ![root.relations, root.clauses, root.strata, root.warnings].every(Array.isArray)) {
+  const root = decode(plain.body) as { relations?: unknown; clauses?: unknown; strata?: unknown; warnings?: unknown; edges?: unknown };
+  if (
+    root === null ||
+    typeof root !== 'object' ||
+    ![root.relations, root.clauses, root.strata, root.warnings, root.edges].every(Array.isArray)
+  ) {
     throw new BadCompiledRules('the program is incomplete');
   }
   const program = new RuleProgram(
@@ -200,6 +219,8 @@ export function fromPlain(plain: PlainRules, sourceOf: (storedPath: string) => S
     root.clauses as RuleProgram['clauses'],
     root.strata as RuleProgram['strata'],
     sources,
+    root.edges as RuleProgram['edges'],
+    shared,
   );
   return { program, warnings: root.warnings as Diagnostic[] };
 }
@@ -213,12 +234,20 @@ function exactKeys(o: object, n: number): boolean {
   return k === n;
 }
 
-/** The ProgramClause of a flat fact (see toPlain). */
-function factFrom(f: unknown, sources: readonly SourceText[]): ProgramClause {
+/** The ProgramClause of a flat fact (see toPlain), its clause the equal one of `memo` when there is one. */
+function factFrom(
+  f: unknown,
+  sources: readonly SourceText[],
+  varKinds: Map<string, Kind>,
+  memo?: WeakMap<SourceText, Map<number, Clause>>,
+): ProgramClause {
   if (!Array.isArray(f) || f.length < 10 || (f.length - 10) % 3 !== 0) throw new BadCompiledRules('a bad fact');
   const source = sources[f[2] as number];
   if (!source || typeof f[3] !== 'string' || !f.every((x, i) => i === 3 || i >= 10 || typeof x === 'number'))
     throw new BadCompiledRules('a bad fact');
+  let known = memo?.get(source);
+  const seen = known?.get(f[4] as number);
+  if (seen && sameFact(seen, f)) return { id: f[0] as number, clause: seen, head: f[1] as number, varKinds };
   if (f.slice(10).some((x, i) => i % 3 !== 0 && typeof x !== 'number')) throw new BadCompiledRules('a bad fact location');
   const loc = (start: unknown, end: unknown): Location => {
     if (typeof start !== 'number' || typeof end !== 'number') throw new BadCompiledRules('a bad fact location');
@@ -245,7 +274,27 @@ function factFrom(f: unknown, sources: readonly SourceText[]): ProgramClause {
     loc: loc(f[4], f[5]),
     isFact: true,
   };
-  return { id: f[0] as number, clause, head: f[1] as number, varKinds: new Map() };
+  if (memo) {
+    if (!known) memo.set(source, (known = new Map()));
+    known.set(f[4] as number, clause);
+  }
+  return { id: f[0] as number, clause, head: f[1] as number, varKinds };
+}
+
+/** Whether the decoded fact `c` is what the flat fact `f` (already checked well-formed but for its arguments) decodes to. */
+function sameFact(c: Clause, f: unknown[]): boolean {
+  const h = c.head;
+  if (h.rel !== f[3] || h.args.length !== (f.length - 10) / 3) return false;
+  if (c.loc.end !== f[5] || h.loc.start !== f[6] || h.loc.end !== f[7] || h.nameLoc.start !== f[8] || h.nameLoc.end !== f[9]) return false;
+  return h.args.every((a, j) => {
+    const v = f[10 + 3 * j] as unknown;
+    if (a.loc.start !== f[11 + 3 * j] || a.loc.end !== f[12 + 3 * j]) return false;
+    if (a.kind === 'str') return v === a.value;
+    if (a.kind !== 'num') return false;
+    if (typeof v === 'number') return Number.isSafeInteger(v) && BigInt(v) === a.value;
+    const b = (v as { $b?: unknown } | null)?.$b;
+    return typeof b === 'string' && b === a.value.toString();
+  });
 }
 
 function badEntry(): never {

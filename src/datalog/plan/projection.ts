@@ -119,7 +119,7 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
       return { ...pc, clause: { ...c, head, body: projectLiterals(c.body, keepCols) } };
     });
     // (The same relations read by the same clauses: the dependency edges are the program's.)
-    out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges);
+    out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges, program.shared);
   }
   program.memo(PROJECTIONS).set(key, out);
   return out;

@@ -7,6 +7,8 @@ import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
 import { checkProgram, sortDiagnostics } from '../check/check.js';
+import type { SharedMemos } from '../check/program.js';
+import type { Clause } from '../syntax/ast.js';
 import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from '../syntax/load.js';
 import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
 
@@ -27,6 +29,30 @@ export interface RuleCache {
   write?: CompiledStore;
   /** Every entry this process loaded or compiled, by name; looked up first (given to `--jobs` workers). */
   memory?: Map<string, string>;
+}
+
+/**
+ * What the entries one caller reads share (the shipped contracts all include the same library and
+ * op catalog): each input file read and hashed once, one SourceText per shown path and text, and
+ * each fact of a source decoded once. Owned by the caller (a RuleSession) and dropped with its
+ * programs when rule files may have changed on disk.
+ */
+export interface LoadMemo {
+  /** What the reader gave for each absolute path, with its state as an entry records it. */
+  reads: Map<string, { got: ReturnType<FileReader>; state: string }>;
+  /** The SourceText of each shown path and text. */
+  sources: Map<string, SourceText>;
+  /** The decoded fact clauses of each source, by their start offset (see fromPlain). */
+  facts: WeakMap<SourceText, Map<number, Clause>>;
+  /** What the programs read share (compiled join plans by their code: RuleProgram's `shared`). */
+  programs: SharedMemos;
+  /** How many programs were read from an entry, and how many compiled from their rule files (no current entry). */
+  counts: { read: number; compiled: number };
+}
+
+/** An empty LoadMemo. */
+export function newLoadMemo(): LoadMemo {
+  return { reads: new Map(), sources: new Map(), facts: new WeakMap(), programs: new Map(), counts: { read: 0, compiled: 0 } };
 }
 
 /** What a program is loaded from: absolute paths. */
@@ -99,6 +125,7 @@ export function loadProgramCached(
   cache: RuleCache,
   display: (absPath: string) => string,
   parse?: FileParser,
+  memo: LoadMemo = newLoadMemo(),
 ): CheckedRules {
   const { store, unstore } = relocation(req.root);
   const key = JSON.stringify({
@@ -112,15 +139,20 @@ export function loadProgramCached(
     (stored: string): SourceText => {
       const text = texts.get(stored);
       if (text === undefined) throw new Error('a source the entry does not list');
-      return new SourceText(display(unstore(stored)), text);
+      const shown = display(unstore(stored));
+      const key = `${shown}\0${text}`;
+      let source = memo.sources.get(key);
+      if (!source) memo.sources.set(key, (source = new SourceText(shown, text)));
+      return source;
     };
 
   const candidates = [cache.memory?.get(name), ...cache.stores.map((s) => s.read(name))];
   for (const text of candidates) {
     if (text === undefined) continue;
-    const hit = readEntry(text, cache.version, key, unstore, sourceFrom);
+    const hit = readEntry(text, cache.version, key, unstore, sourceFrom, memo);
     if (hit) {
       cache.memory?.set(name, text);
+      memo.counts.read++;
       return hit;
     }
   }
@@ -135,6 +167,7 @@ export function loadProgramCached(
     if (typeof r === 'string') texts.set(store(p), r);
     return r;
   };
+  memo.counts.compiled++;
   const checked = checkProgram(loadFiles(req.files, recording, req.includeDirs, req.libraries, parse));
   const plain = toPlain(checked, store);
   const body = JSON.stringify(plain);
@@ -143,7 +176,7 @@ export function loadProgramCached(
   cache.memory?.set(name, entry);
   cache.write?.write(name, entry);
   // What is returned is what a later run reads back (the same paths, the same objects' shape).
-  return decode(plain, sourceFrom(texts));
+  return decode(plain, sourceFrom(texts), memo);
 }
 
 /** The program of an entry's text, or undefined when it is not a valid, current entry for `key`. */
@@ -153,6 +186,7 @@ function readEntry(
   key: string,
   unstore: (p: string) => string,
   sourceFrom: (texts: ReadonlyMap<string, string>) => (stored: string) => SourceText,
+  memo: LoadMemo,
 ): CheckedRules | undefined {
   try {
     const nl = text.indexOf('\n');
@@ -162,13 +196,18 @@ function readEntry(
       return undefined;
     const texts = new Map<string, string>();
     for (const [stored, state] of header.inputs) {
-      const r = readRuleFile(unstore(stored));
-      if (stateOf(r) !== state) return undefined;
-      if (typeof r === 'string') texts.set(stored, r);
+      const path = unstore(stored);
+      let read = memo.reads.get(path);
+      if (!read) {
+        const got = readRuleFile(path);
+        memo.reads.set(path, (read = { got, state: stateOf(got) }));
+      }
+      if (read.state !== state) return undefined;
+      if (typeof read.got === 'string') texts.set(stored, read.got);
     }
     const body = text.slice(nl + 1);
     if (textHash(body) !== header.sum) return undefined;
-    return decode(JSON.parse(body) as PlainRules, sourceFrom(texts));
+    return decode(JSON.parse(body) as PlainRules, sourceFrom(texts), memo);
   } catch {
     // Not JSON, a malformed program, a source it does not list: not an entry to trust.
     return undefined;
@@ -176,7 +215,7 @@ function readEntry(
 }
 
 /** The checked rules of a plain form, warnings ordered by their (displayed) paths as checkProgram orders them. */
-function decode(plain: PlainRules, sourceOf: (stored: string) => SourceText): CheckedRules {
-  const r = fromPlain(plain, sourceOf);
+function decode(plain: PlainRules, sourceOf: (stored: string) => SourceText, memo: LoadMemo): CheckedRules {
+  const r = fromPlain(plain, sourceOf, memo.facts, memo.programs);
   return { program: r.program, warnings: sortDiagnostics(r.warnings as Diagnostic[]) };
 }
