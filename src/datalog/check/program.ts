@@ -40,8 +40,8 @@ export class MemoSlot<T> {
   constructor(
     /** What the slot holds, for a reader of the code. */
     readonly name: string,
-    /** The slot's initial value in a program (an empty map, usually). */
-    readonly make: () => T,
+    /** The slot's initial value in a program (an empty map, usually; or what it computes from the program). */
+    readonly make: (program: RuleProgram) => T,
   ) {}
 }
 
@@ -73,7 +73,7 @@ export class RuleProgram {
   /** The value of `slot` for this program, made by the slot on first use and kept as long as the program. */
   memo<T>(slot: MemoSlot<T>): T {
     if (this.memos.has(slot)) return this.memos.get(slot) as T;
-    const v = slot.make();
+    const v = slot.make(this);
     this.memos.set(slot, v);
     return v;
   }
