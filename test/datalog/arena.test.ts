@@ -337,3 +337,17 @@ out(X, N) :- d(X), N = count : { c(X, _) }.
     expect(res.tuples('out')).toEqual(out);
   });
 });
+
+describe('Arena.renewFree, few pages written', () => {
+  it('keeps a free chunk with less than 4 MB written (a new buffer would only start a collection)', () => {
+    const arena = new Arena(1 << 24);
+    const a = arena.int32(1 << 16); // 256 KB
+    a.fill(7);
+    arena.release(a);
+    expect(arena.renewFree()).toBe(0);
+    const b = arena.int32(1 << 20); // 4 MB
+    b.fill(7);
+    arena.release(b);
+    expect(arena.renewFree()).toBe(1 << 24);
+  });
+});

@@ -43,6 +43,9 @@ function chunkBytes(bytes: number): number {
   return 2 ** k;
 }
 
+/** `renewFree` replaces a free chunk only when at least this many of its bytes were written. */
+const RENEW_FROM_BYTES = 1 << 22;
+
 type View = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
 /** Free extents of one chunk: [start, end) byte ranges, sorted, none adjacent to another. */
@@ -360,14 +363,18 @@ export class Arena {
    * size (pages not written yet: they take no memory): the old buffer and its pages go at the next
    * garbage collection, which allocating the new buffers soon starts (V8 counts them as external
    * memory). Between the strata of an evaluation, so that a stratum that needed a lot does not
-   * leave what follows sitting on its pages. Returns the bytes of the chunks replaced.
+   * leave what follows sitting on its pages; a chunk with less than 4 MB written is kept. Returns
+   * the bytes of the chunks replaced.
    */
   renewFree(): number {
     let renewed = 0;
     this.chunks.forEach((ch, c) => {
       const b = ch.buf;
       if (!b || ch.starts.length !== 1 || ch.starts[0] !== 0 || ch.ends[0] !== b.byteLength) return;
-      if (ch.high === 0 && ch.low === b.byteLength) return; // never written
+      // A chunk with few pages written keeps them: its new buffer's external memory would start a
+      // collection sooner than those pages matter (a small file's evaluation writing 64 KB of a
+      // 16 MB chunk renewed it after every stratum: a full collection every few files).
+      if (ch.high + b.byteLength - Math.max(ch.low, ch.high) < RENEW_FROM_BYTES) return;
       const fresh = new ArrayBuffer(b.byteLength);
       this.chunkOf.delete(b);
       this.chunkOf.set(fresh, c);
