@@ -222,12 +222,13 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const relId = (n: string): number => program.byName.get(n)!.id;
   const factRows = new Map<number, Map<number, number>>();
   const facts = program.memo(WRITTEN_FACTS);
+  const given = db.relations; // (a getter that builds the buffered relations: read once)
   const rels: Relation[] = program.relations.map((info) => {
-    const stored = db.relations[info.id];
+    const stored = given[info.id];
     if (!stored) return new Relation(info.kinds.length, 0);
     return info.input && !facts.rels.has(info.id) ? stored : stored.clone();
   });
-  const inputCounts = rels.map((r, i) => (db.relations[i] ? r.count : 0));
+  const inputCounts = rels.map((r, i) => (given[i] ? r.count : 0));
 
   // Facts written in the rule files: height 0, remembered for provenance.
   const addFact = (head: number, clauseId: number, t: Float64Array): void => {

@@ -236,6 +236,8 @@ export class Arena {
 
   /** The key of the block `a` views from its start, or -1 when `a` is not an array of this arena. */
   private keyOf(a: View): number {
+    // (A chunk is at least 16 MB; a smaller buffer is a plain array's own.)
+    if (a.buffer.byteLength < 2 ** MIN_CHUNK_ORDER) return -1;
     const c = a.buffer instanceof ArrayBuffer ? this.chunkOf.get(a.buffer) : undefined;
     if (c === undefined) return -1;
     const key = c * KEY_SPAN + a.byteOffset;
