@@ -351,3 +351,15 @@ describe('Arena.renewFree, few pages written', () => {
     expect(arena.renewFree()).toBe(1 << 24);
   });
 });
+
+describe('Arena chunks when nothing was reserved', () => {
+  it('start at 2 MB and grow with what is reserved (a small run took a 16 MB buffer for its first array)', () => {
+    const arena = new Arena();
+    const a = arena.int32(1 << 16); // 256 KB
+    expect(arena.reserved).toBe(1 << 21);
+    arena.int32(1 << 19); // 2 MB: another chunk, at least what is reserved so far
+    expect(arena.reserved).toBe(1 << 22);
+    arena.release(a);
+    expect(new Arena(1 << 22).reserved).toBe(1 << 24); // a reservation: chunks of 16 MB as before
+  });
+});

@@ -24,7 +24,7 @@ export const MIN_BYTES = 1 << 16;
 const GRAIN = 1 << 16;
 /** A block's key: chunk number * KEY_SPAN + byte offset in the chunk. */
 const KEY_SPAN = 2 ** 36;
-/** A chunk is at least 2^MIN_CHUNK_ORDER bytes (16 MB); one added when the reserved ones are full is also at least what is reserved so far. */
+/** A chunk is at least 2^MIN_CHUNK_ORDER bytes (16 MB; SMALL_CHUNK_BYTES in an arena that reserved nothing); one added when the reserved ones are full is also at least what is reserved so far. */
 const MIN_CHUNK_ORDER = 24;
 /** A reservation is cut into chunks of this fraction of it (at most 2^MAX_CHUNK_ORDER bytes each: more chunks then). */
 const CHUNKS_PER_RESERVE = 8;
@@ -36,11 +36,18 @@ const CHUNKS_PER_RESERVE = 8;
  */
 const MAX_CHUNK_ORDER = 26;
 
-/** The least power of two, at least 2^MIN_CHUNK_ORDER and at most 2^MAX_CHUNK_ORDER, that is at least `bytes`. */
-function chunkBytes(bytes: number): number {
-  let k = MIN_CHUNK_ORDER;
-  while (k < MAX_CHUNK_ORDER && 2 ** k < bytes) k++;
-  return 2 ** k;
+/**
+ * The first chunk of an arena that reserved nothing (a small file's run), 2 MB: its evaluation
+ * seldom needs more, and a 16 MB chunk per small run was external memory toward a full collection
+ * every few files of a many-file audit. Later chunks are at least what is reserved so far.
+ */
+const SMALL_CHUNK_BYTES = 1 << 21;
+
+/** The least power of two, at least `min` and at most 2^MAX_CHUNK_ORDER, that is at least `bytes`. */
+function chunkBytes(bytes: number, min: number): number {
+  let c = min;
+  while (c < 2 ** MAX_CHUNK_ORDER && c < bytes) c *= 2;
+  return c;
 }
 
 /** `renewFree` replaces a free chunk only when at least this many of its bytes were written. */
@@ -75,6 +82,8 @@ export class Arena {
   private peak = 0;
   /** The size of the chunks a reservation is cut into (chunks added later are at least this big). */
   private readonly chunkSize: number;
+  /** The least size of a chunk: 16 MB, or SMALL_CHUNK_BYTES when nothing was reserved. */
+  private readonly minChunk: number;
 
   /**
    * `reserve`: bytes to reserve now (in a few chunks; none below MIN_BYTES); more is reserved when
@@ -82,7 +91,8 @@ export class Arena {
    * is then cheap.
    */
   constructor(reserve = 0) {
-    this.chunkSize = chunkBytes(reserve / CHUNKS_PER_RESERVE);
+    this.minChunk = reserve < MIN_BYTES ? SMALL_CHUNK_BYTES : 2 ** MIN_CHUNK_ORDER;
+    this.chunkSize = chunkBytes(reserve / CHUNKS_PER_RESERVE, this.minChunk);
     if (reserve < MIN_BYTES) return;
     for (let n = Math.ceil(reserve / this.chunkSize); n > 0; n--) {
       if (!this.addChunk(this.chunkSize, true)) break;
@@ -154,7 +164,9 @@ export class Arena {
     }
     // Nothing free fits: reserve a chunk (at least what is reserved so far, so there are few;
     // alone, room for the array to grow to twice its size in place).
-    this.addChunk(alone ? Math.max(2 * size, 2 ** MIN_CHUNK_ORDER) : Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved))));
+    this.addChunk(
+      alone ? Math.max(2 * size, this.minChunk) : Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved), this.minChunk)),
+    );
     return this.block(size, top, alone);
   }
 
@@ -236,8 +248,8 @@ export class Arena {
 
   /** The key of the block `a` views from its start, or -1 when `a` is not an array of this arena. */
   private keyOf(a: View): number {
-    // (A chunk is at least 16 MB; a smaller buffer is a plain array's own.)
-    if (a.buffer.byteLength < 2 ** MIN_CHUNK_ORDER) return -1;
+    // (A buffer smaller than any chunk is a plain array's own.)
+    if (a.buffer.byteLength < this.minChunk) return -1;
     const c = a.buffer instanceof ArrayBuffer ? this.chunkOf.get(a.buffer) : undefined;
     if (c === undefined) return -1;
     const key = c * KEY_SPAN + a.byteOffset;
