@@ -50,7 +50,7 @@ const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<stri
 const PLANS = new MemoSlot('plans by clause variant', () => {
   const big = new Map<number, boolean>();
   return {
-    memo: new PlanMemo<{ plan: Plan; fn: CompiledPlan; top: number[] }>(),
+    memo: new PlanMemo<{ plan: Plan; fn: CompiledPlan; top: number[]; B: Int32Array; S: Float64Array[]; T: Float64Array }>(),
     boxed(pc: ProgramClause): boolean {
       let b = big.get(pc.id);
       if (b === undefined) big.set(pc.id, (b = hasBigNumber(pc.clause)));
@@ -323,11 +323,15 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
         plan,
         fn: compilePlan(plan, program.memo(COMPILED_PLANS)),
         top: plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : [])),
+        B: new Int32Array(2 * plan.accesses.length),
+        S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
+        T: new Float64Array(Math.max(1, c.head.args.length)),
       };
       // (A number beyond ±(2^53 - 1) is a box of this database's table: that plan is this database's.)
       if (!plans.boxed(pc)) plans.memo.put(key, choices, made);
     }
-    const { plan, fn, top } = made;
+    // (The scratch arrays B, S, T are the plan's: a clause variant runs once at a time, in one stratum of an evaluation.)
+    const { plan, fn, top, B, S, T } = made;
     for (const a of plan.accesses) touch(a.rel);
     touch(pc.head);
     return {
@@ -335,9 +339,9 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       fn,
       R: plan.accesses.map((a) => rels[a.rel]!),
       X: plan.accesses.map((a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null)),
-      B: new Int32Array(2 * plan.accesses.length),
-      S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
-      T: new Float64Array(Math.max(1, c.head.args.length)),
+      B,
+      S,
+      T,
       out: rels[pc.head]!,
       top,
     };
