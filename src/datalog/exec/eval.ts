@@ -16,7 +16,7 @@ import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
 import { lastReaders, readsOf } from '../plan/lifetime.js';
-import type { SymbolTable } from '../storage/symbols.js';
+import { hashString, type SymbolTable } from '../storage/symbols.js';
 import { MemoSet } from './memo.js';
 import { EvalResult } from './result.js';
 
@@ -84,6 +84,8 @@ interface WrittenFacts {
   rels: Set<number>;
   plain: boolean;
   strings: string[];
+  /** hashString of each of `strings`. */
+  hashes: Int32Array;
   heads: Int32Array;
   clauseIds: Int32Array;
   starts: Int32Array;
@@ -126,6 +128,7 @@ const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (program: 
     rels: new Set(clauses.map((c) => c.head)),
     plain,
     strings,
+    hashes: Int32Array.from(strings, hashString),
     heads: Int32Array.from(clauses, (c) => c.head),
     clauseIds: Int32Array.from(clauses, (c) => c.id),
     starts: Int32Array.from(starts),
@@ -243,18 +246,18 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     // Every argument a string or a plain number: the strings interned once each, in the order
     // their first use would intern them (the same ids as argument by argument).
     const ids = new Float64Array(facts.strings.length);
-    for (let i = 0; i < ids.length; i++) ids[i] = symbols.intern(facts.strings[i]!);
+    for (let i = 0; i < ids.length; i++) ids[i] = symbols.internHashed(facts.strings[i]!, facts.hashes[i]!);
+    // (One tuple array for every fact: a relation reads the first `arity` values.)
     const t = new Float64Array(Math.max(1, facts.width));
     const { heads, clauseIds, starts, values, isString } = facts;
     for (let f = 0; f < heads.length; f++) {
       const from = starts[f]!;
       const n = starts[f + 1]! - from;
-      const row = n === t.length ? t : new Float64Array(Math.max(1, n));
       for (let j = 0; j < n; j++) {
         const v = values[from + j]!;
-        row[j] = isString[from + j] === 1 ? ids[v]! : v;
+        t[j] = isString[from + j] === 1 ? ids[v]! : v;
       }
-      addFact(heads[f]!, clauseIds[f]!, row);
+      addFact(heads[f]!, clauseIds[f]!, t);
     }
   } else {
     for (const pc of facts.clauses) {
