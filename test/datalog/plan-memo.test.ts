@@ -85,3 +85,16 @@ p(X, Y) :- e(X, Y).\np(X, Z) :- p(X, Y), e(Y, Z).\np(X, Z) :- e(X, Y), p(Y, Z), 
     spy.mockRestore();
   });
 });
+
+describe('the plan memo', () => {
+  it('holds at most 20,000 plans, then starts again', () => {
+    const memo = new PlanMemo<number>();
+    for (let i = 0; i < 20_000; i++) memo.put(`k${i}`, [], i);
+    expect(memo.size).toBe(20_000);
+    expect(memo.get('k0', () => 0)).toBe(0);
+    memo.put('another', [], -1);
+    expect(memo.size).toBe(1);
+    expect(memo.get('k0', () => 0)).toBeUndefined();
+    expect(memo.get('another', () => 0)).toBe(-1);
+  });
+});

@@ -14,9 +14,21 @@ interface Node<T> {
   leaf: T | undefined;
 }
 
+/**
+ * Plans a memo holds at most: past it, it starts again empty (a long-lived process — the language
+ * server — evaluating many files of many shapes; a few hundred clause variants take a few paths each).
+ */
+const MAX_PLANS = 20_000;
+
 /** A memo of what was made from plans, by clause variant (a key of the caller's) and the choices of the plan. */
 export class PlanMemo<T> {
   private readonly roots = new Map<string, Node<T>>();
+  private plans = 0;
+
+  /** How many plans the memo holds. */
+  get size(): number {
+    return this.plans;
+  }
 
   /** What `put` stored for the plan buildPlan would make of variant `key` with relation sizes `size`, or undefined. */
   get(key: string, size: (rel: number) => number): T | undefined {
@@ -30,6 +42,10 @@ export class PlanMemo<T> {
 
   /** Stores `value` as what was made of the plan of variant `key` built with `choices`. */
   put(key: string, choices: readonly Choice[], value: T): void {
+    if (this.plans >= MAX_PLANS) {
+      this.roots.clear();
+      this.plans = 0;
+    }
     let node = this.roots.get(key);
     if (!node) this.roots.set(key, (node = { cands: null, kids: [], leaf: undefined }));
     for (const c of choices) {
@@ -38,6 +54,7 @@ export class PlanMemo<T> {
       if (!kid) node.kids[c.pick] = kid = { cands: null, kids: [], leaf: undefined };
       node = kid;
     }
+    if (node.leaf === undefined) this.plans++;
     node.leaf = value;
   }
 }
