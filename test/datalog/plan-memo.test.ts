@@ -5,9 +5,9 @@ import { test as fcTest } from '@fast-check/vitest';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { evaluate, evaluateNaive, loadProgram } from '../../src/datalog/index.js';
-import { PlanMemo } from '../../src/datalog/plan/plan-memo.js';
 import * as planModule from '../../src/datalog/plan/plan.js';
-import { type Choice, buildPlan } from '../../src/datalog/plan/plan.js';
+import { buildPlan, type Choice } from '../../src/datalog/plan/plan.js';
+import { PlanMemo } from '../../src/datalog/plan/plan-memo.js';
 import { SymbolTable } from '../../src/datalog/storage/symbols.js';
 import { runs as scaled } from '../runs.js';
 import { randomCase, seeds } from './gen.js';
@@ -78,9 +78,27 @@ p(X, Y) :- e(X, Y).\np(X, Z) :- p(X, Y), e(Y, Z).\np(X, Z) :- e(X, Y), p(Y, Z), 
       db.insertMany('e', edges);
       return evaluate(program, db).tuples('p') as number[][];
     };
-    expect(once([[1, 2], [2, 3]])).toEqual([[1, 2], [1, 3], [2, 3]]);
+    expect(
+      once([
+        [1, 2],
+        [2, 3],
+      ]),
+    ).toEqual([
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ]);
     const spy = vi.spyOn(planModule, 'buildPlan');
-    expect(once([[5, 6], [6, 7]])).toEqual([[5, 6], [5, 7], [6, 7]]);
+    expect(
+      once([
+        [5, 6],
+        [6, 7],
+      ]),
+    ).toEqual([
+      [5, 6],
+      [5, 7],
+      [6, 7],
+    ]);
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
   });

@@ -3,8 +3,8 @@
 import { arith } from '../check/consts.js';
 import { functorRuntime } from '../check/functors.js';
 import { MemoSlot, type ProgramClause, type RuleProgram } from '../check/program.js';
-import { PlanMemo } from '../plan/plan-memo.js';
 import { buildPlan, type Choice, type Plan } from '../plan/plan.js';
+import { PlanMemo } from '../plan/plan-memo.js';
 import type { Index } from '../storage/column-index.js';
 import type { FactDatabase } from '../storage/database.js';
 import { Relation } from '../storage/relation.js';
