@@ -1,18 +1,16 @@
 import { Arena, type EvalResult } from '../datalog/index.js';
 import { extractFacts, type Keep, NO_FACTS, type NodeTable } from '../facts/extract.js';
 import { type LazySizes, type ModuleReader, mayHoldKernel, parseModuleIsolated } from '../frontend/index.js';
-import { InternPool } from '../ir/compact.js';
 import type { ConstValue, FunctionDef, Module, ModulePart, Program } from '../ir/nodes.js';
-import { printStmt } from '../ir/print.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { type SourceText, SourceText as SourceTextOf } from '../report/source.js';
-import { type EditSet, type EditTable, editCount } from '../rewrite/edits.js';
+import { type EditTable, editCount } from '../rewrite/edits.js';
 import { patchSource, type SourceEditList } from '../rewrite/patch.js';
-import { insertedStmt, planEdits, textEditsOf } from '../rewrite/rewrite.js';
+import { textEditsOf } from '../rewrite/rewrite.js';
 import { type AnalyzeOptions, type AuditStage, analyzeReleased, type CollectMoment, type ReleasedAnalysis } from './analyze.js';
 import { type ExtraRuleFile, extrasFor } from './extra-rules.js';
-import { withEditFixes } from './finding-edits.js';
 import { readFindings, sortDiagnostics } from './findings.js';
+import { withInsertionFixes } from './insertion-fixes.js';
 import { composeLineMaps, type LineMap, lineMapOf, remapDiagnostic } from './line-map.js';
 import { editsOutsideFailed } from './local-errors.js';
 import { DEPS, type IdSet, NODE, namedIds, namesNodes, SPAN } from './named-ids.js';
@@ -28,9 +26,18 @@ import { RuleSession } from './rule-session.js';
  */
 const ARENA_BYTES_PER_CHAR = 32;
 
-/** The arena of one run on `text`, reserved before the text is parsed (see arena.ts). */
+/**
+ * Texts below this many characters reserve nothing up front: their arrays are mostly below the
+ * arena's block size (plain typed arrays), and a reservation is a chunk of at least 16 MB — an
+ * ArrayBuffer per file, whose external memory started a full collection every few files of a
+ * many-file audit (PyPTO's 570 test and example files: one every ~4 files).
+ */
+const RESERVE_FROM_CHARS = 256 * 1024;
+
+/** The arena of one run on `text`, reserved before the text is parsed when it is large (see arena.ts). */
 function runArena(text: string, opts: RunOptions): Arena {
-  return new Arena(ARENA_BYTES_PER_CHAR * (opts.analysedChars ?? text.length));
+  const chars = opts.analysedChars ?? text.length;
+  return new Arena(chars < RESERVE_FROM_CHARS ? 0 : ARENA_BYTES_PER_CHAR * chars);
 }
 
 /**
@@ -562,53 +569,4 @@ function repeats(out: readonly Diagnostic[], from: number, d: Diagnostic): boole
     if (o.severity === d.severity && o.location?.end === d.location?.end && (o.path ?? '') === (d.path ?? '')) return true;
   }
   return false;
-}
-
-/**
- * Adds, to findings whose code the rules declare `fixed_by_insertion(code)` (rules/edits.dl),
- * at a statement where the rules derive insertions, the inserted text as the fix; to findings
- * the rules pair with edits (`finding_edit`), those edits (finding-edits.ts).
- */
-function withInsertionFixes(result: EvalResult, edits: EditSet, table: NodeTable, module: Module, findings: Diagnostic[]): Diagnostic[] {
-  const src = module.source;
-  withEditFixes(result, edits, table, module, findings);
-  const fixedCodes = new Set<string>();
-  if (result.has('fixed_by_insertion')) result.forEachTuple('fixed_by_insertion', (t) => fixedCodes.add(String(t[0])));
-  // Every edit is checked as `apply` would (a bad edit is the same located error here).
-  planEdits(table, src, edits, 'check');
-  // The inserted lines are printed only at statements where such a finding is (identical lines kept once).
-  const wanted = new Set<number>();
-  for (const d of findings) if (!d.fix && d.location && fixedCodes.has(d.code)) wanted.add(d.location.start);
-  const lines = new Map<string, string>();
-  const byStart = new Map<number, { lines: string[]; end: number }>();
-  for (const e of edits.insertCall.filter((x) => x.place === 'after').sort((x, y) => x.seq - y.seq)) {
-    const anchor = table.get(e.stmt);
-    if (!anchor || !('start' in anchor) || !wanted.has(anchor.start)) continue;
-    const built = insertedStmt(e, table, anchor.end);
-    if (Array.isArray(built)) continue;
-    const text = printStmt(built).trim();
-    const line = lines.get(text) ?? text;
-    lines.set(line, line);
-    const entry = byStart.get(anchor.start) ?? { lines: [], end: anchor.end };
-    entry.lines.push(line);
-    byStart.set(anchor.start, entry);
-  }
-  // Findings repeat their fixes (a million-statement kernel: 400,000 findings, a few fix texts): one string each.
-  const texts = new InternPool();
-  const shared = (t: string): string => texts.str(t);
-  for (const d of findings) {
-    if (d.fix || !d.location || !fixedCodes.has(d.code)) continue;
-    const entry = byStart.get(d.location.start);
-    if (!entry) continue;
-    d.fix = shared(`insert after it: ${entry.lines.join('; ')}`);
-    // As an edit: the lines after the statement's last line, with its first line's indentation.
-    const last = src.lineOf(entry.end);
-    const next = src.lineStart(last + 1);
-    const nl = src.text.slice(next - 2, next) === '\r\n' ? '\r\n' : '\n';
-    const indent = /^[ \t]*/.exec(src.lineText(src.lineOf(d.location.start)))![0];
-    const body = entry.lines.map((l) => indent + l + nl).join('');
-    const atEnd = next >= src.text.length && !src.text.endsWith('\n');
-    d.fixEdits = [{ start: next, end: next, text: shared(atEnd ? nl + body : body) }];
-  }
-  return findings;
 }

@@ -337,3 +337,29 @@ out(X, N) :- d(X), N = count : { c(X, _) }.
     expect(res.tuples('out')).toEqual(out);
   });
 });
+
+describe('Arena.renewFree, few pages written', () => {
+  it('keeps a free chunk with less than 4 MB written (a new buffer would only start a collection)', () => {
+    const arena = new Arena(1 << 24);
+    const a = arena.int32(1 << 16); // 256 KB
+    a.fill(7);
+    arena.release(a);
+    expect(arena.renewFree()).toBe(0);
+    const b = arena.int32(1 << 20); // 4 MB
+    b.fill(7);
+    arena.release(b);
+    expect(arena.renewFree()).toBe(1 << 24);
+  });
+});
+
+describe('Arena chunks when nothing was reserved', () => {
+  it('start at 2 MB and grow with what is reserved (a small run took a 16 MB buffer for its first array)', () => {
+    const arena = new Arena();
+    const a = arena.int32(1 << 16); // 256 KB
+    expect(arena.reserved).toBe(1 << 21);
+    arena.int32(1 << 19); // 2 MB: another chunk, at least what is reserved so far
+    expect(arena.reserved).toBe(1 << 22);
+    arena.release(a);
+    expect(new Arena(1 << 22).reserved).toBe(1 << 24); // a reservation: chunks of 16 MB as before
+  });
+});

@@ -41,7 +41,7 @@ export class MemoSlot<T> {
     /** What the slot holds, for a reader of the code. */
     readonly name: string,
     /** The slot's initial value in a program (an empty map, usually). */
-    readonly make: () => T,
+    readonly make: (program: RuleProgram) => T,
     /**
      * True when what the slot holds does not depend on the program (compiled code by its text):
      * programs made with one `shared` store (RuleProgram) then hold one value.
@@ -84,7 +84,7 @@ export class RuleProgram {
   memo<T>(slot: MemoSlot<T>): T {
     const memos = slot.acrossPrograms && this.shared ? this.shared : this.memos;
     if (memos.has(slot)) return memos.get(slot) as T;
-    const v = slot.make();
+    const v = slot.make(this);
     memos.set(slot, v);
     return v;
   }

@@ -2,20 +2,21 @@
 
 import { arith } from '../check/consts.js';
 import { functorRuntime } from '../check/functors.js';
-import { MemoSlot, type RuleProgram, type Stratum } from '../check/program.js';
-import { buildPlan, type Plan } from '../plan/plan.js';
+import { MemoSlot, type ProgramClause, type RuleProgram } from '../check/program.js';
+import { buildPlan, type Choice, type Plan } from '../plan/plan.js';
+import { PlanMemo } from '../plan/plan-memo.js';
 import type { Index } from '../storage/column-index.js';
 import type { FactDatabase } from '../storage/database.js';
 import { Relation } from '../storage/relation.js';
 import { RowLimit } from '../storage/row-limit.js';
-import type { Clause, Term } from '../syntax/ast.js';
+import type { Term } from '../syntax/ast.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
 import { lastReaders, readsOf } from '../plan/lifetime.js';
-import type { SymbolTable } from '../storage/symbols.js';
+import { hashString, type SymbolTable } from '../storage/symbols.js';
 import { MemoSet } from './memo.js';
 import { EvalResult } from './result.js';
 
@@ -41,8 +42,104 @@ interface Runner {
 
 /** The compiled join plans of a program's evaluations, by generated code (same code, same function). */
 const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<string, CompiledPlan>(), true);
+/**
+ * The plans of a program's evaluations and the functions compiled from them, by clause and
+ * delta variant (PlanMemo: found again from the sizes of each evaluation's relations), and which
+ * clauses have a number literal beyond ±(2^53 - 1) (their plans are not kept: see makeRunner).
+ */
+const PLANS = new MemoSlot('plans by clause variant', () => {
+  const big = new Map<number, boolean>();
+  return {
+    memo: new PlanMemo<{ plan: Plan; fn: CompiledPlan; top: number[]; B: Int32Array; S: Float64Array[]; T: Float64Array }>(),
+    boxed(pc: ProgramClause): boolean {
+      let b = big.get(pc.id);
+      if (b === undefined) big.set(pc.id, (b = hasBigNumber(pc.clause)));
+      return b;
+    },
+  };
+});
+
+/** Whether a number literal of `x` (a clause, a term: any part of one) lies beyond ±(2^53 - 1). */
+function hasBigNumber(x: unknown): boolean {
+  if (typeof x !== 'object' || x === null) return false;
+  if (Array.isArray(x)) return x.some(hasBigNumber);
+  const o = x as Record<string, unknown>;
+  if (o.kind === 'num' && typeof o.value === 'bigint') return o.value < -SAFE_BIG || o.value > SAFE_BIG;
+  return Object.entries(o).some(([k, v]) => k !== 'loc' && hasBigNumber(v));
+}
+
 /** The relations each `keep` set of an evaluation needs (by its sorted names; see neededFor). */
 const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Map<string, Set<number>>());
+
+/**
+ * The facts written in a program's rule files (an op catalog of two thousand), prepared once per
+ * program: every evaluation loads them, and encoding each argument (a bigint, a string to intern)
+ * per file cost more than the rules on a small kernel. `plain` when every argument is a string or
+ * a number within ±(2^53 - 1) (their encoding is the same in every database but for the strings'
+ * ids): flat `values` (a number, or for a string its index in `strings`), `starts` per fact.
+ */
+interface WrittenFacts {
+  clauses: ProgramClause[];
+  /** The relations facts are written for. */
+  rels: Set<number>;
+  plain: boolean;
+  strings: string[];
+  /** hashString of each of `strings`. */
+  hashes: Int32Array;
+  heads: Int32Array;
+  clauseIds: Int32Array;
+  starts: Int32Array;
+  values: Float64Array;
+  isString: Uint8Array;
+  /** The largest arity. */
+  width: number;
+}
+
+const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (program: RuleProgram): WrittenFacts => {
+  const clauses = program.clauses.filter((c) => c.clause.isFact);
+  const strings: string[] = [];
+  const stringIndex = new Map<string, number>();
+  const values: number[] = [];
+  const isString: number[] = [];
+  const starts = [0];
+  let plain = true;
+  let width = 0;
+  for (const pc of clauses) {
+    const args = pc.clause.head.args;
+    width = Math.max(width, args.length);
+    for (const a of args) {
+      if (a.kind === 'str') {
+        let i = stringIndex.get(a.value);
+        if (i === undefined) {
+          i = strings.push(a.value) - 1;
+          stringIndex.set(a.value, i);
+        }
+        values.push(i);
+        isString.push(1);
+      } else if (a.kind === 'num' && a.value >= -SAFE_BIG && a.value <= SAFE_BIG) {
+        values.push(Number(a.value) + 0);
+        isString.push(0);
+      } else plain = false;
+    }
+    starts.push(values.length);
+  }
+  return {
+    clauses,
+    rels: new Set(clauses.map((c) => c.head)),
+    plain,
+    strings,
+    hashes: Int32Array.from(strings, hashString),
+    heads: Int32Array.from(clauses, (c) => c.head),
+    clauseIds: Int32Array.from(clauses, (c) => c.id),
+    starts: Int32Array.from(starts),
+    values: Float64Array.from(values),
+    isString: Uint8Array.from(isString),
+    width,
+  };
+});
+
+/** The integers a double holds exactly, as bigints (a fact's number within them is stored as itself). */
+const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The encoded value of a constant term (a fact argument), or null on division by zero. */
 export function constValue(t: Term, symbols: SymbolTable): number | null {
@@ -74,10 +171,25 @@ export function constValue(t: Term, symbols: SymbolTable): number | null {
   }
 }
 
-/** Number of top-level positive atoms of `c` whose relation is in `rec`. */
-function recursiveAtoms(c: Clause, rec: ReadonlySet<number>, relId: (n: string) => number): number {
-  return c.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel))).length;
-}
+/**
+ * Each stratum's rules as evaluation reads them, prepared once per program: the stratum's own
+ * relations when it is recursive (`rec`), and per rule (facts left out) the relations of its
+ * top-level positive atoms of lower strata (`lower`: an empty one makes the rule derive nothing)
+ * and of its own stratum (`recursive`, in textual order: one delta variant each).
+ */
+const STRATA = new MemoSlot('strata prepared for evaluation', (program: RuleProgram) =>
+  program.strata.map((s) => {
+    const rec: ReadonlySet<number> = new Set(s.recursive ? s.relations : []);
+    const rules = s.clauses
+      .map((id) => program.clauses[id]!)
+      .filter((pc) => !pc.clause.isFact)
+      .map((pc) => {
+        const atoms = pc.clause.body.flatMap((l) => (l.kind === 'atom' ? [program.byName.get(l.atom.rel)!.id] : []));
+        return { pc, lower: atoms.filter((r) => !rec.has(r)), recursive: atoms.filter((r) => rec.has(r)) };
+      });
+    return { rec, rules };
+  }),
+);
 
 export interface EvaluateOptions {
   /**
@@ -112,30 +224,51 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;
   const factRows = new Map<number, Map<number, number>>();
-  const factClauses = program.clauses.filter((c) => c.clause.isFact);
-  const factRels = new Set(factClauses.map((c) => c.head));
+  const facts = program.memo(WRITTEN_FACTS);
+  const given = db.relations; // (a getter that builds the buffered relations: read once)
   const rels: Relation[] = program.relations.map((info) => {
-    const stored = db.relations[info.id];
-    if (!stored) return new Relation(info.kinds.length);
-    return info.input && !factRels.has(info.id) ? stored : stored.clone();
+    const stored = given[info.id];
+    if (!stored) return new Relation(info.kinds.length, 0);
+    return info.input && !facts.rels.has(info.id) ? stored : stored.clone();
   });
-  const inputCounts = rels.map((r, i) => (db.relations[i] ? r.count : 0));
+  const inputCounts = rels.map((r, i) => (given[i] ? r.count : 0));
 
   // Facts written in the rule files: height 0, remembered for provenance.
-  for (const pc of factClauses) {
-    const t = new Float64Array(Math.max(1, pc.clause.head.args.length));
-    let ok = true;
-    pc.clause.head.args.forEach((a, i) => {
-      const v = constValue(a, symbols);
-      if (v === null) ok = false;
-      else t[i] = v;
-    });
-    if (!ok) continue;
-    const rel = rels[pc.head]!;
+  const addFact = (head: number, clauseId: number, t: Float64Array): void => {
+    const rel = rels[head]!;
     if (rel.add(t, 0)) {
-      let m = factRows.get(pc.head);
-      if (!m) factRows.set(pc.head, (m = new Map()));
-      m.set(rel.count - 1, pc.id);
+      let m = factRows.get(head);
+      if (!m) factRows.set(head, (m = new Map()));
+      m.set(rel.count - 1, clauseId);
+    }
+  };
+  if (facts.plain) {
+    // Every argument a string or a plain number: the strings interned once each, in the order
+    // their first use would intern them (the same ids as argument by argument).
+    const ids = new Float64Array(facts.strings.length);
+    for (let i = 0; i < ids.length; i++) ids[i] = symbols.internHashed(facts.strings[i]!, facts.hashes[i]!);
+    // (One tuple array for every fact: a relation reads the first `arity` values.)
+    const t = new Float64Array(Math.max(1, facts.width));
+    const { heads, clauseIds, starts, values, isString } = facts;
+    for (let f = 0; f < heads.length; f++) {
+      const from = starts[f]!;
+      const n = starts[f + 1]! - from;
+      for (let j = 0; j < n; j++) {
+        const v = values[from + j]!;
+        t[j] = isString[from + j] === 1 ? ids[v]! : v;
+      }
+      addFact(heads[f]!, clauseIds[f]!, t);
+    }
+  } else {
+    for (const pc of facts.clauses) {
+      const t = new Float64Array(Math.max(1, pc.clause.head.args.length));
+      let ok = true;
+      pc.clause.head.args.forEach((a, i) => {
+        const v = constValue(a, symbols);
+        if (v === null) ok = false;
+        else t[i] = v;
+      });
+      if (ok) addFact(pc.head, pc.id, t);
     }
   }
   // --max-tuples bounds what the rules derive: the input facts and the facts written in the rule
@@ -160,29 +293,59 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const lo = new Int32Array(rels.length);
   const lim = new Int32Array(rels.length);
 
-  const makeRunner = (c: Clause, head: number, rec: ReadonlySet<number>, delta: number): Runner => {
-    const plan = buildPlan({
-      body: c.body,
-      head: c.head.args,
-      relId,
-      arity: (r) => rels[r]!.arity,
-      size: (r) => rels[r]!.count,
-      recursive: rec,
-      delta,
-      symbols,
-    });
-    const R = plan.accesses.map((a) => rels[a.rel]!);
-    const X = plan.accesses.map((a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null));
-    const top = plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : []));
+  // The relations that may hold indexes or a dedup set (see the loop over the strata): every one
+  // at first, then those a join read or wrote since they were let go of.
+  const touched = Int32Array.from(rels, (_, r) => r);
+  const isTouched = new Uint8Array(rels.length).fill(1);
+  let touchedCount = rels.length;
+  const touch = (r: number): void => {
+    if (isTouched[r] === 1) return;
+    isTouched[r] = 1;
+    touched[touchedCount++] = r;
+  };
+  const size = (r: number): number => rels[r]!.count;
+  const plans = program.memo(PLANS);
+  const makeRunner = (pc: ProgramClause, rec: ReadonlySet<number>, delta: number): Runner => {
+    const c = pc.clause;
+    const key = `${pc.id}:${delta}`;
+    let made = plans.memo.get(key, size);
+    if (!made) {
+      const choices: Choice[] = [];
+      const plan = buildPlan({
+        body: c.body,
+        head: c.head.args,
+        relId,
+        arity: (r) => rels[r]!.arity,
+        size,
+        recursive: rec,
+        delta,
+        symbols,
+        choices,
+      });
+      made = {
+        plan,
+        fn: compilePlan(plan, program.memo(COMPILED_PLANS)),
+        top: plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : [])),
+        B: new Int32Array(2 * plan.accesses.length),
+        S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
+        T: new Float64Array(Math.max(1, c.head.args.length)),
+      };
+      // (A number beyond ±(2^53 - 1) is a box of this database's table: that plan is this database's.)
+      if (!plans.boxed(pc)) plans.memo.put(key, choices, made);
+    }
+    // (The scratch arrays B, S, T are the plan's: a clause variant runs once at a time, in one stratum of an evaluation.)
+    const { plan, fn, top, B, S, T } = made;
+    for (const a of plan.accesses) touch(a.rel);
+    touch(pc.head);
     return {
       plan,
-      fn: compilePlan(plan, program.memo(COMPILED_PLANS)),
-      R,
-      X,
-      B: new Int32Array(2 * plan.accesses.length),
-      S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
-      T: new Float64Array(Math.max(1, c.head.args.length)),
-      out: rels[head]!,
+      fn,
+      R: plan.accesses.map((a) => rels[a.rel]!),
+      X: plan.accesses.map((a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null)),
+      B,
+      S,
+      T,
+      out: rels[pc.head]!,
       top,
     };
   };
@@ -231,32 +394,27 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       throw new TupleLimitExceeded(program.relations[rels.indexOf(r.out)]!, height, maxTuples);
   };
 
-  const evalStratum = (s: Stratum): void => {
-    const rec = new Set(s.recursive ? s.relations : []);
+  const strata = program.memo(STRATA);
+  const evalStratum = (i: number): void => {
+    const s = program.strata[i]!;
+    const { rec, rules: all } = strata[i]!;
+    if (all.length === 0) return;
     // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
     // no plan is built or compiled for it (most rules of a contract on a small kernel).
-    const live = (c: Clause): boolean =>
-      c.body.every((l) => l.kind !== 'atom' || rec.has(relId(l.atom.rel)) || rels[relId(l.atom.rel)]!.count > 0);
-    const all = s.clauses.map((id) => program.clauses[id]!).filter((c) => !c.clause.isFact);
-    if (all.length === 0) return;
-    const rules = all.filter((c) => live(c.clause));
+    const rules = all.filter((c) => c.lower.every((r) => rels[r]!.count > 0));
     for (const r of s.relations) {
       lo[r] = 0;
       lim[r] = rels[r]!.count;
     }
-    const initial = rules.map((c) => makeRunner(c.clause, c.head, rec, -1));
+    const initial = rules.map((c) => makeRunner(c.pc, rec, -1));
     height++;
     for (const r of initial) run(r);
     if (!s.recursive) return;
     const variants: Array<{ runner: Runner; rel: number }> = [];
     for (const c of rules) {
-      const n = recursiveAtoms(c.clause, rec, relId);
-      const atoms = c.clause.body.filter((l) => l.kind === 'atom' && rec.has(relId(l.atom.rel)));
-      for (let i = 0; i < n; i++) {
-        const a = atoms[i]!;
-        if (a.kind !== 'atom') continue;
-        variants.push({ runner: makeRunner(c.clause, c.head, rec, i), rel: relId(a.atom.rel) });
-      }
+      c.recursive.forEach((rel, i) => {
+        variants.push({ runner: makeRunner(c.pc, rec, i), rel });
+      });
     }
     const before = s.relations.map((r) => rels[r]!.count);
     for (;;) {
@@ -281,23 +439,12 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
   };
 
-  const skip = (s: Stratum): boolean => needed !== null && !s.relations.some((r) => needed.has(r));
-  const evaluated = (i: number): boolean => !skip(program.strata[i]!);
-  const done = lastReaders(program, evaluated);
-  const reads = readsOf(program);
-  // The next stratum evaluated after each one (-1: none).
-  const nextEvaluated = program.strata.map(() => -1);
-  for (let i = program.strata.length - 2, n = -1; i >= 0; i--) {
-    if (evaluated(i + 1)) n = i + 1;
-    nextEvaluated[i] = n;
-  }
-  // With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter.
-  const free = options.keep ? freeAfter(program, options.keep, evaluated, done) : null;
+  const { evaluated, done, reads, nextEvaluated, free } = schedule(program, needed, options.keep);
   const released = new Set<number>();
   const release = (r: number): void => {
     rels[r]!.pool = pool;
     rels[r]!.free();
-    rels[r] = new Relation(rels[r]!.arity);
+    rels[r] = new Relation(rels[r]!.arity, 0);
     db.release(r);
     released.add(r);
   };
@@ -305,25 +452,69 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   pool.recycle();
   for (const r of rels) r.pool = pool;
   try {
-    program.strata.forEach((s, i) => {
-      if (skip(s)) return;
-      evalStratum(s);
+    for (let i = 0; i < program.strata.length; i++) {
+      if (!evaluated[i]) continue;
+      const s = program.strata[i]!;
+      evalStratum(i);
       // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
       for (const r of s.relations) rels[r]!.compact();
       for (const r of done[i]!) rels[r]!.releaseIndexes();
       // A relation the next stratum does not read holds no index until one that does (which
       // builds what it needs again): 1M-statement orchestration audit, ~300 MB of indexes and sets at its
-      // peak, most of relations read strata later.
+      // peak, most of relations read strata later. Only a relation a join read or wrote since it
+      // was last let go of can hold one (`touched`).
       const next = nextEvaluated[i]!;
-      for (let r = 0; r < rels.length; r++) if (next < 0 || !reads[next]!.has(r)) rels[r]!.releaseIndexes();
+      let kept = 0;
+      for (let j = 0; j < touchedCount; j++) {
+        const r = touched[j]!;
+        if (next < 0 || !reads[next]!.has(r)) {
+          rels[r]!.releaseIndexes();
+          isTouched[r] = 0;
+        } else touched[kept++] = r;
+      }
+      touchedCount = kept;
       for (const r of free?.get(i) ?? []) release(r);
       pool.recycle(); // no compiled join runs between strata: the arrays let go of can be reused
       pool.renewFree(); // (and the pages of chunks left wholly free given back)
-    });
+    }
   } finally {
     for (const r of rels) r.pool = null;
   }
   return new EvalResult(program, rels, symbols, factRows, inputCounts, released, pool);
+}
+
+/** Which strata an evaluation runs and when it lets relations and their indexes go (see evaluate). */
+interface Schedule {
+  evaluated: boolean[];
+  /** The relations whose last reader is each stratum (lastReaders). */
+  done: number[][];
+  /** The relations each stratum reads. */
+  reads: Set<number>[];
+  /** The next stratum evaluated after each one (-1: none). */
+  nextEvaluated: number[];
+  /** With `keep`: the relations freed after each stratum (-1: before the first), see freeAfter. */
+  free: Map<number, number[]> | null;
+}
+
+const SCHEDULES = new MemoSlot('evaluation schedules by needed relations and keep set', () => new Map<string, Schedule>());
+
+/** The schedule of an evaluation of `program` that needs `needed` (null: every relation) and keeps `keep`, made once per program. */
+function schedule(program: RuleProgram, needed: ReadonlySet<number> | null, keep: ReadonlySet<string> | undefined): Schedule {
+  const key = `${needed === null ? 'all' : keep ? 'keep' : 'outputs'}\u0001${keep ? [...keep].sort().join('\0') : ''}`;
+  const memo = program.memo(SCHEDULES);
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const evaluated = program.strata.map((s) => needed === null || s.relations.some((r) => needed.has(r)));
+  const done = lastReaders(program, (i) => evaluated[i]!);
+  const nextEvaluated = program.strata.map(() => -1);
+  for (let i = program.strata.length - 2, n = -1; i >= 0; i--) {
+    if (evaluated[i + 1]) n = i + 1;
+    nextEvaluated[i] = n;
+  }
+  const free = keep ? freeAfter(program, keep, (i) => evaluated[i]!, done) : null;
+  const made = { evaluated, done, reads: readsOf(program), nextEvaluated, free };
+  memo.set(key, made);
+  return made;
 }
 
 /**

@@ -73,6 +73,43 @@ export interface PlanInput {
   symbols: SymbolTable;
   /** Variables bound before the body runs (provenance queries). */
   prebound?: readonly string[];
+  /** Where each choice of the next atom is recorded, in order (see Choice). */
+  choices?: Choice[];
+}
+
+/**
+ * One choice of the next atom to join (the only place sizes enter a plan): each candidate's
+ * relation, bound columns, columns bound by a variable, and arity, four numbers a candidate in
+ * `cands`; `pick` the candidate chosen (atomScore's least, the first of equals). The candidates of
+ * a choice follow from the clause and the choices before it, so the sequence of picks determines
+ * the plan: an evaluation replays the choices on its sizes to find a plan made before (PlanMemo).
+ */
+export interface Choice {
+  cands: number[];
+  pick: number;
+}
+
+/** The score of a candidate atom in a join order (least first): a fully bound atom, then one joined through a variable, smaller estimates first. */
+export function atomScore(boundCols: number, joinCols: number, arity: number, size: number): number {
+  // Estimated rows: each bound column is taken to cut the relation by a factor of 16.
+  const estimate = size / 16 ** boundCols;
+  // A column bound by a variable joins; one bound only by a constant (`stmt(S, "If", _, _)`)
+  // is often unselective, so atoms joined through a variable go first.
+  return boundCols === arity ? -1 : (joinCols > 0 ? 0 : boundCols > 0 ? 1e9 : 1e12) + estimate;
+}
+
+/** The candidate `choose` picks among the four-number candidates `cands` (Choice) with relation sizes `size`. */
+export function choose(cands: readonly number[], size: (rel: number) => number): number {
+  let best = -1;
+  let bestScore = Infinity;
+  for (let c = 0; c < cands.length; c += 4) {
+    const score = atomScore(cands[c + 1]!, cands[c + 2]!, cands[c + 3]!, size(cands[c]!));
+    if (score < bestScore) {
+      bestScore = score;
+      best = c / 4;
+    }
+  }
+  return best;
 }
 
 /** Replaces each aggregate term by a fresh variable; returns the lifted aggregates. */
@@ -239,27 +276,22 @@ export function buildPlan(input: PlanInput): Plan {
     }
     drain();
     while (remaining.length > 0) {
-      let best = -1;
-      let bestScore = Infinity;
+      const cands: number[] = [];
+      const at: number[] = [];
       for (let i = 0; i < remaining.length; i++) {
         const l = remaining[i]!;
         if (l.k !== 'atom') continue;
         const boundCols = l.args.filter((t) => t.kind !== 'wildcard' && (t.kind === 'var' ? bound.has(t.name) : ready(t))).length;
-        // A column bound by a variable joins; one bound only by a constant (`stmt(S, "If", _, _)`)
-        // is often unselective, so atoms joined through a variable go first.
         const joinCols = l.args.filter((t) => t.kind === 'var' && bound.has(t.name)).length;
-        const size = input.size(l.rel);
-        // Estimated rows: each bound column is taken to cut the relation by a factor of 16.
-        const estimate = size / 16 ** boundCols;
-        const score = boundCols === l.args.length ? -1 : (joinCols > 0 ? 0 : boundCols > 0 ? 1e9 : 1e12) + estimate;
-        if (score < bestScore) {
-          bestScore = score;
-          best = i;
-        }
+        cands.push(l.rel, boundCols, joinCols, l.args.length);
+        at.push(i);
       }
-      if (best < 0) {
+      const pick = choose(cands, input.size);
+      if (pick < 0) {
         throw new Error('internal: a body literal can never be evaluated (the grounding check should have caught it)');
       }
+      input.choices?.push({ cands, pick });
+      const best = at[pick]!;
       emitAtom(take(best) as PLit & { k: 'atom' });
       drain();
     }

@@ -24,7 +24,7 @@ export const MIN_BYTES = 1 << 16;
 const GRAIN = 1 << 16;
 /** A block's key: chunk number * KEY_SPAN + byte offset in the chunk. */
 const KEY_SPAN = 2 ** 36;
-/** A chunk is at least 2^MIN_CHUNK_ORDER bytes (16 MB); one added when the reserved ones are full is also at least what is reserved so far. */
+/** A chunk is at least 2^MIN_CHUNK_ORDER bytes (16 MB; SMALL_CHUNK_BYTES in an arena that reserved nothing); one added when the reserved ones are full is also at least what is reserved so far. */
 const MIN_CHUNK_ORDER = 24;
 /** A reservation is cut into chunks of this fraction of it (at most 2^MAX_CHUNK_ORDER bytes each: more chunks then). */
 const CHUNKS_PER_RESERVE = 8;
@@ -36,12 +36,22 @@ const CHUNKS_PER_RESERVE = 8;
  */
 const MAX_CHUNK_ORDER = 26;
 
-/** The least power of two, at least 2^MIN_CHUNK_ORDER and at most 2^MAX_CHUNK_ORDER, that is at least `bytes`. */
-function chunkBytes(bytes: number): number {
-  let k = MIN_CHUNK_ORDER;
-  while (k < MAX_CHUNK_ORDER && 2 ** k < bytes) k++;
-  return 2 ** k;
+/**
+ * The first chunk of an arena that reserved nothing (a small file's run), 2 MB: its evaluation
+ * seldom needs more, and a 16 MB chunk per small run was external memory toward a full collection
+ * every few files of a many-file audit. Later chunks are at least what is reserved so far.
+ */
+const SMALL_CHUNK_BYTES = 1 << 21;
+
+/** The least power of two, at least `min` and at most 2^MAX_CHUNK_ORDER, that is at least `bytes`. */
+function chunkBytes(bytes: number, min: number): number {
+  let c = min;
+  while (c < 2 ** MAX_CHUNK_ORDER && c < bytes) c *= 2;
+  return c;
 }
+
+/** `renewFree` replaces a free chunk only when at least this many of its bytes were written. */
+const RENEW_FROM_BYTES = 1 << 22;
 
 type View = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
@@ -72,6 +82,8 @@ export class Arena {
   private peak = 0;
   /** The size of the chunks a reservation is cut into (chunks added later are at least this big). */
   private readonly chunkSize: number;
+  /** The least size of a chunk: 16 MB, or SMALL_CHUNK_BYTES when nothing was reserved. */
+  private readonly minChunk: number;
 
   /**
    * `reserve`: bytes to reserve now (in a few chunks; none below MIN_BYTES); more is reserved when
@@ -79,7 +91,8 @@ export class Arena {
    * is then cheap.
    */
   constructor(reserve = 0) {
-    this.chunkSize = chunkBytes(reserve / CHUNKS_PER_RESERVE);
+    this.minChunk = reserve < MIN_BYTES ? SMALL_CHUNK_BYTES : 2 ** MIN_CHUNK_ORDER;
+    this.chunkSize = chunkBytes(reserve / CHUNKS_PER_RESERVE, this.minChunk);
     if (reserve < MIN_BYTES) return;
     for (let n = Math.ceil(reserve / this.chunkSize); n > 0; n--) {
       if (!this.addChunk(this.chunkSize, true)) break;
@@ -151,7 +164,9 @@ export class Arena {
     }
     // Nothing free fits: reserve a chunk (at least what is reserved so far, so there are few;
     // alone, room for the array to grow to twice its size in place).
-    this.addChunk(alone ? Math.max(2 * size, 2 ** MIN_CHUNK_ORDER) : Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved))));
+    this.addChunk(
+      alone ? Math.max(2 * size, this.minChunk) : Math.max(size, chunkBytes(Math.max(this.chunkSize, this.reserved), this.minChunk)),
+    );
     return this.block(size, top, alone);
   }
 
@@ -233,6 +248,8 @@ export class Arena {
 
   /** The key of the block `a` views from its start, or -1 when `a` is not an array of this arena. */
   private keyOf(a: View): number {
+    // (A buffer smaller than any chunk is a plain array's own.)
+    if (a.buffer.byteLength < this.minChunk) return -1;
     const c = a.buffer instanceof ArrayBuffer ? this.chunkOf.get(a.buffer) : undefined;
     if (c === undefined) return -1;
     const key = c * KEY_SPAN + a.byteOffset;
@@ -360,14 +377,18 @@ export class Arena {
    * size (pages not written yet: they take no memory): the old buffer and its pages go at the next
    * garbage collection, which allocating the new buffers soon starts (V8 counts them as external
    * memory). Between the strata of an evaluation, so that a stratum that needed a lot does not
-   * leave what follows sitting on its pages. Returns the bytes of the chunks replaced.
+   * leave what follows sitting on its pages; a chunk with less than 4 MB written is kept. Returns
+   * the bytes of the chunks replaced.
    */
   renewFree(): number {
     let renewed = 0;
     this.chunks.forEach((ch, c) => {
       const b = ch.buf;
       if (!b || ch.starts.length !== 1 || ch.starts[0] !== 0 || ch.ends[0] !== b.byteLength) return;
-      if (ch.high === 0 && ch.low === b.byteLength) return; // never written
+      // A chunk with few pages written keeps them: its new buffer's external memory would start a
+      // collection sooner than those pages matter (a small file's evaluation writing 64 KB of a
+      // 16 MB chunk renewed it after every stratum: a full collection every few files).
+      if (ch.high + b.byteLength - Math.max(ch.low, ch.high) < RENEW_FROM_BYTES) return;
       const fresh = new ArrayBuffer(b.byteLength);
       this.chunkOf.delete(b);
       this.chunkOf.set(fresh, c);

@@ -81,6 +81,15 @@ export class Relation {
     readonly arity: number,
     initialCapacity = 16,
   ) {
+    if (initialCapacity === 0) {
+      // Nothing allocated before the first row: an evaluation makes every relation of its program,
+      // most of which (on a small kernel) stay empty.
+      this.capacity = 0;
+      this.data = EMPTY;
+      this.set = null;
+      this.mask = 0;
+      return;
+    }
     this.capacity = Math.max(4, initialCapacity);
     this.data = arity === 0 ? EMPTY : new Int32Array(this.capacity * arity);
     const size = pow2(this.capacity * 2);

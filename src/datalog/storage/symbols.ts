@@ -10,7 +10,7 @@
 import { Int64Table } from '../syntax/int64.js';
 
 /** The hash of a string (FNV-1a over its UTF-16 code units, then murmur3's finalizer). */
-function hashString(s: string): number {
+export function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;
@@ -49,7 +49,11 @@ export class SymbolTable {
 
   /** The id of `s`, adding it when new. */
   intern(s: string): number {
-    const h = hashString(s);
+    return this.internHashed(s, hashString(s));
+  }
+
+  /** `intern(s)` for a caller that knows `h`, `hashString(s)` (strings interned in every database: the rule files' facts). */
+  internHashed(s: string, h: number): number {
     const i = this.slotOf(s, h);
     const e = this.slots[i]!;
     if (e !== 0) return e - 1;
