@@ -4,10 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { CliIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
+import { session as ruleSession } from '../session.js';
 
 /** Runs the CLI in-process, capturing stdout and stderr. */
 export async function run(args: string[], io: Partial<CliIO> = {}): Promise<{ code: number; out: string; err: string }> {

@@ -4,10 +4,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
+import { session } from '../session.js';
 
 export const root = resolve('.');
-const session = new RuleSession();
 
 interface JsonDiagnostic {
   severity: string;

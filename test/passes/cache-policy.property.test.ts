@@ -26,11 +26,8 @@ import { printModule } from '../../src/ir/print.js';
 import { childBodies, isDeclaration } from '../../src/ir/visit.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { runs as scaled } from '../runs.js';
-
-// The rule programs, loaded once for every generated program of this file.
-const session = new RuleSession();
+import { session } from '../session.js';
 
 const pass = passByName('cache-policy')!;
 const runs = scaled(80);

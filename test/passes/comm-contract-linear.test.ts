@@ -18,11 +18,8 @@ import { printProgram } from '../../src/ir/print.js';
 import { databaseSink } from '../../src/passes/database-sink.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { runs as scaled } from '../runs.js';
-
-// The rule programs, loaded once for every generated program of this file.
-const session = new RuleSession();
+import { session } from '../session.js';
 
 const { program } = loadProgram([join(__dirname, 'fixtures', 'comm_contract_reference.dl')]);
 const pass = passByName('insert-comm-fence')!;

@@ -19,17 +19,14 @@ import { printProgram } from '../../src/ir/print.js';
 import { childBodies } from '../../src/ir/visit.js';
 import { applyPasses, auditText } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { Runner } from '../../src/runner/runner.js';
 import { checkProgram } from '../../src/verify/checks.js';
 import { moduleRaces } from '../../src/verify/machine/index.js';
 import { runs as scaled } from '../runs.js';
+import { session } from '../session.js';
 
 // A test asserts behaviour, not speed: no time limit on an apply (termination is the rules' tuple bounds' and vitest's concern).
 const NO_TIME_LIMIT = Number.POSITIVE_INFINITY;
-
-// The rule programs, loaded once for every generated program of this file.
-const session = new RuleSession();
 
 const pass = passByName('insert-comm-fence')!;
 const applyOnce = (text: string): string => applyPasses(text, 'gen.py', [pass], { session }).text;

@@ -5,9 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { PASSES } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-const session = new RuleSession();
+import { session } from '../session.js';
 
 const PUBLISH = (name: string, extra: string): string => `
 @pl.program

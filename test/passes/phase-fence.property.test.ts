@@ -17,18 +17,15 @@ import { analyze } from '../../src/passes/analyze.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { readEdits } from '../../src/passes/read-edits.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { removeLines } from '../../src/rewrite/patch.js';
 import { rewrite } from '../../src/rewrite/rewrite.js';
 import { Runner } from '../../src/runner/runner.js';
 import { checkRewrite } from '../../src/verify/checks.js';
 import { runs as scaled } from '../runs.js';
+import { session } from '../session.js';
 
 // A test asserts behaviour, not speed: no time limit on an apply (termination is the rules' tuple bounds' and vitest's concern).
 const NO_TIME_LIMIT = Number.POSITIVE_INFINITY;
-
-// The rule programs, loaded once for every generated program of this file.
-const session = new RuleSession();
 
 const pass = passByName('expand-manual-phase-fence')!;
 const runs = scaled(60);

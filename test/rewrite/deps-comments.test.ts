@@ -8,12 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { depsKeepingComments } from '../../src/rewrite/rewrite.js';
+import { session } from '../session.js';
 
 const example = readFileSync(fileURLToPath(new URL('../../examples/phase_fence.py', import.meta.url)), 'utf8');
 const pass = passByName('expand-manual-phase-fence')!;
-const session = new RuleSession();
 const applyOnce = (text: string): string => applyPasses(text, 't.py', [pass], { session }).text;
 
 describe('replace_deps keeps comments', () => {

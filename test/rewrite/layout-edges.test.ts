@@ -9,12 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { SourceText } from '../../src/report/source.js';
 import { applySourceEdits } from '../../src/rewrite/patch.js';
+import { session } from '../session.js';
 
 const pass = passByName('insert-comm-fence')!;
-const session = new RuleSession();
 const applyOnce = (text: string): string => applyPasses(text, 't.py', [pass], { session }).text;
 
 const kernel = (body: string): string =>

@@ -16,11 +16,10 @@ import { printProgram } from '../../src/ir/print.js';
 import { analyze } from '../../src/passes/analyze.js';
 import { readEdits } from '../../src/passes/read-edits.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import type { EditSet } from '../../src/rewrite/edits.js';
 import { rewrite, rewriteText } from '../../src/rewrite/rewrite.js';
+import { session } from '../session.js';
 
-const session = new RuleSession();
 const pass = passByName('insert-comm-fence')!;
 const phase = passByName('expand-manual-phase-fence')!;
 

@@ -4,10 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { auditText } from '../../src/passes/pipeline.js';
 import { PASSES, passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { Runner } from '../../src/runner/runner.js';
 
-const session = new RuleSession();
 const ring = readFileSync('examples/ring_allreduce.py', 'utf8');
 const comm = passByName('insert-comm-fence')!;
 
@@ -22,6 +20,8 @@ class P:
         t = pl.load(x, [0, 0], [1, 8])
         return pl.store(t, [0, 0], win)
 `;
+
+import { session } from '../session.js';
 
 describe('Runner', () => {
   it('audits as the pipeline does, each finding with the pass that derived it', () => {

@@ -11,10 +11,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { evaluate, loadProgram, readFactsDir, relationsRead, writeOutputs } from '../../src/datalog/index.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
+import { session as ruleSession } from '../session.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const souffle = spawnSync('souffle', ['--version'], { encoding: 'utf8' });

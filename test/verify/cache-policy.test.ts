@@ -9,11 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { parseModule } from '../../src/frontend/index.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { cacheExpectation } from '../../src/verify/cache-policy.js';
+import { session as ruleSession } from '../session.js';
 import { MUTANTS, mutantRoot } from './mutant-rules.js';
-
-const ruleSession = new RuleSession();
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -11,11 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { parseModule } from '../../src/frontend/index.js';
 import { applyPasses } from '../../src/passes/pipeline.js';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { formatRace, moduleRaces } from '../../src/verify/machine/index.js';
-
-// The rule programs, loaded once for every generated program of this file.
-const session = new RuleSession();
+import { session } from '../session.js';
 
 const ring = readFileSync('examples/ring_allreduce.py', 'utf8');
 const races = (text: string): string[] => moduleRaces(parseModule(text, 'k.py')).map((r) => `${r.kind}@${r.line}`);

@@ -6,13 +6,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { passByName } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { Runner } from '../../src/runner/runner.js';
 import { shrinkStatements, statementCount } from '../../src/verify/shrink.js';
 import { verify } from '../../src/verify/verify.js';
+import { session } from '../session.js';
 import { mutantRoot } from './mutant-rules.js';
 
-const session = new RuleSession();
 const comm = passByName('insert-comm-fence')!;
 
 describe('shrinking', () => {

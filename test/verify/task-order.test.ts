@@ -9,11 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { parseModule } from '../../src/frontend/index.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { taskOrderDifference } from '../../src/verify/task-order.js';
+import { session as ruleSession } from '../session.js';
 import { mutantRoot } from './mutant-rules.js';
-
-const ruleSession = new RuleSession();
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -11,10 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { contractsWith } from '../../src/passes/registry.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
 import { contractOpNames } from '../../src/verify/contract-ops.js';
-
-const ruleSession = new RuleSession();
+import { session as ruleSession } from '../session.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

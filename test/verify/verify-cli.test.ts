@@ -10,10 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { RuleSession } from '../../src/passes/rule-session.js';
-
-// The rule programs loaded by earlier runs of the CLI in this file, reused (as one process's runs would).
-const ruleSession = new RuleSession();
+import { session as ruleSession } from '../session.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
