@@ -13,6 +13,7 @@ const ISOLATED = [
   'test/passes/parse-count.test.ts',
   'test/facts/released-tree.test.ts',
   'test/cli/collect.test.ts',
+  'test/passes/arena-reserve.test.ts',
 ];
 
 // The longest files start first (else, on a clean clone with no timings from an earlier run,
