@@ -91,7 +91,8 @@ export interface FileResult {
 /** Drops and re-grades one file's findings by its configuration and suppression comments. */
 function filter(ds: readonly Diagnostic[], source: SourceText, t: FileTask, extraFiles: readonly string[]): Diagnostic[] {
   const graded = applyOverrides(ds, t.severity, new Set(t.ignoredCodes));
-  const known = codesKnownTo(t.rulesRoot, t.rules, extraFiles);
+  // Known codes are read from the rule files only when a suppression comment names one.
+  const known = (): Set<string> => codesKnownTo(t.rulesRoot, t.rules, extraFiles);
   let out = applySuppressions(graded, source, { knownCodes: known, reportUnused: t.reportUnusedIgnores }).diagnostics;
   // Findings in a helper file (an imported helper judged as inlined here): that file's suppression comments.
   const others = new Map<string, SourceText>();

@@ -51,8 +51,12 @@ export function parseSuppressions(source: SourceText): Suppression[] {
 
 /** Options of applySuppressions. */
 export interface SuppressOptions {
-  /** The codes ptolog knows: a suppression naming another code gets an `unknown-suppression-code` warning. */
-  knownCodes?: ReadonlySet<string>;
+  /**
+   * The codes ptolog knows: a suppression naming another code gets an `unknown-suppression-code`
+   * warning. A function is called only when a suppression comment names a code (finding every
+   * code reads the rule files: a file without such a comment should not pay for it).
+   */
+  knownCodes?: ReadonlySet<string> | (() => ReadonlySet<string>);
   /** Report suppressions (or codes in them) that dropped nothing, as `unused-suppression` warnings. */
   reportUnused?: boolean;
 }
@@ -107,15 +111,22 @@ export function applySuppressions(diagnostics: readonly Diagnostic[], source: So
     }
     (hit ? suppressed : kept).push(d);
   }
+  let known: ReadonlySet<string> | undefined;
+  const knownCodes = (): ReadonlySet<string> | undefined => {
+    if (known === undefined && opts.knownCodes !== undefined)
+      known = typeof opts.knownCodes === 'function' ? opts.knownCodes() : opts.knownCodes;
+    return known;
+  };
   sups.forEach((s, i) => {
     const where = (start: number, end: number): Diagnostic['location'] => ({ source, start, end });
     for (const c of s.codes) {
-      if (opts.knownCodes && !opts.knownCodes.has(c.code)) {
+      const codes = knownCodes();
+      if (codes && !codes.has(c.code)) {
         kept.push({
           severity: 'warning',
           code: 'unknown-suppression-code',
           location: where(c.start, c.start + c.code.length),
-          message: `the suppression names ${c.code}, which is no code ptolog reports${didYouMean(c.code, opts.knownCodes)}`,
+          message: `the suppression names ${c.code}, which is no code ptolog reports${didYouMean(c.code, codes)}`,
           fix: 'check the spelling (`ptolog rules` lists the codes).',
         });
       } else if (opts.reportUnused && !used.has(`${i}\0${c.code}`)) {

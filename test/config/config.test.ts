@@ -68,6 +68,19 @@ describe('applySuppressions', () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(['y', 'x', 'unknown-suppression-code']);
   });
 
+  it('reads the known codes (a function) only for a file whose comments name codes, once', () => {
+    let calls = 0;
+    const known = (): Set<string> => {
+      calls += 1;
+      return new Set(['x', 'y']);
+    };
+    applySuppressions([at(1, 'x')], new SourceText('q.py', 'a = 1\n# ptolog: ignore\n'), { knownCodes: known });
+    expect(calls).toBe(0);
+    const r = applySuppressions([at(1, 'x')], src, { knownCodes: known });
+    expect(calls).toBe(1);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['unknown-suppression-code']);
+  });
+
   it('reports unused suppressions only when asked', () => {
     expect(applySuppressions([], src, { knownCodes: new Set(['x', 'y', 'zz']) }).diagnostics).toEqual([]);
     const r = applySuppressions([], src, { knownCodes: new Set(['x', 'y', 'zz']), reportUnused: true });
