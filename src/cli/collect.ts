@@ -10,33 +10,32 @@ import { runInNewContext } from 'node:vm';
 import type { CollectMoment } from '../passes/analyze.js';
 
 /**
- * Below this much live-or-dead JavaScript heap a collection while a module's facts are extracted
- * gives back too little to be worth its time (measured at 100k statements: 128 MiB costs 8-15%
- * more CPU than 256). Above 256: at 384 the 326 MB heap (mostly dead tree) at the start of a
- * 1M-statement comm kernel's evaluation stayed.
+ * Below this much heap growth a collection while a module's facts are extracted gives back too
+ * little to be worth its time; much above it, a million-statement kernel's dead tree stays
+ * resident through its evaluation (the measurements behind the value: docs/benchmarks.md,
+ * "Collection thresholds").
  */
 const MIN_HEAP_BYTES = 256 * 2 ** 20;
 
 /**
  * The same once a module's facts are all extracted, right before evaluation: one collection per
- * analysis, whose garbage would otherwise stay resident through all of it. Measured on a
- * 1M-statement comm kernel (streaming parse): the heap held 134-300 MB there, 75 MB of it live,
- * and apply's peak was 906 or 1,045 MiB depending on whether that collection ran; with 96 MiB it
- * always runs there (906-909 MiB in three runs), and 100k-statement runs, below it, pay nothing.
+ * analysis, whose garbage would otherwise stay resident through all of it. Low enough that it
+ * always runs for a million-statement kernel (its peak depends on it), high enough that files of
+ * a hundred thousand statements never pay for it (docs/benchmarks.md, "Collection thresholds").
  */
 const MIN_HEAP_BYTES_EXTRACTED = 96 * 2 ** 20;
 
 /**
  * At the `evaluated` moment the garbage is the evaluation's buffers (outside the heap): a
- * collection is worth it when the process holds this much in ArrayBuffers (a 100k-statement
- * run's arena reserves ~200 MB; a 1M-statement comm audit's gave back ~300 MB there).
+ * collection is worth it when the process holds this much in ArrayBuffers — more than a
+ * medium file's arena reserves, less than a very large file's evaluation gives back.
  */
 const MIN_ARRAY_BUFFER_BYTES_EVALUATED = 256 * 2 ** 20;
 
 /**
  * At the `released` moment the arena's buffers have just been dropped (the result copied out):
- * a collection gives their written pages back when they hold this much (the 1M-statement
- * orchestration apply kept 192 MB of them through the second parse and the rewrite: 1,012 MiB).
+ * a collection gives their written pages back when they hold this much, which would otherwise
+ * stay resident through the second parse and the rewrite of `apply`.
  */
 const MIN_ARRAY_BUFFER_BYTES_RELEASED = 64 * 2 ** 20;
 

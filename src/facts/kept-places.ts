@@ -1,8 +1,8 @@
 /**
  * Where the nodes a NodeTable keeps only the place of are (`keep` = `span`), and the deps shells of
  * the Submits it keeps for replace_deps (`keep` = `deps`), as rows of one typed array found through
- * an open-addressing table by id: a million-statement orchestration kernel keeps 1.3M of them,
- * which as objects in a Map took ~170 MB of heap; as rows they take ~50 MB.
+ * an open-addressing table by id: a million-statement orchestration kernel keeps over a million
+ * of them, which as objects in a Map took about three times the memory of these rows.
  *
  *   addPlace(7, 'For', 10, 90)       get(7) → { kind: 'Located', of: 'For', start: 10, end: 90 }
  *   addSubmit(9, `pl.submit(self.k, x, deps=[a])` at 20..60, its deps list at 44..58)

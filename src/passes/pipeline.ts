@@ -29,8 +29,8 @@ const ARENA_BYTES_PER_CHAR = 32;
 /**
  * Texts below this many characters reserve nothing up front: their arrays are mostly below the
  * arena's block size (plain typed arrays), and a reservation is a chunk of at least 16 MB — an
- * ArrayBuffer per file, whose external memory started a full collection every few files of a
- * many-file audit (PyPTO's 570 test and example files: one every ~4 files).
+ * ArrayBuffer per file, whose external memory starts a full collection every few files of a
+ * many-file audit.
  */
 const RESERVE_FROM_CHARS = 256 * 1024;
 
@@ -44,9 +44,8 @@ function runArena(text: string, opts: RunOptions): Arena {
  * After the last evaluation of a run: its result moved out of the arena (a few relations), whose
  * buffers are given back, so that reading the result and rewriting do not sit on top of the
  * pages evaluation wrote at its peak. The buffers no array uses any more are given back first
- * (and collected, `collect`): the copies are then not made on top of the peak (1M-statement comm
- * audit: 995 → 680 MB before the copies, where they took it to 1,034). The symbols no kept row
- * holds are forgotten then (the 1M-statement orchestration kernel's 2.3M names, ~90 MB).
+ * (and collected, `collect`): the copies are then not made on top of the peak. The symbols no
+ * kept row holds are forgotten then (a large kernel's names are a large share of its heap).
  */
 function giveBack(arena: Arena, result: EvalResult, collect: RunOptions['collect']): void {
   arena.trim();
@@ -56,7 +55,7 @@ function giveBack(arena: Arena, result: EvalResult, collect: RunOptions['collect
   arena.reset();
   arena.trim();
   // The pages the evaluation wrote are given back now, not when the next parse's allocations
-  // happen to start a collection (1M-statement orchestration apply: RSS 881 → 329 MiB here).
+  // happen to start a collection (else they stay resident through the rest of the run).
   collect?.('released');
 }
 
@@ -245,8 +244,8 @@ export function applyPasses(
       continue;
     }
     // Only the text is used: the next pass parses it again. The module, its table and the edits
-    // are let go before the text is patched (the patched text takes their place: 1M-statement
-    // orchestration apply, 1,031 → 950 MiB).
+    // are let go before the text is patched (the patched text takes their place, not their
+    // company, at the peak).
     const { source, textEdits, applied } = textEditsOf(got.module, got.table, got.edits);
     const parts = got.module.parts;
     got = null;

@@ -31,8 +31,8 @@ const CHUNKS_PER_RESERVE = 8;
 /**
  * Chunks of a reservation, and chunks added later for arrays smaller than that, are at most 2^26
  * bytes (64 MB): small enough that the strata of an evaluation leave whole chunks free, whose
- * written pages `renewFree` gives back (1M-statement orchestration apply: the strata after its
- * peak sat on 793 MB of written pages with 100 MB in use; with 1 GB chunks none was ever free).
+ * written pages `renewFree` gives back (with chunks of a gigabyte none is ever free, and the
+ * strata after a large evaluation's peak sit on pages they no longer use).
  */
 const MAX_CHUNK_ORDER = 26;
 
@@ -219,7 +219,7 @@ export class Arena {
    * place up to the chunk's end. For rows whose number is not known until they have all come (a
    * fact database's streamed input): grown in place they leave no freed copies behind, where
    * among other growing arrays each doubling moved them and left the old block's pages written
-   * (1M-statement orchestration audit: 762 MB written at the end of loading for 434 MB of rows).
+   * (nearly twice the rows' size, at the end of a large database's loading).
    */
   growable(length: number, wide: boolean): Int32Array | Float64Array {
     const per = wide ? 8 : 4;
@@ -386,8 +386,8 @@ export class Arena {
       const b = ch.buf;
       if (!b || ch.starts.length !== 1 || ch.starts[0] !== 0 || ch.ends[0] !== b.byteLength) return;
       // A chunk with few pages written keeps them: its new buffer's external memory would start a
-      // collection sooner than those pages matter (a small file's evaluation writing 64 KB of a
-      // 16 MB chunk renewed it after every stratum: a full collection every few files).
+      // collection sooner than those pages matter (a small evaluation would renew its chunk after
+      // every stratum: a full collection every few files of a many-file audit).
       if (ch.high + b.byteLength - Math.max(ch.low, ch.high) < RENEW_FROM_BYTES) return;
       const fresh = new ArrayBuffer(b.byteLength);
       this.chunkOf.delete(b);

@@ -2,10 +2,9 @@
 // 64-bit number boxes too (int64.ts), so everything that decodes a tuple has both.
 //
 // The ids are found through an open-addressing table of typed arrays (the id + 1 per slot, the
-// string's hash per id), not a JS Map: a million-statement orchestration kernel interns 1.9
-// million names and its evaluation 1.3 million more; the Map's entries and the tables it
-// outgrew took ~50 bytes a symbol more than these (a 300k-statement kernel: 28 MB less heap
-// after its 558k symbols are interned).
+// string's hash per id), not a JS Map: a million-statement kernel interns millions of names,
+// and the Map's entries and the tables it outgrew took several times the bytes per symbol of
+// these arrays.
 
 import { Int64Table } from '../syntax/int64.js';
 
