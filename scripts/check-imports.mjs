@@ -1,8 +1,10 @@
 // Checks the source tree's structure for `npm run lint`: no import cycle among the modules of
 // src/ and playground/src/ (type-only imports count: a cycle of types is still two parts that
 // cannot be understood apart), none among its parts (the folders of src/, and the layers of the
-// rule engine, src/datalog/*/: see docs/architecture.md), and no source file in src/ longer than
-// MAX_LINES lines. Prints each cycle (a → b → a) and each long file; exits 1 when there is any.
+// rule engine, src/datalog/*/: see docs/architecture.md), no source file in src/ longer than
+// MAX_LINES lines, and no module-level `let`/`var` in src/ outside src/cli/ and the thread entries
+// (the library holds no module-level mutable state). Prints each cycle (a → b → a), each long
+// file and each such declaration (file:line); exits 1 when there is any.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,9 @@ export const MAX_LINES = 600;
 const LAYERED = ['src/datalog'];
 /** Generated files, exempt from the length limit. */
 const GENERATED = new Set(['src/datalog/syntax/datalog-recipe.ts']);
+/** Where module-level `let`/`var` may be: the process's entry (src/cli/) and the entries of threads, whose state is their own. */
+const STATE_HOLDERS = ['src/cli/'];
+const STATE_ENTRIES = new Set(['src/lsp/analysis-worker.ts']);
 /** Every .ts file under `dir`, as absolute paths. */
 function tsFiles(dir) {
   const out = [];
@@ -50,6 +55,22 @@ export function importsOf(file, text) {
   };
   visit(source);
   return specs.filter((s) => s.startsWith('.'));
+}
+
+/** The module-level `let` and `var` declarations of a source text (not `declare`d ones): [1-based line, its text]. */
+export function moduleLets(file, text) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const out = [];
+  for (const st of source.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    if (st.modifiers?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) continue;
+    if ((st.declarationList.flags & (ts.NodeFlags.Const | ts.NodeFlags.Using)) !== 0) continue;
+    const start = st.getStart(source);
+    const line = source.getLineAndCharacterOfPosition(start).line;
+    const end = text.indexOf('\n', start);
+    out.push([line + 1, text.slice(start, end < 0 ? text.length : end).trim()]);
+  }
+  return out;
 }
 
 /** The import graph: file → the files it imports (only files of the graph). */
@@ -196,6 +217,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (lines > MAX_LINES) {
       problems++;
       console.error(`${rel}: ${lines} lines (at most ${MAX_LINES}): split it by concern`);
+    }
+  }
+  for (const file of files) {
+    const rel = relative(root, file);
+    if (!rel.startsWith('src/') || STATE_HOLDERS.some((d) => rel.startsWith(d)) || STATE_ENTRIES.has(rel)) continue;
+    for (const [line, decl] of moduleLets(file, readFileSync(file, 'utf8'))) {
+      problems++;
+      console.error(
+        `${rel}:${line}: module-level mutable state (${decl}): the library holds none; pass it as an argument or keep it in an object the caller owns`,
+      );
     }
   }
   if (problems > 0) process.exit(1);

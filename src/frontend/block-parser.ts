@@ -23,8 +23,16 @@ import { emitRanges } from './layout.js';
 import { checkedChunk, type LazyBlocks, StreamAbandoned } from './lazy-blocks.js';
 import { type LineTable, lineStartsWithWord } from './scan.js';
 
-/** Upper bound (characters) of the text given to one parse, where it can be split. */
-export let CHUNK_CHARS = 4_000;
+/** Default upper bound (characters) of the text given to one parse, where it can be split. */
+export const CHUNK_CHARS = 4_000;
+
+/** How block bodies are parsed: for tests and benchmarks (the defaults are what every run uses). */
+export interface BlockOptions {
+  /** Upper bound (characters) of the text given to one parse, where it can be split (default CHUNK_CHARS). */
+  chunkChars?: number;
+  /** Reuse the IR of a repeated statement group (default true); false parses every statement. */
+  groupCache?: boolean;
+}
 
 /**
  * Statement groups (a top-level statement of a block with its nested lines) of at most this
@@ -34,18 +42,6 @@ export let CHUNK_CHARS = 4_000;
 const CACHE_GROUP_CHARS = 2_000;
 /** Entries kept before the group cache is cleared (bounds its memory). */
 const CACHE_ENTRIES = 4_096;
-
-/** For tests and benchmarks: change the chunk size. */
-export function setChunkChars(n: number): void {
-  CHUNK_CHARS = n;
-}
-
-let cacheEnabled = true;
-
-/** For tests and benchmarks: turn the statement-group cache off (or back on). */
-export function setGroupCache(enabled: boolean): void {
-  cacheEnabled = enabled;
-}
 
 const COMPOUND_WORDS = ['if', 'for', 'while', 'with'];
 const CLAUSE_WORDS = ['elif', 'else', 'except', 'finally'];
@@ -74,6 +70,10 @@ export class BlockParser {
   protected readonly pool: InternPool;
   /** Token arrays of the DSL parser, refilled chunk after chunk (no arrays per chunk). */
   protected readonly tokens = tokenBuffer();
+  /** Upper bound (characters) of one parse's text (BlockOptions.chunkChars). */
+  protected readonly chunkChars: number;
+  /** Whether repeated statement groups reuse their IR (BlockOptions.groupCache). */
+  protected readonly groupCache: boolean;
 
   constructor(
     protected readonly source: SourceText,
@@ -83,7 +83,10 @@ export class BlockParser {
     protected readonly jitFuncs: ReadonlySet<string> = new Set(),
     /** A streaming parse's placeholders: large blocks are read as extraction reaches them (see lazy-blocks.ts). */
     protected readonly lazy: LazyBlocks | null = null,
+    blocks: BlockOptions = {},
   ) {
+    this.chunkChars = blocks.chunkChars ?? CHUNK_CHARS;
+    this.groupCache = blocks.groupCache ?? true;
     this.pool = new InternPool(lazy ? 65_536 : Number.POSITIVE_INFINITY);
     this.report = {
       unsupported: (span: Span, message: string): never => failAt(source, span.start, span.end, 'unsupported-construct', message),
@@ -168,7 +171,7 @@ export class BlockParser {
 
   /**
    * Parses the block of logical lines [a, b) (base indentation: line a's). Its top-level
-   * statement groups are parsed in chunks of about CHUNK_CHARS; a group seen before (same
+   * statement groups are parsed in chunks of about `chunkChars`; a group seen before (same
    * text) is taken from the cache; a compound statement bigger than a chunk is split.
    * A chunk with an error is parsed again statement by statement (a compound one clause by
    * clause), so every statement with an error is reported, not only the first; then the block
@@ -305,7 +308,7 @@ export class BlockParser {
       while (e < b && (t.indent[e]! > base || (t.indent[e] === base && this.startsWithAny(e, CLAUSE_WORDS)))) e++;
       const start = t.start[g]!;
       const chars = t.end[e - 1]! - start;
-      if (chars > CHUNK_CHARS && e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
+      if (chars > this.chunkChars && e - g > 1 && this.startsWithAny(g, COMPOUND_WORDS)) {
         flush();
         try {
           out.push(this.splitCompound(g, e, base));
@@ -314,7 +317,7 @@ export class BlockParser {
           errors.push(...err.diagnostics);
         }
       } else {
-        const key = cacheEnabled && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
+        const key = this.groupCache && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
         const hit = key !== null ? this.cache.get(key) : undefined;
         if (hit) {
           pending.push({ g, e, key, stmts: shiftStmts(hit, start), store: false });
@@ -328,7 +331,7 @@ export class BlockParser {
           pending.push({ g, e, key, stmts: null, store });
           missChars += chars;
         }
-        if (missChars > CHUNK_CHARS || pending.length >= 4096) flush();
+        if (missChars > this.chunkChars || pending.length >= 4096) flush();
       }
       g = e;
     }

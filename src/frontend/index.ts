@@ -27,10 +27,11 @@ import { foreignHelpers, type HelperModule } from './foreign-helpers.js';
 import { readImports } from './imports.js';
 import { indentationError } from './indentation.js';
 import { LazyBlocks, type LazySizes } from './lazy-blocks.js';
-import { ProgramParser } from './program.js';
+import { type BlockOptions, ProgramParser } from './program.js';
 import { type ImportedHelpers, importedHelpers, type ModuleReader, unfollowedNote } from './project-imports.js';
 import { type LineTable, lineStartsWithWord, scanLines } from './scan.js';
 
+export type { BlockOptions } from './block-parser.js';
 export { unknownDefines } from './constants.js';
 export { type LazySizes, StreamAbandoned } from './lazy-blocks.js';
 export type { ModuleReader } from './project-imports.js';
@@ -59,6 +60,8 @@ export interface ParseOptions {
    * parsed for the run's file, which reads the bodies itself).
    */
   importBodies?: boolean;
+  /** How block bodies are parsed (chunk size, statement-group cache): for tests and benchmarks, defaults otherwise. */
+  blocks?: BlockOptions;
 }
 
 /**
@@ -126,7 +129,7 @@ function parseWithImports(text: string, path: string, opts: ParseOptions, home?:
   const lazy =
     opts.streaming && !bad ? new LazyBlocks(text, opts.streaming === true ? {} : opts.streaming, (stmts) => chunkNotes?.(stmts)) : null;
   const parserFor = (scope: ReadonlyMap<string, ConstValue>): ProgramParser =>
-    new ProgramParser(source, table, scope, imports, jitFuncs, lazy);
+    new ProgramParser(source, table, scope, imports, jitFuncs, lazy, opts.blocks);
   const parser = parserFor(constants);
   const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];
@@ -239,7 +242,17 @@ function parseWithImports(text: string, path: string, opts: ParseOptions, home?:
       const reader = modules;
       const runHome = dirname(path);
       const got = foreignHelpers(imported.helpers, own, { source, spell: imports.spell }, reader, (t, p) =>
-        parseWithImports(t, p, { ...(opts.defines ? { defines: opts.defines } : {}), modules: reader, importBodies: false }, runHome),
+        parseWithImports(
+          t,
+          p,
+          {
+            ...(opts.defines ? { defines: opts.defines } : {}),
+            ...(opts.blocks ? { blocks: opts.blocks } : {}),
+            modules: reader,
+            importBodies: false,
+          },
+          runHome,
+        ),
       );
       programs.push(...got.programs);
       stubNames = got.stubs;

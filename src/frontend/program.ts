@@ -13,7 +13,7 @@ import { type DecoratorRole, decoratorName, decoratorRole } from './decorators.j
 import { cleanLine } from './layout.js';
 import { FLAG_DIRTY, FLAG_ERROR, lineStartsWithWord } from './scan.js';
 
-export { CHUNK_CHARS, setChunkChars, setGroupCache } from './block-parser.js';
+export { type BlockOptions, CHUNK_CHARS } from './block-parser.js';
 
 /** Parses the text of one `@pl.program` class into a Program, header by header and body chunk by chunk. */
 export class ProgramParser extends BlockParser {

@@ -48,7 +48,7 @@
 import type { Diagnostic } from '../report/diagnostic.js';
 import { mergedAttrs } from './func-attrs.js';
 import type { AssignStmt, Commented, ConstValue, Expr, ForStmt, FunctionDef, IfStmt, Module, Program, ScopeStmt, Stmt } from './nodes.js';
-import { collectNames, depsText, keywords, printParam, printString, printType, subscriptIndex, targetText, top } from './print-expr.js';
+import { ExprPrinter, printString } from './print-expr.js';
 import { hoistDecls } from './visit.js';
 
 const INDENT = '    ';
@@ -91,17 +91,17 @@ function loopArgs(s: ForStmt): Expr[] {
   return isInt(a[0], 0) ? [a[1]!] : [a[0]!, a[1]!];
 }
 
-function tupleOf(elts: readonly Expr[]): string {
-  return elts.length === 1 ? `(${top(elts[0]!)},)` : `(${elts.map(top).join(', ')})`;
+function tupleOf(x: ExprPrinter, elts: readonly Expr[]): string {
+  return elts.length === 1 ? `(${x.top(elts[0]!)},)` : `(${elts.map(x.top).join(', ')})`;
 }
 
-function forHeader(s: ForStmt): string {
-  const parts = [...loopArgs(s).map(top), ...keywords(s.kwargs)];
-  if (s.initValues.length > 0) parts.push(`init_values=${tupleOf(s.initValues)}`);
+function forHeader(x: ExprPrinter, s: ForStmt): string {
+  const parts = [...loopArgs(s).map(x.top), ...x.keywords(s.kwargs)];
+  if (s.initValues.length > 0) parts.push(`init_values=${tupleOf(x, s.initValues)}`);
   const iter = `${LOOP_CALL[s.loopKind]}(${parts.join(', ')})`;
   let target: string;
   if (s.iterArgs.length > 0) {
-    const carried = tupleOf(s.iterArgs);
+    const carried = tupleOf(x, s.iterArgs);
     target = s.target ? `${s.target.id}, ${carried}` : carried;
   } else {
     target = s.target ? s.target.id : '_';
@@ -109,7 +109,7 @@ function forHeader(s: ForStmt): string {
   return `for ${target} in ${iter}:`;
 }
 
-function scopeHeader(s: ScopeStmt): string {
+function scopeHeader(x: ExprPrinter, s: ScopeStmt): string {
   const parts: string[] = [];
   let callee: string;
   let kws = s.kwargs;
@@ -133,20 +133,27 @@ function scopeHeader(s: ScopeStmt): string {
       callee = 'pl.cluster';
       break;
   }
-  parts.unshift(...s.args.map(top));
-  parts.push(...keywords(kws));
-  if (s.deps) parts.push(`deps=${depsText(s.deps)}`);
+  parts.unshift(...s.args.map(x.top));
+  parts.push(...x.keywords(kws));
+  if (s.deps) parts.push(`deps=${x.depsText(s.deps)}`);
   const as = s.asName ? ` as ${s.asName.id}` : '';
   return `with ${callee}(${parts.join(', ')})${as}:`;
 }
 
-const INDENTS: string[] = [];
+/** The indentation of the first depths, built once (read-only). */
+const INDENTS: readonly string[] = Array.from({ length: 16 }, (_, d) => INDENT.repeat(d));
 function indent(depth: number): string {
-  return (INDENTS[depth] ??= INDENT.repeat(depth));
+  return INDENTS[depth] ?? INDENT.repeat(depth);
 }
 
 class Printer {
   readonly lines: string[] = [];
+  /** The expression printer (with printModule's sink of the names printed as expressions). */
+  readonly x: ExprPrinter;
+
+  constructor(names: Set<string> | null = null) {
+    this.x = new ExprPrinter(names);
+  }
 
   line(depth: number, text: string): void {
     this.lines.push(indent(depth) + text);
@@ -173,31 +180,31 @@ class Printer {
     switch (s.kind) {
       case 'Assign': {
         if (s.sliceIndex && s.value.kind === 'Call' && s.value.args[1]) {
-          this.line(depth, `${s.targets[0]!.id}[${subscriptIndex(s.sliceIndex)}] = ${top(s.value.args[1])}`);
+          this.line(depth, `${s.targets[0]!.id}[${this.x.subscriptIndex(s.sliceIndex)}] = ${this.x.top(s.value.args[1])}`);
           return;
         }
         const ew = elementWrite(s);
         if (ew) {
-          this.line(depth, `${ew.name}[${subscriptIndex(ew.index)}] = ${top(ew.value)}`);
+          this.line(depth, `${ew.name}[${this.x.subscriptIndex(ew.index)}] = ${this.x.top(ew.value)}`);
           return;
         }
         let lhs: string;
-        if (s.targetPattern) lhs = s.targetPattern.elts.map(targetText).join(', ');
+        if (s.targetPattern) lhs = s.targetPattern.elts.map(this.x.targetText).join(', ');
         else if (s.targets.length === 1 && !s.tupleTarget) lhs = s.targets[0]!.id;
         else if (s.targets.length === 1) lhs = `(${s.targets[0]!.id},)`;
         else lhs = s.targets.map((t) => t.id).join(', ');
-        if (s.annotation) lhs += `: ${printType(s.annotation)}`;
-        this.line(depth, `${lhs} = ${top(s.value)}`);
+        if (s.annotation) lhs += `: ${this.x.type(s.annotation)}`;
+        this.line(depth, `${lhs} = ${this.x.top(s.value)}`);
         return;
       }
       case 'ExprStmt':
-        this.line(depth, top(s.value));
+        this.line(depth, this.x.top(s.value));
         return;
       case 'Return': {
         const v = s.value;
         if (!v) this.line(depth, 'return');
-        else if (v.kind === 'Tuple' && v.elts.length >= 2) this.line(depth, `return ${v.elts.map(top).join(', ')}`);
-        else this.line(depth, `return ${top(v)}`);
+        else if (v.kind === 'Tuple' && v.elts.length >= 2) this.line(depth, `return ${v.elts.map(this.x.top).join(', ')}`);
+        else this.line(depth, `return ${this.x.top(v)}`);
         return;
       }
       case 'Pass':
@@ -213,15 +220,15 @@ class Printer {
         this.ifStmt(s, depth, 'if');
         return;
       case 'While':
-        this.line(depth, `while ${top(s.cond)}:`);
+        this.line(depth, `while ${this.x.top(s.cond)}:`);
         this.body(s.body, depth + 1);
         return;
       case 'For':
-        this.line(depth, forHeader(s));
-        this.body(s.body, depth + 1, s.loopKind === 'while' && s.cond ? [`pl.cond(${top(s.cond)})`] : []);
+        this.line(depth, forHeader(this.x, s));
+        this.body(s.body, depth + 1, s.loopKind === 'while' && s.cond ? [`pl.cond(${this.x.top(s.cond)})`] : []);
         return;
       case 'Scope':
-        this.line(depth, scopeHeader(s));
+        this.line(depth, scopeHeader(this.x, s));
         this.body(s.body, depth + 1);
         return;
     }
@@ -229,7 +236,7 @@ class Printer {
 
   ifStmt(s: IfStmt, depth: number, keyword: 'if' | 'elif'): void {
     if (keyword === 'elif') this.comments(depth, s);
-    this.line(depth, `${keyword} ${top(s.cond)}:`);
+    this.line(depth, `${keyword} ${this.x.top(s.cond)}:`);
     this.body(s.then, depth + 1);
     if (s.orelse.length === 1 && s.orelse[0]!.kind === 'If') {
       this.ifStmt(s.orelse[0]!, depth, 'elif');
@@ -241,16 +248,16 @@ class Printer {
 
   func(f: FunctionDef, depth: number): void {
     this.comments(depth, f);
-    const kws = keywords(f.decoratorKwargs);
+    const kws = this.x.keywords(f.decoratorKwargs);
     if (f.jit) {
-      this.line(depth, `@${top(f.jit)}`);
+      this.line(depth, `@${this.x.top(f.jit)}`);
     } else if (f.funcKind === 'Opaque') {
       this.line(depth, kws.length === 0 ? '@pl.function' : `@pl.function(${kws.join(', ')})`);
     } else {
       this.line(depth, `@pl.function(${[`type=pl.FunctionType.${f.funcKind}`, ...kws].join(', ')})`);
     }
-    const params = f.jit || f.noSelf ? f.params.map(printParam) : ['self', ...f.params.map(printParam)];
-    const ret = f.returns ? ` -> ${printType(f.returns)}` : '';
+    const params = f.jit || f.noSelf ? f.params.map(this.x.param) : ['self', ...f.params.map(this.x.param)];
+    const ret = f.returns ? ` -> ${this.x.type(f.returns)}` : '';
     const oneLine = `def ${f.name}(${params.join(', ')})${ret}:`;
     if (INDENT.length * depth + oneLine.length <= MAX_DEF_LINE) {
       this.line(depth, oneLine);
@@ -260,7 +267,7 @@ class Printer {
       this.line(depth, `)${ret}:`);
     }
     const merged = mergedAttrs(f);
-    const attrs = merged ? [`pl.func_attr(${top(merged)})`] : [];
+    const attrs = merged ? [`pl.func_attr(${this.x.top(merged)})`] : [];
     if (f.hostSource) {
       // A HOST SubWorker's plain-Python body, as written (its docstring, if any, included).
       for (const l of attrs) this.line(depth + 1, l);
@@ -317,7 +324,12 @@ export function printFunction(f: FunctionDef, depth = 1): string {
 
 /** Canonical text of one `@pl.program` class, without imports or constants. */
 export function printProgram(p: Program): string {
-  const pr = new Printer();
+  return programText(p, null);
+}
+
+/** printProgram; every name printed as an expression goes into `names` (null: nowhere). */
+function programText(p: Program, names: Set<string> | null): string {
+  const pr = new Printer(names);
   pr.program(p, 0);
   return `${pr.lines.join('\n')}\n`;
 }
@@ -341,35 +353,30 @@ export function printModule(mod: Pick<Module, 'constants' | 'programs' | 'header
   if (m.programs.length === 0) return '';
   const used = new Set<string>();
   const texts: string[] = [];
-  try {
-    for (const p of m.programs) {
-      const mine = new Set<string>();
-      collectNames(mine);
-      const text = printProgram(p);
-      const locals: string[] = [];
-      for (const name of mine) {
-        const v = p.constants?.get(name);
-        const g = m.constants.get(name);
-        if (v !== undefined && (g === undefined || printConst(g) !== printConst(v))) locals.push(`${name} = ${printConst(v)}`);
-        else used.add(name);
-      }
-      if (locals.length === 0) {
-        texts.push(text);
-      } else {
-        // Bound in the builder function or test method around it: printed inside one.
-        const pr = new Printer();
-        const name = p.jit ? p.functions[p.functions.length - 1]!.name : p.name;
-        pr.line(0, `def build_${name}():`);
-        for (const l of locals) pr.line(1, l);
-        pr.lines.push('');
-        pr.program(p, 1);
-        pr.lines.push('');
-        pr.line(1, `return ${name}`);
-        texts.push(`${pr.lines.join('\n')}\n`);
-      }
+  for (const p of m.programs) {
+    const mine = new Set<string>();
+    const text = programText(p, mine);
+    const locals: string[] = [];
+    for (const name of mine) {
+      const v = p.constants?.get(name);
+      const g = m.constants.get(name);
+      if (v !== undefined && (g === undefined || printConst(g) !== printConst(v))) locals.push(`${name} = ${printConst(v)}`);
+      else used.add(name);
     }
-  } finally {
-    collectNames(null);
+    if (locals.length === 0) {
+      texts.push(text);
+    } else {
+      // Bound in the builder function or test method around it: printed inside one.
+      const pr = new Printer();
+      const name = p.jit ? p.functions[p.functions.length - 1]!.name : p.name;
+      pr.line(0, `def build_${name}():`);
+      for (const l of locals) pr.line(1, l);
+      pr.lines.push('');
+      pr.program(p, 1);
+      pr.lines.push('');
+      pr.line(1, `return ${name}`);
+      texts.push(`${pr.lines.join('\n')}\n`);
+    }
   }
   const body = texts.join('\n\n');
   const header = ['import pypto.language as pl'];

@@ -2,6 +2,9 @@
 // that answers the editor, so that hover and code actions never wait behind an analysis. Between
 // steps it reads its control port synchronously: a newer request for the same document (or a
 // close) cancels the one in progress, whose result is never sent.
+// This file is a thread's entry, as src/cli/ is the process's: the module-level state below (rule
+// session, queue, port) is the thread's own and stays here (scripts/check-imports.mjs allows it in
+// this file only); the modules it calls take everything as arguments.
 import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { contractsWith, type PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';

@@ -5,10 +5,9 @@
  */
 
 import { fc, test } from '@fast-check/vitest';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StmtParser } from '../../src/frontend/hand-stmt.js';
 import { parseModuleIsolated } from '../../src/frontend/index.js';
-import { setGroupCache } from '../../src/frontend/program.js';
 import type { Module } from '../../src/ir/nodes.js';
 
 const HEADER_LINES = 7;
@@ -43,14 +42,14 @@ function statementParses(run: () => void): number {
 const problems = (m: Module): [number, string, string][] =>
   (m.problems ?? []).map((d) => [d.location!.source.position(d.location!.start).line, d.code, d.message]);
 
-afterEach(() => setGroupCache(true));
+/** Every statement parsed (no statement-group cache): the parses are counted. */
+const UNCACHED = { blocks: { groupCache: false } };
 
 describe('error recovery', () => {
   it('an error at the end of a 60-statement body: reported, every statement parsed once', () => {
     const body = [...Array.from({ length: 60 }, (_, j) => `t${j} = pl.add(x, x) + y * ${j}`), 'z = y +', 'return x'];
-    setGroupCache(false);
     const n = statementParses(() => {
-      const m = parseModuleIsolated(module([body]), 'm.py');
+      const m = parseModuleIsolated(module([body]), 'm.py', UNCACHED);
       expect(m.problems!.map((d) => [d.code, d.message])).toEqual([['syntax-error', 'expected an expression']]);
     });
     expect(n).toBeLessThanOrEqual(2 * body.length);
@@ -73,10 +72,9 @@ describe('error recovery', () => {
       '    del e',
       'g = 2',
     ];
-    setGroupCache(false);
     let m: Module | undefined;
     const n = statementParses(() => {
-      m = parseModuleIsolated(module([body]), 'm.py');
+      m = parseModuleIsolated(module([body]), 'm.py', UNCACHED);
     });
     const at = (i: number): number => HEADER_LINES + 1 + i;
     expect(problems(m!)).toEqual([
@@ -99,11 +97,10 @@ describe('error recovery', () => {
   test.prop([fc.array(fc.array(line, { minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 3 })], { numRuns: 60 })(
     'random bodies: one diagnostic on each erroneous line and none elsewhere; each statement parsed at most twice',
     (bodies) => {
-      setGroupCache(false);
       const text = module(bodies.map((b) => b.map((l) => l.s)));
       let m: Module | undefined;
       const n = statementParses(() => {
-        m = parseModuleIsolated(text, 'm.py');
+        m = parseModuleIsolated(text, 'm.py', UNCACHED);
       });
       const expected: number[] = [];
       let lineNo = 6;

@@ -3,9 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { BlockParser } from '../../src/frontend/block-parser.js';
+import { StmtParser } from '../../src/frontend/hand-stmt.js';
 import { parseDefines, parseModule, parseModuleIsolated, readModule } from '../../src/frontend/index.js';
-import { CHUNK_CHARS, setChunkChars, setGroupCache } from '../../src/frontend/program.js';
 import { evalConst } from '../../src/ir/consts.js';
 import { structurallyEqual } from '../../src/ir/equal.js';
 import type { Expr, Module, Stmt } from '../../src/ir/nodes.js';
@@ -240,15 +241,7 @@ describe('chunked parsing', () => {
     return lines.join('\n');
   }
 
-  const parseWith = (chars: number, src: string): Module => {
-    const saved = CHUNK_CHARS;
-    setChunkChars(chars);
-    try {
-      return parseModule(src, 'big.py');
-    } finally {
-      setChunkChars(saved);
-    }
-  };
+  const parseWith = (chars: number, src: string): Module => parseModule(src, 'big.py', { blocks: { chunkChars: chars } });
 
   it.each([false, true])('small chunks give the same IR and spans as one chunk (nested=%s)', (nested) => {
     const src = bigProgram(300, nested);
@@ -258,6 +251,25 @@ describe('chunked parsing', () => {
     expect(strip(small.programs)).toEqual(strip(whole.programs));
     const last = whole.programs[0]!.functions[0]!.body.at(-1) as Stmt;
     expect(src.slice(last.start, last.end)).toBe('return t');
+  });
+
+  it('the chunk size is an option of each parse: smaller chunks, more parses, the next default parse unchanged', () => {
+    const src = bigProgram(300, false);
+    const parses = (chars?: number): number => {
+      const spy = vi.spyOn(
+        BlockParser.prototype as unknown as { matchRanges(r: number[], b: number, rule: string): unknown },
+        'matchRanges',
+      );
+      try {
+        parseModule(src, 'big.py', chars === undefined ? {} : { blocks: { chunkChars: chars } });
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const before = parses();
+    expect(parses(500)).toBeGreaterThan(before);
+    expect(parses()).toBe(before);
   });
 
   it('a syntax error inside a split compound statement is still located', () => {
@@ -287,13 +299,7 @@ describe('statement-group cache', () => {
 
   it('repeated groups get their own nodes with their own spans, equal to an uncached parse', () => {
     const cached = parseModule(src, 'c.py');
-    setGroupCache(false);
-    let plain: Module;
-    try {
-      plain = parseModule(src, 'c.py');
-    } finally {
-      setGroupCache(true);
-    }
+    const plain = parseModule(src, 'c.py', { blocks: { groupCache: false } });
     expect(JSON.stringify(cached.programs)).toBe(JSON.stringify(plain.programs));
     const body = cached.programs[0]!.functions[0]!.body;
     expect(body.length).toBe(24);
@@ -307,6 +313,23 @@ describe('statement-group cache', () => {
     expect(ifs[0]!.then[0]).not.toBe(ifs[1]!.then[0]);
     const sub = (ifs[3]!.then[0] as Extract<Stmt, { kind: 'Assign' }>).value as Extract<Expr, { kind: 'Submit' }>;
     expect(src.slice(sub.depsStart, sub.depsEnd)).toBe('[t]');
+  });
+
+  it('is an option of each parse: off, every repeated statement is parsed; the next parse without it caches again', () => {
+    const parses = (groupCache?: boolean): number => {
+      const spy = vi.spyOn(StmtParser.prototype as unknown as { guardedStmt(out: unknown[]): void }, 'guardedStmt');
+      try {
+        // (Small chunks: a group's IR is cached once its chunk is parsed.)
+        parseModule(src, 'c.py', { blocks: groupCache === undefined ? { chunkChars: 50 } : { chunkChars: 50, groupCache } });
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const cached = parses();
+    expect(parses(false)).toBeGreaterThan(cached);
+    expect(parses()).toBe(cached);
+    expect(parses(true)).toBe(cached);
   });
 });
 

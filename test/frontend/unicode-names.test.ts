@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { parseRule } from '../../src/frontend/dsl-parser.js';
 import { moduleErrors, parseModuleIsolated } from '../../src/frontend/index.js';
 import { emitChunk } from '../../src/frontend/layout.js';
-import { setGroupCache } from '../../src/frontend/program.js';
 import { scanLines } from '../../src/frontend/scan.js';
 import type { Module, Stmt } from '../../src/ir/nodes.js';
 import { walkStmts } from '../../src/ir/visit.js';
@@ -28,12 +27,7 @@ const kernel = (sig: string, body: string[]): string =>
 
 /** The module read with every statement parsed (no statement-group cache). */
 function read(text: string): Module {
-  setGroupCache(false);
-  try {
-    return parseModuleIsolated(text, 'm.py');
-  } finally {
-    setGroupCache(true);
-  }
+  return parseModuleIsolated(text, 'm.py', { blocks: { groupCache: false } });
 }
 
 /** Names assigned by the statements of the first function, in order. */

@@ -67,6 +67,24 @@ describe('the source tree structure check (npm run lint)', () => {
     expect(r.stderr).not.toContain('import cycle (');
   });
 
+  it('reports a module-level let or var in src/ (file:line), not in src/cli/, a thread entry, a function or a comment', () => {
+    const r = check(
+      tree({
+        'src/a/x.ts': 'const c = 1;\nexport let n = c;\n',
+        'src/a/y.ts': 'function f(): number {\n  let k = 1;\n  return k;\n}\n/*\nlet no = 1;\n*/\nvar v = f();\nconst s = `\nlet t`;\n',
+        'src/cli/main.ts': 'let argv: string[] = [];\nexport const a = argv;\n',
+        'src/lsp/analysis-worker.ts': 'let session = 0;\nexport const w = session;\n',
+        'src/lsp/other.ts': 'let session = 0;\nexport const w = session;\n',
+      }),
+    );
+    expect(r.status).toBe(1);
+    const says = (at: string, decl: string): string =>
+      `${at}: module-level mutable state (${decl}): the library holds none; pass it as an argument or keep it in an object the caller owns\n`;
+    expect(r.stderr).toBe(
+      says('src/a/x.ts:2', 'export let n = c;') + says('src/a/y.ts:8', 'var v = f();') + says('src/lsp/other.ts:1', 'let session = 0;'),
+    );
+  });
+
   it('reports a source file of more than 600 lines', () => {
     const r = check(tree({ 'src/a/long.ts': 'export const a = 1;\n'.repeat(601), 'src/a/ok.ts': 'export const b = 1;\n'.repeat(600) }));
     expect(r.status).toBe(1);
