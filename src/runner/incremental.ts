@@ -194,7 +194,11 @@ function* unitsSteps(
       constText(module.constants),
       jitNames,
       ...u.programs.map((p) => constText(p.constants)),
-      ...u.pieces.map((x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, x.end)}`),
+      // Each piece to the end of its last line: a fix is inserted at the next line's start, so
+      // what follows the piece on that line (trailing blanks, a comment) moves it.
+      ...u.pieces.map(
+        (x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1))}`,
+      ),
     ].join('\u0000'),
   );
   const missing = units.filter((_, k) => !previous.has(keys[k]!));

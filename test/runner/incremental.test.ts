@@ -153,4 +153,19 @@ describe('incremental audit, function by function', () => {
     },
     300_000,
   );
+
+  it('moves no reused fix when a blank is appended after a statement of an unchanged helper (found by the property)', () => {
+    // A trailing space on the helper's statement line moves the next line, where its fix is
+    // inserted: the helper's unit must be analysed again, not reused with the old offsets.
+    let text = MIXED;
+    let cache: ProgramCache = incremental(text, new Map()).cache;
+    for (const line of [6, 0]) {
+      const ls = text.split('\n');
+      ls[line] = `${ls[line]} `;
+      text = ls.join('\n');
+      const r = incremental(text, cache);
+      expect(r.findings.map((f) => shown(f.diagnostic))).toEqual(whole(text));
+      cache = r.cache;
+    }
+  });
 });
