@@ -1,6 +1,6 @@
 /**
  * The ptolog language server on a given connection. Diagnostics are `ptolog audit`'s findings
- * for the document's text (debounced; per document only the units — programs with the
+ * for the document's text (at once when a document is opened, debounced after a change; per document only the units — programs with the
  * `@pl.inline` helpers they call — whose text changed are re-analysed; an analysis a newer edit
  * makes stale stops at its next step and is never published). Hover and code actions answer
  * from the last published result without analysing: hover shows the code's catalog summary, the
@@ -335,7 +335,14 @@ export function startServer(connection: Connection, options: ServerOptions, base
 
   connection.onDidChangeConfiguration(() => void pullSettings());
 
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  // A document just opened is analysed at once (its first diagnostics do not wait for the
+  // debounce); later changes are debounced. (TextDocuments fires onDidOpen, then onDidChangeContent.)
+  const opened = new Set<string>();
+  documents.onDidOpen((e) => opened.add(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    const now = opened.delete(e.document.uri);
+    schedule(e.document.uri, now ? 0 : debounceMs);
+  });
   // Imported modules are read from disk: a saved file may be one, so the other open documents
   // are analysed again (a unit whose imported modules read the same is taken from the cache).
   documents.onDidSave((e) => {
