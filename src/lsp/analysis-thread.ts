@@ -41,6 +41,7 @@ export function analysisThread(
   const waiting = new Map<number, { uri: string; resolve: (a: Audited | undefined) => void }>();
   let dead = false;
   port.on('message', (r: AnalysisReply) => {
+    if (r.kind === 'warmed') return;
     const w = waiting.get(r.id);
     if (!w) return;
     waiting.delete(r.id);

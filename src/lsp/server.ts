@@ -155,6 +155,23 @@ export function startServer(connection: Connection, options: ServerOptions, base
     connection.console.error(`ptolog: internal error while ${what}: ${msg}`);
   };
 
+  // At once (not at initialize): the analysis thread loads the rules and runs them once while
+  // the editor starts up and opens its first document (given up when a document comes first).
+  try {
+    const path = join(base, 'ptolog-warm-up.py');
+    thread?.warm({
+      kind: 'warm',
+      path,
+      // (Its problems are told with the first document's.)
+      settings: wireSettings(withClientSettings(options.settingsFor(path), client, base).settings),
+      rulesGeneration,
+      base,
+      ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}),
+    });
+  } catch (e) {
+    logError('warming the analysis thread', e);
+  }
+
   /** A document's settings: the command line's and its configuration file's, then the editor's. */
   const settingsFor = (path: string): LspSettings => {
     const r = withClientSettings(options.settingsFor(path), client, base);
@@ -287,21 +304,6 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const init = params.initializationOptions as { clientCommands?: boolean } | undefined;
     // An editor extension that contributes the commands itself (VS Code) asks for none to be registered for it.
     clientCommands = init?.clientCommands === true;
-    // The analysis thread loads the rules (and runs them once) while the editor opens its first document.
-    try {
-      const path = join(base, 'ptolog-warm-up.py');
-      thread?.warm({
-        kind: 'warm',
-        path,
-        // (Its problems are told with the first document's.)
-        settings: wireSettings(withClientSettings(options.settingsFor(path), client, base).settings),
-        rulesGeneration,
-        base,
-        ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}),
-      });
-    } catch (e) {
-      logError('warming the analysis thread', e);
-    }
     return {
       capabilities: {
         // (Saves are told: a saved module may be a helper other open documents import.)
