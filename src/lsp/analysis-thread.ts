@@ -21,10 +21,11 @@ export type Audited = { findings: PassFinding[]; analysed: number; total: number
 /**
  * The analysis thread: `analyse` resolves with the audit, or with undefined when a newer request
  * for the document made it stale (the thread dropped it) or the thread failed (`failed` is then
- * called once, and the caller analyses in its own thread from then on).
+ * called once, and the caller analyses in its own thread from then on). `script`: the thread's
+ * compiled script, or a thread already started on it.
  */
 export function analysisThread(
-  script: string,
+  script: string | Worker,
   failed: (e: unknown) => void,
 ): {
   analyse: (m: Extract<WorkerMessage, { kind: 'analyse' }>) => Promise<Audited | undefined>;
@@ -32,7 +33,7 @@ export function analysisThread(
   warm: (m: Extract<WorkerMessage, { kind: 'warm' }>) => void;
   stop: () => void;
 } {
-  const worker = new Worker(script);
+  const worker = typeof script === 'string' ? new Worker(script) : script;
   worker.unref();
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ port: port2 }, [port2]);

@@ -138,7 +138,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
   let resolvesEdits = false;
   let clientCommands = false;
   /** The analysis thread (absent: analyses run in this thread, between messages). */
-  const script = options.thread === false ? undefined : workerScript();
+  const script = options.thread === false ? undefined : (options.worker ?? workerScript());
+  if (options.thread === false) void options.worker?.terminate();
   let thread = script
     ? analysisThread(script, (e) => {
         logError('analysing in the analysis thread (analysing in the main thread from now on)', e);
@@ -324,6 +325,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     connection.console.log(
       thread ? 'ptolog: documents are analysed on their own thread' : 'ptolog: documents are analysed on this thread, between messages',
     );
+    if (thread && options.worker) connection.console.log('ptolog: the analysis thread was started with the process');
     void pullSettings();
     if (!options.watch) return;
     try {

@@ -1,5 +1,5 @@
 // A document just opened is analysed at once: its first diagnostics do not wait for the
-// debounce that later changes wait for (the server runs in this process, on its own thread).
+// debounce that later changes wait for (the server runs in this process, analysing on this thread).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';

@@ -6,6 +6,7 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnalysisReply, WireSettings, WorkerMessage } from '../../src/lsp/worker-protocol.js';
 import { PASSES } from '../../src/passes/registry.js';
+import { initialize, startServer, stop } from './client.js';
 
 const SCRIPT = fileURLToPath(new URL('../../dist/bundle/analysis-worker.js', import.meta.url));
 const settings: WireSettings = { passes: PASSES.map((p) => p.name), ruleDirs: [], defines: [] };
@@ -58,6 +59,16 @@ const analyse = (id: number, uri: string): WorkerMessage => ({
   base,
 });
 const resultOf = (id: number) => (r: AnalysisReply) => r.kind !== 'warmed' && r.id === id;
+
+describe('ptolog lsp', () => {
+  it('starts its analysis thread with the process (bin/ptolog.js), before the CLI has loaded', async () => {
+    const s = startServer();
+    await initialize(s, base);
+    expect(await stop(s)).toBe(0);
+    expect(s.logs).toContain('ptolog: documents are analysed on their own thread');
+    expect(s.logs).toContain('ptolog: the analysis thread was started with the process');
+  }, 60_000);
+});
 
 describe('the analysis thread warm-up', () => {
   it('runs to its end when no document comes', async () => {
