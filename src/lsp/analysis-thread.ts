@@ -6,7 +6,7 @@ import { fromWire } from '../report/wire.js';
 import type { PassFinding } from './analysis.js';
 import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
 
-/** The compiled analysis thread (dist/lsp/analysis-worker.js; from the CLI's bundle too), if there is one. */
+/** The compiled analysis thread (dist/bundle/analysis-worker.js beside the CLI's bundle, else dist/lsp/analysis-worker.js), if there is one. */
 export function workerScript(): string | undefined {
   for (const rel of ['./analysis-worker.js', '../lsp/analysis-worker.js']) {
     const p = fileURLToPath(new URL(rel, import.meta.url));
