@@ -1,5 +1,6 @@
 // Bundles the compiled entry points (dist/, from tsc) into dist/bundle/ with rolldown: the CLI
-// (cli.js, what bin/ptolog.js runs), its `--jobs` worker thread (worker.js) and the rule engine's
+// (cli.js, what bin/ptolog.js runs), its `--jobs` worker thread (worker.js), the language
+// server's analysis thread (analysis-worker.js) and the rule engine's
 // library API (datalog.js, what bench/datalog runs). Node then compiles one module instead of
 // resolving, reading and linking a hundred or more (ohm-js alone is some fifty ESM files), which
 // is most of the start-up of a short run. Each entry is bundled on its own (its dependencies
@@ -21,6 +22,8 @@ const out = join(dist, 'bundle');
 const entries = {
   cli: join(dist, 'cli', 'main.js'),
   worker: join(dist, 'cli', 'worker.js'),
+  // The language server's analysis thread (found beside the CLI's chunks by workerScript()).
+  'analysis-worker': join(dist, 'lsp', 'analysis-worker.js'),
   datalog: join(dist, 'datalog', 'index.js'),
 };
 

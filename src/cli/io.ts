@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
@@ -26,6 +27,11 @@ export interface CliIO {
   ruleSession?: RuleSession;
   /** --no-cache: compile rule files from source, read and write no compiled-rules cache. */
   noCache?: boolean;
+  /**
+   * `lsp`: the language server's analysis thread, started by bin/ptolog.js before the CLI's
+   * modules load (it loads meanwhile). Default: the server starts its own.
+   */
+  analysisThread?: Worker;
 }
 
 async function readAllStdin(): Promise<Uint8Array> {

@@ -7,6 +7,7 @@ import type { CommandContext } from './context.js';
 import { type CliIO, EXIT_FAILURE, processIO, reportDiagnostics } from './io.js';
 
 export type { CommandContext } from './context.js';
+export { processIO } from './io.js';
 
 /** ptolog's version, from its package.json (two levels above src/cli and dist/cli). */
 export function version(): string {

@@ -6,7 +6,7 @@ import { fromWire } from '../report/wire.js';
 import type { PassFinding } from './analysis.js';
 import type { AnalysisReply, WorkerMessage } from './worker-protocol.js';
 
-/** The compiled analysis thread (dist/lsp/analysis-worker.js; from the CLI's bundle too), if there is one. */
+/** The compiled analysis thread (dist/bundle/analysis-worker.js beside the CLI's bundle, else dist/lsp/analysis-worker.js), if there is one. */
 export function workerScript(): string | undefined {
   for (const rel of ['./analysis-worker.js', '../lsp/analysis-worker.js']) {
     const p = fileURLToPath(new URL(rel, import.meta.url));
@@ -21,10 +21,11 @@ export type Audited = { findings: PassFinding[]; analysed: number; total: number
 /**
  * The analysis thread: `analyse` resolves with the audit, or with undefined when a newer request
  * for the document made it stale (the thread dropped it) or the thread failed (`failed` is then
- * called once, and the caller analyses in its own thread from then on).
+ * called once, and the caller analyses in its own thread from then on). `script`: the thread's
+ * compiled script, or a thread already started on it.
  */
 export function analysisThread(
-  script: string,
+  script: string | Worker,
   failed: (e: unknown) => void,
 ): {
   analyse: (m: Extract<WorkerMessage, { kind: 'analyse' }>) => Promise<Audited | undefined>;
@@ -32,7 +33,7 @@ export function analysisThread(
   warm: (m: Extract<WorkerMessage, { kind: 'warm' }>) => void;
   stop: () => void;
 } {
-  const worker = new Worker(script);
+  const worker = typeof script === 'string' ? new Worker(script) : script;
   worker.unref();
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ port: port2 }, [port2]);
@@ -41,6 +42,7 @@ export function analysisThread(
   const waiting = new Map<number, { uri: string; resolve: (a: Audited | undefined) => void }>();
   let dead = false;
   port.on('message', (r: AnalysisReply) => {
+    if (r.kind === 'warmed') return;
     const w = waiting.get(r.id);
     if (!w) return;
     waiting.delete(r.id);

@@ -37,6 +37,8 @@ const queue: AnalysisRequest[] = [];
 /** The warm-up asked for and not run yet (run only while no request waits). */
 let warmup: WarmMessage | undefined;
 let port: MessagePort | undefined;
+/** Whether a document has been analysed (the warm-up is then given up). */
+let analysedAny = false;
 
 /** Takes the control messages waiting on the port: queues requests, forgets closed documents. */
 function drain(): void {
@@ -46,7 +48,8 @@ function drain(): void {
 
 function take(m: WorkerMessage): void {
   if (m.kind === 'warm') {
-    warmup = m;
+    // (After a document's analysis the rules are loaded: a warm-up would only repeat work.)
+    if (!analysedAny) warmup = m;
     return;
   }
   if (m.kind === 'close') {
@@ -76,12 +79,15 @@ function warm(w: WarmMessage): void {
       drain();
       if (queue.length > 0) return;
     }
+    port!.postMessage({ kind: 'warmed' } satisfies AnalysisReply);
   } catch {
     // (The first request reports what went wrong, analysing its own document.)
   }
 }
 
 function run(r: AnalysisRequest): void {
+  analysedAny = true;
+  warmup = undefined;
   sessionOf(r);
   queue.splice(queue.indexOf(r), 1);
   try {

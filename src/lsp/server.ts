@@ -1,6 +1,6 @@
 /**
  * The ptolog language server on a given connection. Diagnostics are `ptolog audit`'s findings
- * for the document's text (debounced; per document only the units — programs with the
+ * for the document's text (at once when a document is opened, debounced after a change; per document only the units — programs with the
  * `@pl.inline` helpers they call — whose text changed are re-analysed; an analysis a newer edit
  * makes stale stops at its next step and is never published). Hover and code actions answer
  * from the last published result without analysing: hover shows the code's catalog summary, the
@@ -138,7 +138,8 @@ export function startServer(connection: Connection, options: ServerOptions, base
   let resolvesEdits = false;
   let clientCommands = false;
   /** The analysis thread (absent: analyses run in this thread, between messages). */
-  const script = options.thread === false ? undefined : workerScript();
+  const script = options.thread === false ? undefined : (options.worker ?? workerScript());
+  if (options.thread === false) void options.worker?.terminate();
   let thread = script
     ? analysisThread(script, (e) => {
         logError('analysing in the analysis thread (analysing in the main thread from now on)', e);
@@ -154,6 +155,23 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
     connection.console.error(`ptolog: internal error while ${what}: ${msg}`);
   };
+
+  // At once (not at initialize): the analysis thread loads the rules and runs them once while
+  // the editor starts up and opens its first document (given up when a document comes first).
+  try {
+    const path = join(base, 'ptolog-warm-up.py');
+    thread?.warm({
+      kind: 'warm',
+      path,
+      // (Its problems are told with the first document's.)
+      settings: wireSettings(withClientSettings(options.settingsFor(path), client, base).settings),
+      rulesGeneration,
+      base,
+      ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}),
+    });
+  } catch (e) {
+    logError('warming the analysis thread', e);
+  }
 
   /** A document's settings: the command line's and its configuration file's, then the editor's. */
   const settingsFor = (path: string): LspSettings => {
@@ -287,21 +305,6 @@ export function startServer(connection: Connection, options: ServerOptions, base
     const init = params.initializationOptions as { clientCommands?: boolean } | undefined;
     // An editor extension that contributes the commands itself (VS Code) asks for none to be registered for it.
     clientCommands = init?.clientCommands === true;
-    // The analysis thread loads the rules (and runs them once) while the editor opens its first document.
-    try {
-      const path = join(base, 'ptolog-warm-up.py');
-      thread?.warm({
-        kind: 'warm',
-        path,
-        // (Its problems are told with the first document's.)
-        settings: wireSettings(withClientSettings(options.settingsFor(path), client, base).settings),
-        rulesGeneration,
-        base,
-        ...(options.cacheSpec ? { cacheSpec: options.cacheSpec } : {}),
-      });
-    } catch (e) {
-      logError('warming the analysis thread', e);
-    }
     return {
       capabilities: {
         // (Saves are told: a saved module may be a helper other open documents import.)
@@ -322,6 +325,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
     connection.console.log(
       thread ? 'ptolog: documents are analysed on their own thread' : 'ptolog: documents are analysed on this thread, between messages',
     );
+    if (thread && options.worker) connection.console.log('ptolog: the analysis thread was started with the process');
     void pullSettings();
     if (!options.watch) return;
     try {
@@ -335,7 +339,14 @@ export function startServer(connection: Connection, options: ServerOptions, base
 
   connection.onDidChangeConfiguration(() => void pullSettings());
 
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  // A document just opened is analysed at once (its first diagnostics do not wait for the
+  // debounce); later changes are debounced. (TextDocuments fires onDidOpen, then onDidChangeContent.)
+  const opened = new Set<string>();
+  documents.onDidOpen((e) => opened.add(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    const now = opened.delete(e.document.uri);
+    schedule(e.document.uri, now ? 0 : debounceMs);
+  });
   // Imported modules are read from disk: a saved file may be one, so the other open documents
   // are analysed again (a unit whose imported modules read the same is taken from the cache).
   documents.onDidSave((e) => {

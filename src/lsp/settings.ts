@@ -3,6 +3,7 @@
  * (pyproject.toml `[tool.ptolog]`) and suppression comments (`# ptolog: ignore[code]`) plug into.
  */
 
+import type { Worker } from 'node:worker_threads';
 import type { ConstValue } from '../ir/nodes.js';
 import type { AuditStage } from '../passes/analyze.js';
 import type { PassSpec } from '../passes/registry.js';
@@ -46,6 +47,8 @@ export interface ServerOptions {
   watch?: (paths: readonly string[], changed: () => void) => () => void;
   /** false: analyse in the server's own thread, between messages (default: on an analysis thread when its compiled script is there). */
   thread?: boolean;
+  /** The analysis thread already started on analysis-worker.js (bin/ptolog.js starts it early); absent: the server starts it. */
+  worker?: Worker;
   /** Where compiled rule programs are cached (the CLI's: the package's prebuilt rules, the user's cache); absent: rules are compiled from source. */
   cacheSpec?: CacheSpec;
 }

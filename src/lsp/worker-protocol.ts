@@ -34,7 +34,7 @@ export interface AnalysisRequest {
 /**
  * Before any document: load the rules of these settings and run them once over a small kernel
  * (warm.ts), so that the first document's analysis finds them loaded and the engine's code
- * compiled. Given up as soon as a request comes.
+ * compiled. Given up as soon as a request comes, and not run once a document has been analysed.
  */
 export interface WarmMessage {
   kind: 'warm';
@@ -53,7 +53,8 @@ export interface CloseMessage {
 
 export type WorkerMessage = AnalysisRequest | CloseMessage | WarmMessage;
 
-/** The outcome of a request (none for a request made stale by a newer one). */
+/** The outcome of a request (none for a request made stale by a newer one), or a warm-up run to its end. */
 export type AnalysisReply =
   | { kind: 'result'; id: number; uri: string; passes: string[]; findings: WireBundle; analysed: number; total: number }
-  | { kind: 'failed'; id: number; uri: string; message: string };
+  | { kind: 'failed'; id: number; uri: string; message: string }
+  | { kind: 'warmed' };

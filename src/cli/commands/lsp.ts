@@ -71,6 +71,7 @@ export function registerLspCommand(program: Command, ctx: CommandContext): void 
               settingsFor: configuredSettings(settings, o.pass.length > 0, read),
               filterFindings: configuredFilter(read),
               watch: watchRulePaths,
+              ...(ctx.io.analysisThread ? { worker: ctx.io.analysisThread } : {}),
               // The compiled rules: the package's prebuilt ones and the user's cache (as every command uses them).
               ...withCacheSpec(cacheSpecOf(ctx.io.env ?? {}, ctx.io.noCache === true)),
             },
