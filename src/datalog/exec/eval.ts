@@ -460,8 +460,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       for (const r of s.relations) rels[r]!.compact();
       for (const r of done[i]!) rels[r]!.releaseIndexes();
       // A relation the next stratum does not read holds no index until one that does (which
-      // builds what it needs again): 1M-statement orchestration audit, ~300 MB of indexes and sets at its
-      // peak, most of relations read strata later. Only a relation a join read or wrote since it
+      // builds what it needs again): at a large evaluation's peak, most indexes and sets belong
+      // to relations read strata later. Only a relation a join read or wrote since it
       // was last let go of can hold one (`touched`).
       const next = nextEvaluated[i]!;
       let kept = 0;

@@ -109,8 +109,8 @@ export class EvalResult {
   sortedRows(id: number): Int32Array {
     const kinds = this.program.relations[id]!.kinds;
     const rel = this.storage[id]!;
-    // Fewer than two rows have one order: no text order of every symbol (a 1M-statement run's
-    // 2.3M symbols, +52 MB at its peak, for the empty bad_op_effect read right after evaluation).
+    // Fewer than two rows have one order: no text order of every symbol (a large run's millions
+    // of symbols, sorted at its peak, for an empty relation read right after evaluation).
     const ordered = rel.count > 1 && kinds.includes('symbol');
     return sortedRowOrder(rel, kinds, this.symbols, ordered ? this.symbolOrder() : undefined);
   }

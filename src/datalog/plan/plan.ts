@@ -180,8 +180,8 @@ export function buildPlan(input: PlanInput): Plan {
     // The plan runs once (a top-level body with nothing of the stratum's recursion in it, no
     // variable bound from outside): its first scan reads its relation once, so keys made of
     // constants (`expr(E, "Int", _, _)`) filter the rows as they are read instead of building an
-    // index on them, which the relation would hold while it lives (`expr` by kind: 32 MB at 1M
-    // Submits, with the evaluation's peak still ahead).
+    // index on them, which the relation would hold while it lives (a large relation's index,
+    // with the evaluation's peak still ahead).
     const once = top && (input.prebound?.length ?? 0) === 0 && lits.every((l) => l.k !== 'atom' || l.pos < 0);
     const ready = (t: Term): boolean => [...freeVars(t)].every((v) => bound.has(v));
     const remaining = [...lits];

@@ -7,8 +7,8 @@ import { DATALOG_RECIPE } from './datalog-recipe.js';
 // ohm-js exports makeRecipe (what its own CLI's precompiled grammar bundles call) without a type.
 const { makeRecipe } = ohm as unknown as { makeRecipe(recipe: unknown): ohm.Grammar };
 
-// A constant built when this module is first imported (about 1.5 ms, next to some 40 ms for
-// importing Ohm itself, which importing this module costs anyway): no lazily set module state.
+// A constant built when this module is first imported (cheap next to importing Ohm itself,
+// which importing this module costs anyway): no lazily set module state.
 // Commands that read no rules (`--version`, a file with no kernel) never import this module.
 const GRAMMAR = makeRecipe(JSON.parse(DATALOG_RECIPE));
 
