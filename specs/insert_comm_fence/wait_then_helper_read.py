@@ -1,7 +1,7 @@
 """A wait, then a cached GM read inside an inline helper the kernel calls, with no whole-GM
 cacheinvalid between: as written, that read may see stale peer data (as `wait_then_read` shows
-for a read in the kernel itself). Known bug (#28): the as-written wait -> read check does not
-follow inline helper calls, so only the missing marker after the wait is reported."""
+for a read in the kernel itself), because InlineFunctions expands the helper at the call: the
+read is reported in the helper, naming the wait."""
 
 import pypto.language as pl
 import pypto.language.distributed as pld
