@@ -60,6 +60,8 @@ const DSL_LOOPS: ReadonlySet<string> = new Set([
   'pl.unroll',
 ]);
 
+/** Attributes PyPTO's parser reads from the decorator only, before the body: it rejects them in pl.func_attr (ast_parser.py `_DECORATOR_ONLY_FUNC_ATTRS`). */
+const DECORATOR_ONLY_ATTRS: ReadonlySet<string> = new Set(['auto_scope', 'external_source']);
 /**
  * A list comprehension anywhere but a `deps=` list is rejected, as PyPTO does; so is a `deps=`
  * comprehension PyPTO cannot unroll at parse time: its iterable or a filter uses an IR variable
@@ -252,6 +254,12 @@ function readFuncAttrs(ctx: BuildCtx, body: Stmt[]): { attrs: DictExpr[]; rest: 
         );
       }
       keys.add(e.key.value);
+      if (e.key.kind === 'Str' && DECORATOR_ONLY_ATTRS.has(e.key.value)) {
+        ctx.report.unsupported(
+          e.key,
+          `'${e.key.value}' cannot be set with pl.func_attr() (PyPTO rejects it): pass it as the ${e.key.value}= keyword of @pl.function(...)`,
+        );
+      }
     }
     attrs.push(intEnumsAsInts(d));
   }
