@@ -30,3 +30,16 @@ describe('import roots', () => {
     expect(r.out).not.toContain('opaque publishing write');
   });
 });
+
+describe('a helper file in the run', () => {
+  it("its unresolved import is one note, in the helper's own words, when the kernel that imports it is audited with it", async () => {
+    const both = await run(['audit', 'specs/modules/deep_unresolved.py', 'specs/modules/lib/comm/shaky.py']);
+    const notes = both.out.split('\n').filter((l) => l.includes('note[unresolved-import]'));
+    expect(notes).toHaveLength(1);
+    // (shaky.py run as a script: Python searches its own folder first.)
+    expect(notes[0]).toContain('searched specs/modules/lib/comm, specs/modules');
+    // Alone, the kernel still names the helper's import, as it searched.
+    const alone = await run(['audit', 'specs/modules/deep_unresolved.py']);
+    expect(alone.out).toContain('shaky.py:7:1: note[unresolved-import]');
+  });
+});

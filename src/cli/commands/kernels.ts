@@ -19,6 +19,7 @@ import { settleHelperFiles } from '../helper-edits.js';
 import { type CliIO, EXIT_FAILURE, EXIT_OK, guarded, ruleSessionOf, writeSourceOut } from '../io.js';
 import { seconds, tupleCount } from '../limits.js';
 import { type ColorMode, colorize, Progress, statistics, thresholdExit, useColor } from '../output.js';
+import { ownViewFirst } from '../own-view.js';
 import { runTasks } from '../pool.js';
 import { Settings, type SharedOpts } from '../settings.js';
 import { expandTargets } from '../targets.js';
@@ -179,7 +180,11 @@ async function runAll(ctx: CommandContext, c: Collected, o: KernelOpts): Promise
   const results = await runTasks(c.tasks, jobs, ruleSessionOf(ctx.io), (d) => progress.tick(d));
   progress.end();
   // (A finding in a helper file is reported by each run that judges the helper: once.)
-  let findings = uniqueDiagnostics([...c.settings.warnings(), ...oneUnknownDefine(results.map((r) => fromWire(r.report)))]);
+  const perFile = ownViewFirst(
+    results.map((r) => fromWire(r.report)),
+    c.tasks.map((t) => t.file),
+  );
+  let findings = uniqueDiagnostics([...c.settings.warnings(), ...oneUnknownDefine(perFile)]);
   if (!o.verbose) findings = findings.filter((d) => !notAKernelsFile(d));
   if (o.quiet) findings = findings.filter((d) => d.severity === 'error');
   const fatal = uniqueDiagnostics([...c.errors, ...results.flatMap((r) => (r.fatal ? fromWire(r.fatal) : []))]);
