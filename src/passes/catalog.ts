@@ -17,6 +17,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DiagnosticError, type Severity } from '../report/diagnostic.js';
 import { SourceText } from '../report/source.js';
 import { AUDIT_STAGES, type AuditStage } from './audit-stage.js';
@@ -133,11 +134,10 @@ function contractOf(dir: string, fallback: string): string {
 }
 
 /**
- * The catalog of the rules directory `root` (its `diagnostics.toml` and each contract folder's)
- * and of the folders of `extraRuleFiles` (a `diagnostics.toml` beside a user's rule file).
- * A code declared twice is a located `catalog` error.
+ * The catalog files of the rules directory `root` (its `diagnostics.toml`, each folder's) and of
+ * the folders of `extraRuleFiles`, each with the contract its codes default to (whether it exists or not).
  */
-export function loadCatalog(root: string, extraRuleFiles: readonly string[] = []): Map<string, CatalogEntry> {
+export function catalogFiles(root: string, extraRuleFiles: readonly string[] = []): [path: string, contract: string][] {
   const files: [string, string][] = [[join(root, CATALOG_FILE), 'ptolog']];
   let folders: string[] = [];
   try {
@@ -147,13 +147,79 @@ export function loadCatalog(root: string, extraRuleFiles: readonly string[] = []
   }
   for (const f of folders) files.push([join(root, f, CATALOG_FILE), contractOf(join(root, f), f)]);
   for (const x of extraRuleFiles) files.push([join(dirname(x), CATALOG_FILE), contractOf(dirname(x), 'user')]);
+  return files;
+}
+
+/**
+ * A catalog file parsed when the package was built (scripts/prebuilt-catalog.mjs): its text,
+ * the contract its codes default to, and its entries (without `path`, the file's where it is read).
+ */
+export interface PrebuiltCatalog {
+  text: string;
+  contract: string;
+  entries: Omit<CatalogEntry, 'path'>[];
+}
+
+/** Where the build stores the shipped catalog files parsed (dist/catalog.json, beside dist/bundle/ and dist/passes/). */
+const PREBUILT_URL = new URL('../catalog.json', import.meta.url);
+
+/**
+ * The catalog files parsed when the package was built (none when run from the sources, or when
+ * the file is missing or not of this shape). A file is only used in place of parsing when its
+ * text and default contract are those read (loadCatalog), so an edited catalog is parsed again.
+ */
+export function prebuiltCatalogs(path: string = fileURLToPath(PREBUILT_URL)): PrebuiltCatalog[] {
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; files?: unknown };
+    if (data.format !== 1 || !Array.isArray(data.files)) return [];
+    return (data.files as unknown[]).filter(
+      (f): f is PrebuiltCatalog =>
+        typeof f === 'object' &&
+        f !== null &&
+        typeof (f as PrebuiltCatalog).text === 'string' &&
+        typeof (f as PrebuiltCatalog).contract === 'string' &&
+        Array.isArray((f as PrebuiltCatalog).entries),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** The entries of one catalog file: the prebuilt ones when its text and contract are among `prebuilt`'s, else parsed. */
+function entriesOf(path: string, text: string, contract: string, prebuilt: readonly PrebuiltCatalog[]): CatalogEntry[] {
+  const built = prebuilt.find((p) => p.text === text && p.contract === contract);
+  if (!built) return parseCatalog(path, text, contract);
+  return built.entries.map((e) => ({
+    code: e.code,
+    severity: e.severity,
+    contract: e.contract,
+    summary: e.summary,
+    help: e.help,
+    example: e.example,
+    ok: e.ok,
+    path,
+    stages: { ...e.stages },
+  }));
+}
+
+/**
+ * The catalog of the rules directory `root` (its `diagnostics.toml` and each contract folder's)
+ * and of the folders of `extraRuleFiles` (a `diagnostics.toml` beside a user's rule file).
+ * A code declared twice is a located `catalog` error. A file whose text is among `prebuilt`
+ * (default: the build's, prebuiltCatalogs) is not parsed again.
+ */
+export function loadCatalog(
+  root: string,
+  extraRuleFiles: readonly string[] = [],
+  prebuilt: readonly PrebuiltCatalog[] = prebuiltCatalogs(),
+): Map<string, CatalogEntry> {
   const out = new Map<string, CatalogEntry>();
   const read = new Set<string>();
-  for (const [path, contract] of files) {
+  for (const [path, contract] of catalogFiles(root, extraRuleFiles)) {
     if (read.has(resolve(path)) || !existsSync(path)) continue;
     read.add(resolve(path));
     const text = readFileSync(path, 'utf8');
-    for (const e of parseCatalog(path, text, contract)) {
+    for (const e of entriesOf(path, text, contract, prebuilt)) {
       const before = out.get(e.code);
       if (before) {
         const source = new SourceText(path, text);
