@@ -160,15 +160,17 @@ export interface PrebuiltCatalog {
   entries: Omit<CatalogEntry, 'path'>[];
 }
 
-/** Where the build stores the shipped catalog files parsed (dist/catalog.json, beside dist/bundle/ and dist/passes/). */
-const PREBUILT_URL = new URL('../catalog.json', import.meta.url);
+/** Where the build stores the shipped catalog files parsed: dist/catalog.json, one level above dist/bundle/ and dist/passes/. */
+function prebuiltPath(): string {
+  return join(fileURLToPath(new URL('..', import.meta.url)), 'catalog.json');
+}
 
 /**
  * The catalog files parsed when the package was built (none when run from the sources, or when
  * the file is missing or not of this shape). A file is only used in place of parsing when its
  * text and default contract are those read (loadCatalog), so an edited catalog is parsed again.
  */
-export function prebuiltCatalogs(path: string = fileURLToPath(PREBUILT_URL)): PrebuiltCatalog[] {
+export function prebuiltCatalogs(path: string = prebuiltPath()): PrebuiltCatalog[] {
   try {
     const data = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; files?: unknown };
     if (data.format !== 1 || !Array.isArray(data.files)) return [];

@@ -9,6 +9,7 @@ import { CATALOG_FILE, catalogFiles, loadCatalog, type PrebuiltCatalog, parseCat
 import { rulesDir } from '../../src/passes/registry.js';
 import { DiagnosticError } from '../../src/report/diagnostic.js';
 import { renderDiagnostics } from '../../src/report/text.js';
+import { runBin } from '../cli/helpers.js';
 
 /** What scripts/prebuilt-catalog.mjs stores for the catalogs of `root`. */
 function prebuiltOf(root: string): PrebuiltCatalog[] {
@@ -83,5 +84,18 @@ describe('the prebuilt catalog', () => {
     expect(prebuiltCatalogs(join(dir, 'other.json'))).toEqual([]);
     writeFileSync(join(dir, 'ok.json'), JSON.stringify({ format: 1, files: [...prebuilt, { text: 1 }] }));
     expect(prebuiltCatalogs(join(dir, 'ok.json'))).toEqual(prebuilt);
+  });
+});
+
+describe('the built CLI (dist/catalog.json)', () => {
+  it('ships the parsed catalogs, and reports an edited catalog of a --rules-root as it reads it', () => {
+    const files = prebuiltCatalogs(join('dist', 'catalog.json'));
+    expect(files.map((f) => f.contract).sort()).toEqual(['cache-policy', 'expand-manual-phase-fence', 'insert-comm-fence', 'ptolog']);
+    const root = rulesCopy();
+    const path = join(root, 'insert_comm_fence', CATALOG_FILE);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('severity = "note"', 'severity = "nope"'));
+    const r = runBin(['audit', '--rules-root', root, 'examples/ring_allreduce.py']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('error[catalog]: "nope" is not a severity');
   });
 });
