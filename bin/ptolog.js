@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The CLI as one bundle (dist/bundle/cli.js, built by `npm run build` from dist/cli/main.js):
-// Node loads a few modules instead of a few hundred at every start.
+// The CLI as one bundle (dist/bundle/cli.cjs, built by `npm run build` from dist/cli/main.js):
+// Node loads a few modules instead of a few hundred at every start, with the code cache the build
+// made for them (bin/code-cache.js); dist/bundle/cli.js, the same as an ES module, when that is missing.
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { loadBundle } from './code-cache.js';
 
 // `ptolog lsp`: the language server's analysis thread starts first, and loads while the CLI does.
 let analysisThread;
@@ -11,6 +14,7 @@ if (process.argv[2] === 'lsp' && existsSync(workerUrl)) {
   analysisThread = new Worker(workerUrl);
   analysisThread.unref();
 }
-const { main, processIO } = await import('../dist/bundle/cli.js');
+const script = fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url));
+const { main, processIO } = existsSync(script) ? loadBundle(script).exports : await import('../dist/bundle/cli.js');
 
 process.exitCode = await main(process.argv.slice(2), analysisThread ? { ...processIO, analysisThread } : processIO);

@@ -37,6 +37,16 @@ for (const [name, input] of Object.entries(entries)) {
     output: { dir: out, format: 'esm', chunkFileNames: `${name}-chunk-[hash].js` },
   });
 }
+// The CLI once more as CommonJS (cli.cjs and its cli-cjs-chunk-*.cjs), what bin/ptolog.js runs: a
+// script can be compiled with V8's code cache (bin/code-cache.js, written by scripts/code-cache.mjs
+// after a warm-up audit), which an ES module cannot on Node 20, so that a run neither parses the
+// bundle nor compiles the functions an audit calls again. cli.js stays for importers of the module.
+await build({
+  input: { cli: entries.cli },
+  platform: 'node',
+  logLevel: 'warn',
+  output: { dir: out, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'cli-cjs-chunk-[hash].cjs' },
+});
 // The grammars read at run time relative to their module (any .ohm file next to a compiled module).
 for (const dir of readdirSync(dist, { withFileTypes: true })) {
   if (!dir.isDirectory() || dir.name === 'bundle') continue;

@@ -1,0 +1,75 @@
+// Loads the CLI's CommonJS bundle (dist/bundle/cli.cjs and the chunks it requires) as V8 scripts
+// with the code cache the build wrote beside each file (`<file>.cache`, scripts/code-cache.mjs):
+// the bytecode of the bundle's top level and of every function a warm-up audit called, so that a
+// run neither parses the bundle nor compiles those functions again (Node 20 caches no ES module).
+// A cache is used only when it was made from this very text (a SHA-1 of the source in its header)
+// and is whole (a SHA-1 of the data); V8 itself rejects one of another V8 or other flags. Any
+// cache missing, foreign or rejected: the file is compiled as without one.
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+
+const MAGIC = Buffer.from('ptolog-code-cache-1\n');
+const SHA1 = 20;
+
+const sha1 = (data) => createHash('sha1').update(data).digest();
+
+/** The cached data of `file` made from its text `bytes`, or undefined (none, torn, or of another text). */
+function cachedDataOf(file, bytes) {
+  let buf;
+  try {
+    buf = readFileSync(`${file}.cache`);
+  } catch {
+    return undefined;
+  }
+  const head = MAGIC.length + 2 * SHA1;
+  if (buf.length <= head || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const data = buf.subarray(head);
+  if (!buf.subarray(MAGIC.length, MAGIC.length + SHA1).equals(sha1(bytes))) return undefined;
+  if (!buf.subarray(MAGIC.length + SHA1, head).equals(sha1(data))) return undefined;
+  return data;
+}
+
+/**
+ * Loads the CommonJS bundle whose entry is `entry` (a path): its files are run as scripts with
+ * their code caches; a `./` require is another file of the bundle, any other Node's. Returns the
+ * entry's exports, `cached` (the files V8 ran from their cache) and `writeCaches`, which writes each
+ * loaded file's cache as it stands (the build's scripts/code-cache.mjs calls it after a warm-up run).
+ */
+export function loadBundle(entry) {
+  const dir = dirname(entry);
+  const nodeRequire = createRequire(entry);
+  const modules = new Map();
+  const scripts = [];
+  const cached = [];
+  const load = (file) => {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const bytes = readFileSync(file);
+    const source = bytes.toString('utf8');
+    const cachedData = cachedDataOf(file, bytes);
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    scripts.push({ file, bytes, script });
+    if (cachedData && !script.cachedDataRejected) cached.push(file);
+    const module = { exports: {} };
+    modules.set(file, module);
+    const require = (id) => (id.startsWith('./') ? load(join(dir, id)) : nodeRequire(id));
+    script.runInThisContext()(module.exports, require, module, file, dir);
+    return module.exports;
+  };
+  const exports = load(entry);
+  const writeCaches = () => {
+    for (const { file, bytes, script } of scripts) {
+      const data = script.createCachedData();
+      const tmp = `${file}.cache.${process.pid}.tmp`;
+      writeFileSync(tmp, Buffer.concat([MAGIC, sha1(bytes), sha1(data), data]));
+      renameSync(tmp, `${file}.cache`);
+    }
+  };
+  return { exports, writeCaches, cached };
+}

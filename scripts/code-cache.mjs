@@ -1,0 +1,14 @@
+// Writes the code cache of the CLI's CommonJS bundle (dist/bundle/cli.cjs and its chunks, read by
+// bin/code-cache.js): the bundle is loaded and audits a shipped example, as a user's first run
+// would, so that the cache holds the bytecode of the functions an audit calls, not only of the
+// top level. Run by `npm run build` after compile-rules.mjs (the audit reads the compiled rules).
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from '../bin/code-cache.js';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const { exports, writeCaches } = loadBundle(join(root, 'dist', 'bundle', 'cli.cjs'));
+const quiet = { ...exports.processIO, stdout: () => {}, stderr: () => {} };
+const code = await exports.main(['audit', join(root, 'examples', 'ring_allreduce.py')], quiet);
+if (code !== 0) throw new Error(`the warm-up audit exited ${code}`);
+writeCaches();
