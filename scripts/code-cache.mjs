@@ -9,6 +9,6 @@ import { loadBundle } from '../bin/code-cache.js';
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { exports, writeCaches } = loadBundle(join(root, 'dist', 'bundle', 'cli.cjs'));
 const quiet = { ...exports.processIO, stdout: () => {}, stderr: () => {} };
-const code = await exports.main(['audit', join(root, 'examples', 'ring_allreduce.py')], quiet);
-if (code !== 0) throw new Error(`the warm-up audit exited ${code}`);
+// (Whatever it finds: the exit code says what the example reports, not whether the cache is good.)
+await exports.main(['audit', join(root, 'examples', 'ring_allreduce.py')], quiet);
 writeCaches();
