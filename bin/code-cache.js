@@ -54,7 +54,7 @@ export function loadBundle(entry) {
       filename: file,
       ...(cachedData ? { cachedData } : {}),
     });
-    scripts.push({ file, bytes, script });
+    scripts.push({ file, script });
     if (cachedData && !script.cachedDataRejected) cached.push(file);
     const module = { exports: {} };
     modules.set(file, module);
@@ -64,8 +64,9 @@ export function loadBundle(entry) {
   };
   const exports = load(entry);
   const writeCaches = () => {
-    for (const { file, bytes, script } of scripts) {
+    for (const { file, script } of scripts) {
       const data = script.createCachedData();
+      const bytes = readFileSync(file);
       const tmp = `${file}.cache.${process.pid}.tmp`;
       writeFileSync(tmp, Buffer.concat([MAGIC, sha1(bytes), sha1(data), data]));
       renameSync(tmp, `${file}.cache`);
