@@ -7,7 +7,7 @@ import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/prog
 import type { Clause, Kind, Term } from '../syntax/ast.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/2';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/3';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
