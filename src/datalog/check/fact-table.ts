@@ -28,13 +28,9 @@ export interface PackedFacts {
   argLocs: Int32Array;
 }
 
-/** A fact has no variables: the facts of a table share one empty map of their kinds (only ever read). */
-const NO_VARS: Map<string, Kind> = new Map();
-
 /** One fact of a FactTable as a program clause (RuleProgram's ProgramClause): its clause is made on first read. */
 export class PackedFact {
   private made: Clause | undefined;
-  readonly varKinds: Map<string, Kind> = NO_VARS;
 
   constructor(
     private readonly table: FactTable,
@@ -42,6 +38,8 @@ export class PackedFact {
     readonly index: number,
     readonly id: number,
     readonly head: number,
+    /** A fact has no variables: the facts of a table share one empty map of their kinds (only ever read). */
+    readonly varKinds: Map<string, Kind>,
   ) {}
 
   /** The fact's clause, the same object on every read. */
@@ -80,9 +78,10 @@ export class FactTable {
     this.isString = packed.isString;
     let width = 0;
     const clauses: PackedFact[] = [];
+    const noVars = new Map<string, Kind>();
     for (let i = 0; i < packed.clauseIds.length; i++) {
       width = Math.max(width, packed.starts[i + 1]! - packed.starts[i]!);
-      clauses.push(new PackedFact(this, i, packed.clauseIds[i]!, packed.heads[i]!));
+      clauses.push(new PackedFact(this, i, packed.clauseIds[i]!, packed.heads[i]!, noVars));
     }
     this.width = width;
     this.clauses = clauses;
