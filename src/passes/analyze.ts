@@ -96,7 +96,8 @@ export function loadRules(
     const loaded = session.cache
       ? loadCompiled(entry, extra, root, includeDirs, session, session.cache)
       : loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
-    const sources = loaded.program.clauses.filter((pc) => pc.clause.head.rel === 'finding').map((pc) => pc.clause.head.loc.source.path);
+    const finding = loaded.program.relation('finding')?.id;
+    const sources = loaded.program.clauses.filter((pc) => pc.head === finding).map((pc) => pc.clause.head.loc.source.path);
     const catalogFiles = [...extra, ...sources];
     // loadCatalog reads the catalogs of the root and of each folder in it whatever it is given:
     // only other folders make another catalog (the shipped contracts share one, parsed once).

@@ -87,9 +87,10 @@ const SEVERITIES: readonly string[] = ['error', 'warning', 'note'];
  */
 export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const finding = program.relation('finding')?.id;
   for (const pc of program.clauses) {
-    const head = pc.clause.head;
-    const sev = head.rel === 'finding' ? head.args[1] : undefined;
+    if (pc.head !== finding) continue;
+    const sev = pc.clause.head.args[1];
     if (sev?.kind !== 'str' || SEVERITIES.includes(sev.value)) continue;
     out.push(
       errorAt(sev.loc.source, sev.loc.start, sev.loc.end, 'bad-severity', `"${sev.value}" is not a severity`, {
@@ -106,9 +107,10 @@ export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
  */
 export function checkFindingCodes(program: RuleProgram, catalog: Catalog): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const finding = program.relation('finding')?.id;
   for (const pc of program.clauses) {
-    const head = pc.clause.head;
-    const code = head.rel === 'finding' ? head.args[0] : undefined;
+    if (pc.head !== finding) continue;
+    const code = pc.clause.head.args[0];
     if (code?.kind !== 'str' || catalog.has(code.value)) continue;
     const near = closestName(code.value, catalog.keys());
     out.push(

@@ -6,6 +6,7 @@ import type { RuleProgram } from '../../src/datalog/index.js';
 import { type CompiledStore, evaluate, loadProgramCached, type RuleCache } from '../../src/datalog/index.js';
 import { toPlain } from '../../src/datalog/plan/compiled.js';
 import { diskStore } from '../../src/datalog/plan/disk-store.js';
+import { contentHash } from '../../src/datalog/plan/rule-cache.js';
 import { loadRules } from '../../src/passes/analyze.js';
 import { PASSES, rulesDir } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
@@ -44,6 +45,18 @@ function project(incText: string): { dir: string; main: string } {
 
 const request = (p: { dir: string; main: string }) => ({ files: [p.main], includeDirs: [join(p.dir, 'lib')], libraries: {}, root: p.dir });
 
+/** An entry of `header` (its checksum replaced) and `body`. */
+function resummed(header: string, body: string): string {
+  return `${JSON.stringify({ ...(JSON.parse(header) as object), sum: contentHash(body) })}\n${body}`;
+}
+
+/** An entry's body with its first fact's clause id not an integer. */
+function forged(body: string): string {
+  const out = body.replace(/"rows":\[\d+,/, '"rows":[0.5,');
+  expect(out).not.toBe(body);
+  return out;
+}
+
 /** The one entry file of a cache directory. */
 function entryOf(dir: string): string {
   const names = readdirSync(dir).filter((n) => n.endsWith('.rules'));
@@ -65,6 +78,10 @@ describe('compiled-rules cache', () => {
         const read = loadRules(entry, [], rulesDir(), [], session({ ...cacheIn(dir), write: undefined }));
         expect(fingerprint(compiled)).toBe(fingerprint(plain));
         expect(fingerprint(read)).toBe(fingerprint(plain));
+        // Read back, every fact is packed (what evaluation loads; no syntax tree made per fact).
+        const facts = read.program.clauses.filter((pc) => pc.clause.isFact);
+        expect(facts.length).toBeGreaterThan(1000);
+        expect(read.program.facts?.clauses).toEqual(facts);
       }
     }
   });
@@ -125,6 +142,8 @@ describe('compiled-rules cache', () => {
       good.slice(0, nl) + good.slice(nl).replace('"b"', '"a"'),
       // Another build's entry (with a checksum of its own).
       `${JSON.stringify({ ...header, version: 'v0' })}${good.slice(nl)}`,
+      // A fact that is not well formed, under a checksum that matches it.
+      resummed(good.slice(0, nl), forged(good.slice(nl + 1))),
       good.replace('$ROOT/main.dl', '$ROOT/other.dl'),
     ];
     for (const text of damaged) {

@@ -5,6 +5,7 @@ import type { Arena } from '../storage/arena.js';
 import { FactDatabase } from '../storage/database.js';
 import type { RelationSchema } from '../storage/schema.js';
 import type { Clause, Kind } from '../syntax/ast.js';
+import { type FactTable, PackedFact } from './fact-table.js';
 import { type DepEdge, dependencyEdges } from './stratify.js';
 
 /** A declared relation of the checked program: its schema (what storage reads), where it is declared, its I/O directives. */
@@ -20,6 +21,16 @@ export interface ProgramClause {
   head: number;
   /** The kind of every variable of the clause (aggregate locals renamed `X@n`). */
   varKinds: Map<string, Kind>;
+}
+
+/** Whether `pc` is a fact (isFact), without making a packed fact's clause (see FactTable). */
+export function isFactClause(pc: ProgramClause): boolean {
+  return pc instanceof PackedFact || pc.clause.isFact;
+}
+
+/** Whether `pc` is a fact with no body (constants only), without making a packed fact's clause. */
+export function isBodilessFact(pc: ProgramClause): boolean {
+  return pc instanceof PackedFact || (pc.clause.isFact && pc.clause.body.length === 0);
 }
 
 export interface Stratum {
@@ -69,6 +80,12 @@ export class RuleProgram {
     edges?: readonly DepEdge[],
     /** The store of the `acrossPrograms` slots, when this program shares them with others (the programs one caller loads). */
     readonly shared?: SharedMemos,
+    /**
+     * When given, every fact of the program, packed (the clauses of its PackedFacts are among
+     * `clauses`, and no other clause is a fact): what evaluation loads (a program read from
+     * compiled rules has one).
+     */
+    readonly facts?: FactTable,
   ) {
     this.byName = new Map(relations.map((r) => [r.name, r]));
     this.edgeMemo = edges;

@@ -2,7 +2,7 @@
 
 import { arith } from '../check/consts.js';
 import { functorRuntime } from '../check/functors.js';
-import { MemoSlot, type ProgramClause, type RuleProgram } from '../check/program.js';
+import { isFactClause, MemoSlot, type ProgramClause, type RuleProgram } from '../check/program.js';
 import { buildPlan, type Choice, type Plan } from '../plan/plan.js';
 import { PlanMemo } from '../plan/plan-memo.js';
 import type { Index } from '../storage/column-index.js';
@@ -79,11 +79,11 @@ const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Ma
  * ids): flat `values` (a number, or for a string its index in `strings`), `starts` per fact.
  */
 interface WrittenFacts {
-  clauses: ProgramClause[];
+  clauses: readonly ProgramClause[];
   /** The relations facts are written for. */
   rels: Set<number>;
   plain: boolean;
-  strings: string[];
+  strings: readonly string[];
   /** hashString of each of `strings`. */
   hashes: Int32Array;
   heads: Int32Array;
@@ -96,6 +96,13 @@ interface WrittenFacts {
 }
 
 const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (program: RuleProgram): WrittenFacts => {
+  // Packed already (a program read from compiled rules): no fact's clause is made.
+  const t = program.facts;
+  if (t) {
+    const { clauses, strings, heads, clauseIds, starts, values, isString, width } = t;
+    const hashes = Int32Array.from(strings, hashString);
+    return { clauses, rels: new Set(heads), plain: true, strings, hashes, heads, clauseIds, starts, values, isString, width };
+  }
   const clauses = program.clauses.filter((c) => c.clause.isFact);
   const strings: string[] = [];
   const stringIndex = new Map<string, number>();
@@ -182,7 +189,7 @@ const STRATA = new MemoSlot('strata prepared for evaluation', (program: RuleProg
     const rec: ReadonlySet<number> = new Set(s.recursive ? s.relations : []);
     const rules = s.clauses
       .map((id) => program.clauses[id]!)
-      .filter((pc) => !pc.clause.isFact)
+      .filter((pc) => !isFactClause(pc))
       .map((pc) => {
         const atoms = pc.clause.body.flatMap((l) => (l.kind === 'atom' ? [program.byName.get(l.atom.rel)!.id] : []));
         return { pc, lower: atoms.filter((r) => !rec.has(r)), recursive: atoms.filter((r) => rec.has(r)) };

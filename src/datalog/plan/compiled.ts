@@ -3,11 +3,13 @@
 // the cache re-reads and compares every input file before it trusts an entry).
 import type { Diagnostic, Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
+import { FactTable, PackedFact } from '../check/fact-table.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
-import type { Clause, Kind, Term } from '../syntax/ast.js';
+import type { Clause } from '../syntax/ast.js';
+import { BadFacts, packFacts, unpackFacts } from './compiled-facts.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/2';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/3';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
@@ -20,7 +22,11 @@ export interface PlainRules {
   format: string;
   /** Source paths, in the program's source order. */
   paths: string[];
-  /** The encoded `{ relations, clauses, strata, warnings, edges }` (edges: the program's dependency edges, not computed again). */
+  /**
+   * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (edges: the program's
+   * dependency edges, not computed again; facts: the facts of the program in compiled-facts.ts's
+   * flat form, clauses: the other clauses).
+   */
   body: unknown;
 }
 
@@ -43,36 +49,11 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     return i;
   };
   for (const s of program.sources) sourceIndex(s);
-  const root = { relations: program.relations, clauses: program.clauses, strata: program.strata, warnings, edges: program.edges };
-  // Facts (the op catalog: most clauses) in a flat form, a tenth of the generic one's objects.
-  const factOf = (pc: ProgramClause): unknown[] | undefined => {
-    const c = pc.clause;
-    const h = c.head;
-    if (!c.isFact || c.body.length > 0 || pc.varKinds.size > 0 || !exactKeys(pc, 4) || !exactKeys(c, 4) || !exactKeys(h, 4))
-      return undefined;
-    if ([pc, c, h, c.loc, h.loc, h.nameLoc].some((x) => shared.has(x))) return undefined;
-    const src = c.loc.source;
-    if (h.loc.source !== src || h.nameLoc.source !== src) return undefined;
-    const out: unknown[] = [
-      pc.id,
-      pc.head,
-      sourceIndex(src),
-      h.rel,
-      c.loc.start,
-      c.loc.end,
-      h.loc.start,
-      h.loc.end,
-      h.nameLoc.start,
-      h.nameLoc.end,
-    ];
-    for (const a of h.args) {
-      if ((a.kind !== 'str' && a.kind !== 'num') || !exactKeys(a, 3) || a.loc.source !== src || shared.has(a) || shared.has(a.loc))
-        return undefined;
-      const small = a.kind === 'num' && a.value >= -MAX_SAFE && a.value <= MAX_SAFE;
-      out.push(a.kind === 'str' ? a.value : small ? Number(a.value) : { $b: a.value.toString() }, a.loc.start, a.loc.end);
-    }
-    return out;
-  };
+  // A packed fact (check/fact-table.ts) is read as the clause it makes.
+  const clauses = program.clauses.map((pc) =>
+    pc instanceof PackedFact ? { id: pc.id, clause: pc.clause, head: pc.head, varKinds: pc.varKinds } : pc,
+  );
+  const root = { relations: program.relations, strata: program.strata, warnings, edges: program.edges, clauses };
 
   // Objects reached more than once keep their identity (a disjunctive rule's clauses share locations).
   const seen = new Set<object>();
@@ -118,11 +99,17 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     }
     return own >= 0 ? { $d: own, v: out } : out;
   };
-  const body = encode({ ...root, clauses: [] }) as Record<string, unknown>;
-  body['clauses'] = program.clauses.map((pc) => {
-    const f = factOf(pc);
-    return f ? { $f: f } : encode(pc);
-  });
+  // Facts (the op catalog: most clauses) in a flat form (compiled-facts.ts), the other clauses
+  // as generic values; encoded (and so decoded) in this key order: shared objects are defined first.
+  const { facts, packed } = packFacts(clauses, program.relations, sourceIndex, shared);
+  const body = {
+    relations: encode(root.relations),
+    strata: encode(root.strata),
+    warnings: encode(root.warnings),
+    edges: encode(root.edges),
+    clauses: clauses.filter((pc) => !packed.has(pc)).map(encode),
+    facts,
+  };
   return { format: COMPILED_FORMAT, paths, body };
 }
 
@@ -140,9 +127,10 @@ export class BadCompiledRules extends Error {}
 /**
  * The program a plain form describes (made of `plain`'s own arrays and objects: the caller gives
  * it up, as JSON.parse returned it); `sourceOf(path)` gives the source text of each stored path
- * (the caller has read and verified it). `facts`, when given, holds fact clauses decoded before
- * (by source, then start offset): a fact equal to one there is that clause, not a copy (the
- * programs of one caller share their op catalog's thousands); `shared`, the program's store of
+ * (the caller has read and verified it). The facts stay packed (RuleProgram's FactTable), each
+ * one's clause made when first read; `facts`, when given, holds fact clauses made before (by
+ * source, then start offset): a fact equal to one there is that clause, not a copy (the programs
+ * of one caller share their op catalog's thousands); `shared`, the program's store of
  * memos it shares with the caller's other programs (RuleProgram). Throws BadCompiledRules on a
  * malformed form.
  */
@@ -163,9 +151,34 @@ export function fromPlain(
     return s;
   });
   const defs = new Map<number, unknown>();
-  // A fact has no variables: its facts share one empty map of their kinds (only ever read).
-  const noVars = new Map<string, Kind>();
+  // A stored value other than a plain object or array: `{"$x": ...}`, its key first (see toPlain).
+  const special = (k: string, o: Record<string, unknown>): unknown => {
+    switch (k) {
+      case '$s': {
+        const s = sources[o.$s as number];
+        if (!s) throw new BadCompiledRules('a source index is out of range');
+        return s;
+      }
+      case '$b':
+        if (typeof o.$b !== 'string' || !/^-?\d+$/.test(o.$b)) throw new BadCompiledRules('a bad number');
+        return BigInt(o.$b);
+      case '$r':
+        if (!defs.has(o.$r as number)) throw new BadCompiledRules('a reference to an undefined object');
+        return defs.get(o.$r as number);
+      case '$d': {
+        // Shared objects are trees (no cycles): decode, then register for later references.
+        const x = decode(o.v);
+        defs.set(o.$d as number, x);
+        return x;
+      }
+      case '$m':
+        if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
+        return new Map(o.$m.map((e) => (Array.isArray(e) && e.length === 2 ? [decode(e[0]), decode(e[1])] : badEntry())));
+    }
+    throw new BadCompiledRules(`an unknown stored value ${k}`);
+  };
   // In place: the parsed JSON's arrays and plain objects become the program's (no copy of each).
+  // (Cheap tests first: this runs over tens of thousands of objects before the JIT has warmed up.)
   const decode = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null) return v;
     if (Array.isArray(v)) {
@@ -173,128 +186,58 @@ export function fromPlain(
       return v;
     }
     const o = v as Record<string, unknown>;
-    if ('$l' in o) {
-      const l = o.$l as unknown[];
+    const l = o.$l as unknown[] | undefined;
+    if (l !== undefined) {
       const source = Array.isArray(l) ? sources[l[0] as number] : undefined;
       if (!source || typeof l[1] !== 'number' || typeof l[2] !== 'number') throw new BadCompiledRules('a bad location');
       return { source, start: l[1], end: l[2] };
     }
-    if ('$s' in o) {
-      const s = sources[o.$s as number];
-      if (!s) throw new BadCompiledRules('a source index is out of range');
-      return s;
+    let first = true;
+    for (const k in o) {
+      if (first && k.charCodeAt(0) === 36) return special(k, o);
+      first = false;
+      o[k] = decode(o[k]);
     }
-    if ('$b' in o) {
-      if (typeof o.$b !== 'string' || !/^-?\d+$/.test(o.$b)) throw new BadCompiledRules('a bad number');
-      return BigInt(o.$b);
-    }
-    if ('$r' in o) {
-      if (!defs.has(o.$r as number)) throw new BadCompiledRules('a reference to an undefined object');
-      return defs.get(o.$r as number);
-    }
-    if ('$d' in o) {
-      // Shared objects are trees (no cycles): decode, then register for later references.
-      const x = decode(o.v);
-      defs.set(o.$d as number, x);
-      return x;
-    }
-    if ('$f' in o) return factFrom(o.$f, sources, noVars, facts);
-    if ('$m' in o) {
-      if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
-      return new Map(o.$m.map((e) => (Array.isArray(e) && e.length === 2 ? [decode(e[0]), decode(e[1])] : badEntry())));
-    }
-    for (const k in o) o[k] = decode(o[k]);
     return o;
   };
-  const root = decode(plain.body) as { relations?: unknown; clauses?: unknown; strata?: unknown; warnings?: unknown; edges?: unknown };
-  if (
-    root === null ||
-    typeof root !== 'object' ||
-    ![root.relations, root.clauses, root.strata, root.warnings, root.edges].every(Array.isArray)
-  ) {
-    throw new BadCompiledRules('the program is incomplete');
+  const body = plain.body as Partial<Record<'relations' | 'strata' | 'warnings' | 'edges' | 'clauses' | 'facts', unknown>> | null;
+  if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
+  // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
+  const relations = decode(body.relations) as RuleProgram['relations'];
+  const strata = decode(body.strata) as RuleProgram['strata'];
+  const warnings = decode(body.warnings) as Diagnostic[];
+  const edges = decode(body.edges) as RuleProgram['edges'];
+  const rest = decode(body.clauses) as ProgramClause[];
+  if (![relations, strata, warnings, edges, rest].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
+  if (!relations.every((r, i) => r !== null && typeof r === 'object' && r.id === i && typeof r.name === 'string' && Array.isArray(r.kinds)))
+    throw new BadCompiledRules('a bad relation');
+  let table: FactTable;
+  try {
+    table = new FactTable(
+      unpackFacts(body.facts, sources, relations),
+      sources,
+      relations.map((r) => r.name),
+      facts,
+    );
+  } catch (e) {
+    throw e instanceof BadFacts ? new BadCompiledRules(e.message) : e;
   }
-  const program = new RuleProgram(
-    root.relations as RuleProgram['relations'],
-    root.clauses as RuleProgram['clauses'],
-    root.strata as RuleProgram['strata'],
-    sources,
-    root.edges as RuleProgram['edges'],
-    shared,
-  );
-  return { program, warnings: root.warnings as Diagnostic[] };
-}
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** Whether `o` has exactly `n` own keys (nothing a flat form would drop). */
-function exactKeys(o: object, n: number): boolean {
-  let k = 0;
-  for (const _ in o) k++;
-  return k === n;
-}
-
-/** The ProgramClause of a flat fact (see toPlain), its clause the equal one of `memo` when there is one. */
-function factFrom(
-  f: unknown,
-  sources: readonly SourceText[],
-  varKinds: Map<string, Kind>,
-  memo?: WeakMap<SourceText, Map<number, Clause>>,
-): ProgramClause {
-  if (!Array.isArray(f) || f.length < 10 || (f.length - 10) % 3 !== 0) throw new BadCompiledRules('a bad fact');
-  const source = sources[f[2] as number];
-  if (!source || typeof f[3] !== 'string' || !f.every((x, i) => i === 3 || i >= 10 || typeof x === 'number'))
-    throw new BadCompiledRules('a bad fact');
-  let known = memo?.get(source);
-  const seen = known?.get(f[4] as number);
-  if (seen && sameFact(seen, f)) return { id: f[0] as number, clause: seen, head: f[1] as number, varKinds };
-  if (f.slice(10).some((x, i) => i % 3 !== 0 && typeof x !== 'number')) throw new BadCompiledRules('a bad fact location');
-  const loc = (start: unknown, end: unknown): Location => {
-    if (typeof start !== 'number' || typeof end !== 'number') throw new BadCompiledRules('a bad fact location');
-    return { source, start, end };
-  };
-  const args: Term[] = [];
-  for (let i = 10; i < f.length; i += 3) {
-    const v = f[i] as unknown;
-    const at = loc(f[i + 1], f[i + 2]);
-    if (typeof v === 'string') args.push({ kind: 'str', value: v, loc: at });
-    else if (typeof v === 'number' && Number.isSafeInteger(v)) args.push({ kind: 'num', value: BigInt(v), loc: at });
-    else if (
-      typeof v === 'object' &&
-      v !== null &&
-      typeof (v as { $b?: unknown }).$b === 'string' &&
-      /^-?\d+$/.test((v as { $b: string }).$b)
-    ) {
-      args.push({ kind: 'num', value: BigInt((v as { $b: string }).$b), loc: at });
-    } else throw new BadCompiledRules('a bad fact argument');
+  // Every clause in its place (by id), each place taken once: the packed facts', then the others'.
+  const clauses: ProgramClause[] = new Array(table.clauses.length + rest.length);
+  for (const pc of table.clauses) {
+    if (pc.id >= clauses.length) throw new BadCompiledRules('a clause out of place');
+    clauses[pc.id] = pc;
   }
-  const clause: Clause = {
-    head: { rel: f[3], args, loc: loc(f[6], f[7]), nameLoc: loc(f[8], f[9]) },
-    body: [],
-    loc: loc(f[4], f[5]),
-    isFact: true,
-  };
-  if (memo) {
-    if (!known) memo.set(source, (known = new Map()));
-    known.set(f[4] as number, clause);
+  let someFact = false;
+  for (const pc of rest) {
+    const id = (pc as Partial<ProgramClause> | null)?.id;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= clauses.length || clauses[id] !== undefined)
+      throw new BadCompiledRules('a clause out of place');
+    clauses[id] = pc;
+    someFact ||= pc.clause?.isFact === true;
   }
-  return { id: f[0] as number, clause, head: f[1] as number, varKinds };
-}
-
-/** Whether the decoded fact `c` is what the flat fact `f` (already checked well-formed but for its arguments) decodes to. */
-function sameFact(c: Clause, f: unknown[]): boolean {
-  const h = c.head;
-  if (h.rel !== f[3] || h.args.length !== (f.length - 10) / 3) return false;
-  if (c.loc.end !== f[5] || h.loc.start !== f[6] || h.loc.end !== f[7] || h.nameLoc.start !== f[8] || h.nameLoc.end !== f[9]) return false;
-  return h.args.every((a, j) => {
-    const v = f[10 + 3 * j] as unknown;
-    if (a.loc.start !== f[11 + 3 * j] || a.loc.end !== f[12 + 3 * j]) return false;
-    if (a.kind === 'str') return v === a.value;
-    if (a.kind !== 'num') return false;
-    if (typeof v === 'number') return Number.isSafeInteger(v) && BigInt(v) === a.value;
-    const b = (v as { $b?: unknown } | null)?.$b;
-    return typeof b === 'string' && b === a.value.toString();
-  });
+  const program = new RuleProgram(relations, clauses, strata, sources, edges, shared, someFact ? undefined : table);
+  return { program, warnings };
 }
 
 function badEntry(): never {

@@ -5,7 +5,7 @@
 // evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
 // input relations' own tuples, as explain or a query would show them, are then never read.
 
-import { MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from '../check/program.js';
+import { isBodilessFact, MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from '../check/program.js';
 import type { Projection } from '../storage/schema.js';
 import type { Atom, Literal, Term } from '../syntax/ast.js';
 
@@ -83,7 +83,7 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   const used = program.relations.map(() => new Set<number>());
   const counted = new Set<number>();
   for (const pc of program.clauses) {
-    if (pc.clause.isFact && pc.clause.body.length === 0) continue; // (constants only: no atom)
+    if (isBodilessFact(pc)) continue; // (constants only: no atom)
     eachAtom(pc.clause.body, pc.clause.head.args, (a, inCount) => {
       const id = program.byName.get(a.rel)?.id;
       if (id === undefined) return;
@@ -113,13 +113,13 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   let out = program;
   if (keepCols.size > 0) {
     const clauses = program.clauses.map((pc): ProgramClause => {
+      if (isBodilessFact(pc)) return pc;
       const c = pc.clause;
-      if (c.isFact && c.body.length === 0) return pc;
       const head = { ...c.head, args: c.head.args.map((t) => projectTerm(t, keepCols)) };
       return { ...pc, clause: { ...c, head, body: projectLiterals(c.body, keepCols) } };
     });
     // (The same relations read by the same clauses: the dependency edges are the program's.)
-    out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges, program.shared);
+    out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges, program.shared, program.facts);
   }
   program.memo(PROJECTIONS).set(key, out);
   return out;

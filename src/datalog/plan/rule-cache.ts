@@ -3,6 +3,7 @@
 // reused while every one of those files reads the same. Ohm stays the parser of record: an entry
 // is only ever the checked result of a parse. Storage is the caller's (CompiledStore): the CLI
 // gives directories (disk-store.ts), `--jobs` workers a memory of what the main thread loaded.
+import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
@@ -88,9 +89,14 @@ export function textHash(text: string): string {
     .padStart(8, '0')}:${text.length}`;
 }
 
+/** The SHA-1 of a text's UTF-8 bytes (node:crypto's native code: entries and their inputs are megabytes), as 40 hex digits with the length. */
+export function contentHash(text: string): string {
+  return `${createHash('sha1').update(text, 'utf8').digest('hex')}:${text.length}`;
+}
+
 /** What a reader gave for a path, as recorded in an entry: a text's hash, `none`, or what else it was. */
 function stateOf(r: ReturnType<FileReader>): string {
-  if (typeof r === 'string') return `text:${textHash(r)}`;
+  if (typeof r === 'string') return `text:${contentHash(r)}`;
   return r === undefined ? 'none' : `other:${JSON.stringify(r)}`;
 }
 
@@ -100,7 +106,7 @@ interface Header {
   key: string;
   /** Each path read while compiling (stored form) with what it read. */
   inputs: [string, string][];
-  /** textHash of the body. */
+  /** contentHash of the body. */
   sum: string;
 }
 
@@ -171,7 +177,7 @@ export function loadProgramCached(
   const checked = checkProgram(loadFiles(req.files, recording, req.includeDirs, req.libraries, parse));
   const plain = toPlain(checked, store);
   const body = JSON.stringify(plain);
-  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sum: textHash(body) };
+  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sum: contentHash(body) };
   const entry = `${JSON.stringify(header)}\n${body}`;
   cache.memory?.set(name, entry);
   cache.write?.write(name, entry);
@@ -206,7 +212,7 @@ function readEntry(
       if (typeof read.got === 'string') texts.set(stored, read.got);
     }
     const body = text.slice(nl + 1);
-    if (textHash(body) !== header.sum) return undefined;
+    if (contentHash(body) !== header.sum) return undefined;
     return decode(JSON.parse(body) as PlainRules, sourceFrom(texts), memo);
   } catch {
     // Not JSON, a malformed program, a source it does not list: not an entry to trust.
