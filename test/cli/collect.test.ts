@@ -5,7 +5,7 @@
 
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { fullCollection } from '../../src/cli/collect.js';
+import { arrayBuffersAtLeast, fullCollection } from '../../src/cli/collect.js';
 
 const heap = (): number => getHeapStatistics().used_heap_size;
 
@@ -81,5 +81,20 @@ describe('fullCollection', () => {
     collect();
     // No collection ran: the dead objects are still counted (a scavenge may have taken a few).
     expect(heap()).toBeGreaterThan(full - 8 * 2 ** 20);
+  });
+
+  it("answers by the ArrayBuffers held, as memoryUsage() counts them (V8's external memory only rules out)", () => {
+    const mib = 2 ** 20;
+    let held: ArrayBuffer | null = new ArrayBuffer(80 * mib);
+    new Uint8Array(held).fill(1, 0, mib);
+    const ab = process.memoryUsage().arrayBuffers;
+    expect(getHeapStatistics().external_memory).toBeGreaterThanOrEqual(ab);
+    expect(arrayBuffersAtLeast(64 * mib)).toBe(true);
+    expect(arrayBuffersAtLeast(ab - mib)).toBe(true);
+    expect(arrayBuffersAtLeast(ab + 64 * mib)).toBe(false);
+    // Above V8's external memory: no ArrayBuffers count that much.
+    expect(arrayBuffersAtLeast(getHeapStatistics().external_memory + 64 * mib)).toBe(false);
+    expect(held.byteLength).toBe(80 * mib);
+    held = null;
   });
 });

@@ -176,3 +176,24 @@ describe('Relation growth', () => {
     expect(r.find(t)).toBe(2 ** 20);
   });
 });
+
+describe('Relation.index', () => {
+  it('gives one index per list of columns (in their order), the same each time until the indexes are released', () => {
+    const r = new Relation(3);
+    for (let i = 0; i < 10; i++) r.add([i, i % 3, 7], 0);
+    const a = r.index([0, 1]);
+    expect(r.index([0, 1])).toBe(a);
+    expect(r.index([0, 1].slice())).toBe(a);
+    const others = [r.index([1, 0]), r.index([0]), r.index([0, 1, 2]), r.index([1]), r.index([2, 1])];
+    expect(new Set([a, ...others]).size).toBe(6);
+    expect(r.index([1, 0])).toBe(others[0]);
+    expect(r.index([0])).toBe(others[1]);
+    a.ensure(r.count);
+    expect(a.find2(4, 1)).toBe(4);
+    r.releaseIndexes();
+    const b = r.index([0, 1]);
+    expect(b).not.toBe(a);
+    b.ensure(r.count);
+    expect(b.find2(5, 2)).toBe(5);
+  });
+});

@@ -66,7 +66,8 @@ export class Relation {
   private bitmapNeed = 0;
   /** `add2`'s tuple when it goes through `add` (made on first use). */
   private pair: Float64Array | null = null;
-  private readonly indexes = new Map<string, Index>();
+  /** The indexes made, in order (a relation has a few: found by comparing their columns, no key string made per lookup). */
+  private readonly indexes: Index[] = [];
   /** The rows' derivation heights. */
   private heights = new HeightSteps();
   /**
@@ -451,12 +452,16 @@ export class Relation {
 
   /** The index on `cols` (created empty on first use; call `ensure` before lookups). */
   index(cols: readonly number[]): Index {
-    const key = cols.join(',');
-    let ix = this.indexes.get(key);
-    if (!ix) {
-      ix = new Index(this, cols);
-      this.indexes.set(key, ix);
+    const n = cols.length;
+    for (const ix of this.indexes) {
+      const c = ix.cols;
+      if (c.length !== n) continue;
+      let i = 0;
+      while (i < n && c[i] === cols[i]) i++;
+      if (i === n) return ix;
     }
+    const ix = new Index(this, cols);
+    this.indexes.push(ix);
     return ix;
   }
 
@@ -480,9 +485,9 @@ export class Relation {
 
   /** Frees the indexes and the dedup set (rebuilt from the rows when next used). */
   releaseIndexes(): void {
-    if (this.indexes.size === 0 && this.set === null && this.bits === null) return; // (called for every relation after every stratum)
-    for (const ix of this.indexes.values()) ix.retire();
-    this.indexes.clear();
+    if (this.indexes.length === 0 && this.set === null && this.bits === null) return; // (called for every relation after every stratum)
+    for (const ix of this.indexes) ix.retire();
+    this.indexes.length = 0;
     if (this.set) this.pool?.release(this.set);
     this.set = null;
     if (this.bits) this.pool?.release(this.bits);
@@ -504,7 +509,7 @@ export class Relation {
    * set (rebuilt if needed): for a relation read after the arena it took its arrays from is reset.
    */
   detach(): void {
-    this.indexes.clear();
+    this.indexes.length = 0;
     this.set = null;
     this.bits = null;
     this.pool = null;
@@ -516,7 +521,7 @@ export class Relation {
   /** Bytes held by the rows, the set, the height steps and the indexes. */
   get bytes(): number {
     let n = this.data.byteLength + (this.set?.byteLength ?? 0) + (this.bits?.byteLength ?? 0) + this.heights.bytes;
-    for (const ix of this.indexes.values()) n += ix.bytes;
+    for (const ix of this.indexes) n += ix.bytes;
     return n;
   }
 
