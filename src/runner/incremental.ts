@@ -12,12 +12,13 @@
  * here).
  */
 
-import type { Module } from '../ir/nodes.js';
+import { functionMemo } from '../frontend/function-memo.js';
+import type { FunctionDef, Module } from '../ir/nodes.js';
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { Runner } from './runner.js';
-import { analysisUnits, type Piece, type Unit } from './units.js';
+import { analysisUnits, type Piece, type Unit, type Words } from './units.js';
 
 /** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
 export interface PassFinding {
@@ -38,15 +39,23 @@ export interface UnitStep {
   unit: string;
 }
 
-/** A document's per-unit analyses, keyed by what decides them (see `unitKey`). */
-export type ProgramCache = ReadonlyMap<string, UnitAudit>;
+/**
+ * What the analysis of a document keeps for the next one: its per-unit analyses, keyed by what
+ * decides them (see `unitsSteps`); the functions its parse read and their words (reused where
+ * their text is the same: function-memo.ts, units.ts).
+ */
+export interface ProgramCache {
+  readonly units: ReadonlyMap<string, UnitAudit>;
+  readonly functions: ReadonlyMap<string, FunctionDef>;
+  readonly words: ReadonlyMap<string, Words>;
+}
 
 /** The analysis of a document, unit by unit. */
 export interface ProgramsAudit {
   /** Sorted as the CLI sorts them, each once. */
   findings: PassFinding[];
   /** The cache to pass to the next analysis of the same document. */
-  cache: Map<string, UnitAudit>;
+  cache: ProgramCache;
   /** How many units were analysed now (the others came from the cache), of how many. */
   analysed: number;
   total: number;
@@ -151,14 +160,19 @@ export function* auditUnitsSteps(
   text: string,
   path: string,
   salt: string,
-  previous: ProgramCache,
+  previous?: ProgramCache,
 ): Generator<UnitStep, ProgramsAudit, void> {
   try {
     return yield* unitsSteps(typeof runner === 'function' ? runner() : runner, text, path, salt, previous);
   } catch (e) {
     // A rule file that does not load: its errors are the findings.
     if (e instanceof DiagnosticError) {
-      return { findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })), cache: new Map(), analysed: 0, total: 0 };
+      return {
+        findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })),
+        cache: { units: new Map(), functions: new Map(), words: new Map() },
+        analysed: 0,
+        total: 0,
+      };
     }
     throw e;
   }
@@ -169,12 +183,14 @@ function* unitsSteps(
   text: string,
   path: string,
   salt: string,
-  previous: ProgramCache,
+  previous: ProgramCache | undefined,
 ): Generator<UnitStep, ProgramsAudit, void> {
   const cache = new Map<string, UnitAudit>();
+  const before = previous?.units ?? new Map<string, UnitAudit>();
   // The imported modules read (path and what was read) decide every unit's analysis.
   const imports: string[] = [];
-  const module = runner.parse(text, path, (p, got) => imports.push(p, typeof got === 'string' ? got : JSON.stringify(got)));
+  const functions = functionMemo(previous?.functions);
+  const module = runner.parse(text, path, (p, got) => imports.push(p, typeof got === 'string' ? got : JSON.stringify(got)), functions);
   const source = module.source;
   // What the CLI reports besides the passes' findings: unknown -D names, the module's read errors and warnings.
   const problems = [...runner.defineWarnings(text, path, module), ...(module.problems ?? [])];
@@ -186,13 +202,12 @@ function* unitsSteps(
     .flatMap((p) => p.functions.map((f) => f.name))
     .sort()
     .join(',');
-  const units = analysisUnits(source, module.programs);
+  const words = { previous: previous?.words ?? new Map<string, Words>(), next: new Map<string, Words>() };
+  const units = analysisUnits(source, module.programs, words);
+  const shared = [salt, imports.join('\u0002'), constText(module.constants), jitNames].join('\u0000');
   const keys = units.map((u) =>
     [
-      salt,
-      imports.join('\u0002'),
-      constText(module.constants),
-      jitNames,
+      shared,
       ...u.programs.map((p) => constText(p.constants)),
       // Each piece to the end of its last line: a fix is inserted at the next line's start, so
       // what follows the piece on that line (trailing blanks, a comment) moves it.
@@ -201,14 +216,14 @@ function* unitsSteps(
       ),
     ].join('\u0000'),
   );
-  const missing = units.filter((_, k) => !previous.has(keys[k]!));
+  const missing = units.filter((_, k) => !before.has(keys[k]!));
   // Several units to analyse (a document opened): analysed together, each finding given to the
   // unit whose function holds it (one evaluation per pass, not one per unit and pass).
   const together = missing.length > 1 && !module.parts ? yield* batch(runner, text, path, module, missing, problemKeys) : null;
   let analysed = 0;
   for (const [k, u] of units.entries()) {
     const key = keys[k]!;
-    let audit = previous.get(key);
+    let audit = before.get(key);
     if (audit) {
       const old = audit;
       // The piece holding the offset (else the last one before it) moved by its own delta.
@@ -236,5 +251,5 @@ function* unitsSteps(
     seen.add(k);
     findings.push(byDiagnostic.get(d)!);
   }
-  return { findings, cache, analysed, total: units.length };
+  return { findings, cache: { units: cache, functions: functions.next, words: words.next }, analysed, total: units.length };
 }
