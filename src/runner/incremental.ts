@@ -205,17 +205,20 @@ function* unitsSteps(
   const words = { previous: previous?.words ?? new Map<string, Words>(), next: new Map<string, Words>() };
   const units = analysisUnits(source, module.programs, words);
   const shared = [salt, imports.join('\u0002'), constText(module.constants), jitNames].join('\u0000');
-  const keys = units.map((u) =>
-    [
-      shared,
-      ...u.programs.map((p) => constText(p.constants)),
-      // Each piece to the end of its last line: a fix is inserted at the next line's start, so
-      // what follows the piece on that line (trailing blanks, a comment) moves it.
-      ...u.pieces.map(
-        (x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1))}`,
-      ),
-    ].join('\u0000'),
-  );
+  // Each piece to the end of its last line: a fix is inserted at the next line's start, so what
+  // follows the piece on that line (trailing blanks, a comment) moves it. (A class program's
+  // stretches are pieces of each of its units: each read once.)
+  const pieceKeys = new Map<string, string>();
+  const pieceKey = (x: Piece): string => {
+    const at = `${x.start},${x.end}`;
+    let k = pieceKeys.get(at);
+    if (k === undefined) {
+      k = `${source.lineOf(x.start)}\u0001${source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1))}`;
+      pieceKeys.set(at, k);
+    }
+    return k;
+  };
+  const keys = units.map((u) => [shared, ...u.programs.map((p) => constText(p.constants)), ...u.pieces.map(pieceKey)].join('\u0000'));
   const missing = units.filter((_, k) => !before.has(keys[k]!));
   // Several units to analyse (a document opened): analysed together, each finding given to the
   // unit whose function holds it (one evaluation per pass, not one per unit and pass).

@@ -150,6 +150,8 @@ export function analysisUnits(source: SourceText, programs: readonly Program[], 
   });
   const byRoot = new Map<number, Unit>();
   const out: Unit[] = [];
+  // (A class program's stretches outside its functions, by program index: the same for each of its units.)
+  const gaps = new Map<number, Piece[]>();
   for (const [i, n] of nodes.entries()) {
     const r = find(i);
     let u = byRoot.get(r);
@@ -162,7 +164,9 @@ export function analysisUnits(source: SourceText, programs: readonly Program[], 
     if (!names) {
       u.functions.set(n.pi, (names = new Set()));
       u.indices.push(n.pi);
-      u.pieces.push(...gapsOf(programs[n.pi]!));
+      let g = gaps.get(n.pi);
+      if (!g) gaps.set(n.pi, (g = gapsOf(programs[n.pi]!)));
+      u.pieces.push(...g);
     }
     // (A program without functions: its one stretch is its whole span.)
     if (n.name === null) continue;
