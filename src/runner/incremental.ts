@@ -206,19 +206,28 @@ function* unitsSteps(
   const units = analysisUnits(source, module.programs, words);
   const shared = [salt, imports.join('\u0002'), constText(module.constants), jitNames].join('\u0000');
   // Each piece to the end of its last line: a fix is inserted at the next line's start, so what
-  // follows the piece on that line (trailing blanks, a comment) moves it. (A class program's
-  // stretches are pieces of each of its units: each read once.)
+  // follows the piece on that line (trailing blanks, a comment) moves it. With its start line
+  // when it holds what a finding may name: a function, a program's header (decorator and class
+  // line); a class program's other stretches (blank lines, comments, a docstring between its
+  // functions) hold no node: their text alone (a line added before one of them moves it, not its
+  // units' findings). (A class program's stretches are pieces of each of its units: each read once.)
   const pieceKeys = new Map<string, string>();
-  const pieceKey = (x: Piece): string => {
-    const at = `${x.start},${x.end}`;
+  const pieceKey = (x: Piece, lined: boolean): string => {
+    const at = `${x.start},${x.end},${lined}`;
     let k = pieceKeys.get(at);
     if (k === undefined) {
-      k = `${source.lineOf(x.start)}\u0001${source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1))}`;
+      const text = source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1));
+      k = lined ? `${source.lineOf(x.start)}\u0001${text}` : `\u0001${text}`;
       pieceKeys.set(at, k);
     }
     return k;
   };
-  const keys = units.map((u) => [shared, ...u.programs.map((p) => constText(p.constants)), ...u.pieces.map(pieceKey)].join('\u0000'));
+  const keys = units.map((u) => {
+    const named = new Set([...u.programs.map((p) => p.start), ...u.bodies.map((b) => b.start)]);
+    return [shared, ...u.programs.map((p) => constText(p.constants)), ...u.pieces.map((x) => pieceKey(x, named.has(x.start)))].join(
+      '\u0000',
+    );
+  });
   const missing = units.filter((_, k) => !before.has(keys[k]!));
   // Several units to analyse (a document opened): analysed together, each finding given to the
   // unit whose function holds it (one evaluation per pass, not one per unit and pass).

@@ -118,6 +118,16 @@ describe('incremental audit, function by function', () => {
     expect(third.findings.map((f) => shown(f.diagnostic))).toEqual(whole(again));
   });
 
+  it("a line added inside a method re-analyses its unit and the units after it, not those before (the program's blank stretches move)", () => {
+    const first = incremental(MIXED);
+    const i = MIXED.indexOf('        for step', MIXED.indexOf('def second'));
+    const edited = `${MIXED.slice(0, i)}\n${MIXED.slice(i)}`;
+    const next = incremental(edited, first.cache);
+    // (`first` before it is reused; `second`'s unit, and `step`'s and `tiled`'s after it, are analysed.)
+    expect([next.analysed, next.total]).toEqual([3, 4]);
+    expect(next.findings.map((f) => shown(f.diagnostic))).toEqual(whole(edited));
+  });
+
   it("editing the inline helper re-analyses its caller and re-publishes the caller's findings", () => {
     const first = incremental(MIXED);
     // The helper no longer writes: the caller's window store is gone with it.
