@@ -2,14 +2,15 @@
  * The editor's audit of a document (the language server, the playground): the runner's audit,
  * run unit by unit (analysisUnits: groups of functions, each function with those it calls or
  * that call it, `@pl.inline` helpers and JIT kernels with their callers) on one parse of the
- * text, so that a unit whose text (its functions' and its programs' outside their functions, at
- * the same start lines; constants, the imported modules read, settings and rules) is the same as
+ * text, so that a unit whose text (its functions' and its programs' outside their functions, the
+ * functions and program headers at the same start lines; constants, the imported modules read,
+ * settings and rules) is the same as
  * in the previous analysis of the document reuses that analysis, its findings moved to the
  * unit's new offsets. A keystroke inside one function re-analyses only that function's unit
  * (and the units after it when it adds or removes lines: findings name lines); editing a helper
  * re-analyses its callers, editing an imported module its importers. The findings are those of
- * `ptolog audit` on the same text. The cache is a value the caller keeps per document (no state
- * here).
+ * `ptolog audit` on the same text. The parse reads again only the functions whose text changed
+ * (function-memo.ts). The cache is a value the caller keeps per document (no state here).
  */
 
 import { functionMemo } from '../frontend/function-memo.js';
