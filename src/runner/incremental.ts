@@ -32,6 +32,8 @@ export interface UnitAudit {
   source: SourceText;
   pieces: Piece[];
   findings: PassFinding[];
+  /** The text of its programs' stretches that hold no node (see unitsSteps), checked besides the key. */
+  rest: string;
 }
 
 /** A step of the audit: the pass about to run and the functions of the unit it judges (`Program.function`). */
@@ -76,6 +78,27 @@ function moved(loc: Location, from: SourceText, to: SourceText, shift: (offset: 
   if (loc.source !== from) return loc;
   const delta = shift(loc.start);
   return { source: to, start: loc.start + delta, end: loc.end + delta };
+}
+
+/**
+ * The index of the first of `pieces` (sorted, not overlapping) that holds `offset` (its ends
+ * included), else of the last one ending before it; -1 when it comes before them all.
+ */
+function pieceAt(pieces: readonly Piece[], offset: number): number {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  let j = -1; // the last piece starting at or before `offset`
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (pieces[mid]!.start <= offset) {
+      j = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (j < 0) return -1;
+  // (Pieces may touch: the first one holding the offset.)
+  while (j > 0 && pieces[j - 1]!.end >= offset) j--;
+  return j;
 }
 
 /** A finding computed on `from` as it reads in `to`, where each piece of its unit moved by its own delta. */
@@ -223,33 +246,50 @@ function* unitsSteps(
     }
     return k;
   };
-  const keys = units.map((u) => {
+  // The stretches without nodes: the same for every unit of the same programs (one string per
+  // set of programs, compared besides the key rather than hashed into each unit's key).
+  const rests = new Map<string, string>();
+  const keys: string[] = [];
+  const restOf: string[] = [];
+  for (const u of units) {
     const named = new Set([...u.programs.map((p) => p.start), ...u.bodies.map((b) => b.start)]);
-    return [shared, ...u.programs.map((p) => constText(p.constants)), ...u.pieces.map((x) => pieceKey(x, named.has(x.start)))].join(
-      '\u0000',
-    );
-  });
-  const missing = units.filter((_, k) => !before.has(keys[k]!));
+    const parts = [shared, ...u.programs.map((p) => constText(p.constants))];
+    const signature = u.indices.join(',');
+    const rest = rests.get(signature);
+    const unnamed: string[] = [];
+    u.pieces.forEach((x, i) => {
+      // (Each named piece with its place among the unit's pieces: findings are moved piece by piece.)
+      if (named.has(x.start)) parts.push(`${i}\u0003${pieceKey(x, true)}`);
+      else if (rest === undefined) unnamed.push(pieceKey(x, false));
+    });
+    keys.push(parts.join('\u0000'));
+    if (rest === undefined) rests.set(signature, unnamed.join('\u0000'));
+    restOf.push(rests.get(signature)!);
+  }
+  const reused = (k: number): UnitAudit | undefined => {
+    const a = before.get(keys[k]!);
+    return a?.rest === restOf[k] ? a : undefined;
+  };
+  const missing = units.filter((_, k) => !reused(k));
   // Several units to analyse (a document opened): analysed together, each finding given to the
   // unit whose function holds it (one evaluation per pass, not one per unit and pass).
   const together = missing.length > 1 && !module.parts ? yield* batch(runner, text, path, module, missing, problemKeys) : null;
   let analysed = 0;
   for (const [k, u] of units.entries()) {
     const key = keys[k]!;
-    let audit = before.get(key);
+    let audit = reused(k);
     if (audit) {
       const old = audit;
       // The piece holding the offset (else the last one before it) moved by its own delta.
       const shift = (offset: number): number => {
-        let i = old.pieces.findIndex((x) => offset >= x.start && offset <= x.end);
-        if (i < 0) i = old.pieces.findLastIndex((x) => x.end <= offset);
+        const i = pieceAt(old.pieces, offset);
         return i >= 0 ? u.pieces[i]!.start - old.pieces[i]!.start : 0;
       };
       for (const f of old.findings) all.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, old.source, source, shift) });
     } else {
       const mine = together?.get(u) ?? (yield* analyseUnits(runner, text, path, module, [u], problemKeys));
       analysed++;
-      audit = { source, pieces: u.pieces, findings: mine };
+      audit = { source, pieces: u.pieces, findings: mine, rest: restOf[k]! };
       all.push(...mine);
     }
     cache.set(key, audit);
