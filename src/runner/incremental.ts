@@ -32,8 +32,6 @@ export interface UnitAudit {
   source: SourceText;
   pieces: Piece[];
   findings: PassFinding[];
-  /** The text of its programs' stretches that hold no node (see unitsSteps), checked besides the key. */
-  rest: string;
 }
 
 /** A step of the audit: the pass about to run and the functions of the unit it judges (`Program.function`). */
@@ -232,9 +230,11 @@ function* unitsSteps(
   // Each piece to the end of its last line: a fix is inserted at the next line's start, so what
   // follows the piece on that line (trailing blanks, a comment) moves it. With its start line
   // when it holds what a finding may name: a function, a program's header (decorator and class
-  // line); a class program's other stretches (blank lines, comments, a docstring between its
-  // functions) hold no node: their text alone (a line added before one of them moves it, not its
-  // units' findings). (A class program's stretches are pieces of each of its units: each read once.)
+  // line). A class program's other stretches (blank lines, comments, a docstring between its
+  // functions) hold no node: the one right before a function of the unit by its text (its
+  // comments are that function's), the others by their number alone (the unit's pieces are
+  // matched one to one when its findings are moved): a line added between two other functions
+  // moves the units after it, not this one. (A piece of several units is read once.)
   const pieceKeys = new Map<string, string>();
   const pieceKey = (x: Piece, lined: boolean): string => {
     const at = `${x.start},${x.end},${lined}`;
@@ -246,30 +246,18 @@ function* unitsSteps(
     }
     return k;
   };
-  // The stretches without nodes: the same for every unit of the same programs (one string per
-  // set of programs, compared besides the key rather than hashed into each unit's key).
-  const rests = new Map<string, string>();
-  const keys: string[] = [];
-  const restOf: string[] = [];
-  for (const u of units) {
-    const named = new Set([...u.programs.map((p) => p.start), ...u.bodies.map((b) => b.start)]);
-    const parts = [shared, ...u.programs.map((p) => constText(p.constants))];
-    const signature = u.indices.join(',');
-    const rest = rests.get(signature);
-    const unnamed: string[] = [];
+  const keys = units.map((u) => {
+    const heads = new Set(u.programs.map((p) => p.start));
+    const bodies = new Set(u.bodies.map((b) => b.start));
+    const parts = [shared, ...u.programs.map((p) => constText(p.constants)), `${u.pieces.length}`];
     u.pieces.forEach((x, i) => {
-      // (Each named piece with its place among the unit's pieces: findings are moved piece by piece.)
-      if (named.has(x.start)) parts.push(`${i}\u0003${pieceKey(x, true)}`);
-      else if (rest === undefined) unnamed.push(pieceKey(x, false));
+      // (Each piece keyed with its place among the unit's pieces.)
+      if (heads.has(x.start) || bodies.has(x.start)) parts.push(`${i}\u0003${pieceKey(x, true)}`);
+      else if (bodies.has(u.pieces[i + 1]?.start ?? -1)) parts.push(`${i}\u0003${pieceKey(x, false)}`);
     });
-    keys.push(parts.join('\u0000'));
-    if (rest === undefined) rests.set(signature, unnamed.join('\u0000'));
-    restOf.push(rests.get(signature)!);
-  }
-  const reused = (k: number): UnitAudit | undefined => {
-    const a = before.get(keys[k]!);
-    return a?.rest === restOf[k] ? a : undefined;
-  };
+    return parts.join('\u0000');
+  });
+  const reused = (k: number): UnitAudit | undefined => before.get(keys[k]!);
   const missing = units.filter((_, k) => !reused(k));
   // Several units to analyse (a document opened): analysed together, each finding given to the
   // unit whose function holds it (one evaluation per pass, not one per unit and pass).
@@ -289,7 +277,7 @@ function* unitsSteps(
     } else {
       const mine = together?.get(u) ?? (yield* analyseUnits(runner, text, path, module, [u], problemKeys));
       analysed++;
-      audit = { source, pieces: u.pieces, findings: mine, rest: restOf[k]! };
+      audit = { source, pieces: u.pieces, findings: mine };
       all.push(...mine);
     }
     cache.set(key, audit);

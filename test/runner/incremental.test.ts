@@ -118,7 +118,7 @@ describe('incremental audit, function by function', () => {
     expect(third.findings.map((f) => shown(f.diagnostic))).toEqual(whole(again));
   });
 
-  it("a line added inside a method re-analyses its unit and the units after it, not those before (the program's blank stretches move)", () => {
+  it('a line added inside a method or between two re-analyses the units after it, not those before', () => {
     const first = incremental(MIXED);
     const i = MIXED.indexOf('        for step', MIXED.indexOf('def second'));
     const edited = `${MIXED.slice(0, i)}\n${MIXED.slice(i)}`;
@@ -126,6 +126,12 @@ describe('incremental audit, function by function', () => {
     // (`first` before it is reused; `second`'s unit, and `step`'s and `tiled`'s after it, are analysed.)
     expect([next.analysed, next.total]).toEqual([3, 4]);
     expect(next.findings.map((f) => shown(f.diagnostic))).toEqual(whole(edited));
+    // A blank line between `first` and `second` (outside every function): the same.
+    const j = MIXED.lastIndexOf('    @pl.function', MIXED.indexOf('def second'));
+    const blank = `${MIXED.slice(0, j)}\n${MIXED.slice(j)}`;
+    const third = incremental(blank, first.cache);
+    expect([third.analysed, third.total]).toEqual([3, 4]);
+    expect(third.findings.map((f) => shown(f.diagnostic))).toEqual(whole(blank));
   });
 
   it("editing the inline helper re-analyses its caller and re-publishes the caller's findings", () => {
