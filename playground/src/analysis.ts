@@ -98,7 +98,7 @@ class Lru<V> {
 export class PlaygroundAnalyzer {
   private last: Done | undefined;
   private rules: string | undefined;
-  private units: ProgramCache = new Map();
+  private units: ProgramCache | undefined;
   private readonly results = new Lru<Done>(16);
   private readonly applied = new Lru<Pick<Done['response'], 'diff' | 'applyChanges' | 'applyError'>>(16);
   private analysedOnce = false;
@@ -235,7 +235,7 @@ export class PlaygroundAnalyzer {
     if (rules === this.rules) return;
     setVirtualFile(EXTRA_RULES_PATH, rules.trim() === '' ? undefined : rules);
     this.session.forget();
-    this.units = new Map();
+    this.units = undefined;
     this.rules = rules;
   }
 

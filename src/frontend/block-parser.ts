@@ -16,6 +16,7 @@ import type { SourceText } from '../report/source.js';
 import { type BuildCtx, type Clause, type Head, makeFor, makeIf, makeWhile, makeWith, type Reporter } from './build.js';
 import { ParseFailure, parseRule, type Rule } from './dsl-parser.js';
 import { syntaxDiagnostic } from './errors.js';
+import type { FunctionMemo } from './function-memo.js';
 import { SyntaxFault } from './hand-cursor.js';
 import { tokenBuffer } from './hand-tokens.js';
 import type { Imports } from './imports.js';
@@ -32,6 +33,8 @@ export interface BlockOptions {
   chunkChars?: number;
   /** Reuse the IR of a repeated statement group (default true); false parses every statement. */
   groupCache?: boolean;
+  /** The functions an earlier parse of the document read, reused where their text is the same (function-memo.ts). */
+  functions?: FunctionMemo;
 }
 
 /**
@@ -74,6 +77,8 @@ export class BlockParser {
   protected readonly chunkChars: number;
   /** Whether repeated statement groups reuse their IR (BlockOptions.groupCache). */
   protected readonly groupCache: boolean;
+  /** The functions of an earlier parse (BlockOptions.functions), null in a streaming parse. */
+  protected readonly memo: FunctionMemo | null;
 
   constructor(
     protected readonly source: SourceText,
@@ -87,6 +92,7 @@ export class BlockParser {
   ) {
     this.chunkChars = blocks.chunkChars ?? CHUNK_CHARS;
     this.groupCache = blocks.groupCache ?? true;
+    this.memo = lazy ? null : (blocks.functions ?? null);
     this.pool = new InternPool(lazy ? 65_536 : Number.POSITIVE_INFINITY);
     this.report = {
       unsupported: (span: Span, message: string): never => failAt(source, span.start, span.end, 'unsupported-construct', message),

@@ -6,10 +6,12 @@
  */
 
 import type { FunctionDef, Program, Stmt } from '../ir/nodes.js';
+import { shiftFunction } from '../ir/shift.js';
 import { DiagnosticError, errorAt, failAt } from '../report/diagnostic.js';
 import { BlockParser } from './block-parser.js';
 import { type DecoratorDesc, type DefHeadDesc, isHostSubWorker, makeFunction } from './build.js';
 import { type DecoratorRole, decoratorName, decoratorRole } from './decorators.js';
+import { lineEndAt, lineStartAt } from './function-memo.js';
 import { cleanLine } from './layout.js';
 import { FLAG_DIRTY, FLAG_ERROR, lineStartsWithWord } from './scan.js';
 
@@ -17,6 +19,9 @@ export { type BlockOptions, CHUNK_CHARS } from './block-parser.js';
 
 /** Parses the text of one `@pl.program` class into a Program, header by header and body chunk by chunk. */
 export class ProgramParser extends BlockParser {
+  /** What besides its text decides how a function reads here (the memo's key), once computed. */
+  private memoContext: string | undefined;
+
   /** True when logical line `l` is a `@pl.program` decorator (through the module's imports). */
   isProgramDecorator(l: number): boolean {
     return this.decoratorRole(l) === 'program';
@@ -217,8 +222,38 @@ export class ProgramParser extends BlockParser {
     return l === b - 1 && this.isEllipsis(l);
   }
 
-  /** Function group: decorator lines [g, h), `def` line h, body lines (h, e). `jit`: a module-level JIT kernel. */
+  /**
+   * Function group: decorator lines [g, h), `def` line h, body lines (h, e). `jit`: a module-level
+   * JIT kernel. With a memo (function-memo.ts), a function of the same text in the same context
+   * as one read before is that function moved here.
+   */
   private parseFunction(g: number, h: number, e: number, base: number, jit = false): FunctionDef {
+    const memo = this.memo;
+    if (!memo) return this.readFunction(g, h, e, base, jit);
+    const t = this.table;
+    const text = this.source.text;
+    const from = lineStartAt(text, t.start[g]!);
+    this.memoContext ??= JSON.stringify([
+      [...this.constants],
+      [...this.names],
+      [...this.jitFuncs].sort(),
+      this.chunkChars,
+      this.groupCache,
+    ]);
+    const key = `${jit ? 1 : 0}${this.memoContext}\u0000${text.slice(from, lineEndAt(text, t.end[e - 1]!))}`;
+    const kept = memo.previous.get(key) ?? memo.next.get(key);
+    if (kept) {
+      memo.next.set(key, kept);
+      return shiftFunction(kept, from);
+    }
+    const before = this.problems.length;
+    const f = this.readFunction(g, h, e, base, jit);
+    if (this.problems.length === before) memo.next.set(key, shiftFunction(f, -from));
+    return f;
+  }
+
+  /** parseFunction without the memo. */
+  private readFunction(g: number, h: number, e: number, base: number, jit: boolean): FunctionDef {
     const t = this.table;
     const text = this.source.text;
     const inlineEllipsis = /:\s*\.\.\.$/.test(text.slice(t.start[h]!, t.end[h]!));

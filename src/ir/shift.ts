@@ -6,7 +6,7 @@
  */
 
 import { empty } from './compact.js';
-import type { AssignStmt, Callee, Expr, Keyword, NameExpr, Stmt, TupleExpr, TypeExpr } from './nodes.js';
+import type { AssignStmt, Callee, DictExpr, Expr, FunctionDef, Keyword, NameExpr, Stmt, TupleExpr, TypeExpr } from './nodes.js';
 
 /** `stmts` copied with every span (and deps span) moved by `delta`. */
 export function shiftStmts(stmts: readonly Stmt[], delta: number): Stmt[] {
@@ -252,4 +252,37 @@ function shiftBare(s: Stmt, d: number): Stmt {
         end: s.end + d,
       };
   }
+}
+
+/**
+ * `f` copied with every span moved by `delta`, without comments (for the frontend's memo of
+ * functions parsed before: comments are attached to the copy afterwards).
+ */
+export function shiftFunction(f: FunctionDef, delta: number): FunctionDef {
+  const d = delta;
+  const out: FunctionDef = {
+    kind: 'Function',
+    name: f.name,
+    funcKind: f.funcKind,
+    decoratorKwargs: keywords(f.decoratorKwargs, d),
+    bareDecorator: f.bareDecorator,
+    params: f.params.map((p) => ({
+      name: p.name,
+      type: orNull(p.type, (x) => shiftType(x, d)),
+      direction: p.direction,
+      start: p.start + d,
+      end: p.end + d,
+    })),
+    returns: orNull(f.returns, (x) => shiftType(x, d)),
+    docstring: f.docstring,
+    attrs: f.attrs.map((a) => shiftExpr(a, d) as DictExpr),
+    body: f.body.length === 0 ? [] : f.body.map((s) => shiftBare(s, d)),
+    start: f.start + d,
+    end: f.end + d,
+  };
+  if (f.jit) out.jit = shiftExpr(f.jit, d);
+  if (f.noSelf) out.noSelf = true;
+  if (f.external) out.external = true;
+  if (f.hostSource) out.hostSource = f.hostSource.slice();
+  return out;
 }

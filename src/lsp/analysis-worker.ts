@@ -74,7 +74,7 @@ function sessionOf(r: AnalysisRequest | WarmMessage): RuleSession {
 function warm(w: WarmMessage): void {
   try {
     const s = sessionOf(w);
-    const steps = auditUnitsSteps(() => runnerOf(settingsOf(w.settings), s), WARM_KERNEL, w.path, '', new Map());
+    const steps = auditUnitsSteps(() => runnerOf(settingsOf(w.settings), s), WARM_KERNEL, w.path, '');
     for (let step = steps.next(); !step.done; step = steps.next()) {
       drain();
       if (queue.length > 0) return;
@@ -91,7 +91,7 @@ function run(r: AnalysisRequest): void {
   sessionOf(r);
   queue.splice(queue.indexOf(r), 1);
   try {
-    const steps = auditUnitsSteps(() => runnerOf(settingsOf(r.settings), session!), r.text, r.path, r.salt, caches.get(r.uri) ?? new Map());
+    const steps = auditUnitsSteps(() => runnerOf(settingsOf(r.settings), session!), r.text, r.path, r.salt, caches.get(r.uri));
     let step = steps.next();
     while (!step.done) {
       drain();

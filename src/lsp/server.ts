@@ -215,7 +215,7 @@ export function startServer(connection: Connection, options: ServerOptions, base
         if (!audit && thread) return;
       }
       if (!audit) {
-        const steps = auditUnitsSteps(() => runnerOf(settings, session), text, path, salt, caches.get(uri) ?? new Map());
+        const steps = auditUnitsSteps(() => runnerOf(settings, session), text, path, salt, caches.get(uri));
         let step = steps.next();
         while (!step.done) {
           await new Promise<void>((resolve) => setImmediate(resolve));

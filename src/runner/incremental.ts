@@ -2,22 +2,24 @@
  * The editor's audit of a document (the language server, the playground): the runner's audit,
  * run unit by unit (analysisUnits: groups of functions, each function with those it calls or
  * that call it, `@pl.inline` helpers and JIT kernels with their callers) on one parse of the
- * text, so that a unit whose text (its functions' and its programs' outside their functions, at
- * the same start lines; constants, the imported modules read, settings and rules) is the same as
+ * text, so that a unit whose text (its functions' and its programs' outside their functions, the
+ * functions and program headers at the same start lines; constants, the imported modules read,
+ * settings and rules) is the same as
  * in the previous analysis of the document reuses that analysis, its findings moved to the
  * unit's new offsets. A keystroke inside one function re-analyses only that function's unit
  * (and the units after it when it adds or removes lines: findings name lines); editing a helper
  * re-analyses its callers, editing an imported module its importers. The findings are those of
- * `ptolog audit` on the same text. The cache is a value the caller keeps per document (no state
- * here).
+ * `ptolog audit` on the same text. The parse reads again only the functions whose text changed
+ * (function-memo.ts). The cache is a value the caller keeps per document (no state here).
  */
 
-import type { Module } from '../ir/nodes.js';
+import { functionMemo } from '../frontend/function-memo.js';
+import type { FunctionDef, Module } from '../ir/nodes.js';
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
 import type { SourceText } from '../report/source.js';
 import type { Runner } from './runner.js';
-import { analysisUnits, type Piece, type Unit } from './units.js';
+import { analysisUnits, type Piece, type Unit, type Words } from './units.js';
 
 /** A finding and the pass whose rules derived it ('' for a parse or rule-file error). */
 export interface PassFinding {
@@ -38,15 +40,23 @@ export interface UnitStep {
   unit: string;
 }
 
-/** A document's per-unit analyses, keyed by what decides them (see `unitKey`). */
-export type ProgramCache = ReadonlyMap<string, UnitAudit>;
+/**
+ * What the analysis of a document keeps for the next one: its per-unit analyses, keyed by what
+ * decides them (see `unitsSteps`); the functions its parse read and their words (reused where
+ * their text is the same: function-memo.ts, units.ts).
+ */
+export interface ProgramCache {
+  readonly units: ReadonlyMap<string, UnitAudit>;
+  readonly functions: ReadonlyMap<string, FunctionDef>;
+  readonly words: ReadonlyMap<string, Words>;
+}
 
 /** The analysis of a document, unit by unit. */
 export interface ProgramsAudit {
   /** Sorted as the CLI sorts them, each once. */
   findings: PassFinding[];
   /** The cache to pass to the next analysis of the same document. */
-  cache: Map<string, UnitAudit>;
+  cache: ProgramCache;
   /** How many units were analysed now (the others came from the cache), of how many. */
   analysed: number;
   total: number;
@@ -66,6 +76,27 @@ function moved(loc: Location, from: SourceText, to: SourceText, shift: (offset: 
   if (loc.source !== from) return loc;
   const delta = shift(loc.start);
   return { source: to, start: loc.start + delta, end: loc.end + delta };
+}
+
+/**
+ * The index of the first of `pieces` (sorted, not overlapping) that holds `offset` (its ends
+ * included), else of the last one ending before it; -1 when it comes before them all.
+ */
+function pieceAt(pieces: readonly Piece[], offset: number): number {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  let j = -1; // the last piece starting at or before `offset`
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (pieces[mid]!.start <= offset) {
+      j = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (j < 0) return -1;
+  // (Pieces may touch: the first one holding the offset.)
+  while (j > 0 && pieces[j - 1]!.end >= offset) j--;
+  return j;
 }
 
 /** A finding computed on `from` as it reads in `to`, where each piece of its unit moved by its own delta. */
@@ -151,14 +182,19 @@ export function* auditUnitsSteps(
   text: string,
   path: string,
   salt: string,
-  previous: ProgramCache,
+  previous?: ProgramCache,
 ): Generator<UnitStep, ProgramsAudit, void> {
   try {
     return yield* unitsSteps(typeof runner === 'function' ? runner() : runner, text, path, salt, previous);
   } catch (e) {
     // A rule file that does not load: its errors are the findings.
     if (e instanceof DiagnosticError) {
-      return { findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })), cache: new Map(), analysed: 0, total: 0 };
+      return {
+        findings: e.diagnostics.map((d) => ({ pass: '', diagnostic: d })),
+        cache: { units: new Map(), functions: new Map(), words: new Map() },
+        analysed: 0,
+        total: 0,
+      };
     }
     throw e;
   }
@@ -169,12 +205,14 @@ function* unitsSteps(
   text: string,
   path: string,
   salt: string,
-  previous: ProgramCache,
+  previous: ProgramCache | undefined,
 ): Generator<UnitStep, ProgramsAudit, void> {
   const cache = new Map<string, UnitAudit>();
+  const before = previous?.units ?? new Map<string, UnitAudit>();
   // The imported modules read (path and what was read) decide every unit's analysis.
   const imports: string[] = [];
-  const module = runner.parse(text, path, (p, got) => imports.push(p, typeof got === 'string' ? got : JSON.stringify(got)));
+  const functions = functionMemo(previous?.functions);
+  const module = runner.parse(text, path, (p, got) => imports.push(p, typeof got === 'string' ? got : JSON.stringify(got)), functions);
   const source = module.source;
   // What the CLI reports besides the passes' findings: unknown -D names, the module's read errors and warnings.
   const problems = [...runner.defineWarnings(text, path, module), ...(module.problems ?? [])];
@@ -186,35 +224,53 @@ function* unitsSteps(
     .flatMap((p) => p.functions.map((f) => f.name))
     .sort()
     .join(',');
-  const units = analysisUnits(source, module.programs);
-  const keys = units.map((u) =>
-    [
-      salt,
-      imports.join('\u0002'),
-      constText(module.constants),
-      jitNames,
-      ...u.programs.map((p) => constText(p.constants)),
-      // Each piece to the end of its last line: a fix is inserted at the next line's start, so
-      // what follows the piece on that line (trailing blanks, a comment) moves it.
-      ...u.pieces.map(
-        (x) => `${source.position(x.start).line}\u0001${source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1))}`,
-      ),
-    ].join('\u0000'),
-  );
-  const missing = units.filter((_, k) => !previous.has(keys[k]!));
+  const words = { previous: previous?.words ?? new Map<string, Words>(), next: new Map<string, Words>() };
+  const units = analysisUnits(source, module.programs, words);
+  const shared = [salt, imports.join('\u0002'), constText(module.constants), jitNames].join('\u0000');
+  // Each piece to the end of its last line: a fix is inserted at the next line's start, so what
+  // follows the piece on that line (trailing blanks, a comment) moves it. With its start line
+  // when it holds what a finding may name: a function, a program's header (decorator and class
+  // line). A class program's other stretches (blank lines, comments, a docstring between its
+  // functions) hold no node: the one right before a function of the unit by its text (its
+  // comments are that function's), the others by their number alone (the unit's pieces are
+  // matched one to one when its findings are moved): a line added between two other functions
+  // moves the units after it, not this one. (A piece of several units is read once.)
+  const pieceKeys = new Map<string, string>();
+  const pieceKey = (x: Piece, lined: boolean): string => {
+    const at = `${x.start},${x.end},${lined}`;
+    let k = pieceKeys.get(at);
+    if (k === undefined) {
+      const text = source.text.slice(x.start, source.lineStart(source.lineOf(x.end) + 1));
+      k = lined ? `${source.lineOf(x.start)}\u0001${text}` : `\u0001${text}`;
+      pieceKeys.set(at, k);
+    }
+    return k;
+  };
+  const keys = units.map((u) => {
+    const heads = new Set(u.programs.map((p) => p.start));
+    const bodies = new Set(u.bodies.map((b) => b.start));
+    const parts = [shared, ...u.programs.map((p) => constText(p.constants)), `${u.pieces.length}`];
+    u.pieces.forEach((x, i) => {
+      // (Each piece keyed with its place among the unit's pieces.)
+      if (heads.has(x.start) || bodies.has(x.start)) parts.push(`${i}\u0003${pieceKey(x, true)}`);
+      else if (bodies.has(u.pieces[i + 1]?.start ?? -1)) parts.push(`${i}\u0003${pieceKey(x, false)}`);
+    });
+    return parts.join('\u0000');
+  });
+  const reused = (k: number): UnitAudit | undefined => before.get(keys[k]!);
+  const missing = units.filter((_, k) => !reused(k));
   // Several units to analyse (a document opened): analysed together, each finding given to the
   // unit whose function holds it (one evaluation per pass, not one per unit and pass).
   const together = missing.length > 1 && !module.parts ? yield* batch(runner, text, path, module, missing, problemKeys) : null;
   let analysed = 0;
   for (const [k, u] of units.entries()) {
     const key = keys[k]!;
-    let audit = previous.get(key);
+    let audit = reused(k);
     if (audit) {
       const old = audit;
       // The piece holding the offset (else the last one before it) moved by its own delta.
       const shift = (offset: number): number => {
-        let i = old.pieces.findIndex((x) => offset >= x.start && offset <= x.end);
-        if (i < 0) i = old.pieces.findLastIndex((x) => x.end <= offset);
+        const i = pieceAt(old.pieces, offset);
         return i >= 0 ? u.pieces[i]!.start - old.pieces[i]!.start : 0;
       };
       for (const f of old.findings) all.push({ pass: f.pass, diagnostic: rebase(f.diagnostic, old.source, source, shift) });
@@ -236,5 +292,5 @@ function* unitsSteps(
     seen.add(k);
     findings.push(byDiagnostic.get(d)!);
   }
-  return { findings, cache, analysed, total: units.length };
+  return { findings, cache: { units: cache, functions: functions.next, words: words.next }, analysed, total: units.length };
 }

@@ -6,6 +6,8 @@
  * edits at this finding" and explains a line. The per-pass loop and the audit-stage composition
  * are src/passes/pipeline.ts, which only the runner drives.
  */
+
+import type { FunctionMemo } from '../frontend/function-memo.js';
 import { type LazySizes, type ModuleReader, parseModuleIsolated, unknownDefines } from '../frontend/index.js';
 import type { ConstValue, FunctionDef, Module, Program } from '../ir/nodes.js';
 import { type Analysis, type AuditStage, analyze, type CollectMoment } from '../passes/analyze.js';
@@ -141,9 +143,15 @@ export class Runner {
 
   /**
    * The whole module of `text` as a run reads it (defines, imported helpers); `read`, when given,
-   * is told of each imported module read and what was read (its text, null, or an error).
+   * is told of each imported module read and what was read (its text, null, or an error);
+   * `functions`: the functions an earlier parse of the document read (reused where unchanged).
    */
-  parse(text: string, path: string, read?: (path: string, got: ReturnType<ModuleReader['read']>) => void): Module {
+  parse(
+    text: string,
+    path: string,
+    read?: (path: string, got: ReturnType<ModuleReader['read']>) => void,
+    functions?: FunctionMemo,
+  ): Module {
     const modules = this.config.modules;
     const reader: ModuleReader | undefined =
       modules && read
@@ -159,6 +167,7 @@ export class Runner {
     return parseModuleIsolated(text, path, {
       ...(this.config.defines ? { defines: this.config.defines } : {}),
       ...(reader ? { modules: reader } : {}),
+      ...(functions ? { blocks: { functions } } : {}),
     });
   }
 

@@ -41,8 +41,20 @@ export interface Unit {
 /** Whether char code `c` may continue an identifier (a letter, a digit, `_`; any non-ASCII character). */
 const wordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
 
-/** The identifiers of `text` in [start, end): those after a `.` (attributes: `self.kernel`) and the others (bare). */
-function wordsOf(text: string, start: number, end: number): { attr: Set<string>; bare: Set<string> } {
+/** The identifiers of a text: those after a `.` (attributes: `self.kernel`) and the others (bare). */
+export interface Words {
+  attr: ReadonlySet<string>;
+  bare: ReadonlySet<string>;
+}
+
+/** The words of functions' texts found by an earlier call (by text; read only) and those found now (the next call's `previous`). */
+export interface WordsMemo {
+  readonly previous: ReadonlyMap<string, Words>;
+  readonly next: Map<string, Words>;
+}
+
+/** The identifiers of `text` in [start, end) (see Words). */
+function wordsOf(text: string, start: number, end: number): Words {
   const attr = new Set<string>();
   const bare = new Set<string>();
   let dot = false;
@@ -78,8 +90,21 @@ function gapsOf(p: Program): Piece[] {
   return out;
 }
 
-/** The module's functions grouped into units (see the file comment); units in source order. */
-export function analysisUnits(source: SourceText, programs: readonly Program[]): Unit[] {
+/** The words of a function's text, through `memo` when given. */
+function wordsThrough(text: string, start: number, end: number, memo: WordsMemo | undefined): Words {
+  if (!memo) return wordsOf(text, start, end);
+  const key = text.slice(start, end);
+  let w = memo.previous.get(key) ?? memo.next.get(key);
+  w ??= wordsOf(text, start, end);
+  memo.next.set(key, w);
+  return w;
+}
+
+/**
+ * The module's functions grouped into units (see the file comment); units in source order.
+ * `words`: the functions' words an earlier call found (a function's text unchanged is not read again).
+ */
+export function analysisUnits(source: SourceText, programs: readonly Program[], words?: WordsMemo): Unit[] {
   // One node per function (a class program without functions: one node for the program).
   const nodes: { pi: number; name: string | null; start: number; end: number }[] = [];
   programs.forEach((p, pi) => {
@@ -114,7 +139,7 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
   });
   nodes.forEach((n, i) => {
     if (n.name === null) return;
-    const { attr, bare } = wordsOf(source.text, n.start, n.end);
+    const { attr, bare } = wordsThrough(source.text, n.start, n.end, words);
     const own = byName.get(n.pi)!;
     for (const w of attr) {
       const j = own.get(w);
@@ -125,6 +150,8 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
   });
   const byRoot = new Map<number, Unit>();
   const out: Unit[] = [];
+  // (A class program's stretches outside its functions, by program index: the same for each of its units.)
+  const gaps = new Map<number, Piece[]>();
   for (const [i, n] of nodes.entries()) {
     const r = find(i);
     let u = byRoot.get(r);
@@ -137,7 +164,9 @@ export function analysisUnits(source: SourceText, programs: readonly Program[]):
     if (!names) {
       u.functions.set(n.pi, (names = new Set()));
       u.indices.push(n.pi);
-      u.pieces.push(...gapsOf(programs[n.pi]!));
+      let g = gaps.get(n.pi);
+      if (!g) gaps.set(n.pi, (g = gapsOf(programs[n.pi]!)));
+      u.pieces.push(...g);
     }
     // (A program without functions: its one stretch is its whole span.)
     if (n.name === null) continue;

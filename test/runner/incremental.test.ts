@@ -78,7 +78,7 @@ ${SIG}
 const shown = (d: Diagnostic): string =>
   JSON.stringify([d.severity, d.code, d.message, d.location?.start, d.location?.end, d.fixEdits ?? null, d.fix ?? null]);
 
-const incremental = (text: string, previous: ProgramCache): ProgramsAudit => {
+const incremental = (text: string, previous?: ProgramCache): ProgramsAudit => {
   const steps = auditUnitsSteps(runner, text, PATH, '', previous);
   for (let s = steps.next(); ; s = steps.next()) if (s.done) return s.value;
 };
@@ -102,7 +102,7 @@ describe('incremental audit, function by function', () => {
   });
 
   it("an edit inside one function re-analyses its unit alone; the others' findings are reused and moved", () => {
-    const first = incremental(MIXED, new Map());
+    const first = incremental(MIXED);
     expect([first.analysed, first.total]).toEqual([4, 4]);
     expect(first.findings.map((f) => shown(f.diagnostic))).toEqual(whole(MIXED));
     // One character inside `first` (no line added): only its unit; the findings after it move.
@@ -118,8 +118,24 @@ describe('incremental audit, function by function', () => {
     expect(third.findings.map((f) => shown(f.diagnostic))).toEqual(whole(again));
   });
 
+  it('a line added inside a method or between two re-analyses the units after it, not those before', () => {
+    const first = incremental(MIXED);
+    const i = MIXED.indexOf('        for step', MIXED.indexOf('def second'));
+    const edited = `${MIXED.slice(0, i)}\n${MIXED.slice(i)}`;
+    const next = incremental(edited, first.cache);
+    // (`first` before it is reused; `second`'s unit, and `step`'s and `tiled`'s after it, are analysed.)
+    expect([next.analysed, next.total]).toEqual([3, 4]);
+    expect(next.findings.map((f) => shown(f.diagnostic))).toEqual(whole(edited));
+    // A blank line between `first` and `second` (outside every function): the same.
+    const j = MIXED.lastIndexOf('    @pl.function', MIXED.indexOf('def second'));
+    const blank = `${MIXED.slice(0, j)}\n${MIXED.slice(j)}`;
+    const third = incremental(blank, first.cache);
+    expect([third.analysed, third.total]).toEqual([3, 4]);
+    expect(third.findings.map((f) => shown(f.diagnostic))).toEqual(whole(blank));
+  });
+
   it("editing the inline helper re-analyses its caller and re-publishes the caller's findings", () => {
-    const first = incremental(MIXED, new Map());
+    const first = incremental(MIXED);
     // The helper no longer writes: the caller's window store is gone with it.
     const edited = MIXED.replace('    pl.store(t, [0, 0], dst)', '    pl.load(dst, [0, 0], [1, 8])');
     const next = incremental(edited, first.cache);
@@ -135,7 +151,7 @@ describe('incremental audit, function by function', () => {
     'after any edits, the incremental findings are those of a whole audit',
     (edits) => {
       let text = MIXED;
-      let cache: ProgramCache = incremental(text, new Map()).cache;
+      let cache: ProgramCache = incremental(text).cache;
       for (const e of edits) {
         const ls = text.split('\n');
         const k = Math.min(e.line, ls.length - 1);
@@ -154,11 +170,45 @@ describe('incremental audit, function by function', () => {
     300_000,
   );
 
+  /** A character-level edit (reusing the parse of the functions it leaves alone), or one of what decides how others read. */
+  const SWAPS: [string, string][] = [
+    ['@pl.inline\n', '\n'],
+    [' as pl\n', ' as pq\n'],
+    ['pl.store(t, [0, 0], dst)', 'pl.load(dst, [0, 0], [1, 8])'],
+    ['(self,', '(self, extra,'],
+    ['\n\n', '\n\n\n'],
+  ];
+  const charEdit = fc.oneof(
+    fc.record({
+      at: fc.double({ min: 0, max: 1, noNaN: true }),
+      drop: fc.nat({ max: 2 }),
+      insert: fc.constantFrom(' ', 'x', '\n', '\n        ', '#', ''),
+    }),
+    fc.record({ swap: fc.constantFrom(...SWAPS) }),
+  );
+  test.prop([fc.array(charEdit, { minLength: 1, maxLength: 3 })], { numRuns: 25 })(
+    'after characters typed or removed anywhere (decorators, imports, helpers, lines before reused functions), the findings are those of a whole audit',
+    (edits) => {
+      let text = MIXED;
+      let cache: ProgramCache = incremental(text).cache;
+      for (const e of edits) {
+        if ('at' in e) {
+          const i = Math.floor(e.at * text.length);
+          text = text.slice(0, i) + e.insert + text.slice(Math.min(text.length, i + e.drop));
+        } else text = text.replace(e.swap[0], e.swap[1]);
+        const r = incremental(text, cache);
+        expect(r.findings.map((f) => shown(f.diagnostic))).toEqual(whole(text));
+        cache = r.cache;
+      }
+    },
+    300_000,
+  );
+
   it('moves no reused fix when a blank is appended after a statement of an unchanged helper (found by the property)', () => {
     // A trailing space on the helper's statement line moves the next line, where its fix is
     // inserted: the helper's unit must be analysed again, not reused with the old offsets.
     let text = MIXED;
-    let cache: ProgramCache = incremental(text, new Map()).cache;
+    let cache: ProgramCache = incremental(text).cache;
     for (const line of [6, 0]) {
       const ls = text.split('\n');
       ls[line] = `${ls[line]} `;
