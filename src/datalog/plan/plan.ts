@@ -183,7 +183,13 @@ export function buildPlan(input: PlanInput): Plan {
     // index on them, which the relation would hold while it lives (a large relation's index,
     // with the evaluation's peak still ahead).
     const once = top && (input.prebound?.length ?? 0) === 0 && lits.every((l) => l.k !== 'atom' || l.pos < 0);
-    const ready = (t: Term): boolean => [...freeVars(t)].every((v) => bound.has(v));
+    const ready = (t: Term): boolean => {
+      // (A variable or constant, most arguments: no set of free variables made.)
+      if (t.kind === 'var') return bound.has(t.name);
+      if (t.kind === 'num' || t.kind === 'str' || t.kind === 'wildcard') return true;
+      for (const v of freeVars(t)) if (!bound.has(v)) return false;
+      return true;
+    };
     const remaining = [...lits];
     const take = (i: number): PLit => remaining.splice(i, 1)[0]!;
 
