@@ -9,7 +9,8 @@ import type { Index } from '../storage/column-index.js';
 import type { FactDatabase } from '../storage/database.js';
 import { Relation } from '../storage/relation.js';
 import { RowLimit } from '../storage/row-limit.js';
-import { type Clause, type Literal, operands, type Term } from '../syntax/ast.js';
+import type { Term } from '../syntax/ast.js';
+import { hasBigNumber } from './big-numbers.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
@@ -58,27 +59,6 @@ const PLANS = new MemoSlot('plans by clause variant', () => {
     },
   };
 });
-
-/** Whether a number literal of clause `c` (head, body, aggregates) lies beyond ±(2^53 - 1). */
-function hasBigNumber(c: Clause): boolean {
-  return c.head.args.some(bigTerm) || c.body.some(bigLiteral);
-}
-
-function bigLiteral(l: Literal): boolean {
-  return l.kind === 'cmp' ? bigTerm(l.left) || bigTerm(l.right) : l.atom.args.some(bigTerm);
-}
-
-// (By the terms' types, not every object of the clause: a walk of its locations cost an audit ~15 ms.)
-function bigTerm(t: Term): boolean {
-  switch (t.kind) {
-    case 'num':
-      return typeof t.value === 'bigint' && (t.value < -SAFE_BIG || t.value > SAFE_BIG);
-    case 'agg':
-      return (t.target !== null && bigTerm(t.target)) || t.body.some(bigLiteral);
-    default:
-      return operands(t).some(bigTerm);
-  }
-}
 
 /** The relations each `keep` set of an evaluation needs (by its sorted names; see neededFor). */
 const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Map<string, Set<number>>());
