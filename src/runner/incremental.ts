@@ -14,6 +14,7 @@
  */
 
 import { functionMemo } from '../frontend/function-memo.js';
+import type { ModuleReader } from '../frontend/index.js';
 import type { FunctionDef, Module } from '../ir/nodes.js';
 import { sortDiagnostics } from '../passes/findings.js';
 import { type Diagnostic, DiagnosticError, type Location } from '../report/diagnostic.js';
@@ -211,8 +212,18 @@ function* unitsSteps(
   const before = previous?.units ?? new Map<string, UnitAudit>();
   // The imported modules read (path and what was read) decide every unit's analysis.
   const imports: string[] = [];
-  const functions = functionMemo(previous?.functions);
-  const module = runner.parse(text, path, (p, got) => imports.push(p, typeof got === 'string' ? got : JSON.stringify(got)), functions);
+  const read = (p: string, got: ReturnType<ModuleReader['read']>): void =>
+    void imports.push(p, typeof got === 'string' ? got : JSON.stringify(got));
+  let functions = functionMemo(previous?.functions);
+  let module = runner.parse(text, path, read, functions);
+  if ((module.problems ?? []).length > 0) {
+    // Where a text has a problem, where the parser reports it may depend on which statements it
+    // read before (its cache of repeated statement groups chunks the text differently): read it
+    // as a whole parse does, reusing nothing, so that its messages are the CLI's.
+    imports.length = 0;
+    functions = functionMemo();
+    module = runner.parse(text, path, read, functions);
+  }
   const source = module.source;
   // What the CLI reports besides the passes' findings: unknown -D names, the module's read errors and warnings.
   const problems = [...runner.defineWarnings(text, path, module), ...(module.problems ?? [])];

@@ -144,6 +144,23 @@ describe('incremental audit, function by function', () => {
     expect(next.findings.map((f) => shown(f.diagnostic))).not.toEqual(first.findings.map((f) => shown(f.diagnostic)));
   });
 
+  it('a syntax error is located as a whole audit locates it, whichever functions the parse reused (found by the property)', () => {
+    // The first line doubled, then a kernel's `for` header: "expected an indented block". Reusing
+    // the unchanged kernels let the parser chunk the erroneous one differently, and report the
+    // error one line further on.
+    const doubled = (text: string, k: number): string => {
+      const ls = text.split('\n');
+      ls.splice(k, 0, ls[k]!);
+      return ls.join('\n');
+    };
+    const first = doubled(MIXED, 0);
+    expect(first.split('\n')[68]).toBe('        for step in pl.range(3):');
+    const edited = doubled(first, 68);
+    const next = incremental(edited, incremental(first).cache);
+    expect(next.findings.some((f) => f.diagnostic.code === 'syntax-error')).toBe(true);
+    expect(next.findings.map((f) => shown(f.diagnostic))).toEqual(whole(edited));
+  });
+
   const lines = MIXED.split('\n');
   /** An edit of one line: a space appended, the line removed, doubled, a blank line before it, a token renamed. */
   const edit = fc.record({ line: fc.nat({ max: lines.length - 1 }), kind: fc.constantFrom('space', 'drop', 'double', 'blank', 'rename') });
