@@ -5,10 +5,13 @@ entry per case: whether Python parses the input (and the output), the kernel fun
 input (a @pl.function method of a @pl.program class, or a function with a decorator spelled with
 `jit`), and whether the output holds the same program as the input once the statements ptolog
 inserts (calls of `*.system.fence`, `*.system.cacheinvalid`, `*.system.task_dummy`) are taken
-out and the keywords `deps=` and `cache=` and the entries of `func_attr(...)` are ignored.
+out, the calls ptolog hoists out of a `return` or a `pl.yield_` (`x__tmp_v0 = f(...)` before
+them) put back, and the keywords `deps=` and `cache=` and the entries of `func_attr(...)` are
+ignored.
 """
 import ast
 import json
+import re
 import sys
 
 INSERTED = {"fence", "cacheinvalid", "task_dummy"}
@@ -55,6 +58,38 @@ def inserted(s):
     return False
 
 
+# The names the hoist edit binds (`<name>__tmp_v<N>`), each assigned once and read once.
+HOISTED = re.compile(r"__tmp_v\d+$")
+
+
+class Unhoist(ast.NodeTransformer):
+    """Each function's hoisted calls put back where their name is read (the hoist edit undone)."""
+
+    def visit_FunctionDef(self, fn):
+        values = {}
+        for node in ast.walk(fn):
+            for field in ("body", "orelse", "finalbody"):
+                b = getattr(node, field, None)
+                if not (isinstance(b, list) and b and isinstance(b[0], ast.stmt)):
+                    continue
+                keep = []
+                for st in b:
+                    t = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+                    if isinstance(t, ast.Name) and HOISTED.search(t.id) and t.id not in values:
+                        values[t.id] = st.value
+                    else:
+                        keep.append(st)
+                setattr(node, field, keep)
+
+        class Put(ast.NodeTransformer):
+            def visit_Name(self, n):
+                return values.get(n.id, n) if isinstance(n.ctx, ast.Load) else n
+
+        return Put().visit(fn) if values else fn
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+
 class Shape(ast.NodeTransformer):
     def generic_visit(self, node):
         super().generic_visit(node)
@@ -94,7 +129,7 @@ def main():
             entry["outputValid"] = out is not None
             if tree is not None and out is not None:
                 try:
-                    entry["sameShape"] = ast.dump(Shape().visit(tree)) == ast.dump(Shape().visit(out))
+                    entry["sameShape"] = ast.dump(Shape().visit(Unhoist().visit(tree))) == ast.dump(Shape().visit(Unhoist().visit(out)))
                 except RecursionError:
                     entry["sameShape"] = None  # not decided (nested too deeply to compare)
         result.append(entry)
