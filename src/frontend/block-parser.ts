@@ -308,6 +308,10 @@ export class BlockParser {
       missChars = 0;
     };
     let g = a;
+    // After a compound header alone on its line (a body missing, or on the header's line): the
+    // next group is parsed in the same chunk, never taken from the cache, so that a missing body
+    // is reported at the statement that follows, as Python and an uncached parse report it.
+    let afterHeader = false;
     while (g < b) {
       if (t.indent[g]! < base) this.inconsistent(g);
       let e = g + 1;
@@ -322,8 +326,9 @@ export class BlockParser {
           if (!(err instanceof DiagnosticError)) throw err;
           errors.push(...err.diagnostics);
         }
+        afterHeader = false;
       } else {
-        const key = this.groupCache && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
+        const key = this.groupCache && !afterHeader && chars <= CACHE_GROUP_CHARS ? text.slice(start, t.end[e - 1]!) : null;
         const hit = key !== null ? this.cache.get(key) : undefined;
         if (hit) {
           pending.push({ g, e, key, stmts: shiftStmts(hit, start), store: false });
@@ -337,7 +342,8 @@ export class BlockParser {
           pending.push({ g, e, key, stmts: null, store });
           missChars += chars;
         }
-        if (missChars > this.chunkChars || pending.length >= 4096) flush();
+        afterHeader = e === g + 1 && this.startsWithAny(g, COMPOUND_WORDS);
+        if (!afterHeader && (missChars > this.chunkChars || pending.length >= 4096)) flush();
       }
       g = e;
     }
