@@ -405,14 +405,16 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       lo[r] = 0;
       lim[r] = rels[r]!.count;
     }
-    const initial = rules.map((c) => makeRunner(c.pc, rec, -1));
+    // Nor for the first round when one of its positive atoms of this stratum is still empty: its
+    // plan is made when a round first gives that atom's relation new rows (its delta variant).
+    const initial = rules.filter((c) => c.recursive.every((r) => rels[r]!.count > 0)).map((c) => makeRunner(c.pc, rec, -1));
     height++;
     for (const r of initial) run(r);
     if (!s.recursive) return;
-    const variants: Array<{ runner: Runner; rel: number }> = [];
+    const variants: Array<{ runner: Runner | null; pc: ProgramClause; atom: number; rel: number }> = [];
     for (const c of rules) {
-      c.recursive.forEach((rel, i) => {
-        variants.push({ runner: makeRunner(c.pc, rec, i), rel });
+      c.recursive.forEach((rel, atom) => {
+        variants.push({ runner: null, pc: c.pc, atom, rel });
       });
     }
     const before = s.relations.map((r) => rels[r]!.count);
@@ -434,7 +436,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       }
       if (!any) break;
       height++;
-      for (const v of variants) if (lim[v.rel]! > lo[v.rel]!) run(v.runner);
+      for (const v of variants) if (lim[v.rel]! > lo[v.rel]!) run((v.runner ??= makeRunner(v.pc, rec, v.atom)));
     }
   };
 
