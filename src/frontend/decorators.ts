@@ -37,14 +37,19 @@ const NAME = /^@\s*(?:\(\s*)*([\p{L}_][\p{L}\p{N}_]*(?:\s*\.\s*[\p{L}_][\p{L}\p{
  * line is no decorator of a dotted name.
  */
 export function decoratorName(line: string, names: ReadonlyMap<string, string>): string | null {
-  const m = NAME.exec(line);
-  if (!m) return null;
-  const parts = m[1]!.replace(/\s+/g, '').split('.');
+  const parts = decoratorParts(line);
+  if (!parts) return null;
   // A name the imports do not bind is no PyPTO decorator (`import numpy as pl`), but for a
   // module path written out (`@pypto.jit.jit`).
   const first = names.get(parts[0]!) ?? (parts[0] === 'pypto' ? 'pypto' : null);
   if (first === null) return null;
   return foldDecoratorPath([first, ...parts.slice(1)].join('.'));
+}
+
+/** The names of the dotted decorator on `line` as written (`@pl . jit.incore(...)` → pl, jit, incore), or null. */
+export function decoratorParts(line: string): string[] | null {
+  const m = NAME.exec(line);
+  return m ? m[1]!.replace(/\s+/g, '').split('.') : null;
 }
 
 /** What a canonical decorator name declares: a program, a JIT kernel form, a `@pl.function` / `@pl.inline`, or nothing PyPTO's. */

@@ -30,6 +30,7 @@ import { LazyBlocks, type LazySizes } from './lazy-blocks.js';
 import { type BlockOptions, ProgramParser } from './program.js';
 import { type ImportedHelpers, importedHelpers, type ModuleReader, unfollowedNote } from './project-imports.js';
 import { type LineTable, lineStartsWithWord, scanLines } from './scan.js';
+import { unboundDecorators } from './unbound-decorators.js';
 
 export type { BlockOptions } from './block-parser.js';
 export { unknownDefines } from './constants.js';
@@ -133,7 +134,8 @@ function parseWithImports(text: string, path: string, opts: ParseOptions, home?:
   const parser = parserFor(constants);
   const defines = opts.defines ?? new Map<string, ConstValue>();
   const programs: Program[] = [];
-  const problems: Diagnostic[] = [...imports.warnings];
+  const unbound = unboundDecorators(source, table, imports);
+  const problems: Diagnostic[] = [...imports.warnings, ...unbound];
   let programsSeen = 0;
   let programsWithErrors = 0;
   let l = 0;
@@ -213,7 +215,7 @@ function parseWithImports(text: string, path: string, opts: ParseOptions, home?:
       imported,
     };
   }
-  if (programsSeen === 0 && localKernels === 0 && !problems.some((d) => d.severity === 'error')) {
+  if (programsSeen === 0 && localKernels === 0 && unbound.length === 0 && !problems.some((d) => d.severity === 'error')) {
     problems.push({
       severity: 'note',
       code: 'no-program',

@@ -35,6 +35,22 @@ describe('imports', () => {
     expect(m.problems?.map((d) => d.code)).toEqual(['no-program']);
   });
 
+  it('says at each decorator spelled pl. that no import binds pl (Python raises NameError there), not "no program"', () => {
+    const text = `import pypto.language as pyl\n\n${KERNEL('pl', 'pyl.Tensor[[8], pyl.FP32]')}`;
+    const m = parseModuleIsolated(text, 'e.py');
+    expect(m.programs).toEqual([]);
+    expect(m.problems?.map((d) => [d.code, d.location?.start])).toEqual([
+      ['unbound-decorator', text.indexOf('@pl.program')],
+      ['unbound-decorator', text.indexOf('@pl.function')],
+    ]);
+    expect(m.problems?.[0]?.message).toContain("pypto.language is imported here as 'pyl'");
+    // `pl` bound otherwise (an assignment, a function): nothing PyPTO's to say of it.
+    for (const binding of ['pl = object()\n', 'def pl():\n    pass\n']) {
+      const other = parseModuleIsolated(`import pypto.language as pyl\n${binding}${KERNEL('pl', 'pyl.Tensor[[8], pyl.FP32]')}`, 'f.py');
+      expect(other.problems?.map((d) => d.code)).toEqual(['no-program']);
+    }
+  });
+
   it('warns about imports it cannot follow', () => {
     const m = parseModuleIsolated('import pypto.language\nfrom pypto.language import *\n', 'd.py');
     expect(m.problems?.map((d) => [d.severity, d.code])).toEqual([
