@@ -9,7 +9,25 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
+
+/**
+ * The V8 flags the CLI runs under. A larger interrupt budget than V8's (67,584 bytes of bytecode)
+ * lets a function run longer before the optimising compiler takes it up: ptolog runs hundreds of
+ * generated join functions and parser paths briefly, and at V8's default most of what it optimised
+ * was thrown away again (docs/benchmarks.md, "Compiler tiering": a small audit, a folder of
+ * kernels and PyPTO's corpus all take less CPU, and less time).
+ */
+export const V8_FLAGS = '--interrupt-budget=540000';
+
+/**
+ * Sets V8_FLAGS for this process. Call it before loadBundle, both where the cache is written and
+ * where it is read: V8 uses a code cache only under the flags it was made with.
+ */
+export function tuneCompiler() {
+  setFlagsFromString(V8_FLAGS);
+}
 
 const MAGIC = Buffer.from('ptolog-code-cache-1\n');
 const SHA1 = 20;

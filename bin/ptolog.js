@@ -5,7 +5,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadBundle } from './code-cache.js';
+import { loadBundle, tuneCompiler } from './code-cache.js';
+
+// (Before any thread or script starts: the code cache was written under the same flags.)
+tuneCompiler();
 
 // `ptolog lsp`: the language server's analysis thread starts first, and loads while the CLI does.
 let analysisThread;

@@ -4,9 +4,11 @@
 // top level. Run by `npm run build` after compile-rules.mjs (the audit reads the compiled rules).
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle } from '../bin/code-cache.js';
+import { loadBundle, tuneCompiler } from '../bin/code-cache.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+// (The flags bin/ptolog.js runs under: V8 uses a code cache only under the flags it was made with.)
+tuneCompiler();
 const { exports, writeCaches } = loadBundle(join(root, 'dist', 'bundle', 'cli.cjs'));
 const quiet = { ...exports.processIO, stdout: () => {}, stderr: () => {} };
 // (Whatever it finds: the exit code says what the example reports, not whether the cache is good.)
