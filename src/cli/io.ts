@@ -1,11 +1,10 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { providePrebuiltPlans } from '../datalog/index.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
-import { prebuiltPlansOf } from '../runner/prebuilt-plans.js';
-import { type CacheSpec, cacheSpecOf, ruleCacheOf } from '../runner/rule-cache.js';
+import { withPrebuiltPlans } from '../runner/prebuilt-plans.js';
+import { cacheSpecOf, ruleCacheOf } from '../runner/rule-cache.js';
 
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
 export interface CliIO {
@@ -127,13 +126,6 @@ export function ruleSessionOf(io: CliIO): RuleSession {
   if (io.ruleSession) return io.ruleSession.at(process.cwd());
   const spec = cacheSpecOf(io.env ?? {}, io.noCache === true);
   return withPrebuiltPlans(new RuleSession(process.cwd(), spec ? ruleCacheOf(spec) : undefined), spec);
-}
-
-/** `session`, its programs given the prebuilt plans of the compiled rules of `spec` when there are any. */
-export function withPrebuiltPlans(session: RuleSession, spec: CacheSpec | undefined): RuleSession {
-  const plans = prebuiltPlansOf(spec);
-  if (plans) providePrebuiltPlans(session.loads.programs, plans);
-  return session;
 }
 
 /** Writes a file's text to stdout in the file's own encoding (Latin-1 text: one byte per character). */

@@ -1,9 +1,9 @@
 // Worker thread of `--jobs N`: runs FileTasks sent by the pool (src/cli/pool.ts) and posts results back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { RuleSession } from '../passes/rule-session.js';
+import { withPrebuiltPlans } from '../runner/prebuilt-plans.js';
 import { type CacheSpec, ruleCacheOf } from '../runner/rule-cache.js';
 import { type FileTask, runFileTask } from './file-task.js';
-import { withPrebuiltPlans } from './io.js';
 import { internalFailure } from './pool.js';
 
 // The rule programs this worker has loaded, shared by the tasks it runs; its cache is the main

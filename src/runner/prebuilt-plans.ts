@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
-import { PrebuiltPlans } from '../datalog/index.js';
+import { PrebuiltPlans, providePrebuiltPlans } from '../datalog/index.js';
+import type { RuleSession } from '../passes/rule-session.js';
 import type { CacheSpec } from './rule-cache.js';
 
 /** The file of the prebuilt plans in the directory of the compiled shipped rules. */
@@ -47,4 +48,11 @@ export function runCachedScript(file: string): unknown {
 export function prebuiltPlansOf(spec: CacheSpec | undefined): PrebuiltPlans | undefined {
   const dir = spec?.prebuilt;
   return dir === undefined ? undefined : new PrebuiltPlans(() => runCachedScript(join(dir, PLANS_FILE)));
+}
+
+/** `session`, its programs given the prebuilt plans of the compiled rules of `spec` when there are any. */
+export function withPrebuiltPlans(session: RuleSession, spec: CacheSpec | undefined): RuleSession {
+  const plans = prebuiltPlansOf(spec);
+  if (plans) providePrebuiltPlans(session.loads.programs, plans);
+  return session;
 }
