@@ -77,3 +77,12 @@ export function writeCache(file, script) {
   writeFileSync(tmp, Buffer.concat([MAGIC, sha1(bytes), sha1(data), data]));
   renameSync(tmp, `${file}.cache`);
 }
+
+/**
+ * Writes the code cache of `file` run as a plain script (no module wrapper; what
+ * src/runner/prebuilt-plans.ts reads): the bytecode of its top level and of the functions V8
+ * compiled with it (those in parentheses).
+ */
+export function writeScriptCache(file) {
+  writeCache(file, new vm.Script(readFileSync(file, 'utf8'), { filename: file }));
+}

@@ -2,11 +2,10 @@
 // bin/code-cache.js): the bundle is loaded and audits a shipped example, as a user's first run
 // would, so that the cache holds the bytecode of the functions an audit calls, not only of the
 // top level. Run by `npm run build` after compile-rules.mjs (the audit reads the compiled rules).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
-import { loadBundle, writeCache } from '../bin/code-cache.js';
+import { loadBundle, writeScriptCache } from '../bin/code-cache.js';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { exports, writeCaches } = loadBundle(join(root, 'dist', 'bundle', 'cli.cjs'));
@@ -17,4 +16,4 @@ writeCaches();
 // The prebuilt join plans (scripts/prebuilt-plans.mjs), read as a script by src/runner/prebuilt-plans.ts:
 // its functions are parenthesised, so V8 compiles them all with the script and the cache holds them.
 const plans = join(root, 'dist', 'compiled-rules', 'plans.js');
-if (existsSync(plans)) writeCache(plans, new vm.Script(readFileSync(plans, 'utf8'), { filename: plans }));
+if (existsSync(plans)) writeScriptCache(plans);

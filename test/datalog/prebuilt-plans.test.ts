@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import vm from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a JavaScript module of bin/ without types
-import { writeCache } from '../../bin/code-cache.js';
+import { writeScriptCache } from '../../bin/code-cache.js';
 import type { SharedMemos } from '../../src/datalog/check/program.js';
 import {
   compiledPlanCodes,
@@ -85,7 +84,7 @@ describe('prebuilt plan functions', () => {
     writeFileSync(file, prebuiltPlansScript(codes));
     expect(withTable(file)).toEqual({ derived, used: codes.length });
     // With its code cache (as the build writes it), and with a damaged one (then not used by V8).
-    writeCache(file, new vm.Script(readFileSync(file, 'utf8'), { filename: file }));
+    writeScriptCache(file);
     expect(withTable(file)).toEqual({ derived, used: codes.length });
     const cache = readFileSync(`${file}.cache`);
     cache[cache.length - 10]! ^= 0xff;
