@@ -82,13 +82,25 @@ export function loadBundle(entry) {
   };
   const exports = load(entry);
   const writeCaches = () => {
-    for (const { file, script } of scripts) {
-      const data = script.createCachedData();
-      const bytes = readFileSync(file);
-      const tmp = `${file}.cache.${process.pid}.tmp`;
-      writeFileSync(tmp, Buffer.concat([MAGIC, sha1(bytes), sha1(data), data]));
-      renameSync(tmp, `${file}.cache`);
-    }
+    for (const { file, script } of scripts) writeCache(file, script);
   };
   return { exports, writeCaches, cached };
+}
+
+/** Writes `<file>.cache`, the code cache of `script` (compiled from `file`) as it stands, whole or not at all. */
+export function writeCache(file, script) {
+  const data = script.createCachedData();
+  const bytes = readFileSync(file);
+  const tmp = `${file}.cache.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.concat([MAGIC, sha1(bytes), sha1(data), data]));
+  renameSync(tmp, `${file}.cache`);
+}
+
+/**
+ * Writes the code cache of `file` run as a plain script (no module wrapper; what
+ * src/runner/prebuilt-plans.ts reads): the bytecode of its top level and of the functions V8
+ * compiled with it (those in parentheses).
+ */
+export function writeScriptCache(file) {
+  writeCache(file, new vm.Script(readFileSync(file, 'utf8'), { filename: file }));
 }

@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { renderDiagnostics } from '../report/text.js';
+import { withPrebuiltPlans } from '../runner/prebuilt-plans.js';
 import { cacheSpecOf, ruleCacheOf } from '../runner/rule-cache.js';
 
 /** Where a command writes and what it knows of its terminal; tests pass a capturing implementation. */
@@ -117,11 +118,14 @@ export async function guarded(io: CliIO, body: () => Promise<number> | number): 
   }
 }
 
-/** The rule session of one CLI run: the caller's (`io.ruleSession`) or a new one, seen from the working directory. */
+/**
+ * The rule session of one CLI run: the caller's (`io.ruleSession`) or a new one, seen from the
+ * working directory, with the build's prebuilt plan functions (read when a plan is first compiled).
+ */
 export function ruleSessionOf(io: CliIO): RuleSession {
   if (io.ruleSession) return io.ruleSession.at(process.cwd());
   const spec = cacheSpecOf(io.env ?? {}, io.noCache === true);
-  return new RuleSession(process.cwd(), spec ? ruleCacheOf(spec) : undefined);
+  return withPrebuiltPlans(new RuleSession(process.cwd(), spec ? ruleCacheOf(spec) : undefined), spec);
 }
 
 /** Writes a file's text to stdout in the file's own encoding (Latin-1 text: one byte per character). */

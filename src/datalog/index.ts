@@ -11,7 +11,15 @@ import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleS
 import { parseFile } from './syntax/parser.js';
 
 export { type RelationInfo, RuleProgram } from './check/program.js';
-export { type EvaluateOptions, EvaluationStopped, EvaluationTimeout, evaluate, neededRelations, TupleLimitExceeded } from './exec/eval.js';
+export {
+  type EvaluateOptions,
+  EvaluationStopped,
+  EvaluationTimeout,
+  evaluate,
+  neededRelations,
+  TupleLimitExceeded,
+} from './exec/eval.js';
+export { compiledPlanCodes, PREBUILT_PLANS, PrebuiltPlans, prebuiltPlansScript, providePrebuiltPlans } from './exec/prebuilt-plans.js';
 export { EvalResult } from './exec/result.js';
 export { COMPILED_FORMAT } from './plan/compiled.js';
 export { projectInputs } from './plan/projection.js';

@@ -10,6 +10,7 @@ import { contractsWith, type PassSpec } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { toWire } from '../report/wire.js';
 import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
+import { withPrebuiltPlans } from '../runner/prebuilt-plans.js';
 import { ruleCacheOf } from '../runner/rule-cache.js';
 import { runnerOf } from './analysis.js';
 import type { LspSettings } from './settings.js';
@@ -64,7 +65,7 @@ function take(m: WorkerMessage): void {
 /** The rule session of a request's rules generation (a new one when the rules changed). */
 function sessionOf(r: AnalysisRequest | WarmMessage): RuleSession {
   if (r.rulesGeneration !== generation || !session) {
-    session = new RuleSession(r.base, r.cacheSpec ? ruleCacheOf(r.cacheSpec) : undefined);
+    session = withPrebuiltPlans(new RuleSession(r.base, r.cacheSpec ? ruleCacheOf(r.cacheSpec) : undefined), r.cacheSpec);
     generation = r.rulesGeneration;
   }
   return session;

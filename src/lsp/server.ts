@@ -33,6 +33,7 @@ import { ruleFilesUnder, rulesDir } from '../passes/registry.js';
 import { RuleSession } from '../passes/rule-session.js';
 import { type Diagnostic, DiagnosticError } from '../report/diagnostic.js';
 import { auditUnitsSteps, type ProgramCache } from '../runner/incremental.js';
+import { withPrebuiltPlans } from '../runner/prebuilt-plans.js';
 import { notAKernelsFile } from '../runner/quiet.js';
 import { ruleCacheOf } from '../runner/rule-cache.js';
 import { type PassFinding, runnerOf } from './analysis.js';
@@ -131,7 +132,10 @@ export function startServer(connection: Connection, options: ServerOptions, base
   const analysedFor = new Map<string, string>();
   let rulesGeneration = 0;
   /** The rule programs this server has loaded (paths shown relative to the workspace base). */
-  const session = new RuleSession(base, options.cacheSpec ? ruleCacheOf(options.cacheSpec) : undefined);
+  const session = withPrebuiltPlans(
+    new RuleSession(base, options.cacheSpec ? ruleCacheOf(options.cacheSpec) : undefined),
+    options.cacheSpec,
+  );
   let stopWatching: (() => void) | undefined;
   let client: ClientSettings = NO_CLIENT_SETTINGS;
   let pullsConfiguration = false;

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { type LoadMemo, newLoadMemo, type RuleCache, type RuleProgram } from '../datalog/index.js';
+import { type LoadMemo, newLoadMemo, PREBUILT_PLANS, type RuleCache, type RuleProgram } from '../datalog/index.js';
 import type { ParsedFile } from '../datalog/syntax/ast.js';
 import { parseFile } from '../datalog/syntax/parser.js';
 import type { Diagnostic } from '../report/diagnostic.js';
@@ -88,7 +88,10 @@ export class RuleSession {
     return hit;
   }
 
-  /** Drops every loaded program, parse and catalog, so the next load re-reads the files (a rule file changed on disk). */
+  /**
+   * Drops every loaded program, parse and catalog, so the next load re-reads the files (a rule
+   * file changed on disk); prebuilt plan functions given to the programs stay (they are found by their code).
+   */
   forget(): void {
     this.programs.clear();
     this.parsed.clear();
@@ -96,6 +99,6 @@ export class RuleSession {
     this.loads.reads.clear();
     this.loads.sources.clear();
     this.loads.facts = new WeakMap();
-    this.loads.programs.clear();
+    for (const slot of [...this.loads.programs.keys()]) if (slot !== PREBUILT_PLANS) this.loads.programs.delete(slot);
   }
 }

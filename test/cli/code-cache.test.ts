@@ -86,4 +86,28 @@ describe('the built CLI', () => {
     expect(viaBin.out).toBe(esm.stdout);
     expect(viaBin.out).toContain('missing-marker');
   });
+
+  it('takes every join plan of a shipped example audit from the prebuilt plans of the build (no `new Function`)', () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { main } = await import('./dist/cli/main.js');
+const { RuleSession } = await import('./dist/passes/rule-session.js');
+const { cacheSpecOf, ruleCacheOf } = await import('./dist/runner/rule-cache.js');
+const { withPrebuiltPlans } = await import('./dist/runner/prebuilt-plans.js');
+const { compiledPlanCodes, PREBUILT_PLANS } = await import('./dist/datalog/index.js');
+const { version, prebuilt } = cacheSpecOf({}, false);
+const spec = { version, prebuilt };
+const session = withPrebuiltPlans(new RuleSession(process.cwd(), ruleCacheOf(spec)), spec);
+await main(['audit', 'examples/ring_allreduce.py'], { stdout() {}, stderr() {}, env: {}, ruleSession: session });
+console.log(JSON.stringify({ compiled: compiledPlanCodes(session.loads.programs).length, prebuilt: session.loads.programs.get(PREBUILT_PLANS).used }));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    const { compiled, prebuilt } = JSON.parse(r.stdout) as { compiled: number; prebuilt: number };
+    expect(compiled).toBeGreaterThan(50);
+    expect(prebuilt).toBe(compiled);
+  });
 });

@@ -2,6 +2,7 @@
 // sessions, and rule paths are shown relative to the session's directory (the library reads no cwd).
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { PREBUILT_PLANS, PrebuiltPlans, providePrebuiltPlans } from '../../src/datalog/index.js';
 import { loadRules } from '../../src/passes/analyze.js';
 import { rulesDir } from '../../src/passes/registry.js';
 import { RuleSession } from '../../src/passes/rule-session.js';
@@ -25,6 +26,15 @@ describe('RuleSession', () => {
     const first = loadRules(ENTRY, [], undefined, [], a).program;
     a.forget();
     expect(loadRules(ENTRY, [], undefined, [], a).program).not.toBe(first);
+  });
+
+  test('forget keeps the prebuilt plan functions the session was given (they are found by their code)', () => {
+    const a = new RuleSession();
+    const plans = new PrebuiltPlans(() => []);
+    providePrebuiltPlans(a.loads.programs, plans);
+    loadRules(ENTRY, [], undefined, [], a);
+    a.forget();
+    expect(a.loads.programs.get(PREBUILT_PLANS)).toBe(plans);
   });
 
   test('rule paths are shown relative to the session directory, absolute without one', () => {

@@ -25,6 +25,14 @@ export type CompiledPlan = (
   C: Clock,
 ) => void;
 
+/** The parameters of every compiled plan, as compilePlan's `new Function` names them. */
+export const PLAN_PARAMS = ['R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', 'M', 'C'] as const;
+
+/** Functions compiled before (prebuilt-plans.ts): the one whose body is exactly `code`, if any. */
+export interface PlanTable {
+  get(code: string): CompiledPlan | undefined;
+}
+
 /** Counts loop iterations down; at zero, `poll` runs (it checks the deadline and may throw, or sets `n` again). */
 export interface Clock {
   n: number;
@@ -316,8 +324,11 @@ if (${always ? 'true' : `${found} === 1`}) { const v${step.slot} = ${acc};\n${re
   }
 }
 
-/** Generates the JavaScript function of a plan, or reuses the one `cache` (the program's memo) holds for the same code. */
-export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): CompiledPlan {
+/**
+ * Generates the JavaScript function of a plan, or reuses the one `cache` (the program's memo)
+ * holds for the same code, else the one `prebuilt` holds of exactly that code (compiled with the build).
+ */
+export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>, prebuilt?: PlanTable): CompiledPlan {
   const g: Gen = { temps: 0, depth: 0, memos: [], syms: [] };
   const arity = (k: number): number => plan.accesses[k]!.arity;
   const leaf = (): string => {
@@ -343,7 +354,7 @@ export function compilePlan(plan: Plan, cache: Map<string, CompiledPlan>): Compi
   let fn = cache.get(code);
   if (!fn) {
     if (cache.size > 5000) cache.clear();
-    fn = new Function('R', 'X', 'B', 'S', 'T', 'OUT', 'H', 'F', 'M', 'C', code) as CompiledPlan;
+    fn = prebuilt?.get(code) ?? (new Function(...PLAN_PARAMS, code) as CompiledPlan);
     cache.set(code, fn);
   }
   return fn;

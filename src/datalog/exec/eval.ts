@@ -19,6 +19,7 @@ export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limi
 import { lastReaders, readsOf } from '../plan/lifetime.js';
 import { hashString, type SymbolTable } from '../storage/symbols.js';
 import { MemoSet } from './memo.js';
+import { COMPILED_PLANS, PREBUILT_PLANS } from './prebuilt-plans.js';
 import { EvalResult } from './result.js';
 
 /** Rows a join reads between two looks at the clock. */
@@ -41,8 +42,6 @@ interface Runner {
   top: number[];
 }
 
-/** The compiled join plans of a program's evaluations, by generated code (same code, same function). */
-const COMPILED_PLANS = new MemoSlot('compiled plans by code', () => new Map<string, CompiledPlan>(), true);
 /**
  * The plans of a program's evaluations and the functions compiled from them, by clause and
  * delta variant (PlanMemo: found again from the sizes of each evaluation's relations), and which
@@ -323,7 +322,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       });
       made = {
         plan,
-        fn: compilePlan(plan, program.memo(COMPILED_PLANS)),
+        fn: compilePlan(plan, program.memo(COMPILED_PLANS), program.memo(PREBUILT_PLANS)),
         top: plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : [])),
         B: new Int32Array(2 * plan.accesses.length),
         S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
