@@ -96,6 +96,7 @@ export class RuleSession {
     this.loads.reads.clear();
     this.loads.sources.clear();
     this.loads.facts = new WeakMap();
+    this.loads.parts.clear();
     this.loads.programs.clear();
   }
 }
