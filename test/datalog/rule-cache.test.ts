@@ -173,6 +173,10 @@ describe('compiled-rules cache', () => {
       expect(facts(x).length).toBeGreaterThan(100);
       expect(new Set(facts(y))).toEqual(new Set(facts(x)));
       expect(facts(y).every((c, i) => c === facts(x)[i])).toBe(true);
+      // The op catalog's facts are one part of both entries, decoded once.
+      const runs = [...session.loads.parts.values()].filter((p) => p.facts && p.sources[0] === catalog);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]!.facts!.ids.length).toBe(facts(x).length);
       // And the rules of the library both include: one syntax tree each, decoded once.
       const lib = x.sources.find((s) => s.path.endsWith('lib.dl'))!;
       const rules = (p: RuleProgram) => p.clauses.filter((c) => !c.clause.isFact && c.clause.loc.source === lib).map((c) => c.clause);

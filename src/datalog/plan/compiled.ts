@@ -6,7 +6,7 @@ import { SourceText } from '../../report/source.js';
 import { FactTable, PackedFact } from '../check/fact-table.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
 import type { Clause } from '../syntax/ast.js';
-import { BadFacts, packFacts, unpackFacts } from './compiled-facts.js';
+import { BadFacts, type FactRun, joinFacts, type PlainFacts, packFacts, unpackFacts } from './compiled-facts.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
 export const COMPILED_FORMAT = 'ptolog-compiled-rules/4';
@@ -28,15 +28,16 @@ export interface PlainRules {
   paths: string[];
   /**
    * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (edges: the program's
-   * dependency edges, not computed again; facts: the facts of the program in compiled-facts.ts's
-   * flat form, clauses: the other clauses, most as references into the parts).
+   * dependency edges, not computed again; facts: `[part, first clause id]` of each run of facts,
+   * in clause order; clauses: the other clauses, most as references into the parts).
    */
   body: unknown;
   /**
-   * The syntax trees of the rules, one part per source file: each a JSON text of a PlainPart.
-   * A part depends only on its file (not on the program's numbering of relations, clauses or
-   * sources), so the programs that include one library store the same text, and a caller that
-   * reads several decodes it once (PartMemo).
+   * The syntax trees of the rules, one part per source file (a PlainPart), and the runs of facts
+   * (compiled-facts.ts's PlainFacts, the op catalog's two thousand in one), each a JSON text. A
+   * part depends only on its file (not on the program's numbering of relations, clauses or
+   * sources), so the programs that include one library and op catalog store the same texts, and
+   * a caller that reads several decodes each once (PartMemo).
    */
   parts: string[];
 }
@@ -47,8 +48,16 @@ interface PlainPart {
   clauses: unknown[];
 }
 
-/** Parts decoded before, by their text: the paths the text stores, the sources it was decoded with, its clauses. */
-export type PartMemo = Map<string, { paths: string[]; sources: SourceText[]; clauses: Clause[] }>;
+/** A part decoded: the paths its text stores, the sources it was decoded with, its clauses or its facts. */
+interface DecodedPart {
+  paths: string[];
+  sources: SourceText[];
+  clauses?: Clause[];
+  facts?: FactRun;
+}
+
+/** Parts decoded before, by their text. */
+export type PartMemo = Map<string, DecodedPart>;
 
 /**
  * The plain form of a checked program; `pathOf` maps each source path to the path stored (the
@@ -127,7 +136,15 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
   // Facts (the op catalog: most clauses) in a flat form (compiled-facts.ts), the other clauses
   // as generic values; encoded (and so decoded) in this key order: shared objects are defined first.
   // Rules (and facts not packed) into their source's part where they fit its packed form.
-  const { facts, packed } = packFacts(clauses, program.relations, sourceIndex, shared);
+  const { runs, packed } = packFacts(
+    clauses,
+    program.relations,
+    (s) => {
+      sourceIndex(s);
+      return pathOf(s.path);
+    },
+    shared,
+  );
   const parts: { paths: string[]; index: Map<string, number>; clauses: unknown[] }[] = [];
   const partOf = new Map<string, number>();
   const rest = clauses
@@ -156,13 +173,16 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     warnings: encode(root.warnings),
     edges: encode(root.edges),
     clauses: rest.map(encode),
-    facts,
+    facts: runs.map((r, i) => [parts.length + i, r.base]),
   };
   return {
     format: COMPILED_FORMAT,
     paths,
     body,
-    parts: parts.map((p) => asciiJson({ paths: p.paths, clauses: p.clauses } satisfies PlainPart)),
+    parts: [
+      ...parts.map((p) => asciiJson({ paths: p.paths, clauses: p.clauses } satisfies PlainPart)),
+      ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts)),
+    ],
   };
 }
 
@@ -231,31 +251,38 @@ export function fromPlain(
     if (!s) byPath.set(p, (s = sourceOf(p)));
     return s;
   };
-  // The clauses of part k, decoded on the first reference to it.
-  const partClauses: Clause[][] = [];
-  const partAt = (k: unknown): Clause[] => {
+  // Part k, decoded on the first reference to it.
+  const decoded: DecodedPart[] = [];
+  const partAt = (k: unknown): DecodedPart => {
     if (typeof k !== 'number') throw new BadCompiledRules('a bad part');
-    const done = partClauses[k];
+    const done = decoded[k];
     if (done) return done;
     const text = plain.parts?.[k];
     if (typeof text !== 'string') throw new BadCompiledRules('a reference to a missing part');
     const known = parts?.get(text);
-    // (The same text in another program: the same clauses when its paths are the same sources here.)
+    // (The same text in another program: the same part when its paths are the same sources here.)
     if (known?.paths.every((p, i) => sourceAt(p) === known.sources[i])) {
-      partClauses[k] = known.clauses;
-      return known.clauses;
+      decoded[k] = known;
+      return known;
     }
     const part = JSON.parse(text) as Partial<PlainPart> | null;
-    if (part === null || typeof part !== 'object' || !Array.isArray(part.paths) || !Array.isArray(part.clauses))
-      throw new BadCompiledRules('a bad part');
+    if (part === null || typeof part !== 'object' || !Array.isArray(part.paths)) throw new BadCompiledRules('a bad part');
     const paths = part.paths as string[];
     const partSources = paths.map(sourceAt);
-    const clauses = decoder(partSources, noPart)(part.clauses) as Clause[];
-    parts?.set(text, { paths, sources: partSources, clauses });
-    partClauses[k] = clauses;
-    return clauses;
+    let d: DecodedPart;
+    if (Array.isArray(part.clauses)) d = { paths, sources: partSources, clauses: decoder(partSources, noPart)(part.clauses) as Clause[] };
+    else if (partSources.length === 1) {
+      try {
+        d = { paths, sources: partSources, facts: unpackFacts(part, partSources[0]!) };
+      } catch (e) {
+        throw e instanceof BadFacts ? new BadCompiledRules(e.message) : e;
+      }
+    } else throw new BadCompiledRules('a bad part');
+    parts?.set(text, d);
+    decoded[k] = d;
+    return d;
   };
-  const decode = decoder(sources, partAt);
+  const decode = decoder(sources, (k) => partAt(k).clauses ?? noPart());
   const body = plain.body as Partial<Record<'relations' | 'strata' | 'warnings' | 'edges' | 'clauses' | 'facts', unknown>> | null;
   if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
   // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
@@ -267,10 +294,17 @@ export function fromPlain(
   if (![relations, strata, warnings, edges, rest].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
   if (!relations.every((r, i) => r !== null && typeof r === 'object' && r.id === i && typeof r.name === 'string' && Array.isArray(r.kinds)))
     throw new BadCompiledRules('a bad relation');
+  if (!Array.isArray(body.facts)) throw new BadCompiledRules('the program is incomplete');
+  const runs = body.facts.map((ref: unknown) => {
+    const r = Array.isArray(ref) ? partAt(ref[0]) : undefined;
+    const source = r?.facts ? sources.indexOf(r.sources[0]!) : -1;
+    if (source < 0) throw new BadCompiledRules('a bad run of facts');
+    return { run: r!.facts!, base: (ref as unknown[])[1] as number, source };
+  });
   let table: FactTable;
   try {
     table = new FactTable(
-      unpackFacts(body.facts, sources, relations),
+      joinFacts(runs, relations),
       sources,
       relations.map((r) => r.name),
       facts,
@@ -360,9 +394,9 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[
   return decode;
 }
 
-/** A part's clauses refer to no part. */
+/** A reference to clauses where there are none (from a part, or to a part of facts). */
 function noPart(): never {
-  throw new BadCompiledRules('a reference to a part from a part');
+  throw new BadCompiledRules('a reference to clauses that are not there');
 }
 
 function badEntry(): never {
