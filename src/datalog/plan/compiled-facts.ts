@@ -232,7 +232,10 @@ export function joinFacts(
     isString: one ? one.isString : new Uint8Array(args),
     argLocs: one ? one.argLocs : new Int32Array(2 * args),
   };
+  // The largest run's strings first: its values are copied as they are (the others' string indices shifted).
+  const largest = runs.reduce<FactRun | undefined>((m, r) => (m && m.values.length >= r.run.values.length ? m : r.run), undefined);
   const strings = out.strings as string[];
+  if (!one && largest) for (const x of largest.strings) strings.push(x);
   let f = 0;
   let a = 0;
   let last = -1;
@@ -258,10 +261,13 @@ export function joinFacts(
     (out.argLocs as Int32Array).set(run.argLocs, 2 * a);
     (out.isString as Uint8Array).set(run.isString, a);
     for (let i = 0; i < n; i++) out.starts[from + i] = a + run.starts[i]!;
-    const shift = strings.length;
     const values = out.values;
-    for (let j = 0; j < run.values.length; j++) values[a + j] = run.isString[j] === 1 ? run.values[j]! + shift : run.values[j]!;
-    for (const s of run.strings) strings.push(s);
+    if (run === largest) values.set(run.values, a);
+    else {
+      const shift = strings.length;
+      for (let j = 0; j < run.values.length; j++) values[a + j] = run.isString[j] === 1 ? run.values[j]! + shift : run.values[j]!;
+      for (const s of run.strings) strings.push(s);
+    }
     a += run.values.length;
   }
   if (!one) out.starts[count] = a;
