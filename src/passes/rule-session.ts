@@ -92,11 +92,11 @@ export class RuleSession {
   forget(): void {
     this.programs.clear();
     this.parsed.clear();
+    this.loads.parts.clear();
     this.catalogs.clear();
     this.loads.reads.clear();
     this.loads.sources.clear();
     this.loads.facts = new WeakMap();
-    this.loads.parts.clear();
     this.loads.programs.clear();
   }
 }
