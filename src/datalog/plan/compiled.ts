@@ -372,8 +372,12 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[
   // (Cheap tests first: this runs over tens of thousands of objects before the JIT has warmed up.)
   const decode = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null) return v;
+    // (Only objects are visited and written back: most values are strings and numbers.)
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) v[i] = decode(v[i]);
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i] as unknown;
+        if (typeof x === 'object' && x !== null) v[i] = decode(x);
+      }
       return v;
     }
     const o = v as Record<string, unknown>;
@@ -387,7 +391,8 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[
     for (const k in o) {
       if (first && k.charCodeAt(0) === 36) return special(k, o);
       first = false;
-      o[k] = decode(o[k]);
+      const x = o[k];
+      if (typeof x === 'object' && x !== null) o[k] = decode(x);
     }
     return o;
   };
