@@ -201,6 +201,23 @@ describe('compiled-rules cache', () => {
     expect(outputOf(load(), 'a')).toEqual([[2]]);
   });
 
+  it('stores an entry in ASCII and reads other characters back as they were written', () => {
+    const dir = tmp();
+    const main = join(dir, 'main.dl');
+    writeFileSync(
+      main,
+      '.decl a(x: symbol)\n.decl b(x: symbol)\n.output b\na("x\u00b7\u2212y\u{1F600}").\nb(X) :- a(Y), X = cat(Y, "\u00e9").\n',
+    );
+    const req = { files: [main], includeDirs: [], libraries: {}, root: dir };
+    loadProgramCached(req, cacheIn(dir));
+    expect(readFileSync(entryOf(dir), 'utf8')).toMatch(/^[\x00-\x7f]*$/);
+    const parsed = () => {
+      throw new Error('parsed');
+    };
+    const r = loadProgramCached(req, { ...cacheIn(dir), write: undefined }, (x) => x, parsed);
+    expect(outputOf(r.program, 'b')).toEqual([['x\u00b7\u2212y\u{1F600}\u00e9']]);
+  });
+
   it('a store that fails to write or read only costs a compile', () => {
     const p = project('.decl b(x: number)\nb(1).\n');
     const broken: CompiledStore = {
