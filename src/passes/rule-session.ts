@@ -95,6 +95,7 @@ export class RuleSession {
   forget(): void {
     this.programs.clear();
     this.parsed.clear();
+    this.loads.parts.clear();
     this.catalogs.clear();
     this.loads.reads.clear();
     this.loads.sources.clear();

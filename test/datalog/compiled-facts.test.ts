@@ -126,26 +126,35 @@ describe('compiled facts', () => {
     ]);
     const { plain } = roundTrip(orig);
     const source = orig.program.sources[0]!;
-    const facts = (p: PlainRules) => (p.body as { facts: PlainFacts }).facts;
-    // Per fact: id, head, source, start, 5 offsets, then (value, start, end) per argument.
+    // The program's one run of facts: a part, `[part, first clause id]` in the body.
+    const refs = (p: PlainRules) => (p.body as { facts: [number, number][] }).facts;
+    expect(refs(plain)).toHaveLength(1);
+    // Per fact: id (from the run's first), relation (of the run's), start, 5 offsets, then (value, start, end) per argument.
     const damage: ((f: PlainFacts, p: PlainRules) => void)[] = [
-      (f) => (f.rows[9] = 7), // a string index out of range
-      (f) => (f.rows[12] = 1.5), // a number that is not an integer
-      (f) => (f.rows[9] = 'add' as unknown as number), // a string in place of its index
-      (f) => (f.rows[3] = source.text.length + 1), // a clause past the end of its file
-      (f) => (f.rows[10] = -1000), // an argument before the start of its file
-      (f) => (f.rows[15] = 0), // the second fact's id before the first's
-      (f) => (f.rows[1] = 1), // a fact of the one-column relation, with two arguments
-      (f) => (f.rows[2] = 3), // a source out of range
+      (f) => (f.rows[8] = 7), // a string index out of range
+      (f) => (f.rows[11] = 1.5), // a number that is not an integer
+      (f) => (f.rows[8] = 'add' as unknown as number), // a string in place of its index
+      (f) => (f.rows[2] = source.text.length + 1), // a clause past the end of its file
+      (f) => (f.rows[9] = -1000), // an argument before the start of its file
+      (f) => (f.rows[14] = 0), // the second fact's id before the first's
+      (f) => (f.rows[1] = 1), // a relation the run does not list
+      (f) => (f.rels[0]![1] = 'nn'), // a relation of other columns than the program's
+      (f) => (f.rels[0]![0] = 'two'), // a fact of the one-column relation, with two arguments
       (f) => f.rows.pop(), // truncated
       (f) => (f.count = 3),
       (f) => ((f as Partial<PlainFacts>).strings = undefined),
       (f) => (f.strings[0] = 5 as unknown as string),
-      (f, p) => (f.rows[15] = (p.body as { clauses: { id: number }[] }).clauses[0]!.id), // a fact in a rule's place
+      (f) => (f.paths = [] as unknown as [string]), // no source
+      (_, p) => (refs(p)[0]![1] = (p.body as { clauses: { id: number }[] }).clauses[0]!.id), // a fact in a rule's place
+      (_, p) => (refs(p)[0]![1] = -1),
+      (_, p) => (refs(p)[0]![0] = 0), // a part of rules as facts
     ];
     for (const d of damage) {
       const bad = JSON.parse(JSON.stringify(plain)) as PlainRules;
-      d(facts(bad), bad);
+      const k = refs(bad)[0]![0];
+      const run = JSON.parse(bad.parts[k]!) as PlainFacts;
+      d(run, bad);
+      bad.parts[k] = JSON.stringify(run);
       expect(() => fromPlain(bad, () => source)).toThrow(BadCompiledRules);
     }
   });

@@ -45,9 +45,9 @@ function project(incText: string): { dir: string; main: string } {
 
 const request = (p: { dir: string; main: string }) => ({ files: [p.main], includeDirs: [join(p.dir, 'lib')], libraries: {}, root: p.dir });
 
-/** An entry of `header` (its checksum replaced) and `body`. */
+/** An entry of `header` (its checksums replaced) and `body` (its lines). */
 function resummed(header: string, body: string): string {
-  return `${JSON.stringify({ ...(JSON.parse(header) as object), sum: contentHash(body) })}\n${body}`;
+  return `${JSON.stringify({ ...(JSON.parse(header) as object), sums: body.split('\n').map(contentHash) })}\n${body}`;
 }
 
 /** An entry's body with its first fact's clause id not an integer. */
@@ -145,8 +145,15 @@ describe('compiled-rules cache', () => {
       // A fact that is not well formed, under a checksum that matches it.
       resummed(good.slice(0, nl), forged(good.slice(nl + 1))),
       good.replace('$ROOT/main.dl', '$ROOT/other.dl'),
+      // The last line (a part: main.dl's rule) cut off whole, or moved before the program.
+      good.slice(0, good.lastIndexOf('\n')),
+      resummed(good.slice(0, nl), [...good.slice(nl + 1).split('\n')].reverse().join('\n')),
+      // A rule's reference into a part that is not there, under a checksum that matches it.
+      resummed(good.slice(0, nl), good.slice(nl + 1).replace('{"$c":[0,0]}', '{"$c":[0,7]}')),
+      resummed(good.slice(0, nl), good.slice(nl + 1).replace('{"$c":[0,0]}', '{"$c":[3,0]}')),
     ];
     for (const text of damaged) {
+      expect(text).not.toBe(good);
       writeFileSync(path, text);
       const r = loadProgramCached(request(p), cacheIn(dir));
       expect(outputOf(r.program, 'a')).toEqual([[1], [2]]);
@@ -166,6 +173,16 @@ describe('compiled-rules cache', () => {
       expect(facts(x).length).toBeGreaterThan(100);
       expect(new Set(facts(y))).toEqual(new Set(facts(x)));
       expect(facts(y).every((c, i) => c === facts(x)[i])).toBe(true);
+      // The op catalog's facts are one part of both entries, decoded once.
+      const runs = [...session.loads.parts.values()].filter((p) => p.facts && p.sources[0] === catalog);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]!.facts!.ids.length).toBe(facts(x).length);
+      // And the rules of the library both include: one syntax tree each, decoded once.
+      const lib = x.sources.find((s) => s.path.endsWith('lib.dl'))!;
+      const rules = (p: RuleProgram) => p.clauses.filter((c) => !c.clause.isFact && c.clause.loc.source === lib).map((c) => c.clause);
+      expect(rules(x).length).toBeGreaterThan(20);
+      expect(rules(y)).toHaveLength(rules(x).length);
+      expect(rules(y).every((c, i) => c === rules(x)[i])).toBe(true);
     }
     // The second session read what the first compiled, and decoded each program once.
     const reader = new RuleSession(undefined, cacheIn(dir));
@@ -182,6 +199,23 @@ describe('compiled-rules cache', () => {
     writeFileSync(join(p.dir, 'lib', 'inc.dl'), '.decl b(x: number)\nb(2).\n');
     session.forget();
     expect(outputOf(load(), 'a')).toEqual([[2]]);
+  });
+
+  it('stores an entry in ASCII and reads other characters back as they were written', () => {
+    const dir = tmp();
+    const main = join(dir, 'main.dl');
+    writeFileSync(
+      main,
+      '.decl a(x: symbol)\n.decl b(x: symbol)\n.output b\na("x\u00b7\u2212y\u{1F600}").\nb(X) :- a(Y), X = cat(Y, "\u00e9").\n',
+    );
+    const req = { files: [main], includeDirs: [], libraries: {}, root: dir };
+    loadProgramCached(req, cacheIn(dir));
+    expect(readFileSync(entryOf(dir), 'utf8')).toMatch(/^[\x00-\x7f]*$/);
+    const parsed = () => {
+      throw new Error('parsed');
+    };
+    const r = loadProgramCached(req, { ...cacheIn(dir), write: undefined }, (x) => x, parsed);
+    expect(outputOf(r.program, 'b')).toEqual([['x\u00b7\u2212y\u{1F600}\u00e9']]);
   });
 
   it('a store that fails to write or read only costs a compile', () => {

@@ -6,10 +6,10 @@ import { SourceText } from '../../report/source.js';
 import { FactTable, PackedFact } from '../check/fact-table.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
 import type { Clause } from '../syntax/ast.js';
-import { BadFacts, packFacts, unpackFacts } from './compiled-facts.js';
+import { BadFacts, type FactRun, joinFacts, type PlainFacts, packFacts, unpackFacts } from './compiled-facts.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/3';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/4';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
@@ -17,18 +17,47 @@ export interface CheckedRules {
   warnings: Diagnostic[];
 }
 
-/** The plain form: a JSON value with sources as `{"$s": i}`, locations `{"$l": [i, start, end]}`, bigints `{"$b": "12"}`, Maps `{"$m": [[k, v], ...]}`, shared objects `{"$d": id, "v": ...}` / `{"$r": id}`. */
+/**
+ * The plain form: a JSON value with sources as `{"$s": i}`, locations `{"$l": [i, start, end]}`,
+ * bigints `{"$b": "12"}`, Maps `{"$m": [[k, v], ...]}`, shared objects `{"$d": id, "v": ...}` /
+ * `{"$r": id}`, a clause of a part `{"$c": [part, index]}`; and its parts.
+ */
 export interface PlainRules {
   format: string;
   /** Source paths, in the program's source order. */
   paths: string[];
   /**
    * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (edges: the program's
-   * dependency edges, not computed again; facts: the facts of the program in compiled-facts.ts's
-   * flat form, clauses: the other clauses).
+   * dependency edges, not computed again; facts: `[part, first clause id]` of each run of facts,
+   * in clause order; clauses: the other clauses, most as references into the parts).
    */
   body: unknown;
+  /**
+   * The syntax trees of the rules, one part per source file (a PlainPart), and the runs of facts
+   * (compiled-facts.ts's PlainFacts, the op catalog's two thousand in one), each a JSON text. A
+   * part depends only on its file (not on the program's numbering of relations, clauses or
+   * sources), so the programs that include one library and op catalog store the same texts, and
+   * a caller that reads several decodes each once (PartMemo).
+   */
+  parts: string[];
 }
+
+/** One part: the paths stored of the sources its locations index (its own first), and its clauses as generic values. */
+interface PlainPart {
+  paths: string[];
+  clauses: unknown[];
+}
+
+/** A part decoded: the paths its text stores, the sources it was decoded with, its clauses or its facts. */
+interface DecodedPart {
+  paths: string[];
+  sources: SourceText[];
+  clauses?: Clause[];
+  facts?: FactRun;
+}
+
+/** Parts decoded before, by their text. */
+export type PartMemo = Map<string, DecodedPart>;
 
 /**
  * The plain form of a checked program; `pathOf` maps each source path to the path stored (the
@@ -50,7 +79,7 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
   };
   for (const s of program.sources) sourceIndex(s);
   // A packed fact (check/fact-table.ts) is read as the clause it makes.
-  const clauses = program.clauses.map((pc) =>
+  const clauses: ProgramClause[] = program.clauses.map((pc) =>
     pc instanceof PackedFact ? { id: pc.id, clause: pc.clause, head: pc.head, varKinds: pc.varKinds } : pc,
   );
   const root = { relations: program.relations, strata: program.strata, warnings, edges: program.edges, clauses };
@@ -75,42 +104,105 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
   };
   count(root);
   const ids = new Map<object, number>();
-  const encode = (v: unknown): unknown => {
-    if (typeof v === 'bigint') return { $b: v.toString() };
-    if (typeof v !== 'object' || v === null) {
-      if (typeof v === 'function' || typeof v === 'symbol') throw new Error(`cannot store a ${typeof v} in compiled rules`);
-      return v;
-    }
-    if (v instanceof SourceText) return { $s: sourceIndex(v) };
-    if (isLocation(v)) return { $l: [sourceIndex(v.source), v.start, v.end] };
-    const id = ids.get(v);
-    if (id !== undefined) return { $r: id };
-    let out: unknown;
-    const own = shared.has(v) ? ids.size : -1;
-    if (own >= 0) ids.set(v, own);
-    if (v instanceof Map) out = { $m: [...v].map(([k, x]) => [encode(k), encode(x)]) };
-    else if (Array.isArray(v)) out = v.map(encode);
-    else {
-      const proto = Object.getPrototypeOf(v) as unknown;
-      if (proto !== Object.prototype && proto !== null) throw new Error('cannot store a class instance in compiled rules');
-      const o: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = encode(x);
-      out = o;
-    }
-    return own >= 0 ? { $d: own, v: out } : out;
+  // (`at` gives the index of a source in the table of the value encoded: the program's or a part's.)
+  const encodeIn = (at: (s: SourceText) => number) => {
+    const encode = (v: unknown): unknown => {
+      if (typeof v === 'bigint') return { $b: v.toString() };
+      if (typeof v !== 'object' || v === null) {
+        if (typeof v === 'function' || typeof v === 'symbol') throw new Error(`cannot store a ${typeof v} in compiled rules`);
+        return v;
+      }
+      if (v instanceof SourceText) return { $s: at(v) };
+      if (isLocation(v)) return { $l: [at(v.source), v.start, v.end] };
+      const id = ids.get(v);
+      if (id !== undefined) return { $r: id };
+      let out: unknown;
+      const own = shared.has(v) ? ids.size : -1;
+      if (own >= 0) ids.set(v, own);
+      if (v instanceof Map) out = { $m: [...v].map(([k, x]) => [encode(k), encode(x)]) };
+      else if (Array.isArray(v)) out = v.map(encode);
+      else {
+        const proto = Object.getPrototypeOf(v) as unknown;
+        if (proto !== Object.prototype && proto !== null) throw new Error('cannot store a class instance in compiled rules');
+        const o: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = encode(x);
+        out = o;
+      }
+      return own >= 0 ? { $d: own, v: out } : out;
+    };
+    return encode;
   };
+  const encode = encodeIn(sourceIndex);
   // Facts (the op catalog: most clauses) in a flat form (compiled-facts.ts), the other clauses
   // as generic values; encoded (and so decoded) in this key order: shared objects are defined first.
-  const { facts, packed } = packFacts(clauses, program.relations, sourceIndex, shared);
+  // Rules (and facts not packed) into their source's part where they fit its packed form.
+  const { runs, packed } = packFacts(
+    clauses,
+    program.relations,
+    (s) => {
+      sourceIndex(s);
+      return pathOf(s.path);
+    },
+    shared,
+  );
+  const parts: { paths: string[]; index: Map<string, number>; clauses: unknown[] }[] = [];
+  const partOf = new Map<string, number>();
+  const rest = clauses
+    .filter((pc) => !packed.has(pc))
+    .map((pc) => {
+      // (A clause whose objects are reached from elsewhere keeps their identity in the body.)
+      if (Object.getPrototypeOf(pc) !== Object.prototype || shared.has(pc) || reachesAny(pc.clause, shared)) return pc;
+      const home = pc.clause.loc.source.path;
+      let k = partOf.get(home);
+      if (k === undefined) partOf.set(home, (k = parts.push({ paths: [], index: new Map(), clauses: [] }) - 1));
+      const part = parts[k]!;
+      const local = (s: SourceText): number => {
+        let i = part.index.get(s.path);
+        if (i === undefined) {
+          sourceIndex(s);
+          part.index.set(s.path, (i = part.paths.push(pathOf(s.path)) - 1));
+        }
+        return i;
+      };
+      const at = part.clauses.push(encodeIn(local)(pc.clause)) - 1;
+      return { ...pc, clause: { $c: [k, at] } as unknown as Clause };
+    });
   const body = {
     relations: encode(root.relations),
     strata: encode(root.strata),
     warnings: encode(root.warnings),
     edges: encode(root.edges),
-    clauses: clauses.filter((pc) => !packed.has(pc)).map(encode),
-    facts,
+    clauses: rest.map(encode),
+    facts: runs.map((r, i) => [parts.length + i, r.base]),
   };
-  return { format: COMPILED_FORMAT, paths, body };
+  return {
+    format: COMPILED_FORMAT,
+    paths,
+    body,
+    parts: [
+      ...parts.map((p) => asciiJson({ paths: p.paths, clauses: p.clauses } satisfies PlainPart)),
+      ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts)),
+    ],
+  };
+}
+
+/**
+ * The JSON text of `v` in ASCII (every other character escaped, `\u00b7`): read back from a file,
+ * a text of one-byte characters, decoded and parsed faster and held in half the memory.
+ */
+export function asciiJson(v: unknown): string {
+  return JSON.stringify(v).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether `v` reaches an object of `set` (locations and sources aside: they are stored by value). */
+function reachesAny(v: unknown, set: ReadonlySet<object>): boolean {
+  if (typeof v !== 'object' || v === null || v instanceof SourceText || isLocation(v)) return false;
+  if (set.has(v)) return true;
+  if (v instanceof Map) {
+    for (const [k, x] of v) if (reachesAny(k, set) || reachesAny(x, set)) return true;
+    return false;
+  }
+  return (Array.isArray(v) ? v : Object.values(v)).some((x) => reachesAny(x, set));
 }
 
 /** A Location (`{ source, start, end }` and nothing else): stored as `{"$l": [source, start, end]}`. */
@@ -131,14 +223,17 @@ export class BadCompiledRules extends Error {}
  * one's clause made when first read; `facts`, when given, holds fact clauses made before (by
  * source, then start offset): a fact equal to one there is that clause, not a copy (the programs
  * of one caller share their op catalog's thousands); `shared`, the program's store of
- * memos it shares with the caller's other programs (RuleProgram). Throws BadCompiledRules on a
- * malformed form.
+ * memos it shares with the caller's other programs (RuleProgram); `parts`, the parts decoded
+ * before (a part of the same text and source is not decoded again: its clauses are shared), to
+ * which it adds those it decodes (the caller vouches for their texts). Throws BadCompiledRules
+ * on a malformed form.
  */
 export function fromPlain(
   plain: PlainRules,
   sourceOf: (storedPath: string) => SourceText,
   facts?: WeakMap<SourceText, Map<number, Clause>>,
   shared?: SharedMemos,
+  parts?: PartMemo,
 ): CheckedRules {
   if (plain === null || typeof plain !== 'object' || plain.format !== COMPILED_FORMAT || !Array.isArray(plain.paths)) {
     throw new BadCompiledRules('not compiled rules of this version');
@@ -150,56 +245,44 @@ export function fromPlain(
     if (!s) byPath.set(p, (s = sourceOf(p)));
     return s;
   });
-  const defs = new Map<number, unknown>();
-  // A stored value other than a plain object or array: `{"$x": ...}`, its key first (see toPlain).
-  const special = (k: string, o: Record<string, unknown>): unknown => {
-    switch (k) {
-      case '$s': {
-        const s = sources[o.$s as number];
-        if (!s) throw new BadCompiledRules('a source index is out of range');
-        return s;
-      }
-      case '$b':
-        if (typeof o.$b !== 'string' || !/^-?\d+$/.test(o.$b)) throw new BadCompiledRules('a bad number');
-        return BigInt(o.$b);
-      case '$r':
-        if (!defs.has(o.$r as number)) throw new BadCompiledRules('a reference to an undefined object');
-        return defs.get(o.$r as number);
-      case '$d': {
-        // Shared objects are trees (no cycles): decode, then register for later references.
-        const x = decode(o.v);
-        defs.set(o.$d as number, x);
-        return x;
-      }
-      case '$m':
-        if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
-        return new Map(o.$m.map((e) => (Array.isArray(e) && e.length === 2 ? [decode(e[0]), decode(e[1])] : badEntry())));
-    }
-    throw new BadCompiledRules(`an unknown stored value ${k}`);
+  const sourceAt = (p: unknown): SourceText => {
+    if (typeof p !== 'string') throw new BadCompiledRules('a source path is not a string');
+    let s = byPath.get(p);
+    if (!s) byPath.set(p, (s = sourceOf(p)));
+    return s;
   };
-  // In place: the parsed JSON's arrays and plain objects become the program's (no copy of each).
-  // (Cheap tests first: this runs over tens of thousands of objects before the JIT has warmed up.)
-  const decode = (v: unknown): unknown => {
-    if (typeof v !== 'object' || v === null) return v;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) v[i] = decode(v[i]);
-      return v;
+  // Part k, decoded on the first reference to it.
+  const decoded: DecodedPart[] = [];
+  const partAt = (k: unknown): DecodedPart => {
+    if (typeof k !== 'number') throw new BadCompiledRules('a bad part');
+    const done = decoded[k];
+    if (done) return done;
+    const text = plain.parts?.[k];
+    if (typeof text !== 'string') throw new BadCompiledRules('a reference to a missing part');
+    const known = parts?.get(text);
+    // (The same text in another program: the same part when its paths are the same sources here.)
+    if (known?.paths.every((p, i) => sourceAt(p) === known.sources[i])) {
+      decoded[k] = known;
+      return known;
     }
-    const o = v as Record<string, unknown>;
-    const l = o.$l as unknown[] | undefined;
-    if (l !== undefined) {
-      const source = Array.isArray(l) ? sources[l[0] as number] : undefined;
-      if (!source || typeof l[1] !== 'number' || typeof l[2] !== 'number') throw new BadCompiledRules('a bad location');
-      return { source, start: l[1], end: l[2] };
-    }
-    let first = true;
-    for (const k in o) {
-      if (first && k.charCodeAt(0) === 36) return special(k, o);
-      first = false;
-      o[k] = decode(o[k]);
-    }
-    return o;
+    const part = JSON.parse(text) as Partial<PlainPart> | null;
+    if (part === null || typeof part !== 'object' || !Array.isArray(part.paths)) throw new BadCompiledRules('a bad part');
+    const paths = part.paths as string[];
+    const partSources = paths.map(sourceAt);
+    let d: DecodedPart;
+    if (Array.isArray(part.clauses)) d = { paths, sources: partSources, clauses: decoder(partSources, noPart)(part.clauses) as Clause[] };
+    else if (partSources.length === 1) {
+      try {
+        d = { paths, sources: partSources, facts: unpackFacts(part, partSources[0]!) };
+      } catch (e) {
+        throw e instanceof BadFacts ? new BadCompiledRules(e.message) : e;
+      }
+    } else throw new BadCompiledRules('a bad part');
+    parts?.set(text, d);
+    decoded[k] = d;
+    return d;
   };
+  const decode = decoder(sources, (k) => partAt(k).clauses ?? noPart());
   const body = plain.body as Partial<Record<'relations' | 'strata' | 'warnings' | 'edges' | 'clauses' | 'facts', unknown>> | null;
   if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
   // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
@@ -211,10 +294,17 @@ export function fromPlain(
   if (![relations, strata, warnings, edges, rest].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
   if (!relations.every((r, i) => r !== null && typeof r === 'object' && r.id === i && typeof r.name === 'string' && Array.isArray(r.kinds)))
     throw new BadCompiledRules('a bad relation');
+  if (!Array.isArray(body.facts)) throw new BadCompiledRules('the program is incomplete');
+  const runs = body.facts.map((ref: unknown) => {
+    const r = Array.isArray(ref) ? partAt(ref[0]) : undefined;
+    const source = r?.facts ? sources.indexOf(r.sources[0]!) : -1;
+    if (source < 0) throw new BadCompiledRules('a bad run of facts');
+    return { run: r!.facts!, base: (ref as unknown[])[1] as number, source };
+  });
   let table: FactTable;
   try {
     table = new FactTable(
-      unpackFacts(body.facts, sources, relations),
+      joinFacts(runs, relations),
       sources,
       relations.map((r) => r.name),
       facts,
@@ -238,6 +328,80 @@ export function fromPlain(
   }
   const program = new RuleProgram(relations, clauses, strata, sources, edges, shared, someFact ? undefined : table);
   return { program, warnings };
+}
+
+/**
+ * The decoder of stored values whose sources are `sources` (`{"$s": i}` and locations index it),
+ * clause references `{"$c": [part, i]}` resolved by `partAt`. It decodes in place: the parsed
+ * JSON's arrays and plain objects become the program's (no copy of each).
+ */
+function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[]): (v: unknown) => unknown {
+  const defs = new Map<number, unknown>();
+  // A stored value other than a plain object or array: `{"$x": ...}`, its key first (see toPlain).
+  const special = (k: string, o: Record<string, unknown>): unknown => {
+    switch (k) {
+      case '$s': {
+        const s = sources[o.$s as number];
+        if (!s) throw new BadCompiledRules('a source index is out of range');
+        return s;
+      }
+      case '$b':
+        if (typeof o.$b !== 'string' || !/^-?\d+$/.test(o.$b)) throw new BadCompiledRules('a bad number');
+        return BigInt(o.$b);
+      case '$r':
+        if (!defs.has(o.$r as number)) throw new BadCompiledRules('a reference to an undefined object');
+        return defs.get(o.$r as number);
+      case '$d': {
+        // Shared objects are trees (no cycles): decode, then register for later references.
+        const x = decode(o.v);
+        defs.set(o.$d as number, x);
+        return x;
+      }
+      case '$c': {
+        const at = o.$c as unknown[];
+        const c = Array.isArray(at) ? partAt(at[0])[at[1] as number] : undefined;
+        if (!c) throw new BadCompiledRules('a reference to a missing clause');
+        return c;
+      }
+      case '$m':
+        if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
+        return new Map(o.$m.map((e) => (Array.isArray(e) && e.length === 2 ? [decode(e[0]), decode(e[1])] : badEntry())));
+    }
+    throw new BadCompiledRules(`an unknown stored value ${k}`);
+  };
+  // (Cheap tests first: this runs over tens of thousands of objects before the JIT has warmed up.)
+  const decode = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    // (Only objects are visited and written back: most values are strings and numbers.)
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i] as unknown;
+        if (typeof x === 'object' && x !== null) v[i] = decode(x);
+      }
+      return v;
+    }
+    const o = v as Record<string, unknown>;
+    const l = o.$l as unknown[] | undefined;
+    if (l !== undefined) {
+      const source = Array.isArray(l) ? sources[l[0] as number] : undefined;
+      if (!source || typeof l[1] !== 'number' || typeof l[2] !== 'number') throw new BadCompiledRules('a bad location');
+      return { source, start: l[1], end: l[2] };
+    }
+    let first = true;
+    for (const k in o) {
+      if (first && k.charCodeAt(0) === 36) return special(k, o);
+      first = false;
+      const x = o[k];
+      if (typeof x === 'object' && x !== null) o[k] = decode(x);
+    }
+    return o;
+  };
+  return decode;
+}
+
+/** A reference to clauses where there are none (from a part, or to a part of facts). */
+function noPart(): never {
+  throw new BadCompiledRules('a reference to clauses that are not there');
 }
 
 function badEntry(): never {

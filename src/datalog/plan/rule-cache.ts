@@ -11,7 +11,7 @@ import { checkProgram, sortDiagnostics } from '../check/check.js';
 import type { SharedMemos } from '../check/program.js';
 import type { Clause } from '../syntax/ast.js';
 import { type FileParser, type FileReader, type Libraries, loadFiles, readRuleFile } from '../syntax/load.js';
-import { type CheckedRules, COMPILED_FORMAT, fromPlain, type PlainRules, toPlain } from './compiled.js';
+import { asciiJson, type CheckedRules, COMPILED_FORMAT, fromPlain, type PartMemo, type PlainRules, toPlain } from './compiled.js';
 
 /** Where compiled entries are kept: read an entry's text by name (undefined when absent or unreadable), write one whole. */
 export interface CompiledStore {
@@ -45,6 +45,8 @@ export interface LoadMemo {
   sources: Map<string, SourceText>;
   /** The decoded fact clauses of each source, by their start offset (see fromPlain). */
   facts: WeakMap<SourceText, Map<number, Clause>>;
+  /** The parts of entries decoded (by their text, each verified): the programs that include one library share its rules. */
+  parts: PartMemo;
   /** What the programs read share (compiled join plans by their code: RuleProgram's `shared`). */
   programs: SharedMemos;
   /** How many programs were read from an entry, and how many compiled from their rule files (no current entry). */
@@ -53,7 +55,14 @@ export interface LoadMemo {
 
 /** An empty LoadMemo. */
 export function newLoadMemo(): LoadMemo {
-  return { reads: new Map(), sources: new Map(), facts: new WeakMap(), programs: new Map(), counts: { read: 0, compiled: 0 } };
+  return {
+    reads: new Map(),
+    sources: new Map(),
+    facts: new WeakMap(),
+    parts: new Map(),
+    programs: new Map(),
+    counts: { read: 0, compiled: 0 },
+  };
 }
 
 /** What a program is loaded from: absolute paths. */
@@ -106,8 +115,8 @@ interface Header {
   key: string;
   /** Each path read while compiling (stored form) with what it read. */
   inputs: [string, string][];
-  /** contentHash of the body. */
-  sum: string;
+  /** contentHash of each line after the header: the program's plain form without its parts, then each part. */
+  sums: string[];
 }
 
 /** Paths stored relative to the root (`$ROOT/x.dl`), others as they are. */
@@ -176,9 +185,9 @@ export function loadProgramCached(
   memo.counts.compiled++;
   const checked = checkProgram(loadFiles(req.files, recording, req.includeDirs, req.libraries, parse));
   const plain = toPlain(checked, store);
-  const body = JSON.stringify(plain);
-  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sum: contentHash(body) };
-  const entry = `${JSON.stringify(header)}\n${body}`;
+  const lines = [asciiJson({ format: plain.format, paths: plain.paths, body: plain.body }), ...plain.parts];
+  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sums: lines.map(contentHash) };
+  const entry = `${asciiJson(header)}\n${lines.join('\n')}`;
   cache.memory?.set(name, entry);
   cache.write?.write(name, entry);
   // What is returned is what a later run reads back (the same paths, the same objects' shape).
@@ -198,7 +207,13 @@ function readEntry(
     const nl = text.indexOf('\n');
     if (nl < 0) return undefined;
     const header = JSON.parse(text.slice(0, nl)) as Header;
-    if (header?.format !== COMPILED_FORMAT || header.version !== version || header.key !== key || !Array.isArray(header.inputs))
+    if (
+      header?.format !== COMPILED_FORMAT ||
+      header.version !== version ||
+      header.key !== key ||
+      !Array.isArray(header.inputs) ||
+      !Array.isArray(header.sums)
+    )
       return undefined;
     const texts = new Map<string, string>();
     for (const [stored, state] of header.inputs) {
@@ -211,9 +226,21 @@ function readEntry(
       if (read.state !== state) return undefined;
       if (typeof read.got === 'string') texts.set(stored, read.got);
     }
-    const body = text.slice(nl + 1);
-    if (contentHash(body) !== header.sum) return undefined;
-    return decode(JSON.parse(body) as PlainRules, sourceFrom(texts), memo);
+    // The lines after the header, each as its checksum says (a part decoded before, from a
+    // verified entry, is that text: not hashed again).
+    const lines: string[] = [];
+    for (let at = nl + 1; ; ) {
+      const end = text.indexOf('\n', at);
+      lines.push(text.slice(at, end < 0 ? text.length : end));
+      if (end < 0) break;
+      at = end + 1;
+    }
+    if (lines.length !== header.sums.length) return undefined;
+    for (let i = 0; i < lines.length; i++) {
+      if ((i === 0 || !memo.parts.has(lines[i]!)) && contentHash(lines[i]!) !== header.sums[i]) return undefined;
+    }
+    const plain = JSON.parse(lines[0]!) as PlainRules;
+    return decode({ ...plain, parts: lines.slice(1) }, sourceFrom(texts), memo);
   } catch {
     // Not JSON, a malformed program, a source it does not list: not an entry to trust.
     return undefined;
@@ -222,6 +249,6 @@ function readEntry(
 
 /** The checked rules of a plain form, warnings ordered by their (displayed) paths as checkProgram orders them. */
 function decode(plain: PlainRules, sourceOf: (stored: string) => SourceText, memo: LoadMemo): CheckedRules {
-  const r = fromPlain(plain, sourceOf, memo.facts, memo.programs);
+  const r = fromPlain(plain, sourceOf, memo.facts, memo.programs, memo.parts);
   return { program: r.program, warnings: sortDiagnostics(r.warnings as Diagnostic[]) };
 }
