@@ -5,12 +5,13 @@
 // A cache is used only when it was made from this very text (a SHA-1 of the source in its header)
 // and is whole (a SHA-1 of the data); V8 itself rejects one of another V8 or other flags. Any
 // cache missing, foreign or rejected: the file is compiled as without one.
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
+// The cache file's format (src/runner/code-cache-file.ts, built with the rest: a run needs dist/).
+import { cachedDataOf, writeCachedData } from '../dist/runner/code-cache-file.js';
 
 /**
  * The V8 flags the CLI runs under. A larger interrupt budget than V8's (67,584 bytes of bytecode)
@@ -27,27 +28,6 @@ export const V8_FLAGS = '--interrupt-budget=540000';
  */
 export function tuneCompiler() {
   setFlagsFromString(V8_FLAGS);
-}
-
-const MAGIC = Buffer.from('ptolog-code-cache-1\n');
-const SHA1 = 20;
-
-const sha1 = (data) => createHash('sha1').update(data).digest();
-
-/** The cached data of `file` made from its text `bytes`, or undefined (none, torn, or of another text). */
-function cachedDataOf(file, bytes) {
-  let buf;
-  try {
-    buf = readFileSync(`${file}.cache`);
-  } catch {
-    return undefined;
-  }
-  const head = MAGIC.length + 2 * SHA1;
-  if (buf.length <= head || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const data = buf.subarray(head);
-  if (!buf.subarray(MAGIC.length, MAGIC.length + SHA1).equals(sha1(bytes))) return undefined;
-  if (!buf.subarray(MAGIC.length + SHA1, head).equals(sha1(data))) return undefined;
-  return data;
 }
 
 /**
@@ -89,11 +69,7 @@ export function loadBundle(entry) {
 
 /** Writes `<file>.cache`, the code cache of `script` (compiled from `file`) as it stands, whole or not at all. */
 export function writeCache(file, script) {
-  const data = script.createCachedData();
-  const bytes = readFileSync(file);
-  const tmp = `${file}.cache.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([MAGIC, sha1(bytes), sha1(data), data]));
-  renameSync(tmp, `${file}.cache`);
+  writeCachedData(file, readFileSync(file), script.createCachedData());
 }
 
 /**

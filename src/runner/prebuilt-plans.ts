@@ -1,40 +1,19 @@
 // The build's prebuilt join-plan functions (dist/compiled-rules/plans.js, written by
 // scripts/prebuilt-plans.mjs): run as a V8 script with the code cache the build wrote beside it
-// (`plans.js.cache`, the format of bin/code-cache.js: a header, the SHA-1 of the script's bytes and
+// (`plans.js.cache`, the format of code-cache-file.ts: a header, the SHA-1 of the script's bytes and
 // of the data), so that a run neither parses nor compiles them. Read only when a rule program
 // compiles its first plan; a file missing or unreadable is an empty table, a cache missing or of
 // another text is not used (the script is compiled as without one).
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { PrebuiltPlans, providePrebuiltPlans } from '../datalog/index.js';
 import type { RuleSession } from '../passes/rule-session.js';
+import { cachedDataOf } from './code-cache-file.js';
 import type { CacheSpec } from './rule-cache.js';
 
 /** The file of the prebuilt plans in the directory of the compiled shipped rules. */
 export const PLANS_FILE = 'plans.js';
-
-const MAGIC = Buffer.from('ptolog-code-cache-1\n');
-const SHA1 = 20;
-
-const sha1 = (data: Uint8Array): Buffer => createHash('sha1').update(data).digest();
-
-/** The cached data of `file` made from its text `bytes`, or undefined (none, torn, or of another text). */
-function cachedDataOf(file: string, bytes: Buffer): Buffer | undefined {
-  let buf: Buffer;
-  try {
-    buf = readFileSync(`${file}.cache`);
-  } catch {
-    return undefined;
-  }
-  const head = MAGIC.length + 2 * SHA1;
-  if (buf.length <= head || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const data = buf.subarray(head);
-  if (!buf.subarray(MAGIC.length, MAGIC.length + SHA1).equals(sha1(bytes))) return undefined;
-  if (!buf.subarray(MAGIC.length + SHA1, head).equals(sha1(data))) return undefined;
-  return data;
-}
 
 /** The value the script `file` evaluates to, compiled with its code cache when that is good (throws when it cannot be read or run). */
 export function runCachedScript(file: string): unknown {
