@@ -76,6 +76,9 @@ export class Index {
   private ranked = false;
   private ranks: Int32Array = EMPTY;
   private last = 0;
+  // (`base` and `last` are stored `| 0`: a 32-bit integer read from a Float64Array in optimised
+  // code is a double, and one stored as such changes the shape of every index, deoptimising every
+  // compiled join that met the old one.)
 
   constructor(
     private readonly rel: IndexedRows,
@@ -251,7 +254,7 @@ export class Index {
       pool?.release(this.table);
       this.table = table;
       this.mask = 0;
-      this.base = lo;
+      this.base = lo | 0;
       this.dense = j;
       this.keys = upto;
       this.indexed = upto;
@@ -277,9 +280,9 @@ export class Index {
     this.table = bits;
     this.ranks = ranks;
     this.ranked = true;
-    this.last = lo + size - 1;
+    this.last = (lo + size - 1) | 0;
     this.mask = 0;
-    this.base = lo;
+    this.base = lo | 0;
     this.keys = upto;
     this.indexed = upto;
   }
@@ -311,7 +314,7 @@ export class Index {
       // Words past the last value's get the count of the rows before this one.
       for (let w = ((this.last - this.base) >>> 5) + 1; w <= sw; w++) this.ranks[w] = r;
       this.table[sw] = this.table[sw]! | (1 << (slot & 31));
-      this.last = v;
+      this.last = v | 0;
       this.keys = r + 1;
       this.indexed = r + 1;
     }
