@@ -14,13 +14,13 @@ import { hasBigNumber } from './big-numbers.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
 import { FactRows } from './fact-rows.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
+import { packed } from './packed.js';
 
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
 import { lastReaders, readsOf } from '../plan/lifetime.js';
 import type { SymbolTable } from '../storage/symbols.js';
 import { MemoSet } from './memo.js';
-import { packed } from './packed.js';
 import { EvalResult } from './result.js';
 import { loadPackedFacts, WRITTEN_FACTS } from './written-facts.js';
 
