@@ -203,7 +203,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
 
   // The relations that may hold indexes or a dedup set (see the loop over the strata): every one
   // at first, then those a join read or wrote since they were let go of.
-  const touched = Int32Array.from(rels, (_, r) => r);
+  const touched = new Int32Array(rels.length);
+  for (let r = 0; r < rels.length; r++) touched[r] = r;
   const isTouched = new Uint8Array(rels.length).fill(1);
   let touchedCount = rels.length;
   const touch = (r: number): void => {
@@ -243,7 +244,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
     // (The scratch arrays B, S, T are the plan's: a clause variant runs once at a time, in one stratum of an evaluation.)
     const { plan, fn, top, B, S, T } = made;
-    for (const a of plan.accesses) touch(a.rel);
+    for (let k = 0; k < plan.accesses.length; k++) touch(plan.accesses[k]!.rel);
     touch(pc.head);
     return {
       plan,
@@ -283,7 +284,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
           break;
       }
     }
-    for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
+    const top = r.top;
+    for (let j = 0; j < top.length; j++) if (B[2 * top[j]! + 1]! <= B[2 * top[j]!]!) return;
     try {
       try {
         r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos, clock);
@@ -303,22 +305,30 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   };
 
   const strata = program.memo(STRATA);
+  /** True when none of relations `rs` is empty. (Loops by index here: these run in every evaluation, mostly before V8 optimises them.) */
+  const allNonEmpty = (rs: readonly number[]): boolean => {
+    for (let k = 0; k < rs.length; k++) if (rels[rs[k]!]!.count === 0) return false;
+    return true;
+  };
   const evalStratum = (i: number): void => {
     const s = program.strata[i]!;
     const { rec, rules: all } = strata[i]!;
     if (all.length === 0) return;
     // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
     // no plan is built or compiled for it (most rules of a contract on a small kernel).
-    const rules = all.filter((c) => c.lower.every((r) => rels[r]!.count > 0));
-    for (const r of s.relations) {
-      lo[r] = 0;
-      lim[r] = rels[r]!.count;
+    const rules: typeof all = [];
+    for (let k = 0; k < all.length; k++) if (allNonEmpty(all[k]!.lower)) rules.push(all[k]!);
+    const own = s.relations;
+    for (let k = 0; k < own.length; k++) {
+      lo[own[k]!] = 0;
+      lim[own[k]!] = rels[own[k]!]!.count;
     }
     // Nor for the first round when one of its positive atoms of this stratum is still empty: its
     // plan is made when a round first gives that atom's relation new rows (its delta variant).
-    const initial = rules.filter((c) => c.recursive.every((r) => rels[r]!.count > 0)).map((c) => makeRunner(c.pc, rec, -1));
+    const initial: Runner[] = [];
+    for (let k = 0; k < rules.length; k++) if (allNonEmpty(rules[k]!.recursive)) initial.push(makeRunner(rules[k]!.pc, rec, -1));
     height++;
-    for (const r of initial) run(r);
+    for (let k = 0; k < initial.length; k++) run(initial[k]!);
     if (!s.recursive) return;
     const variants: Array<{ runner: Runner | null; pc: ProgramClause; atom: number; rel: number }> = [];
     for (const c of rules) {
@@ -338,14 +348,18 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
         throw new EvaluationTimeout(program.relations[r]!, height, rels[r]!.count, options.timeoutSeconds);
       }
       let any = false;
-      for (const r of s.relations) {
+      for (let k = 0; k < own.length; k++) {
+        const r = own[k]!;
         lo[r] = lim[r]!;
         lim[r] = rels[r]!.count;
         if (lim[r]! > lo[r]!) any = true;
       }
       if (!any) break;
       height++;
-      for (const v of variants) if (lim[v.rel]! > lo[v.rel]!) run((v.runner ??= makeRunner(v.pc, rec, v.atom)));
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[k]!;
+        if (lim[v.rel]! > lo[v.rel]!) run((v.runner ??= makeRunner(v.pc, rec, v.atom)));
+      }
     }
   };
 
@@ -367,8 +381,9 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       const s = program.strata[i]!;
       evalStratum(i);
       // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
-      for (const r of s.relations) rels[r]!.compact();
-      for (const r of done[i]!) rels[r]!.releaseIndexes();
+      for (let k = 0; k < s.relations.length; k++) rels[s.relations[k]!]!.compact();
+      const last = done[i]!;
+      for (let k = 0; k < last.length; k++) rels[last[k]!]!.releaseIndexes();
       // A relation the next stratum does not read holds no index until one that does (which
       // builds what it needs again): at a large evaluation's peak, most indexes and sets belong
       // to relations read strata later. Only a relation a join read or wrote since it
