@@ -16,6 +16,9 @@ export interface IndexedRows {
 /** An index is first built dense when it has at least this many rows (see `Index.tryDense`). */
 const DENSE_MIN_ROWS = 256;
 
+/** The first hashed build sizes its table for up to this many keys (see `Index.presize`). */
+const PRESIZE_KEYS = 1024;
+
 /** A dense table of at most this many slots (256 KB) is built whatever the hashed one would take. */
 const DENSE_ANY_SLOTS = 1 << 16;
 
@@ -105,6 +108,7 @@ export class Index {
       if (this.extendDense(upto)) return;
       this.toHashed();
     }
+    if (this.indexed === 0) this.presize(upto);
     if (this.chained) this.sizeNext(upto);
     const rel = this.rel;
     const d = rel.data;
@@ -162,6 +166,20 @@ export class Index {
       }
     }
     this.indexed = upto;
+  }
+
+  /**
+   * Before the first hashed build of `upto` rows: the empty table sized for as many keys as rows,
+   * up to PRESIZE_KEYS (a table grown by doubling from 16 slots was copied once per power of two
+   * on the way; `grow` projects the number of keys past that).
+   */
+  private presize(upto: number): void {
+    const size = pow2(Math.ceil((4 * Math.min(upto, PRESIZE_KEYS)) / 3) + 1);
+    if (size <= this.table.length) return;
+    const pool = this.rel.pool;
+    pool?.release(this.table);
+    this.table = pool ? pool.int32(size) : new Int32Array(size);
+    this.mask = size - 1;
   }
 
   /** Makes `next` hold at least `upto` rows (its values below the old length kept). */
