@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Arena } from '../../src/datalog/storage/arena.js';
 import { Relation } from '../../src/datalog/storage/relation.js';
 
 // Operations on a relation, checked against a plain model (a map from tuple text to its first row).
@@ -195,5 +196,18 @@ describe('Relation.index', () => {
     expect(b).not.toBe(a);
     b.ensure(r.count);
     expect(b.find2(5, 2)).toBe(5);
+  });
+  it('builds a hashed index of a thousand keys in one table, not one per doubling from 16 slots', () => {
+    const r = new Relation(2);
+    // Keys far apart (no dense or ranked table), each on one row.
+    for (let i = 0; i < 1000; i++) r.add([((i * 7919) % 1000) * 100003, i], 0);
+    const arena = new Arena();
+    r.pool = arena;
+    const ix = r.index([0]);
+    const int32 = vi.spyOn(arena, 'int32');
+    ix.ensure(r.count);
+    expect(int32).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 1000; i++) expect(ix.find1(((i * 7919) % 1000) * 100003)).toBe(i);
+    expect(ix.find1(5)).toBe(-1);
   });
 });

@@ -2,6 +2,7 @@
 // per evaluation: each evaluation interns each of their strings once, and derives what it did
 // when they were encoded argument by argument (provenance included).
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FactRows, factOffsets } from '../../src/datalog/exec/fact-rows.js';
 import { evaluate, evaluateNaive, formatProof, loadProgram } from '../../src/datalog/index.js';
 import { SymbolTable } from '../../src/datalog/storage/symbols.js';
 
@@ -65,5 +66,43 @@ s(A, B) :- r(A, B).
       expect(formatProof(res.explain('s', ['ab', 5])!)).toContain('r("ab", 5)  [fact mixed.dl:5]');
       expect(formatProof(res.explain('s', ['x', 1])!)).toContain('[input fact]');
     }
+  });
+  it('explains each fact row by its own clause, facts of relations interleaved and repeated', () => {
+    const text = `.decl a(x: symbol)
+.decl b(x: number)
+.decl c(x: symbol, y: number)
+.output c
+a("p").
+b(1).
+a("q").
+a("p").
+b(2).
+a("r").
+c(X, Y) :- a(X), b(Y).
+`;
+    const { program } = loadProgram([{ path: 'mix.dl', text }]);
+    const res = evaluate(program, program.newDatabase());
+    expect(res.tuples('c')).toHaveLength(6);
+    const proof = (x: string, y: number): string => formatProof(res.explain('c', [x, y])!);
+    expect(proof('p', 1)).toContain('a("p")  [fact mix.dl:5]');
+    expect(proof('q', 1)).toContain('a("q")  [fact mix.dl:7]');
+    expect(proof('r', 2)).toContain('a("r")  [fact mix.dl:10]');
+    expect(proof('r', 2)).toContain('b(2)  [fact mix.dl:9]');
+  });
+
+  it('FactRows: the clause of each row a relation received in order, none for other rows', () => {
+    // Relations 0 and 2 receive facts (two and one), relation 1 none.
+    const rows = new FactRows(factOffsets([0, 2, 0], 3));
+    rows.add(0, 4, 10);
+    rows.add(2, 0, 11);
+    rows.add(0, 5, 12);
+    expect([rows.clauseOf(0, 3), rows.clauseOf(0, 4), rows.clauseOf(0, 5), rows.clauseOf(0, 6)]).toEqual([undefined, 10, 12, undefined]);
+    expect([rows.clauseOf(1, 0), rows.clauseOf(2, 0), rows.clauseOf(2, 1), rows.clauseOf(7, 0)]).toEqual([
+      undefined,
+      11,
+      undefined,
+      undefined,
+    ]);
+    expect(() => rows.add(0, 9, 13)).toThrow(/does not follow/);
   });
 });

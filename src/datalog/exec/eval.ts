@@ -12,15 +12,18 @@ import { RowLimit } from '../storage/row-limit.js';
 import type { Term } from '../syntax/ast.js';
 import { hasBigNumber } from './big-numbers.js';
 import { type Clock, type CompiledPlan, compilePlan } from './codegen.js';
+import { FactRows } from './fact-rows.js';
 import { EvaluationTimeout, TupleLimitExceeded } from './limits.js';
+import { packed } from './packed.js';
 
 export { EvaluationStopped, EvaluationTimeout, TupleLimitExceeded } from './limits.js';
 
 import { lastReaders, readsOf } from '../plan/lifetime.js';
-import { hashString, type SymbolTable } from '../storage/symbols.js';
+import type { SymbolTable } from '../storage/symbols.js';
 import { MemoSet } from './memo.js';
 import { COMPILED_PLANS, PREBUILT_PLANS } from './prebuilt-plans.js';
 import { EvalResult } from './result.js';
+import { loadPackedFacts, WRITTEN_FACTS } from './written-facts.js';
 
 /** Rows a join reads between two looks at the clock. */
 const POLL = 1 << 14;
@@ -61,83 +64,6 @@ const PLANS = new MemoSlot('plans by clause variant', () => {
 
 /** The relations each `keep` set of an evaluation needs (by its sorted names; see neededFor). */
 const NEEDED_BY_KEEP = new MemoSlot('needed relations by keep set', () => new Map<string, Set<number>>());
-
-/**
- * The facts written in a program's rule files (an op catalog of two thousand), prepared once per
- * program: every evaluation loads them, and encoding each argument (a bigint, a string to intern)
- * per file cost more than the rules on a small kernel. `plain` when every argument is a string or
- * a number within ±(2^53 - 1) (their encoding is the same in every database but for the strings'
- * ids): flat `values` (a number, or for a string its index in `strings`), `starts` per fact.
- */
-interface WrittenFacts {
-  clauses: readonly ProgramClause[];
-  /** The relations facts are written for. */
-  rels: Set<number>;
-  plain: boolean;
-  strings: readonly string[];
-  /** hashString of each of `strings`. */
-  hashes: Int32Array;
-  heads: Int32Array;
-  clauseIds: Int32Array;
-  starts: Int32Array;
-  values: Float64Array;
-  isString: Uint8Array;
-  /** The largest arity. */
-  width: number;
-}
-
-const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (program: RuleProgram): WrittenFacts => {
-  // Packed already (a program read from compiled rules): no fact's clause is made.
-  const t = program.facts;
-  if (t) {
-    const { clauses, strings, heads, clauseIds, starts, values, isString, width } = t;
-    const hashes = Int32Array.from(strings, hashString);
-    return { clauses, rels: new Set(heads), plain: true, strings, hashes, heads, clauseIds, starts, values, isString, width };
-  }
-  const clauses = program.clauses.filter((c) => c.clause.isFact);
-  const strings: string[] = [];
-  const stringIndex = new Map<string, number>();
-  const values: number[] = [];
-  const isString: number[] = [];
-  const starts = [0];
-  let plain = true;
-  let width = 0;
-  for (const pc of clauses) {
-    const args = pc.clause.head.args;
-    width = Math.max(width, args.length);
-    for (const a of args) {
-      if (a.kind === 'str') {
-        let i = stringIndex.get(a.value);
-        if (i === undefined) {
-          i = strings.push(a.value) - 1;
-          stringIndex.set(a.value, i);
-        }
-        values.push(i);
-        isString.push(1);
-      } else if (a.kind === 'num' && a.value >= -SAFE_BIG && a.value <= SAFE_BIG) {
-        values.push(Number(a.value) + 0);
-        isString.push(0);
-      } else plain = false;
-    }
-    starts.push(values.length);
-  }
-  return {
-    clauses,
-    rels: new Set(clauses.map((c) => c.head)),
-    plain,
-    strings,
-    hashes: Int32Array.from(strings, hashString),
-    heads: Int32Array.from(clauses, (c) => c.head),
-    clauseIds: Int32Array.from(clauses, (c) => c.id),
-    starts: Int32Array.from(starts),
-    values: Float64Array.from(values),
-    isString: Uint8Array.from(isString),
-    width,
-  };
-});
-
-/** The integers a double holds exactly, as bigints (a fact's number within them is stored as itself). */
-const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The encoded value of a constant term (a fact argument), or null on division by zero. */
 export function constValue(t: Term, symbols: SymbolTable): number | null {
@@ -221,43 +147,26 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   const maxTuples = options.maxTuples;
   const symbols = db.symbols;
   const relId = (n: string): number => program.byName.get(n)!.id;
-  const factRows = new Map<number, Map<number, number>>();
   const facts = program.memo(WRITTEN_FACTS);
+  const factRows = new FactRows(facts.offsets);
   const given = db.relations; // (a getter that builds the buffered relations: read once)
-  const rels: Relation[] = program.relations.map((info) => {
+  // (The arrays optimised code reads are filled by push, never by `map`: see `packed`.)
+  const rels: Relation[] = [];
+  const inputCounts: number[] = [];
+  for (const info of program.relations) {
     const stored = given[info.id];
-    if (!stored) return new Relation(info.kinds.length, 0);
-    return info.input && !facts.rels.has(info.id) ? stored : stored.clone();
-  });
-  const inputCounts = rels.map((r, i) => (given[i] ? r.count : 0));
+    const rel = !stored ? new Relation(info.kinds.length, 0) : info.input && !facts.rels.has(info.id) ? stored : stored.clone();
+    rels.push(rel);
+    inputCounts.push(stored ? rel.count : 0);
+  }
 
   // Facts written in the rule files: height 0, remembered for provenance.
   const addFact = (head: number, clauseId: number, t: Float64Array): void => {
     const rel = rels[head]!;
-    if (rel.add(t, 0)) {
-      let m = factRows.get(head);
-      if (!m) factRows.set(head, (m = new Map()));
-      m.set(rel.count - 1, clauseId);
-    }
+    if (rel.add(t, 0)) factRows.add(head, rel.count - 1, clauseId);
   };
-  if (facts.plain) {
-    // Every argument a string or a plain number: the strings interned once each, in the order
-    // their first use would intern them (the same ids as argument by argument).
-    const ids = new Float64Array(facts.strings.length);
-    for (let i = 0; i < ids.length; i++) ids[i] = symbols.internHashed(facts.strings[i]!, facts.hashes[i]!);
-    // (One tuple array for every fact: a relation reads the first `arity` values.)
-    const t = new Float64Array(Math.max(1, facts.width));
-    const { heads, clauseIds, starts, values, isString } = facts;
-    for (let f = 0; f < heads.length; f++) {
-      const from = starts[f]!;
-      const n = starts[f + 1]! - from;
-      for (let j = 0; j < n; j++) {
-        const v = values[from + j]!;
-        t[j] = isString[from + j] === 1 ? ids[v]! : v;
-      }
-      addFact(heads[f]!, clauseIds[f]!, t);
-    }
-  } else {
+  if (facts.plain) loadPackedFacts(facts, symbols, addFact);
+  else {
     for (const pc of facts.clauses) {
       const t = new Float64Array(Math.max(1, pc.clause.head.args.length));
       let ok = true;
@@ -293,7 +202,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
 
   // The relations that may hold indexes or a dedup set (see the loop over the strata): every one
   // at first, then those a join read or wrote since they were let go of.
-  const touched = Int32Array.from(rels, (_, r) => r);
+  const touched = new Int32Array(rels.length);
+  for (let r = 0; r < rels.length; r++) touched[r] = r;
   const isTouched = new Uint8Array(rels.length).fill(1);
   let touchedCount = rels.length;
   const touch = (r: number): void => {
@@ -325,7 +235,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
         fn: compilePlan(plan, program.memo(COMPILED_PLANS), program.memo(PREBUILT_PLANS)),
         top: plan.steps.flatMap((s) => (s.op === 'scan' ? [s.k] : [])),
         B: new Int32Array(2 * plan.accesses.length),
-        S: plan.accesses.map((a) => new Float64Array(Math.max(1, a.arity))),
+        S: packed(plan.accesses, (a) => new Float64Array(Math.max(1, a.arity))),
         T: new Float64Array(Math.max(1, c.head.args.length)),
       };
       // (A number beyond ±(2^53 - 1) is a box of this database's table: that plan is this database's.)
@@ -333,13 +243,13 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     }
     // (The scratch arrays B, S, T are the plan's: a clause variant runs once at a time, in one stratum of an evaluation.)
     const { plan, fn, top, B, S, T } = made;
-    for (const a of plan.accesses) touch(a.rel);
+    for (let k = 0; k < plan.accesses.length; k++) touch(plan.accesses[k]!.rel);
     touch(pc.head);
     return {
       plan,
       fn,
-      R: plan.accesses.map((a) => rels[a.rel]!),
-      X: plan.accesses.map((a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null)),
+      R: packed(plan.accesses, (a) => rels[a.rel]!),
+      X: packed(plan.accesses, (a) => (a.keyCols ? rels[a.rel]!.index(a.keyCols) : null)),
       B,
       S,
       T,
@@ -373,7 +283,8 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
           break;
       }
     }
-    for (const k of r.top) if (B[2 * k + 1]! <= B[2 * k]!) return;
+    const top = r.top;
+    for (let j = 0; j < top.length; j++) if (B[2 * top[j]! + 1]! <= B[2 * top[j]!]!) return;
     try {
       try {
         r.fn(r.R, r.X, B, r.S, r.T, r.out, height, fns, memos, clock);
@@ -393,22 +304,30 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
   };
 
   const strata = program.memo(STRATA);
+  /** True when none of relations `rs` is empty. (Loops by index here: these run in every evaluation, mostly before V8 optimises them.) */
+  const allNonEmpty = (rs: readonly number[]): boolean => {
+    for (let k = 0; k < rs.length; k++) if (rels[rs[k]!]!.count === 0) return false;
+    return true;
+  };
   const evalStratum = (i: number): void => {
     const s = program.strata[i]!;
     const { rec, rules: all } = strata[i]!;
     if (all.length === 0) return;
     // A rule with a positive atom of an empty lower-stratum relation (complete) derives nothing:
     // no plan is built or compiled for it (most rules of a contract on a small kernel).
-    const rules = all.filter((c) => c.lower.every((r) => rels[r]!.count > 0));
-    for (const r of s.relations) {
-      lo[r] = 0;
-      lim[r] = rels[r]!.count;
+    const rules: typeof all = [];
+    for (let k = 0; k < all.length; k++) if (allNonEmpty(all[k]!.lower)) rules.push(all[k]!);
+    const own = s.relations;
+    for (let k = 0; k < own.length; k++) {
+      lo[own[k]!] = 0;
+      lim[own[k]!] = rels[own[k]!]!.count;
     }
     // Nor for the first round when one of its positive atoms of this stratum is still empty: its
     // plan is made when a round first gives that atom's relation new rows (its delta variant).
-    const initial = rules.filter((c) => c.recursive.every((r) => rels[r]!.count > 0)).map((c) => makeRunner(c.pc, rec, -1));
+    const initial: Runner[] = [];
+    for (let k = 0; k < rules.length; k++) if (allNonEmpty(rules[k]!.recursive)) initial.push(makeRunner(rules[k]!.pc, rec, -1));
     height++;
-    for (const r of initial) run(r);
+    for (let k = 0; k < initial.length; k++) run(initial[k]!);
     if (!s.recursive) return;
     const variants: Array<{ runner: Runner | null; pc: ProgramClause; atom: number; rel: number }> = [];
     for (const c of rules) {
@@ -428,14 +347,18 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
         throw new EvaluationTimeout(program.relations[r]!, height, rels[r]!.count, options.timeoutSeconds);
       }
       let any = false;
-      for (const r of s.relations) {
+      for (let k = 0; k < own.length; k++) {
+        const r = own[k]!;
         lo[r] = lim[r]!;
         lim[r] = rels[r]!.count;
         if (lim[r]! > lo[r]!) any = true;
       }
       if (!any) break;
       height++;
-      for (const v of variants) if (lim[v.rel]! > lo[v.rel]!) run((v.runner ??= makeRunner(v.pc, rec, v.atom)));
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[k]!;
+        if (lim[v.rel]! > lo[v.rel]!) run((v.runner ??= makeRunner(v.pc, rec, v.atom)));
+      }
     }
   };
 
@@ -457,8 +380,9 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
       const s = program.strata[i]!;
       evalStratum(i);
       // Memory: a complete relation needs no dedup set or spare rows, one no later rule reads no indexes.
-      for (const r of s.relations) rels[r]!.compact();
-      for (const r of done[i]!) rels[r]!.releaseIndexes();
+      for (let k = 0; k < s.relations.length; k++) rels[s.relations[k]!]!.compact();
+      const last = done[i]!;
+      for (let k = 0; k < last.length; k++) rels[last[k]!]!.releaseIndexes();
       // A relation the next stratum does not read holds no index until one that does (which
       // builds what it needs again): at a large evaluation's peak, most indexes and sets belong
       // to relations read strata later. Only a relation a join read or wrote since it

@@ -1,7 +1,7 @@
 // The result of an evaluation: decoded relation access and provenance queries.
 import { DiagnosticError } from '../../report/diagnostic.js';
 import type { RelationInfo, RuleProgram } from '../check/program.js';
-import { explainTuple, type Proof, type WhyNot, whyNotTuple } from '../provenance/provenance.js';
+import { explainTuple, type FactRowClauses, type Proof, type WhyNot, whyNotTuple } from '../provenance/provenance.js';
 import type { Arena } from '../storage/arena.js';
 import { type PackedRows, packedRows, type SymbolOrder, sortedRowOrder, symbolOrder } from '../storage/order.js';
 import type { Relation } from '../storage/relation.js';
@@ -31,8 +31,8 @@ export class EvalResult {
     /** Storage per relation id (read-only for callers). */
     readonly storage: readonly Relation[],
     readonly symbols: SymbolTable,
-    /** Rows that come from facts written in the rule files: relation id → row → clause id. */
-    readonly factRows: ReadonlyMap<number, ReadonlyMap<number, number>>,
+    /** Rows that come from facts written in the rule files, and their clauses. */
+    readonly factRows: FactRowClauses,
     /** Number of leading rows of each relation that are input facts from the database. */
     readonly inputCounts: readonly number[],
     /** Relations freed after evaluation (EvaluateOptions.keep): reading one throws. */

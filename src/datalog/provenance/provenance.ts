@@ -10,6 +10,12 @@ import type { SymbolTable } from '../storage/symbols.js';
 import { type Kind, type Literal, operands, type Term, type Value } from '../syntax/ast.js';
 import { evalExpr, interpret } from './interpret.js';
 
+/** The clause of each row that comes from a fact written in the rule files. */
+export interface FactRowClauses {
+  /** The id of the fact clause that added row `row` of relation `rel`, or undefined. */
+  clauseOf(rel: number, row: number): number | undefined;
+}
+
 /**
  * What provenance reads of a finished evaluation (exec/result.ts's EvalResult is one): declared
  * here so that provenance depends on no evaluator, and the result can offer its queries.
@@ -19,8 +25,8 @@ export interface Evaluated {
   /** Storage per relation id; each row's height is the iteration that first derived it. */
   readonly storage: readonly Relation[];
   readonly symbols: SymbolTable;
-  /** Rows that come from facts written in the rule files: relation id → row → clause id. */
-  readonly factRows: ReadonlyMap<number, ReadonlyMap<number, number>>;
+  /** Rows that come from facts written in the rule files, and their clauses. */
+  readonly factRows: FactRowClauses;
   /** Number of leading rows of each relation that are input facts from the database. */
   readonly inputCounts: readonly number[];
   /** The decoded tuple at `row` of relation `id`. */
@@ -154,7 +160,7 @@ export function explainTuple(res: Evaluated, relId: number, row: number): Proof 
     const info = res.program.relations[rel]!;
     const storage = res.storage[rel]!;
     const proof: Proof = { relation: info.name, tuple: res.rowValues(rel, r), height: storage.heightOf(r), kind: 'rule', premises: [] };
-    const factClause = res.factRows.get(rel)?.get(r);
+    const factClause = res.factRows.clauseOf(rel, r);
     if (r < res.inputCounts[rel]!) proof.kind = 'input';
     else if (factClause !== undefined) {
       proof.kind = 'fact';

@@ -16,6 +16,9 @@ export interface IndexedRows {
 /** An index is first built dense when it has at least this many rows (see `Index.tryDense`). */
 const DENSE_MIN_ROWS = 256;
 
+/** The first hashed build sizes its table for up to this many keys (see `Index.presize`). */
+const PRESIZE_KEYS = 1024;
+
 /** A dense table of at most this many slots (256 KB) is built whatever the hashed one would take. */
 const DENSE_ANY_SLOTS = 1 << 16;
 
@@ -76,6 +79,9 @@ export class Index {
   private ranked = false;
   private ranks: Int32Array = EMPTY;
   private last = 0;
+  // (`base` and `last` are stored `| 0`: a 32-bit integer read from a Float64Array in optimised
+  // code is a double, and one stored as such changes the shape of every index, deoptimising every
+  // compiled join that met the old one.)
 
   constructor(
     private readonly rel: IndexedRows,
@@ -102,6 +108,7 @@ export class Index {
       if (this.extendDense(upto)) return;
       this.toHashed();
     }
+    if (this.indexed === 0) this.presize(upto);
     if (this.chained) this.sizeNext(upto);
     const rel = this.rel;
     const d = rel.data;
@@ -159,6 +166,20 @@ export class Index {
       }
     }
     this.indexed = upto;
+  }
+
+  /**
+   * Before the first hashed build of `upto` rows: the empty table sized for as many keys as rows,
+   * up to PRESIZE_KEYS (a table grown by doubling from 16 slots was copied once per power of two
+   * on the way; `grow` projects the number of keys past that).
+   */
+  private presize(upto: number): void {
+    const size = pow2(Math.ceil((4 * Math.min(upto, PRESIZE_KEYS)) / 3) + 1);
+    if (size <= this.table.length) return;
+    const pool = this.rel.pool;
+    pool?.release(this.table);
+    this.table = pool ? pool.int32(size) : new Int32Array(size);
+    this.mask = size - 1;
   }
 
   /** Makes `next` hold at least `upto` rows (its values below the old length kept). */
@@ -251,7 +272,7 @@ export class Index {
       pool?.release(this.table);
       this.table = table;
       this.mask = 0;
-      this.base = lo;
+      this.base = lo | 0;
       this.dense = j;
       this.keys = upto;
       this.indexed = upto;
@@ -277,9 +298,9 @@ export class Index {
     this.table = bits;
     this.ranks = ranks;
     this.ranked = true;
-    this.last = lo + size - 1;
+    this.last = (lo + size - 1) | 0;
     this.mask = 0;
-    this.base = lo;
+    this.base = lo | 0;
     this.keys = upto;
     this.indexed = upto;
   }
@@ -311,7 +332,7 @@ export class Index {
       // Words past the last value's get the count of the rows before this one.
       for (let w = ((this.last - this.base) >>> 5) + 1; w <= sw; w++) this.ranks[w] = r;
       this.table[sw] = this.table[sw]! | (1 << (slot & 31));
-      this.last = v;
+      this.last = v | 0;
       this.keys = r + 1;
       this.indexed = r + 1;
     }

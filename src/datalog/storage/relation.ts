@@ -33,6 +33,15 @@ function bitmapBudget(n: number): number {
   return Math.min(BITMAP_MAX_BITS, Math.max(64 * n, 2 ** 16));
 }
 
+/**
+ * A bitmap need as a small integer: beyond BITMAP_MAX_BITS no budget fits, and a larger number
+ * stored in `bitmapNeed` (a double) would change the shape of every relation, deoptimising every
+ * compiled join that met the old one.
+ */
+function needAtMost(n: number): number {
+  return Math.min(n, BITMAP_MAX_BITS + 1);
+}
+
 /** A set of tuples of one arity, stored as integer rows in insertion order. */
 export class Relation {
   /** The rows: an Int32Array while every value fits 32 bits (most relations), else a Float64Array. */
@@ -321,7 +330,7 @@ export class Relation {
       } else {
         const range = compactIntRange(d, c, a, n, budget);
         if (range === null) {
-          if (record) this.bitmapNeed = Math.max(this.bitmapNeed, product * (budget + 1));
+          if (record) this.bitmapNeed = needAtMost(Math.max(this.bitmapNeed, product * (budget + 1)));
           return false;
         }
         l = range.lo;
@@ -344,7 +353,7 @@ export class Relation {
       if (s <= 0 || l < -2147483648) return false;
       product *= s;
       if (product > budget) {
-        if (record) this.bitmapNeed = Math.max(this.bitmapNeed, product);
+        if (record) this.bitmapNeed = needAtMost(Math.max(this.bitmapNeed, product));
         return false;
       }
       lo[c] = l;
