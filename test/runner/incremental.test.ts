@@ -161,15 +161,25 @@ describe('incremental audit, function by function', () => {
     expect(next.findings.map((f) => shown(f.diagnostic))).toEqual(whole(edited));
   });
 
+  /** Applies each edit to MIXED in turn; after each, the incremental findings (cache carried over) are a whole audit's. */
+  function replayAgainstWhole<E>(edits: readonly E[], apply: (text: string, e: E) => string): void {
+    let text = MIXED;
+    let cache: ProgramCache = incremental(text).cache;
+    for (const e of edits) {
+      text = apply(text, e);
+      const r = incremental(text, cache);
+      expect(r.findings.map((f) => shown(f.diagnostic))).toEqual(whole(text));
+      cache = r.cache;
+    }
+  }
+
   const lines = MIXED.split('\n');
   /** An edit of one line: a space appended, the line removed, doubled, a blank line before it, a token renamed. */
   const edit = fc.record({ line: fc.nat({ max: lines.length - 1 }), kind: fc.constantFrom('space', 'drop', 'double', 'blank', 'rename') });
   test.prop([fc.array(edit, { minLength: 1, maxLength: 3 })], { numRuns: 12 })(
     'after any edits, the incremental findings are those of a whole audit',
-    (edits) => {
-      let text = MIXED;
-      let cache: ProgramCache = incremental(text).cache;
-      for (const e of edits) {
+    (edits) =>
+      replayAgainstWhole(edits, (text, e) => {
         const ls = text.split('\n');
         const k = Math.min(e.line, ls.length - 1);
         const l = ls[k]!;
@@ -178,12 +188,8 @@ describe('incremental audit, function by function', () => {
         else if (e.kind === 'double') ls.splice(k, 0, l);
         else if (e.kind === 'blank') ls.splice(k, 0, '');
         else ls[k] = l.replace('remote_store', 'store').replace('second', 'other');
-        text = ls.join('\n');
-        const r = incremental(text, cache);
-        expect(r.findings.map((f) => shown(f.diagnostic))).toEqual(whole(text));
-        cache = r.cache;
-      }
-    },
+        return ls.join('\n');
+      }),
     300_000,
   );
 
@@ -205,19 +211,12 @@ describe('incremental audit, function by function', () => {
   );
   test.prop([fc.array(charEdit, { minLength: 1, maxLength: 3 })], { numRuns: 25 })(
     'after characters typed or removed anywhere (decorators, imports, helpers, lines before reused functions), the findings are those of a whole audit',
-    (edits) => {
-      let text = MIXED;
-      let cache: ProgramCache = incremental(text).cache;
-      for (const e of edits) {
-        if ('at' in e) {
-          const i = Math.floor(e.at * text.length);
-          text = text.slice(0, i) + e.insert + text.slice(Math.min(text.length, i + e.drop));
-        } else text = text.replace(e.swap[0], e.swap[1]);
-        const r = incremental(text, cache);
-        expect(r.findings.map((f) => shown(f.diagnostic))).toEqual(whole(text));
-        cache = r.cache;
-      }
-    },
+    (edits) =>
+      replayAgainstWhole(edits, (text, e) => {
+        if (!('at' in e)) return text.replace(e.swap[0], e.swap[1]);
+        const i = Math.floor(e.at * text.length);
+        return text.slice(0, i) + e.insert + text.slice(Math.min(text.length, i + e.drop));
+      }),
     300_000,
   );
 
