@@ -4,6 +4,7 @@
 import type { Location } from '../../report/diagnostic.js';
 import type { SourceText } from '../../report/source.js';
 import type { Clause, Kind, Term } from '../syntax/ast.js';
+import type { KnownDuplicates } from './fact-duplicates.js';
 
 /**
  * What a FactTable is made of, one fact after another in clause order (its maker has checked
@@ -26,6 +27,8 @@ export interface PackedFacts {
   isString: Uint8Array;
   /** Per argument, its start and end offsets. */
   argLocs: Int32Array;
+  /** Which facts repeat an earlier one, when its maker compared them (see KnownDuplicates). */
+  known?: KnownDuplicates;
 }
 
 /** One fact of a FactTable as a program clause (RuleProgram's ProgramClause): its clause is made on first read. */
@@ -59,6 +62,8 @@ export class FactTable {
   readonly isString: Uint8Array;
   /** The largest number of arguments of a fact. */
   readonly width: number;
+  /** As PackedFacts's. */
+  readonly known: KnownDuplicates | undefined;
   /** The facts as program clauses, in table order. */
   readonly clauses: readonly PackedFact[];
 
@@ -76,6 +81,7 @@ export class FactTable {
     this.starts = packed.starts;
     this.values = packed.values;
     this.isString = packed.isString;
+    this.known = packed.known;
     let width = 0;
     const clauses: PackedFact[] = [];
     const noVars = new Map<string, Kind>();

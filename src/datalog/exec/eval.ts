@@ -165,7 +165,7 @@ export function evaluate(program: RuleProgram, db: FactDatabase, options: Evalua
     const rel = rels[head]!;
     if (rel.add(t, 0)) factRows.add(head, rel.count - 1, clauseId);
   };
-  if (facts.plain) loadPackedFacts(facts, symbols, addFact);
+  if (facts.plain) loadPackedFacts(facts, symbols, rels, factRows);
   else {
     for (const pc of facts.clauses) {
       const t = new Float64Array(Math.max(1, pc.clause.head.args.length));

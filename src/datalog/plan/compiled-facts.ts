@@ -2,6 +2,7 @@
 // source, each one flat array of numbers and a table of strings, read back into a FactTable
 // (check/fact-table.ts) with every index and offset checked, and no syntax tree made per fact.
 import type { SourceText } from '../../report/source.js';
+import { distinctStrings, duplicateFacts, type KnownDuplicates } from '../check/fact-duplicates.js';
 import type { PackedFacts } from '../check/fact-table.js';
 import type { ProgramClause, RelationInfo } from '../check/program.js';
 
@@ -39,6 +40,8 @@ export interface FactRun {
   values: Float64Array;
   isString: Uint8Array;
   argLocs: Int32Array;
+  /** Per fact, 1 when an earlier fact of the run is the same (duplicateFacts); null when its strings repeat (not compared). */
+  dups: Uint8Array | null;
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -151,6 +154,7 @@ export function unpackFacts(plain: unknown, source: SourceText): FactRun {
     values: new Float64Array(args),
     isString: new Uint8Array(args),
     argLocs: new Int32Array(2 * args),
+    dups: null,
   };
   const { ids, heads, locs, starts, values, isString, argLocs } = out;
   const size = source.text.length;
@@ -197,6 +201,8 @@ export function unpackFacts(plain: unknown, source: SourceText): FactRun {
   }
   if (a !== args) throw new BadFacts('a bad count of arguments');
   starts[count] = a;
+  // Once per run (the programs that store it share it): which facts repeat one before them.
+  if (distinctStrings(strings)) out.dups = duplicateFacts(heads, starts, values, isString);
   return out;
 }
 
@@ -232,6 +238,10 @@ export function joinFacts(
     isString: one ? one.isString : new Uint8Array(args),
     argLocs: one ? one.argLocs : new Int32Array(2 * args),
   };
+  // Known repeats: a relation's facts all in one run whose facts were compared (a repeat across
+  // runs, or in a run not compared, is looked for when its facts are loaded).
+  const known: KnownDuplicates = { dup: new Uint8Array(count), rels: new Uint8Array(relations.length) };
+  const runOf = new Int32Array(relations.length).fill(-1);
   // The largest run's strings first: its values are copied as they are (the others' string indices shifted).
   const largest = runs.reduce<FactRun | undefined>((m, r) => (m && m.values.length >= r.run.values.length ? m : r.run), undefined);
   const strings = out.strings as string[];
@@ -239,7 +249,8 @@ export function joinFacts(
   let f = 0;
   let a = 0;
   let last = -1;
-  for (const { run, base, source } of runs) {
+  for (let ri = 0; ri < runs.length; ri++) {
+    const { run, base, source } = runs[ri]!;
     if (!Number.isSafeInteger(base) || base < 0 || base + (run.ids[run.ids.length - 1] ?? 0) > 0x7fffffff) throw new BadFacts('a bad fact');
     const ids = run.rels.map(([name, kinds]) => {
       const info = byName.get(name);
@@ -247,6 +258,12 @@ export function joinFacts(
       return info.id;
     });
     const n = run.ids.length;
+    for (const rel of ids) {
+      // (1: its facts are known so far; 2: not.)
+      known.rels[rel] = runOf[rel] === -1 && run.dups !== null ? 1 : 2;
+      runOf[rel] = ri;
+    }
+    if (run.dups) known.dup.set(run.dups, f);
     for (let i = 0; i < n; i++, f++) {
       const id = base + run.ids[i]!;
       if (id <= last) throw new BadFacts('a bad fact');
@@ -271,5 +288,7 @@ export function joinFacts(
     a += run.values.length;
   }
   if (!one) out.starts[count] = a;
+  for (let r = 0; r < known.rels.length; r++) if (known.rels[r] === 2) known.rels[r] = 0;
+  out.known = known;
   return out;
 }

@@ -264,6 +264,19 @@ export class Relation {
     return true;
   }
 
+  /** Appends the first `n` rows of `rows` (row-major), known distinct from one another and from every row, at `height`, unchecked: the set or bitmap is dropped (rebuilt when next needed); RowLimit, none added, past `limit`. */
+  appendDistinct(rows: Int32Array, n: number, height: number): void {
+    if (this.count + n > this.limit) throw new RowLimit();
+    if (this.set) this.pool?.release(this.set);
+    if (this.bits) this.pool?.release(this.bits);
+    this.set = this.bits = null;
+    const r = this.count;
+    if (n > 0 && height !== this.heights.last) this.heights.start(r, height);
+    if (r + n > this.capacity) this.resize(r + n);
+    this.data.set(rows.subarray(0, n * this.arity), r * this.arity);
+    this.count = r + n;
+  }
+
   /** Bitmap mode's `add`: the tuple's bit decides; a value outside the ranges widens them first. */
   private addBit(t: ArrayLike<number>, height: number): boolean {
     const a = this.arity;
