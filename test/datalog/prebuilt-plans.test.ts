@@ -101,6 +101,15 @@ describe('prebuilt plan functions', () => {
     const wrong = join(dir, 'wrong.js');
     writeFileSync(wrong, prebuiltPlansScript(codes.map((c) => `${c}\nOUT.add2(0, 0, H);`)));
     expect(withTable(wrong)).toEqual({ derived, used: 0 });
+    // Texts of the very length of the codes' (what a lookup finds its candidates by), one character
+    // changed: none is taken for the code (and one that would be, derives wrongly).
+    const near = join(dir, 'near.js');
+    const swapped = codes.map((c) =>
+      c.replace(/OUT\.add\(T, H\)|OUT\.add2\(/, (m) => (m.startsWith('OUT.add(') ? 'OUT.add(T, 0)' : 'OUT.adD2(')),
+    );
+    expect(swapped.filter((c, i) => c.length === codes[i]!.length && c !== codes[i]).length).toBe(codes.length);
+    writeFileSync(near, prebuiltPlansScript(swapped));
+    expect(withTable(near)).toEqual({ derived, used: 0 });
     // Cut short (a syntax error), not a list of functions, not there.
     const whole = prebuiltPlansScript(codes);
     const cut = join(dir, 'cut.js');

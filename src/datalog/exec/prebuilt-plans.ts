@@ -23,10 +23,12 @@ export function planSource(code: string): string {
  * A table of prebuilt plan functions, read at the first lookup from `load` (an array of
  * functions, as the table's script evaluates to; anything else, or a load that throws, is an
  * empty table). Each function is found by its own source text (Function.prototype.toString):
- * only an identical text finds it.
+ * only an identical text finds it. The texts are kept by length, not hashed: a lookup compares
+ * the text of the generated code with those of its length only (building a map keyed by the
+ * texts hashed every function of the table, most of which an audit never looks up twice).
  */
 export class PrebuiltPlans implements PlanTable {
-  private byText: Map<string, CompiledPlan> | undefined;
+  private byLength: Map<number, { text: string; fn: CompiledPlan }[]> | undefined;
   /** How many lookups found their function (each saved a `new Function`). */
   used = 0;
 
@@ -34,21 +36,29 @@ export class PrebuiltPlans implements PlanTable {
 
   /** The prebuilt function whose source is planSource(code), or undefined. */
   get(code: string): CompiledPlan | undefined {
-    this.byText ??= this.read();
-    if (this.byText.size === 0) return undefined;
-    const fn = this.byText.get(planSource(code));
-    if (fn) this.used++;
-    return fn;
+    this.byLength ??= this.read();
+    if (this.byLength.size === 0) return undefined;
+    const text = planSource(code);
+    const same = this.byLength.get(text.length);
+    if (same === undefined) return undefined;
+    for (const e of same)
+      if (e.text === text) {
+        this.used++;
+        return e.fn;
+      }
+    return undefined;
   }
 
   /** How many functions the table holds (loading it). */
   get size(): number {
-    this.byText ??= this.read();
-    return this.byText.size;
+    this.byLength ??= this.read();
+    let n = 0;
+    for (const same of this.byLength.values()) n += same.length;
+    return n;
   }
 
-  private read(): Map<string, CompiledPlan> {
-    const out = new Map<string, CompiledPlan>();
+  private read(): Map<number, { text: string; fn: CompiledPlan }[]> {
+    const out = new Map<number, { text: string; fn: CompiledPlan }[]>();
     let fns: unknown;
     try {
       fns = this.load();
@@ -58,7 +68,10 @@ export class PrebuiltPlans implements PlanTable {
     if (!Array.isArray(fns)) return out;
     for (const f of fns) {
       if (typeof f !== 'function' || f.length !== PLAN_PARAMS.length) continue;
-      out.set(Function.prototype.toString.call(f), f as CompiledPlan);
+      const text = Function.prototype.toString.call(f);
+      const same = out.get(text.length);
+      if (same) same.push({ text, fn: f as CompiledPlan });
+      else out.set(text.length, [{ text, fn: f as CompiledPlan }]);
     }
     return out;
   }
