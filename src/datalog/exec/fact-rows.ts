@@ -28,6 +28,15 @@ export class FactRows implements FactRowClauses {
     this.added[rel] = k + 1;
   }
 
+  /** `add` of rows first, first + 1, ... of `rel` from the clauses `clauseIds` (its first fact rows), in one call. */
+  addRows(rel: number, first: number, clauseIds: Int32Array): void {
+    if (this.added[rel] !== 0) throw new Error(`relation ${rel} has fact rows already`);
+    if (clauseIds.length === 0) return;
+    this.first[rel] = first;
+    this.clauseIds.set(clauseIds, this.offsets[rel]!);
+    this.added[rel] = clauseIds.length;
+  }
+
   clauseOf(rel: number, row: number): number | undefined {
     if (!(rel >= 0 && rel < this.added.length)) return undefined;
     const i = row - this.first[rel]!;

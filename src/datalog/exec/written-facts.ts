@@ -169,6 +169,8 @@ export function loadPackedFacts(facts: WrittenFacts, symbols: SymbolTable, rels:
   // The rows of each bulk relation still empty, and how many it has so far.
   const rows: (Int32Array | null)[] = [];
   const counts = new Int32Array(rels.length);
+  // Their rows' clauses, relation r's from offsets[r] (as FactRows keeps them).
+  const rowClauses = new Int32Array(heads.length);
   for (let r = 0; r < rels.length; r++) {
     const rel = rels[r]!;
     rows.push(bulk[r] === 1 && rel.count === 0 ? new Int32Array((offsets[r + 1]! - offsets[r]!) * rel.arity) : null);
@@ -187,7 +189,7 @@ export function loadPackedFacts(facts: WrittenFacts, symbols: SymbolTable, rels:
         out[base + j] = isString[from + j] === 1 ? ids[v]! : v;
       }
       counts[h] = row + 1;
-      factRows.add(h, row, clauseIds[f]!);
+      rowClauses[offsets[h]! + row] = clauseIds[f]!;
       continue;
     }
     for (let j = 0; j < n; j++) {
@@ -199,6 +201,8 @@ export function loadPackedFacts(facts: WrittenFacts, symbols: SymbolTable, rels:
   }
   for (let r = 0; r < rels.length; r++) {
     const out = rows[r];
-    if (out) rels[r]!.appendDistinct(out, counts[r]!, 0);
+    if (!out) continue;
+    rels[r]!.appendDistinct(out, counts[r]!, 0);
+    factRows.addRows(r, 0, rowClauses.subarray(offsets[r]!, offsets[r]! + counts[r]!));
   }
 }
