@@ -29,6 +29,10 @@ export interface PackedFacts {
   argLocs: Int32Array;
   /** Which facts repeat an earlier one, when its maker compared them (see KnownDuplicates). */
   known?: KnownDuplicates;
+  /** hashString of each of `strings`, when its maker computed them. */
+  hashes?: Int32Array;
+  /** Per relation, 1 when every number of its facts fits 32 bits, when its maker looked. */
+  narrow?: Uint8Array;
 }
 
 /** One fact of a FactTable as a program clause (RuleProgram's ProgramClause): its clause is made on first read. */
@@ -64,6 +68,8 @@ export class FactTable {
   readonly width: number;
   /** As PackedFacts's. */
   readonly known: KnownDuplicates | undefined;
+  readonly hashes: Int32Array | undefined;
+  readonly narrow: Uint8Array | undefined;
   /** The facts as program clauses, in table order. */
   readonly clauses: readonly PackedFact[];
 
@@ -82,6 +88,8 @@ export class FactTable {
     this.values = packed.values;
     this.isString = packed.isString;
     this.known = packed.known;
+    this.hashes = packed.hashes;
+    this.narrow = packed.narrow;
     let width = 0;
     const clauses: PackedFact[] = [];
     const noVars = new Map<string, Kind>();

@@ -44,13 +44,13 @@ export const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (pr
   const t = program.facts;
   if (t) {
     const { clauses, strings, heads, clauseIds, starts, values, isString, width } = t;
-    const hashes = Int32Array.from(strings, hashString);
+    const hashes = t.hashes ?? Int32Array.from(strings, hashString);
     const offsets = factOffsets(heads, program.relations.length);
     const known = t.known ?? compare(heads, starts, values, isString, strings, program.relations.length);
-    const bulk = bulkRelations(program, known, heads, starts, values, isString);
+    const bulk = bulkRelations(program, known, heads, starts, values, isString, t.narrow);
     return {
       clauses,
-      rels: new Set(heads),
+      rels: relationsOf(offsets),
       plain: true,
       strings,
       hashes,
@@ -97,9 +97,10 @@ export const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (pr
   const known = plain
     ? compare(heads, packed.starts, packed.values, packed.isString, strings, program.relations.length)
     : { dup: new Uint8Array(heads.length), rels: new Uint8Array(program.relations.length) };
+  const offsets = factOffsets(heads, program.relations.length);
   return {
     clauses,
-    rels: new Set(heads),
+    rels: relationsOf(offsets),
     plain,
     strings,
     hashes: Int32Array.from(strings, hashString),
@@ -107,7 +108,7 @@ export const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (pr
     clauseIds: Int32Array.from(clauses, (c) => c.id),
     ...packed,
     width,
-    offsets: factOffsets(heads, program.relations.length),
+    offsets,
     bulk: plain ? bulkRelations(program, known, heads, packed.starts, packed.values, packed.isString) : known.rels,
     dup: known.dup,
   };
@@ -126,7 +127,17 @@ function compare(
   return { dup: duplicateFacts(heads, starts, values, isString), rels: new Uint8Array(relations).fill(1) };
 }
 
-/** Per relation, 1 when its facts' repeats are known, it has columns and every number of its facts fits 32 bits. */
+/** The relations that have facts (`offsets` as factOffsets gives them). */
+function relationsOf(offsets: Int32Array): Set<number> {
+  const rels = new Set<number>();
+  for (let r = 0; r + 1 < offsets.length; r++) if (offsets[r + 1]! > offsets[r]!) rels.add(r);
+  return rels;
+}
+
+/**
+ * Per relation, 1 when its facts' repeats are known, it has columns and every number of its facts
+ * fits 32 bits (`narrow` per relation, when its maker knows; else the numbers are looked at).
+ */
 function bulkRelations(
   program: RuleProgram,
   known: KnownDuplicates,
@@ -134,9 +145,14 @@ function bulkRelations(
   starts: Int32Array,
   values: Float64Array,
   isString: Uint8Array,
+  narrow?: Uint8Array,
 ): Uint8Array {
   const bulk = new Uint8Array(program.relations.length);
   for (let r = 0; r < bulk.length; r++) bulk[r] = known.rels[r] === 1 && program.relations[r]!.kinds.length > 0 ? 1 : 0;
+  if (narrow) {
+    for (let r = 0; r < bulk.length; r++) if (narrow[r] === 0) bulk[r] = 0;
+    return bulk;
+  }
   for (let f = 0; f < heads.length; f++) {
     const r = heads[f]!;
     if (bulk[r] === 0) continue;

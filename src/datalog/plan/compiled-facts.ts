@@ -5,6 +5,7 @@ import type { SourceText } from '../../report/source.js';
 import { distinctStrings, duplicateFacts, type KnownDuplicates } from '../check/fact-duplicates.js';
 import type { PackedFacts } from '../check/fact-table.js';
 import type { ProgramClause, RelationInfo } from '../check/program.js';
+import { hashString } from '../storage/symbols.js';
 
 /**
  * A run of facts of one source file, stored apart from the program (a part of the entry, see
@@ -42,6 +43,10 @@ export interface FactRun {
   argLocs: Int32Array;
   /** Per fact, 1 when an earlier fact of the run is the same (duplicateFacts); null when its strings repeat (not compared). */
   dups: Uint8Array | null;
+  /** hashString of each of `strings`. */
+  hashes: Int32Array;
+  /** Per relation of `rels`, 1 when every number of its facts fits 32 bits. */
+  narrow: Uint8Array;
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -155,6 +160,8 @@ export function unpackFacts(plain: unknown, source: SourceText): FactRun {
     isString: new Uint8Array(args),
     argLocs: new Int32Array(2 * args),
     dups: null,
+    hashes: Int32Array.from(strings, hashString),
+    narrow: new Uint8Array(rels.length).fill(1),
   };
   const { ids, heads, locs, starts, values, isString, argLocs } = out;
   const size = source.text.length;
@@ -191,6 +198,7 @@ export function unpackFacts(plain: unknown, source: SourceText): FactRun {
         throw new BadFacts('a bad fact argument');
       isString[a] = str;
       values[a] = v + 0; // (never -0)
+      if (str === 0 && (v | 0) !== v) out.narrow[head] = 0;
       const from = rows[r + 1]!;
       const to = rows[r + 2]!;
       if ((from | 0) !== from || (to | 0) !== to || from < -at || to > size - at || to < from)
@@ -237,7 +245,11 @@ export function joinFacts(
     values: one ? one.values : new Float64Array(args),
     isString: one ? one.isString : new Uint8Array(args),
     argLocs: one ? one.argLocs : new Int32Array(2 * args),
+    hashes: one ? one.hashes : new Int32Array(runs.reduce((n, r) => n + r.run.strings.length, 0)),
+    narrow: new Uint8Array(relations.length).fill(1),
   };
+  const hashes = out.hashes!;
+  const narrow = out.narrow!;
   // Known repeats: a relation's facts all in one run whose facts were compared (a repeat across
   // runs, or in a run not compared, is looked for when its facts are loaded).
   const known: KnownDuplicates = { dup: new Uint8Array(count), rels: new Uint8Array(relations.length) };
@@ -245,7 +257,10 @@ export function joinFacts(
   // The largest run's strings first: its values are copied as they are (the others' string indices shifted).
   const largest = runs.reduce<FactRun | undefined>((m, r) => (m && m.values.length >= r.run.values.length ? m : r.run), undefined);
   const strings = out.strings as string[];
-  if (!one && largest) for (const x of largest.strings) strings.push(x);
+  if (!one && largest) {
+    for (const x of largest.strings) strings.push(x);
+    hashes.set(largest.hashes);
+  }
   let f = 0;
   let a = 0;
   let last = -1;
@@ -258,10 +273,12 @@ export function joinFacts(
       return info.id;
     });
     const n = run.ids.length;
-    for (const rel of ids) {
+    for (let q = 0; q < ids.length; q++) {
+      const rel = ids[q]!;
       // (1: its facts are known so far; 2: not.)
       known.rels[rel] = runOf[rel] === -1 && run.dups !== null ? 1 : 2;
       runOf[rel] = ri;
+      if (run.narrow[q] === 0) narrow[rel] = 0;
     }
     if (run.dups) known.dup.set(run.dups, f);
     for (let i = 0; i < n; i++, f++) {
@@ -284,6 +301,7 @@ export function joinFacts(
       const shift = strings.length;
       for (let j = 0; j < run.values.length; j++) values[a + j] = run.isString[j] === 1 ? run.values[j]! + shift : run.values[j]!;
       for (const s of run.strings) strings.push(s);
+      hashes.set(run.hashes, shift);
     }
     a += run.values.length;
   }
