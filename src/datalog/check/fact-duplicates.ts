@@ -1,6 +1,5 @@
 // Which facts of a packed table (fact-table.ts's layout) repeat an earlier one: known once, a
 // relation's facts are loaded into each evaluation as rows without a dedup set (written-facts.ts).
-import { hashFinish, hashStep, hashValue } from '../storage/hash.js';
 import { pow2 } from '../storage/row-scan.js';
 
 /**
@@ -24,21 +23,29 @@ export function duplicateFacts(
   starts: Int32Array,
   values: Float64Array,
   isString: Uint8Array,
-  select: (rel: number) => boolean = () => true,
+  select?: (rel: number) => boolean,
 ): Uint8Array {
   // Datalog: dup(F) :- fact(F, R, Args), fact(G, R, Args), G < F.
+  // (One loop, its hashing and comparing written out: it runs once per run of facts, before the
+  // JIT has warmed up, where each call costs more than the arithmetic.)
   const n = heads.length;
   const dup = new Uint8Array(n);
   const slots = new Int32Array(pow2(2 * n));
   const mask = slots.length - 1;
   for (let f = 0; f < n; f++) {
     const r = heads[f]!;
-    if (!select(r)) continue;
+    if (select !== undefined && !select(r)) continue;
     const from = starts[f]!;
-    const to = starts[f + 1]!;
-    let h = hashStep(0, r);
-    for (let j = from; j < to; j++) h = hashValue(h, values[j]!);
-    h = hashFinish(h);
+    const len = starts[f + 1]! - from;
+    let h = Math.imul(r ^ 0x5bd1e995, 0x9e3779b1);
+    for (let j = 0; j < len; j++) {
+      const v = values[from + j]!;
+      const lo = v | 0;
+      h = (Math.imul(h ^ lo, 0x9e3779b1) ^ ((v - lo) / 4294967296)) | 0;
+      h ^= h >>> 15;
+    }
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h ^= h >>> 13;
     let slot = h & mask;
     for (;;) {
       const e = slots[slot]!;
@@ -46,7 +53,12 @@ export function duplicateFacts(
         slots[slot] = f + 1;
         break;
       }
-      if (sameFact(e - 1, f)) {
+      // Fact g = e - 1: the same relation, the same arguments?
+      const g = e - 1;
+      const at = starts[g]!;
+      let same = heads[g] === r && starts[g + 1]! - at === len;
+      for (let j = 0; same && j < len; j++) same = values[at + j] === values[from + j] && isString[at + j] === isString[from + j];
+      if (same) {
         dup[f] = 1;
         break;
       }
@@ -54,16 +66,6 @@ export function duplicateFacts(
     }
   }
   return dup;
-
-  function sameFact(g: number, f: number): boolean {
-    if (heads[g] !== heads[f]) return false;
-    const a = starts[g]!;
-    const b = starts[f]!;
-    const len = starts[f + 1]! - b;
-    if (starts[g + 1]! - a !== len) return false;
-    for (let j = 0; j < len; j++) if (values[a + j] !== values[b + j] || isString[a + j] !== isString[b + j]) return false;
-    return true;
-  }
 }
 
 /** Whether the strings are distinct (a table whose strings repeat cannot compare its facts by string index). */
