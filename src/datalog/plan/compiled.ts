@@ -3,13 +3,14 @@
 // the cache re-reads and compares every input file before it trusts an entry).
 import type { Diagnostic, Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
-import { FactTable, PackedFact } from '../check/fact-table.js';
+import { type ClauseSummary, summarize } from '../check/clause-summary.js';
+import { FactTable } from '../check/fact-table.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
-import type { Clause } from '../syntax/ast.js';
+import type { Clause, Kind } from '../syntax/ast.js';
 import { BadFacts, type FactRun, joinFacts, type PlainFacts, packFacts, unpackFacts } from './compiled-facts.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/4';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/5';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
@@ -20,7 +21,8 @@ export interface CheckedRules {
 /**
  * The plain form: a JSON value with sources as `{"$s": i}`, locations `{"$l": [i, start, end]}`,
  * bigints `{"$b": "12"}`, Maps `{"$m": [[k, v], ...]}`, shared objects `{"$d": id, "v": ...}` /
- * `{"$r": id}`, a clause of a part `{"$c": [part, index]}`; and its parts.
+ * `{"$r": id}`, a clause of a part `{"$c": [part, index]}`; and its parts. Most clauses are
+ * stored as a StoredEntry (their tree in a part, decoded when first read, and their summary).
  */
 export interface PlainRules {
   format: string;
@@ -42,18 +44,96 @@ export interface PlainRules {
   parts: string[];
 }
 
-/** One part: the paths stored of the sources its locations index (its own first), and its clauses as generic values. */
+/**
+ * One part of clauses: the paths stored of the sources its locations index (its own first), and
+ * its clauses as generic values; `at[i]` is where clause i starts in the text after
+ * `"clauses":[` (`at[i + 1] - 1` where it ends), so that one clause is parsed alone.
+ */
 interface PlainPart {
   paths: string[];
+  at: number[];
   clauses: unknown[];
 }
+
+/** What comes just before a part's clauses (the last key of a PlainPart: `paths` and `at` are read alone). */
+const CLAUSES_KEY = ',"clauses":[';
+
+/**
+ * A clause of the body stored with its tree in a part: `[id, head, [part, index], varKinds as
+ * [name, kind] pairs, summary]`, the summary `[isFact 0/1, body length, positive atoms'
+ * relations, reads as [relation, columns, counted 0/1], head's source (index in paths), head's
+ * string constants]` (see ClauseSummary).
+ */
+type StoredEntry = [
+  number,
+  number,
+  [number, number],
+  [string, Kind][],
+  [number, number, number[], [number, number[], number][], number, (string | null)[]],
+];
 
 /** A part decoded: the paths its text stores, the sources it was decoded with, its clauses or its facts. */
 interface DecodedPart {
   paths: string[];
   sources: SourceText[];
-  clauses?: Clause[];
+  clauses?: PartClauses;
   facts?: FactRun;
+}
+
+/** The clauses of a part, each decoded from its own slice of the part's text when first read. */
+class PartClauses {
+  private readonly made: (Clause | undefined)[];
+
+  constructor(
+    private readonly text: string,
+    /** Where the clauses' array starts in `text` (after `[`). */
+    private readonly base: number,
+    private readonly at: readonly number[],
+    private readonly decode: (v: unknown) => unknown,
+  ) {
+    this.made = new Array(at.length - 1);
+  }
+
+  /** How many clauses the part holds. */
+  get count(): number {
+    return this.at.length - 1;
+  }
+
+  /** Clause `i` (0 <= i < count), the same object on every read. */
+  clauseAt(i: number): Clause {
+    let c = this.made[i];
+    if (!c) {
+      const v = this.decode(JSON.parse(this.text.slice(this.base + this.at[i]!, this.base + this.at[i + 1]! - 1)));
+      if (v === null || typeof v !== 'object' || !('head' in v)) throw new BadCompiledRules('a bad clause');
+      this.made[i] = c = v as Clause;
+    }
+    return c;
+  }
+}
+
+/** A clause read from compiled rules: its tree decoded when first read, its summary and variables' kinds at hand. */
+class StoredClause implements ProgramClause {
+  private kinds: Map<string, Kind> | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly head: number,
+    readonly summary: ClauseSummary,
+    private readonly part: PartClauses,
+    private readonly index: number,
+    private readonly kindList: readonly [string, Kind][],
+  ) {}
+
+  /** The clause's tree, the same object on every read. */
+  get clause(): Clause {
+    return this.part.clauseAt(this.index);
+  }
+
+  /** The kind of every variable of the clause. */
+  get varKinds(): Map<string, Kind> {
+    this.kinds ??= new Map(this.kindList);
+    return this.kinds;
+  }
 }
 
 /** Parts decoded before, by their text. */
@@ -78,9 +158,11 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     return i;
   };
   for (const s of program.sources) sourceIndex(s);
-  // A packed fact (check/fact-table.ts) is read as the clause it makes.
+  // A packed fact (check/fact-table.ts), a clause read from compiled rules or projected, is read as the clause it makes.
   const clauses: ProgramClause[] = program.clauses.map((pc) =>
-    pc instanceof PackedFact ? { id: pc.id, clause: pc.clause, head: pc.head, varKinds: pc.varKinds } : pc,
+    Object.getPrototypeOf(pc) !== Object.prototype || 'summary' in pc
+      ? { id: pc.id, clause: pc.clause, head: pc.head, varKinds: pc.varKinds }
+      : pc,
   );
   const root = { relations: program.relations, strata: program.strata, warnings, edges: program.edges, clauses };
 
@@ -145,11 +227,12 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     },
     shared,
   );
-  const parts: { paths: string[]; index: Map<string, number>; clauses: unknown[] }[] = [];
+  const parts: { paths: string[]; index: Map<string, number>; clauses: string[] }[] = [];
   const partOf = new Map<string, number>();
+  const relId = (name: string): number | undefined => program.byName.get(name)?.id;
   const rest = clauses
     .filter((pc) => !packed.has(pc))
-    .map((pc) => {
+    .map((pc): ProgramClause | StoredEntry => {
       // (A clause whose objects are reached from elsewhere keeps their identity in the body.)
       if (Object.getPrototypeOf(pc) !== Object.prototype || shared.has(pc) || reachesAny(pc.clause, shared)) return pc;
       const home = pc.clause.loc.source.path;
@@ -164,25 +247,38 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         }
         return i;
       };
-      const at = part.clauses.push(encodeIn(local)(pc.clause)) - 1;
-      return { ...pc, clause: { $c: [k, at] } as unknown as Clause };
+      const at = part.clauses.push(asciiJson(encodeIn(local)(pc.clause))) - 1;
+      if (shared.has(pc.varKinds)) return { ...pc, clause: { $c: [k, at] } as unknown as Clause };
+      // (Most clauses: their tree read only when something reads the clause, their summary at hand.)
+      const s = summarize(pc.clause, relId);
+      return [
+        pc.id,
+        pc.head,
+        [k, at],
+        [...pc.varKinds],
+        [
+          s.fact ? 1 : 0,
+          s.bodyLength,
+          s.positive,
+          s.reads.map(([r, cols, n]) => [r, cols, n ? 1 : 0]),
+          sourceIndex(s.source),
+          s.headStrings,
+        ],
+      ];
     });
   const body = {
     relations: encode(root.relations),
     strata: encode(root.strata),
     warnings: encode(root.warnings),
     edges: encode(root.edges),
-    clauses: rest.map(encode),
+    clauses: rest.map((x) => (Array.isArray(x) ? x : encode(x))),
     facts: runs.map((r, i) => [parts.length + i, r.base]),
   };
   return {
     format: COMPILED_FORMAT,
     paths,
     body,
-    parts: [
-      ...parts.map((p) => asciiJson({ paths: p.paths, clauses: p.clauses } satisfies PlainPart)),
-      ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts)),
-    ],
+    parts: [...parts.map((p) => clausePart(p.paths, p.clauses)), ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts))],
   };
 }
 
@@ -192,6 +288,13 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
  */
 export function asciiJson(v: unknown): string {
   return JSON.stringify(v).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The text of a PlainPart of `paths` and clauses of texts `pieces` (ASCII JSON each). */
+function clausePart(paths: string[], pieces: readonly string[]): string {
+  const at = [0];
+  for (const p of pieces) at.push(at[at.length - 1]! + p.length + 1);
+  return `{"paths":${asciiJson(paths)},"at":${JSON.stringify(at)}${CLAUSES_KEY}${pieces.join(',')}]}`;
 }
 
 /** Whether `v` reaches an object of `set` (locations and sources aside: they are stored by value). */
@@ -265,13 +368,27 @@ export function fromPlain(
       decoded[k] = known;
       return known;
     }
-    const part = JSON.parse(text) as Partial<PlainPart> | null;
+    // A part of clauses: its paths and offsets parsed now, each clause when first read.
+    const cut = text.indexOf(CLAUSES_KEY);
+    const part = JSON.parse(cut < 0 ? text : `${text.slice(0, cut)}}`) as Partial<PlainPart> | null;
     if (part === null || typeof part !== 'object' || !Array.isArray(part.paths)) throw new BadCompiledRules('a bad part');
     const paths = part.paths as string[];
     const partSources = paths.map(sourceAt);
     let d: DecodedPart;
-    if (Array.isArray(part.clauses)) d = { paths, sources: partSources, clauses: decoder(partSources, noPart)(part.clauses) as Clause[] };
-    else if (partSources.length === 1) {
+    if (cut >= 0) {
+      const base = cut + CLAUSES_KEY.length;
+      const at = part.at;
+      if (
+        !Array.isArray(at) ||
+        at.length < 2 ||
+        at[0] !== 0 ||
+        !at.every((x, i) => Number.isInteger(x) && (i === 0 || x > at[i - 1]!)) ||
+        base + at[at.length - 1]! - 1 !== text.length - 2 ||
+        !text.endsWith(']}')
+      )
+        throw new BadCompiledRules('a bad part');
+      d = { paths, sources: partSources, clauses: new PartClauses(text, base, at, decoder(partSources, noPart)) };
+    } else if (partSources.length === 1) {
       try {
         d = { paths, sources: partSources, facts: unpackFacts(part, partSources[0]!) };
       } catch (e) {
@@ -282,7 +399,8 @@ export function fromPlain(
     decoded[k] = d;
     return d;
   };
-  const decode = decoder(sources, (k) => partAt(k).clauses ?? noPart());
+  const clausesOf = (k: unknown): PartClauses => partAt(k).clauses ?? noPart();
+  const decode = decoder(sources, clausesOf);
   const body = plain.body as Partial<Record<'relations' | 'strata' | 'warnings' | 'edges' | 'clauses' | 'facts', unknown>> | null;
   if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
   // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
@@ -290,10 +408,12 @@ export function fromPlain(
   const strata = decode(body.strata) as RuleProgram['strata'];
   const warnings = decode(body.warnings) as Diagnostic[];
   const edges = decode(body.edges) as RuleProgram['edges'];
-  const rest = decode(body.clauses) as ProgramClause[];
-  if (![relations, strata, warnings, edges, rest].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
+  if (![relations, strata, warnings, edges, body.clauses].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
   if (!relations.every((r, i) => r !== null && typeof r === 'object' && r.id === i && typeof r.name === 'string' && Array.isArray(r.kinds)))
     throw new BadCompiledRules('a bad relation');
+  const rest = (body.clauses as unknown[]).map((e) =>
+    Array.isArray(e) ? storedClause(e, relations.length, sources, clausesOf) : (decode(e) as ProgramClause),
+  );
   if (!Array.isArray(body.facts)) throw new BadCompiledRules('the program is incomplete');
   const runs = body.facts.map((ref: unknown) => {
     const r = Array.isArray(ref) ? partAt(ref[0]) : undefined;
@@ -324,10 +444,48 @@ export function fromPlain(
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= clauses.length || clauses[id] !== undefined)
       throw new BadCompiledRules('a clause out of place');
     clauses[id] = pc;
-    someFact ||= pc.clause?.isFact === true;
+    someFact ||= (pc.summary ? pc.summary.fact : pc.clause?.isFact) === true;
   }
   const program = new RuleProgram(relations, clauses, strata, sources, edges, shared, someFact ? undefined : table);
   return { program, warnings };
+}
+
+/** The clause of a StoredEntry (checked: every index in range); `clausesOf(k)`, part k's clauses. */
+function storedClause(
+  e: unknown[],
+  relationCount: number,
+  sources: readonly SourceText[],
+  clausesOf: (k: unknown) => PartClauses,
+): StoredClause {
+  const [id, head, ref, kinds, s] = e as Partial<StoredEntry>;
+  const isIndex = (x: unknown, n: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < n;
+  if (typeof id !== 'number' || !isIndex(head, relationCount) || !Array.isArray(ref) || !Array.isArray(kinds) || !Array.isArray(s))
+    throw new BadCompiledRules('a bad clause');
+  const part = clausesOf(ref[0]);
+  const [fact, bodyLength, positive, reads, source, headStrings] = s;
+  if (
+    !isIndex(ref[1], part.count) ||
+    !kinds.every((k) => Array.isArray(k) && typeof k[0] === 'string' && (k[1] === 'number' || k[1] === 'symbol')) ||
+    (fact !== 0 && fact !== 1) ||
+    !Number.isInteger(bodyLength) ||
+    !Array.isArray(positive) ||
+    !positive.every((r) => isIndex(r, relationCount)) ||
+    !Array.isArray(reads) ||
+    !reads.every((r) => Array.isArray(r) && isIndex(r[0], relationCount) && Array.isArray(r[1]) && r[1].every(Number.isInteger)) ||
+    !isIndex(source, sources.length) ||
+    !Array.isArray(headStrings) ||
+    !headStrings.every((x) => x === null || typeof x === 'string')
+  )
+    throw new BadCompiledRules('a bad clause');
+  const summary: ClauseSummary = {
+    fact: fact === 1,
+    bodyLength,
+    positive,
+    reads: reads.map(([r, cols, n]) => [r, cols, n === 1]),
+    source: sources[source]!,
+    headStrings,
+  };
+  return new StoredClause(id, head, summary, part, ref[1], kinds);
 }
 
 /**
@@ -335,7 +493,7 @@ export function fromPlain(
  * clause references `{"$c": [part, i]}` resolved by `partAt`. It decodes in place: the parsed
  * JSON's arrays and plain objects become the program's (no copy of each).
  */
-function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[]): (v: unknown) => unknown {
+function decoder(sources: readonly SourceText[], partAt: (k: unknown) => PartClauses): (v: unknown) => unknown {
   const defs = new Map<number, unknown>();
   // A stored value other than a plain object or array: `{"$x": ...}`, its key first (see toPlain).
   const special = (k: string, o: Record<string, unknown>): unknown => {
@@ -359,9 +517,11 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[
       }
       case '$c': {
         const at = o.$c as unknown[];
-        const c = Array.isArray(at) ? partAt(at[0])[at[1] as number] : undefined;
-        if (!c) throw new BadCompiledRules('a reference to a missing clause');
-        return c;
+        const part = Array.isArray(at) ? partAt(at[0]) : undefined;
+        const i = at?.[1];
+        if (!part || !Number.isInteger(i) || (i as number) < 0 || (i as number) >= part.count)
+          throw new BadCompiledRules('a reference to a missing clause');
+        return part.clauseAt(i as number);
       }
       case '$m':
         if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
