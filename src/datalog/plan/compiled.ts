@@ -450,6 +450,11 @@ export function fromPlain(
   return { program, warnings };
 }
 
+/** Whether `x` is an integer in [0, n). */
+function isIndex(x: unknown, n: number): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
+}
+
 /** The clause of a StoredEntry (checked: every index in range); `clausesOf(k)`, part k's clauses. */
 function storedClause(
   e: unknown[],
@@ -458,25 +463,26 @@ function storedClause(
   clausesOf: (k: unknown) => PartClauses,
 ): StoredClause {
   const [id, head, ref, kinds, s] = e as Partial<StoredEntry>;
-  const isIndex = (x: unknown, n: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < n;
   if (typeof id !== 'number' || !isIndex(head, relationCount) || !Array.isArray(ref) || !Array.isArray(kinds) || !Array.isArray(s))
     throw new BadCompiledRules('a bad clause');
   const part = clausesOf(ref[0]);
   const [fact, bodyLength, positive, reads, source, headStrings] = s;
-  if (
-    !isIndex(ref[1], part.count) ||
-    !kinds.every((k) => Array.isArray(k) && typeof k[0] === 'string' && (k[1] === 'number' || k[1] === 'symbol')) ||
-    (fact !== 0 && fact !== 1) ||
-    !Number.isInteger(bodyLength) ||
-    !Array.isArray(positive) ||
-    !positive.every((r) => isIndex(r, relationCount)) ||
-    !Array.isArray(reads) ||
-    !reads.every((r) => Array.isArray(r) && isIndex(r[0], relationCount) && Array.isArray(r[1]) && r[1].every(Number.isInteger)) ||
-    !isIndex(source, sources.length) ||
-    !Array.isArray(headStrings) ||
-    !headStrings.every((x) => x === null || typeof x === 'string')
-  )
-    throw new BadCompiledRules('a bad clause');
+  // (Loops, not closures: this runs over every rule of every program read, before V8 optimises it.)
+  let ok = isIndex(ref[1], part.count) && (fact === 0 || fact === 1) && Number.isInteger(bodyLength) && isIndex(source, sources.length);
+  ok &&= Array.isArray(positive) && Array.isArray(reads) && Array.isArray(headStrings);
+  for (let i = 0; ok && i < kinds.length; i++) {
+    const k = kinds[i];
+    ok = Array.isArray(k) && typeof k[0] === 'string' && (k[1] === 'number' || k[1] === 'symbol');
+  }
+  for (let i = 0; ok && i < positive.length; i++) ok = isIndex(positive[i], relationCount);
+  for (let i = 0; ok && i < reads.length; i++) {
+    const r = reads[i] as unknown[] | undefined;
+    ok = Array.isArray(r) && isIndex(r[0], relationCount) && Array.isArray(r[1]);
+    const cols = r?.[1] as unknown[];
+    for (let j = 0; ok && j < cols.length; j++) ok = Number.isInteger(cols[j]);
+  }
+  for (let i = 0; ok && i < headStrings.length; i++) ok = headStrings[i] === null || typeof headStrings[i] === 'string';
+  if (!ok) throw new BadCompiledRules('a bad clause');
   const summary: ClauseSummary = {
     fact: fact === 1,
     bodyLength,
