@@ -3,10 +3,22 @@
 // the cache re-reads and compares every input file before it trusts an entry).
 import type { Diagnostic, Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
-import { type ClauseSummary, summarize } from '../check/clause-summary.js';
+import { summarize } from '../check/clause-summary.js';
 import { FactTable } from '../check/fact-table.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
-import type { Clause, Kind } from '../syntax/ast.js';
+import type { Clause } from '../syntax/ast.js';
+import {
+  asciiJson,
+  BadCompiledRules,
+  CLAUSES_KEY,
+  clausePart,
+  edgesOf,
+  flatEdges,
+  isLocation,
+  PartClauses,
+  type StoredEntry,
+  storedClause,
+} from './compiled-clauses.js';
 import { BadFacts, type FactRun, joinFacts, type PlainFacts, packFacts, unpackFacts } from './compiled-facts.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
@@ -55,85 +67,12 @@ interface PlainPart {
   clauses: unknown[];
 }
 
-/** What comes just before a part's clauses (the last key of a PlainPart: `paths` and `at` are read alone). */
-const CLAUSES_KEY = ',"clauses":[';
-
-/**
- * A clause of the body stored with its tree in a part: `[id, head, [part, index], varKinds as
- * [name, kind] pairs, summary]`, the summary `[isFact 0/1, body length, positive atoms'
- * relations, reads as [relation, columns, counted 0/1], head's source (index in paths), head's
- * string constants]` (see ClauseSummary).
- */
-type StoredEntry = [
-  number,
-  number,
-  [number, number],
-  [string, Kind][],
-  [number, number, number[], [number, number[], number][], number, (string | null)[]],
-];
-
 /** A part decoded: the paths its text stores, the sources it was decoded with, its clauses or its facts. */
 interface DecodedPart {
   paths: string[];
   sources: SourceText[];
   clauses?: PartClauses;
   facts?: FactRun;
-}
-
-/** The clauses of a part, each decoded from its own slice of the part's text when first read. */
-class PartClauses {
-  private readonly made: (Clause | undefined)[];
-
-  constructor(
-    private readonly text: string,
-    /** Where the clauses' array starts in `text` (after `[`). */
-    private readonly base: number,
-    private readonly at: readonly number[],
-    private readonly decode: (v: unknown) => unknown,
-  ) {
-    this.made = new Array(at.length - 1);
-  }
-
-  /** How many clauses the part holds. */
-  get count(): number {
-    return this.at.length - 1;
-  }
-
-  /** Clause `i` (0 <= i < count), the same object on every read. */
-  clauseAt(i: number): Clause {
-    let c = this.made[i];
-    if (!c) {
-      const v = this.decode(JSON.parse(this.text.slice(this.base + this.at[i]!, this.base + this.at[i + 1]! - 1)));
-      if (v === null || typeof v !== 'object' || !('head' in v)) throw new BadCompiledRules('a bad clause');
-      this.made[i] = c = v as Clause;
-    }
-    return c;
-  }
-}
-
-/** A clause read from compiled rules: its tree decoded when first read, its summary and variables' kinds at hand. */
-class StoredClause implements ProgramClause {
-  private kinds: Map<string, Kind> | undefined;
-
-  constructor(
-    readonly id: number,
-    readonly head: number,
-    readonly summary: ClauseSummary,
-    private readonly part: PartClauses,
-    private readonly index: number,
-    private readonly kindList: readonly [string, Kind][],
-  ) {}
-
-  /** The clause's tree, the same object on every read. */
-  get clause(): Clause {
-    return this.part.clauseAt(this.index);
-  }
-
-  /** The kind of every variable of the clause. */
-  get varKinds(): Map<string, Kind> {
-    this.kinds ??= new Map(this.kindList);
-    return this.kinds;
-  }
 }
 
 /** Parts decoded before, by their text. */
@@ -187,7 +126,8 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
   count(root);
   const ids = new Map<object, number>();
   // (`at` gives the index of a source in the table of the value encoded: the program's or a part's.)
-  const encodeIn = (at: (s: SourceText) => number) => {
+  // (In a part, `bare`: a location under a key `loc` or `nameLoc` is its array alone, `[source, start, end]`.)
+  const encodeIn = (at: (s: SourceText) => number, bare = false) => {
     const encode = (v: unknown): unknown => {
       if (typeof v === 'bigint') return { $b: v.toString() };
       if (typeof v !== 'object' || v === null) {
@@ -207,7 +147,11 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         const proto = Object.getPrototypeOf(v) as unknown;
         if (proto !== Object.prototype && proto !== null) throw new Error('cannot store a class instance in compiled rules');
         const o: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = encode(x);
+        for (const [k, x] of Object.entries(v)) {
+          if (x === undefined) continue;
+          const loc = bare && (k === 'loc' || k === 'nameLoc') && typeof x === 'object' && x !== null && isLocation(x);
+          o[k] = loc ? [at(x.source), x.start, x.end] : encode(x);
+        }
         out = o;
       }
       return own >= 0 ? { $d: own, v: out } : out;
@@ -247,7 +191,7 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         }
         return i;
       };
-      const at = part.clauses.push(asciiJson(encodeIn(local)(pc.clause))) - 1;
+      const at = part.clauses.push(asciiJson(encodeIn(local, true)(pc.clause))) - 1;
       if (shared.has(pc.varKinds)) return { ...pc, clause: { $c: [k, at] } as unknown as Clause };
       // (Most clauses: their tree read only when something reads the clause, their summary at hand.)
       const s = summarize(pc.clause, relId);
@@ -256,21 +200,14 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         pc.head,
         [k, at],
         [...pc.varKinds],
-        [
-          s.fact ? 1 : 0,
-          s.bodyLength,
-          s.positive,
-          s.reads.map(([r, cols, n]) => [r, cols, n ? 1 : 0]),
-          sourceIndex(s.source),
-          s.headStrings,
-        ],
+        [s.fact ? 1 : 0, s.bodyLength, s.positive, s.reads, sourceIndex(s.source), s.headStrings],
       ];
     });
   const body = {
     relations: encode(root.relations),
     strata: encode(root.strata),
     warnings: encode(root.warnings),
-    edges: encode(root.edges),
+    ...flatEdges(root.edges, shared, sourceIndex, encode),
     clauses: rest.map((x) => (Array.isArray(x) ? x : encode(x))),
     facts: runs.map((r, i) => [parts.length + i, r.base]),
   };
@@ -280,21 +217,6 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     body,
     parts: [...parts.map((p) => clausePart(p.paths, p.clauses)), ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts))],
   };
-}
-
-/**
- * The JSON text of `v` in ASCII (every other character escaped, `\u00b7`): read back from a file,
- * a text of one-byte characters, decoded and parsed faster and held in half the memory.
- */
-export function asciiJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** The text of a PlainPart of `paths` and clauses of texts `pieces` (ASCII JSON each). */
-function clausePart(paths: string[], pieces: readonly string[]): string {
-  const at = [0];
-  for (const p of pieces) at.push(at[at.length - 1]! + p.length + 1);
-  return `{"paths":${asciiJson(paths)},"at":${JSON.stringify(at)}${CLAUSES_KEY}${pieces.join(',')}]}`;
 }
 
 /** Whether `v` reaches an object of `set` (locations and sources aside: they are stored by value). */
@@ -308,16 +230,7 @@ function reachesAny(v: unknown, set: ReadonlySet<object>): boolean {
   return (Array.isArray(v) ? v : Object.values(v)).some((x) => reachesAny(x, set));
 }
 
-/** A Location (`{ source, start, end }` and nothing else): stored as `{"$l": [source, start, end]}`. */
-function isLocation(v: object): v is Location {
-  if (!('source' in v) || !(v.source instanceof SourceText)) return false;
-  let n = 0;
-  for (const k in v) if (++n > 3 || (k !== 'source' && k !== 'start' && k !== 'end')) return false;
-  return n === 3;
-}
-
-/** Thrown by fromPlain on anything that is not a well-formed plain form of this version. */
-export class BadCompiledRules extends Error {}
+export { asciiJson, BadCompiledRules };
 
 /**
  * The program a plain form describes (made of `plain`'s own arrays and objects: the caller gives
@@ -387,7 +300,7 @@ export function fromPlain(
         !text.endsWith(']}')
       )
         throw new BadCompiledRules('a bad part');
-      d = { paths, sources: partSources, clauses: new PartClauses(text, base, at, decoder(partSources, noPart)) };
+      d = { paths, sources: partSources, clauses: new PartClauses(text, base, at, decoder(partSources, noPart, true)) };
     } else if (partSources.length === 1) {
       try {
         d = { paths, sources: partSources, facts: unpackFacts(part, partSources[0]!) };
@@ -401,13 +314,17 @@ export function fromPlain(
   };
   const clausesOf = (k: unknown): PartClauses => partAt(k).clauses ?? noPart();
   const decode = decoder(sources, clausesOf);
-  const body = plain.body as Partial<Record<'relations' | 'strata' | 'warnings' | 'edges' | 'clauses' | 'facts', unknown>> | null;
+  const body = plain.body as Partial<
+    Record<'relations' | 'strata' | 'warnings' | 'edges' | 'flatEdges' | 'clauses' | 'facts', unknown>
+  > | null;
   if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
   // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
   const relations = decode(body.relations) as RuleProgram['relations'];
   const strata = decode(body.strata) as RuleProgram['strata'];
   const warnings = decode(body.warnings) as Diagnostic[];
-  const edges = decode(body.edges) as RuleProgram['edges'];
+  const edges = Array.isArray(body.flatEdges)
+    ? edgesOf(body.flatEdges, relations.length, sources)
+    : (decode(body.edges) as RuleProgram['edges']);
   if (![relations, strata, warnings, edges, body.clauses].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
   if (!relations.every((r, i) => r !== null && typeof r === 'object' && r.id === i && typeof r.name === 'string' && Array.isArray(r.kinds)))
     throw new BadCompiledRules('a bad relation');
@@ -450,56 +367,13 @@ export function fromPlain(
   return { program, warnings };
 }
 
-/** Whether `x` is an integer in [0, n). */
-function isIndex(x: unknown, n: number): x is number {
-  return typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
-}
-
-/** The clause of a StoredEntry (checked: every index in range); `clausesOf(k)`, part k's clauses. */
-function storedClause(
-  e: unknown[],
-  relationCount: number,
-  sources: readonly SourceText[],
-  clausesOf: (k: unknown) => PartClauses,
-): StoredClause {
-  const [id, head, ref, kinds, s] = e as Partial<StoredEntry>;
-  if (typeof id !== 'number' || !isIndex(head, relationCount) || !Array.isArray(ref) || !Array.isArray(kinds) || !Array.isArray(s))
-    throw new BadCompiledRules('a bad clause');
-  const part = clausesOf(ref[0]);
-  const [fact, bodyLength, positive, reads, source, headStrings] = s;
-  // (Loops, not closures: this runs over every rule of every program read, before V8 optimises it.)
-  let ok = isIndex(ref[1], part.count) && (fact === 0 || fact === 1) && Number.isInteger(bodyLength) && isIndex(source, sources.length);
-  ok &&= Array.isArray(positive) && Array.isArray(reads) && Array.isArray(headStrings);
-  for (let i = 0; ok && i < kinds.length; i++) {
-    const k = kinds[i];
-    ok = Array.isArray(k) && typeof k[0] === 'string' && (k[1] === 'number' || k[1] === 'symbol');
-  }
-  for (let i = 0; ok && i < positive.length; i++) ok = isIndex(positive[i], relationCount);
-  for (let i = 0; ok && i < reads.length; i++) {
-    const r = reads[i] as unknown[] | undefined;
-    ok = Array.isArray(r) && isIndex(r[0], relationCount) && Array.isArray(r[1]);
-    const cols = r?.[1] as unknown[];
-    for (let j = 0; ok && j < cols.length; j++) ok = Number.isInteger(cols[j]);
-  }
-  for (let i = 0; ok && i < headStrings.length; i++) ok = headStrings[i] === null || typeof headStrings[i] === 'string';
-  if (!ok) throw new BadCompiledRules('a bad clause');
-  const summary: ClauseSummary = {
-    fact: fact === 1,
-    bodyLength,
-    positive,
-    reads: reads.map(([r, cols, n]) => [r, cols, n === 1]),
-    source: sources[source]!,
-    headStrings,
-  };
-  return new StoredClause(id, head, summary, part, ref[1], kinds);
-}
-
 /**
  * The decoder of stored values whose sources are `sources` (`{"$s": i}` and locations index it),
- * clause references `{"$c": [part, i]}` resolved by `partAt`. It decodes in place: the parsed
+ * clause references `{"$c": [part, i]}` resolved by `partAt`; `bare` (a part's clauses): an
+ * array under a key `loc` or `nameLoc` is a location. It decodes in place: the parsed
  * JSON's arrays and plain objects become the program's (no copy of each).
  */
-function decoder(sources: readonly SourceText[], partAt: (k: unknown) => PartClauses): (v: unknown) => unknown {
+function decoder(sources: readonly SourceText[], partAt: (k: unknown) => PartClauses, bare = false): (v: unknown) => unknown {
   const defs = new Map<number, unknown>();
   // A stored value other than a plain object or array: `{"$x": ...}`, its key first (see toPlain).
   const special = (k: string, o: Record<string, unknown>): unknown => {
@@ -548,19 +422,22 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => PartCla
     }
     const o = v as Record<string, unknown>;
     const l = o.$l as unknown[] | undefined;
-    if (l !== undefined) {
-      const source = Array.isArray(l) ? sources[l[0] as number] : undefined;
-      if (!source || typeof l[1] !== 'number' || typeof l[2] !== 'number') throw new BadCompiledRules('a bad location');
-      return { source, start: l[1], end: l[2] };
-    }
+    if (l !== undefined) return location(l);
     let first = true;
     for (const k in o) {
       if (first && k.charCodeAt(0) === 36) return special(k, o);
       first = false;
       const x = o[k];
-      if (typeof x === 'object' && x !== null) o[k] = decode(x);
+      if (typeof x === 'object' && x !== null)
+        o[k] = bare && Array.isArray(x) && (k === 'loc' || k === 'nameLoc') ? location(x) : decode(x);
     }
     return o;
+  };
+  const location = (l: unknown): Location => {
+    const a = Array.isArray(l) ? (l as unknown[]) : [];
+    const source = sources[a[0] as number];
+    if (!source || typeof a[1] !== 'number' || typeof a[2] !== 'number') throw new BadCompiledRules('a bad location');
+    return { source, start: a[1], end: a[2] };
   };
   return decode;
 }
