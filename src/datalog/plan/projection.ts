@@ -52,25 +52,31 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   const key = [...keep].sort().join('\0');
   const hit = program.memo(PROJECTIONS).get(key);
   if (hit) return hit;
-  const derived = new Set(program.clauses.map((c) => c.head));
+  const derived = new Uint8Array(program.relations.length);
   const used = program.relations.map(() => new Set<number>());
   const counted = new Set<number>();
   // (From each clause's summary: a clause read from compiled rules is not decoded.)
+  const summaries: (ClauseSummary | undefined)[] = [];
   for (const pc of program.clauses) {
+    derived[pc.head] = 1;
     if (isBodilessFact(pc)) continue; // (constants only: no atom)
-    for (const [id, cols, inCount] of summaryOf(pc, program).reads) {
+    const s = summaryOf(pc, program);
+    summaries[pc.id] = s;
+    for (const [id, cols, inCount] of s.reads) {
       for (const c of cols) used[id]!.add(c);
       if (inCount) counted.add(id);
     }
   }
   const keepCols = new Map<string, number[]>();
+  const cutById: (number[] | undefined)[] = [];
   const relations = program.relations.map((info): RelationInfo => {
     const n = info.kinds.length;
-    const cut = info.input && !info.output && !info.printsize && !keep.has(info.name) && !derived.has(info.id) && !counted.has(info.id);
+    const cut = info.input && !info.output && !info.printsize && !keep.has(info.name) && derived[info.id] === 0 && !counted.has(info.id);
     const columns = [...used[info.id]!].sort((x, y) => x - y);
     if (!cut || columns.length === n || n === 0) return info;
     if (columns.length === 0) columns.push(0); // a relation read only as `r(_, ...)`: one column says whether it has a row
     keepCols.set(info.name, columns);
+    cutById[info.id] = columns;
     const projection: Projection = { columns, attrs: info.attrs, types: info.types, kinds: info.kinds };
     return {
       ...info,
@@ -82,9 +88,10 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   });
   let out = program;
   if (keepCols.size > 0) {
+    // (A clause that reads no relation cut is the same clause.)
     const clauses = program.clauses.map((pc): ProgramClause => {
-      if (isBodilessFact(pc)) return pc;
-      return new ProjectedClause(pc, keepCols, projectSummary(summaryOf(pc, program), keepCols, program));
+      const s = summaries[pc.id];
+      return s?.reads.some(([id]) => cutById[id] !== undefined) ? new ProjectedClause(pc, keepCols, projectSummary(s, cutById)) : pc;
     });
     // (The same relations read by the same clauses: the dependency edges are the program's.)
     out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges, program.shared, program.facts);
@@ -124,10 +131,10 @@ class ProjectedClause implements ProgramClause {
   }
 }
 
-/** `s` for the clause with its atoms over relations of `keepCols` cut (their columns renumbered). */
-function projectSummary(s: ClauseSummary, keepCols: ReadonlyMap<string, number[]>, program: RuleProgram): ClauseSummary {
+/** `s` for the clause with its atoms over the relations cut cut to their columns kept (`cutById`, renumbered). */
+function projectSummary(s: ClauseSummary, cutById: readonly (number[] | undefined)[]): ClauseSummary {
   const reads = s.reads.map(([id, cols, counted]): [number, number[], boolean] => {
-    const kept = keepCols.get(program.relations[id]!.name);
+    const kept = cutById[id];
     return [id, kept ? cols.map((c) => kept.indexOf(c)) : cols, counted];
   });
   return { ...s, reads };
