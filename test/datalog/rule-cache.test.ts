@@ -160,6 +160,7 @@ describe('compiled-rules cache', () => {
       // A rule's summary naming a relation that is not there; a part's clause offsets that do not fit its text.
       resummed(good.slice(0, nl), replaced(good.slice(nl + 1), '[[1,[0],false]]', '[[9,[0],false]]')),
       resummed(good.slice(0, nl), replaced(good.slice(nl + 1), '"flatEdges":[0,1,', '"flatEdges":[0,7,')),
+      resummed(good.slice(0, nl), replaced(good.slice(nl + 1), '["a",["x"],["number"],"n",', '["a",["x"],["number"],"nn",')),
       resummed(
         good.slice(0, nl),
         good.slice(nl + 1).replace(/"at":\[0,(\d+)\]/, (_, n: string) => `"at":[0,${Number(n) - 1}]`),

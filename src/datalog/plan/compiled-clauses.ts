@@ -1,11 +1,11 @@
 // The rules of a compiled entry as stored (compiled.ts): each rule's tree in a part, parsed alone
 // and decoded when first read; each rule's summary and variables' kinds in the program's line;
-// the dependency edges as numbers. What a small audit reads of every rule is at hand without
-// decoding any tree.
+// the dependency edges and the relations in flat arrays. What a small audit reads of every rule is
+// at hand without decoding any tree.
 import type { Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
 import type { ClauseSummary } from '../check/clause-summary.js';
-import type { ProgramClause } from '../check/program.js';
+import type { ProgramClause, RelationInfo } from '../check/program.js';
 import type { DepEdge } from '../check/stratify.js';
 import type { Clause, Kind } from '../syntax/ast.js';
 
@@ -88,6 +88,68 @@ class StoredClause implements ProgramClause {
     this.kinds ??= new Map(this.kindList);
     return this.kinds;
   }
+}
+
+/** The keys of a relation stored flat (see flatRelations), and no other. */
+const RELATION_KEYS = 'id,name,attrs,types,kinds,loc,input,output,printsize';
+
+/**
+ * `{ flatRelations }`: each relation as `[name, attrs, types, kinds ("n"/"s" each), source, start,
+ * end, input + 2 output + 4 printsize]` (its id is its place), or `{ relations }` encoded as other
+ * values when a relation is shared, has another key, or is not of that form.
+ */
+export function flatRelations(
+  relations: readonly RelationInfo[],
+  shared: ReadonlySet<object>,
+  sourceIndex: (s: SourceText) => number,
+  encode: (v: unknown) => unknown,
+): { flatRelations: unknown[] } | { relations: unknown } {
+  const flat: unknown[] = [];
+  for (const [i, r] of relations.entries()) {
+    const plain =
+      r.id === i &&
+      Object.keys(r).join(',') === RELATION_KEYS &&
+      isLocation(r.loc) &&
+      [r, r.attrs, r.types, r.kinds].every((x) => !shared.has(x)) &&
+      [r.attrs, r.types].every((a) => a.every((x) => typeof x === 'string')) &&
+      r.kinds.every((k) => k === 'number' || k === 'symbol');
+    if (!plain) return { relations: encode(relations) };
+    const flags = (r.input ? 1 : 0) + (r.output ? 2 : 0) + (r.printsize ? 4 : 0);
+    flat.push([r.name, r.attrs, r.types, r.kinds.map((k) => k[0]).join(''), sourceIndex(r.loc.source), r.loc.start, r.loc.end, flags]);
+  }
+  return { flatRelations: flat };
+}
+
+/** The relations of a flat list (see flatRelations), each checked. */
+export function relationsOf(flat: unknown[], sources: readonly SourceText[]): RelationInfo[] {
+  return flat.map((x, id): RelationInfo => {
+    const [name, attrs, types, kinds, source, start, end, flags] = (Array.isArray(x) ? x : []) as unknown[];
+    if (
+      typeof name !== 'string' ||
+      !Array.isArray(attrs) ||
+      !Array.isArray(types) ||
+      typeof kinds !== 'string' ||
+      !/^[ns]*$/.test(kinds) ||
+      attrs.length !== kinds.length ||
+      types.length !== kinds.length ||
+      !isIndex(source, sources.length) ||
+      typeof start !== 'number' ||
+      typeof end !== 'number' ||
+      !isIndex(flags, 8)
+    )
+      throw new BadCompiledRules('a bad relation');
+    return {
+      id,
+      name,
+      attrs: attrs as string[],
+      types: types as string[],
+      kinds: [...kinds].map((k) => (k === 'n' ? 'number' : 'symbol')),
+      loc: { source: sources[source]!, start, end },
+      input: (flags & 1) !== 0,
+      output: (flags & 2) !== 0,
+      printsize: (flags & 4) !== 0,
+    };
+  });
 }
 
 /** How a dependency edge reads its relation, by its number in a flat list of edges. */

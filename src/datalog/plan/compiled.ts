@@ -14,8 +14,10 @@ import {
   clausePart,
   edgesOf,
   flatEdges,
+  flatRelations,
   isLocation,
   PartClauses,
+  relationsOf,
   type StoredEntry,
   storedClause,
 } from './compiled-clauses.js';
@@ -41,7 +43,8 @@ export interface PlainRules {
   /** Source paths, in the program's source order. */
   paths: string[];
   /**
-   * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (edges: the program's
+   * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (relations and edges
+   * mostly as `flatRelations` and `flatEdges`: see compiled-clauses.ts; edges: the program's
    * dependency edges, not computed again; facts: `[part, first clause id]` of each run of facts,
    * in clause order; clauses: the other clauses, most as references into the parts).
    */
@@ -204,7 +207,7 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
       ];
     });
   const body = {
-    relations: encode(root.relations),
+    ...flatRelations(root.relations, shared, sourceIndex, encode),
     strata: encode(root.strata),
     warnings: encode(root.warnings),
     ...flatEdges(root.edges, shared, sourceIndex, encode),
@@ -315,11 +318,13 @@ export function fromPlain(
   const clausesOf = (k: unknown): PartClauses => partAt(k).clauses ?? noPart();
   const decode = decoder(sources, clausesOf);
   const body = plain.body as Partial<
-    Record<'relations' | 'strata' | 'warnings' | 'edges' | 'flatEdges' | 'clauses' | 'facts', unknown>
+    Record<'relations' | 'flatRelations' | 'strata' | 'warnings' | 'edges' | 'flatEdges' | 'clauses' | 'facts', unknown>
   > | null;
   if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
   // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
-  const relations = decode(body.relations) as RuleProgram['relations'];
+  const relations = Array.isArray(body.flatRelations)
+    ? relationsOf(body.flatRelations, sources)
+    : (decode(body.relations) as RuleProgram['relations']);
   const strata = decode(body.strata) as RuleProgram['strata'];
   const warnings = decode(body.warnings) as Diagnostic[];
   const edges = Array.isArray(body.flatEdges)
