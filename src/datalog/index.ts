@@ -10,7 +10,7 @@ import { type Literal, operands, type Term } from './syntax/ast.js';
 import { type FileParser, type FileReader, type Libraries, loadFiles, type RuleSource } from './syntax/load.js';
 import { parseFile } from './syntax/parser.js';
 
-export { type RelationInfo, RuleProgram } from './check/program.js';
+export { type RelationInfo, RuleProgram, summaryOf } from './check/program.js';
 export {
   type EvaluateOptions,
   EvaluationStopped,

@@ -8,6 +8,7 @@ import {
   projectInputs,
   type RuleCache,
   type RuleProgram,
+  summaryOf,
 } from '../datalog/index.js';
 import { extractFacts, extractFactsCounted, type NodeTable } from '../facts/extract.js';
 import type { FactSink } from '../facts/sink.js';
@@ -97,7 +98,7 @@ export function loadRules(
       ? loadCompiled(entry, extra, root, includeDirs, session, session.cache)
       : loadProgram(files, undefined, dirs, { ptolog: dirs[dirs.length - 1]! }, (s) => session.parse(s));
     const finding = loaded.program.relation('finding')?.id;
-    const sources = loaded.program.clauses.filter((pc) => pc.head === finding).map((pc) => pc.clause.head.loc.source.path);
+    const sources = loaded.program.clauses.filter((pc) => pc.head === finding).map((pc) => summaryOf(pc, loaded.program).source.path);
     const catalogFiles = [...extra, ...sources];
     // loadCatalog reads the catalogs of the root and of each folder in it whatever it is given:
     // only other folders make another catalog (the shipped contracts share one, parsed once).

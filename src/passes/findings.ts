@@ -1,4 +1,4 @@
-import type { EvalResult, RuleProgram } from '../datalog/index.js';
+import { type EvalResult, type RuleProgram, summaryOf } from '../datalog/index.js';
 import type { NodeTable } from '../facts/extract.js';
 import type { Diagnostic, Location, RelatedLocation, Severity } from '../report/diagnostic.js';
 import { errorAt } from '../report/diagnostic.js';
@@ -89,9 +89,12 @@ export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
   const out: Diagnostic[] = [];
   const finding = program.relation('finding')?.id;
   for (const pc of program.clauses) {
+    // (The head's constants from the clause's summary: a clause read from compiled rules is decoded only to be reported.)
     if (pc.head !== finding) continue;
+    const given = summaryOf(pc, program).headStrings[1];
+    if (given == null || SEVERITIES.includes(given)) continue;
     const sev = pc.clause.head.args[1];
-    if (sev?.kind !== 'str' || SEVERITIES.includes(sev.value)) continue;
+    if (sev?.kind !== 'str') continue;
     out.push(
       errorAt(sev.loc.source, sev.loc.start, sev.loc.end, 'bad-severity', `"${sev.value}" is not a severity`, {
         fix: 'write "error", "warning" or "note".',
@@ -110,8 +113,10 @@ export function checkFindingCodes(program: RuleProgram, catalog: Catalog): Diagn
   const finding = program.relation('finding')?.id;
   for (const pc of program.clauses) {
     if (pc.head !== finding) continue;
+    const given = summaryOf(pc, program).headStrings[0];
+    if (given == null || catalog.has(given)) continue;
     const code = pc.clause.head.args[0];
-    if (code?.kind !== 'str' || catalog.has(code.value)) continue;
+    if (code?.kind !== 'str') continue;
     const near = closestName(code.value, catalog.keys());
     out.push(
       errorAt(

@@ -125,7 +125,7 @@ function sharesTree(text: string, opts: RunOptions): boolean {
  * effects): only what they depend on is evaluated (an `.output` such as an explanation is not),
  * and every other relation is freed as soon as evaluation is done with it (EvaluateOptions.keep).
  */
-const PIPELINE_READS: ReadonlySet<string> = new Set([
+export const PIPELINE_READS: ReadonlySet<string> = new Set([
   'finding',
   'finding_fix',
   'finding_note',

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RuleProgram } from '../../src/datalog/index.js';
-import { type CompiledStore, evaluate, loadProgramCached, type RuleCache } from '../../src/datalog/index.js';
+import { type CompiledStore, evaluate, loadProgramCached, newLoadMemo, type RuleCache } from '../../src/datalog/index.js';
 import { toPlain } from '../../src/datalog/plan/compiled.js';
 import { diskStore } from '../../src/datalog/plan/disk-store.js';
 import { contentHash } from '../../src/datalog/plan/rule-cache.js';
@@ -55,6 +55,12 @@ function forged(body: string): string {
   const out = body.replace(/"rows":\[\d+,/, '"rows":[0.5,');
   expect(out).not.toBe(body);
   return out;
+}
+
+/** `text` with its one `from` replaced by `to`. */
+function replaced(text: string, from: string, to: string): string {
+  expect(text.split(from)).toHaveLength(2);
+  return text.replace(from, to);
 }
 
 /** The one entry file of a cache directory. */
@@ -149,8 +155,16 @@ describe('compiled-rules cache', () => {
       good.slice(0, good.lastIndexOf('\n')),
       resummed(good.slice(0, nl), [...good.slice(nl + 1).split('\n')].reverse().join('\n')),
       // A rule's reference into a part that is not there, under a checksum that matches it.
-      resummed(good.slice(0, nl), good.slice(nl + 1).replace('{"$c":[0,0]}', '{"$c":[0,7]}')),
-      resummed(good.slice(0, nl), good.slice(nl + 1).replace('{"$c":[0,0]}', '{"$c":[3,0]}')),
+      resummed(good.slice(0, nl), replaced(good.slice(nl + 1), ',[0,0],[["X"', ',[0,7],[["X"')),
+      resummed(good.slice(0, nl), replaced(good.slice(nl + 1), ',[0,0],[["X"', ',[3,0],[["X"')),
+      // A rule's summary naming a relation that is not there; a part's clause offsets that do not fit its text.
+      resummed(good.slice(0, nl), replaced(good.slice(nl + 1), '[[1,[0],false]]', '[[9,[0],false]]')),
+      resummed(good.slice(0, nl), replaced(good.slice(nl + 1), '"flatEdges":[0,1,', '"flatEdges":[0,7,')),
+      resummed(good.slice(0, nl), replaced(good.slice(nl + 1), '["a",["x"],["number"],"n",', '["a",["x"],["number"],"nn",')),
+      resummed(
+        good.slice(0, nl),
+        good.slice(nl + 1).replace(/"at":\[0,(\d+)\]/, (_, n: string) => `"at":[0,${Number(n) - 1}]`),
+      ),
     ];
     for (const text of damaged) {
       expect(text).not.toBe(good);
@@ -229,4 +243,83 @@ describe('compiled-rules cache', () => {
     const cache: RuleCache = { version: 'v1', stores: [broken, diskStore(join(file, 'sub'))], write: diskStore(join(file, 'sub')) };
     expect(outputOf(loadProgramCached(request(p), cache).program, 'a')).toEqual([[1]]);
   });
+
+  it('stores a large part once, in a file named by its content, which a session reads once for every entry naming it', () => {
+    const p = twoMains();
+    const dir = tmp();
+    const memo = newLoadMemo();
+    for (const main of p.mains)
+      expect(outputOf(loadProgramCached(requestOf(p, main), cacheIn(dir), (x) => x, undefined, memo).program, 'a')).toEqual([[1], [2]]);
+    const names = readdirSync(dir);
+    expect(names.filter((n) => n.endsWith('.rules'))).toHaveLength(2);
+    const parts = names.filter((n) => n.endsWith('.part'));
+    expect(parts).toHaveLength(1); // (big.dl's rules; the mains' own rules and the facts are small: in their entries)
+    const [sha, len] = parts[0]!.slice(0, -'.part'.length).split('-');
+    for (const n of names.filter((x) => x.endsWith('.rules'))) expect(readFileSync(join(dir, n), 'utf8')).toContain(`\n@${sha}:${len}`);
+    // A new process reading both entries: the part file read once, nothing parsed.
+    const reads = new Map<string, number>();
+    const store = diskStore(dir, false);
+    const counting: CompiledStore = {
+      read: (n) => {
+        reads.set(n, (reads.get(n) ?? 0) + 1);
+        return store.read(n);
+      },
+      write: () => {},
+    };
+    const again = newLoadMemo();
+    for (const main of p.mains) {
+      const r = loadProgramCached(requestOf(p, main), { version: 'v1', stores: [counting] }, (x) => x, noParse, again);
+      expect(outputOf(r.program, 'a')).toEqual([[1], [2]]);
+    }
+    expect(reads.get(parts[0]!)).toBe(1);
+  });
+
+  it('ignores the entry naming a part file that is damaged, truncated, foreign or missing, and writes it again', () => {
+    const p = twoMains();
+    const dir = tmp();
+    loadProgramCached(requestOf(p, p.mains[0]!), cacheIn(dir));
+    const part = join(dir, readdirSync(dir).find((n) => n.endsWith('.part'))!);
+    const good = readFileSync(part, 'utf8');
+    const damaged = [
+      good.slice(0, good.length - 10),
+      good.replace('"b"', '"a"'),
+      `${good.slice(0, -2)} ]}`,
+      // Another text (valid, of the same length) under this name.
+      good.replace(/"\$ROOT\/lib\/big.dl"/, '"$ROOT/lib/bog.dl"'),
+      undefined,
+    ];
+    for (const text of damaged) {
+      if (text === undefined) rmSync(part);
+      else {
+        expect(text).not.toBe(good);
+        writeFileSync(part, text);
+      }
+      const r = loadProgramCached(requestOf(p, p.mains[0]!), cacheIn(dir));
+      expect(outputOf(r.program, 'a')).toEqual([[1], [2]]);
+      expect(readFileSync(part, 'utf8')).toBe(good);
+    }
+  });
 });
+
+/** Never called: a load that would parse a rule file fails. */
+function noParse(): never {
+  throw new Error('parsed');
+}
+
+/** `one.dl` and `two.dl`, each including `lib/big.dl` (forty rules: a part of its own). */
+function twoMains(): { dir: string; mains: string[] } {
+  const dir = tmp();
+  mkdirSync(join(dir, 'lib'));
+  const rules = Array.from({ length: 40 }, (_, k) => `.decl c${k}(x: number)\nc${k}(X) :- b(X), X != ${k + 10}.\n`).join('');
+  writeFileSync(join(dir, 'lib', 'big.dl'), `.decl b(x: number)\nb(1).\nb(2).\n${rules}`);
+  const mains = ['one', 'two'].map((name, k) => {
+    const main = join(dir, `${name}.dl`);
+    writeFileSync(main, `#include "big.dl"\n.decl a(x: number)\n.output a\na(X) :- c${k}(X).\n`);
+    return main;
+  });
+  return { dir, mains };
+}
+
+function requestOf(p: { dir: string }, main: string) {
+  return { files: [main], includeDirs: [join(p.dir, 'lib')], libraries: {}, root: p.dir };
+}

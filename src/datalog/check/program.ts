@@ -5,6 +5,7 @@ import type { Arena } from '../storage/arena.js';
 import { FactDatabase } from '../storage/database.js';
 import type { RelationSchema } from '../storage/schema.js';
 import type { Clause, Kind } from '../syntax/ast.js';
+import { type ClauseSummary, summarize } from './clause-summary.js';
 import { type FactTable, PackedFact } from './fact-table.js';
 import { type DepEdge, dependencyEdges } from './stratify.js';
 
@@ -21,16 +22,29 @@ export interface ProgramClause {
   head: number;
   /** The kind of every variable of the clause (aggregate locals renamed `X@n`). */
   varKinds: Map<string, Kind>;
+  /**
+   * What the clause's syntax tree says of its relations, head and kind (clause-summary.ts), when
+   * known without reading `clause` (a clause read from compiled rules: its tree is decoded on
+   * first read). Read it with summaryOf.
+   */
+  readonly summary?: ClauseSummary;
 }
 
-/** Whether `pc` is a fact (isFact), without making a packed fact's clause (see FactTable). */
+/** The summary of `pc`: the one it carries, else computed from its clause (relations numbered as `program`'s). */
+export function summaryOf(pc: ProgramClause, program: RuleProgram): ClauseSummary {
+  return pc.summary ?? summarize(pc.clause, (rel) => program.byName.get(rel)?.id);
+}
+
+/** Whether `pc` is a fact (isFact), without making a packed fact's clause (see FactTable) or decoding a summarized one. */
 export function isFactClause(pc: ProgramClause): boolean {
-  return pc instanceof PackedFact || pc.clause.isFact;
+  return pc instanceof PackedFact || (pc.summary ? pc.summary.fact : pc.clause.isFact);
 }
 
-/** Whether `pc` is a fact with no body (constants only), without making a packed fact's clause. */
+/** Whether `pc` is a fact with no body (constants only), without making a packed fact's clause or decoding a summarized one. */
 export function isBodilessFact(pc: ProgramClause): boolean {
-  return pc instanceof PackedFact || (pc.clause.isFact && pc.clause.body.length === 0);
+  if (pc instanceof PackedFact) return true;
+  const s = pc.summary;
+  return s ? s.fact && s.bodyLength === 0 : pc.clause.isFact && pc.clause.body.length === 0;
 }
 
 export interface Stratum {

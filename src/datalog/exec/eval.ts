@@ -2,7 +2,7 @@
 
 import { arith } from '../check/consts.js';
 import { functorRuntime } from '../check/functors.js';
-import { isFactClause, MemoSlot, type ProgramClause, type RuleProgram } from '../check/program.js';
+import { isFactClause, MemoSlot, type ProgramClause, type RuleProgram, summaryOf } from '../check/program.js';
 import { buildPlan, type Choice, type Plan } from '../plan/plan.js';
 import { PlanMemo } from '../plan/plan-memo.js';
 import type { Index } from '../storage/column-index.js';
@@ -108,7 +108,7 @@ const STRATA = new MemoSlot('strata prepared for evaluation', (program: RuleProg
       .map((id) => program.clauses[id]!)
       .filter((pc) => !isFactClause(pc))
       .map((pc) => {
-        const atoms = pc.clause.body.flatMap((l) => (l.kind === 'atom' ? [program.byName.get(l.atom.rel)!.id] : []));
+        const atoms = summaryOf(pc, program).positive;
         return { pc, lower: atoms.filter((r) => !rec.has(r)), recursive: atoms.filter((r) => rec.has(r)) };
       });
     return { rec, rules };

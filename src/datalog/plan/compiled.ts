@@ -3,13 +3,28 @@
 // the cache re-reads and compares every input file before it trusts an entry).
 import type { Diagnostic, Location } from '../../report/diagnostic.js';
 import { SourceText } from '../../report/source.js';
-import { FactTable, PackedFact } from '../check/fact-table.js';
+import { summarize } from '../check/clause-summary.js';
+import { FactTable } from '../check/fact-table.js';
 import { type ProgramClause, RuleProgram, type SharedMemos } from '../check/program.js';
 import type { Clause } from '../syntax/ast.js';
+import {
+  asciiJson,
+  BadCompiledRules,
+  CLAUSES_KEY,
+  clausePart,
+  edgesOf,
+  flatEdges,
+  flatRelations,
+  isLocation,
+  PartClauses,
+  relationsOf,
+  type StoredEntry,
+  storedClause,
+} from './compiled-clauses.js';
 import { BadFacts, type FactRun, joinFacts, type PlainFacts, packFacts, unpackFacts } from './compiled-facts.js';
 
 /** The version tag of the plain form: bump it whenever RuleProgram, the AST or a Diagnostic changes shape. */
-export const COMPILED_FORMAT = 'ptolog-compiled-rules/4';
+export const COMPILED_FORMAT = 'ptolog-compiled-rules/5';
 
 /** A checked program and the warnings its checks gave. */
 export interface CheckedRules {
@@ -20,14 +35,16 @@ export interface CheckedRules {
 /**
  * The plain form: a JSON value with sources as `{"$s": i}`, locations `{"$l": [i, start, end]}`,
  * bigints `{"$b": "12"}`, Maps `{"$m": [[k, v], ...]}`, shared objects `{"$d": id, "v": ...}` /
- * `{"$r": id}`, a clause of a part `{"$c": [part, index]}`; and its parts.
+ * `{"$r": id}`, a clause of a part `{"$c": [part, index]}`; and its parts. Most clauses are
+ * stored as a StoredEntry (their tree in a part, decoded when first read, and their summary).
  */
 export interface PlainRules {
   format: string;
   /** Source paths, in the program's source order. */
   paths: string[];
   /**
-   * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (edges: the program's
+   * The encoded `{ relations, strata, warnings, edges, clauses, facts }` (relations and edges
+   * mostly as `flatRelations` and `flatEdges`: see compiled-clauses.ts; edges: the program's
    * dependency edges, not computed again; facts: `[part, first clause id]` of each run of facts,
    * in clause order; clauses: the other clauses, most as references into the parts).
    */
@@ -42,9 +59,14 @@ export interface PlainRules {
   parts: string[];
 }
 
-/** One part: the paths stored of the sources its locations index (its own first), and its clauses as generic values. */
+/**
+ * One part of clauses: the paths stored of the sources its locations index (its own first), and
+ * its clauses as generic values; `at[i]` is where clause i starts in the text after
+ * `"clauses":[` (`at[i + 1] - 1` where it ends), so that one clause is parsed alone.
+ */
 interface PlainPart {
   paths: string[];
+  at: number[];
   clauses: unknown[];
 }
 
@@ -52,7 +74,7 @@ interface PlainPart {
 interface DecodedPart {
   paths: string[];
   sources: SourceText[];
-  clauses?: Clause[];
+  clauses?: PartClauses;
   facts?: FactRun;
 }
 
@@ -78,9 +100,11 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     return i;
   };
   for (const s of program.sources) sourceIndex(s);
-  // A packed fact (check/fact-table.ts) is read as the clause it makes.
+  // A packed fact (check/fact-table.ts), a clause read from compiled rules or projected, is read as the clause it makes.
   const clauses: ProgramClause[] = program.clauses.map((pc) =>
-    pc instanceof PackedFact ? { id: pc.id, clause: pc.clause, head: pc.head, varKinds: pc.varKinds } : pc,
+    Object.getPrototypeOf(pc) !== Object.prototype || 'summary' in pc
+      ? { id: pc.id, clause: pc.clause, head: pc.head, varKinds: pc.varKinds }
+      : pc,
   );
   const root = { relations: program.relations, strata: program.strata, warnings, edges: program.edges, clauses };
 
@@ -105,7 +129,8 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
   count(root);
   const ids = new Map<object, number>();
   // (`at` gives the index of a source in the table of the value encoded: the program's or a part's.)
-  const encodeIn = (at: (s: SourceText) => number) => {
+  // (In a part, `bare`: a location under a key `loc` or `nameLoc` is its array alone, `[source, start, end]`.)
+  const encodeIn = (at: (s: SourceText) => number, bare = false) => {
     const encode = (v: unknown): unknown => {
       if (typeof v === 'bigint') return { $b: v.toString() };
       if (typeof v !== 'object' || v === null) {
@@ -125,7 +150,11 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         const proto = Object.getPrototypeOf(v) as unknown;
         if (proto !== Object.prototype && proto !== null) throw new Error('cannot store a class instance in compiled rules');
         const o: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) o[k] = encode(x);
+        for (const [k, x] of Object.entries(v)) {
+          if (x === undefined) continue;
+          const loc = bare && (k === 'loc' || k === 'nameLoc') && typeof x === 'object' && x !== null && isLocation(x);
+          o[k] = loc ? [at(x.source), x.start, x.end] : encode(x);
+        }
         out = o;
       }
       return own >= 0 ? { $d: own, v: out } : out;
@@ -145,11 +174,12 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
     },
     shared,
   );
-  const parts: { paths: string[]; index: Map<string, number>; clauses: unknown[] }[] = [];
+  const parts: { paths: string[]; index: Map<string, number>; clauses: string[] }[] = [];
   const partOf = new Map<string, number>();
+  const relId = (name: string): number | undefined => program.byName.get(name)?.id;
   const rest = clauses
     .filter((pc) => !packed.has(pc))
-    .map((pc) => {
+    .map((pc): ProgramClause | StoredEntry => {
       // (A clause whose objects are reached from elsewhere keeps their identity in the body.)
       if (Object.getPrototypeOf(pc) !== Object.prototype || shared.has(pc) || reachesAny(pc.clause, shared)) return pc;
       const home = pc.clause.loc.source.path;
@@ -164,34 +194,32 @@ export function toPlain(rules: CheckedRules, pathOf: (path: string) => string = 
         }
         return i;
       };
-      const at = part.clauses.push(encodeIn(local)(pc.clause)) - 1;
-      return { ...pc, clause: { $c: [k, at] } as unknown as Clause };
+      const at = part.clauses.push(asciiJson(encodeIn(local, true)(pc.clause))) - 1;
+      if (shared.has(pc.varKinds)) return { ...pc, clause: { $c: [k, at] } as unknown as Clause };
+      // (Most clauses: their tree read only when something reads the clause, their summary at hand.)
+      const s = summarize(pc.clause, relId);
+      return [
+        pc.id,
+        pc.head,
+        [k, at],
+        [...pc.varKinds],
+        [s.fact ? 1 : 0, s.bodyLength, s.positive, s.reads, sourceIndex(s.source), s.headStrings],
+      ];
     });
   const body = {
-    relations: encode(root.relations),
+    ...flatRelations(root.relations, shared, sourceIndex, encode),
     strata: encode(root.strata),
     warnings: encode(root.warnings),
-    edges: encode(root.edges),
-    clauses: rest.map(encode),
+    ...flatEdges(root.edges, shared, sourceIndex, encode),
+    clauses: rest.map((x) => (Array.isArray(x) ? x : encode(x))),
     facts: runs.map((r, i) => [parts.length + i, r.base]),
   };
   return {
     format: COMPILED_FORMAT,
     paths,
     body,
-    parts: [
-      ...parts.map((p) => asciiJson({ paths: p.paths, clauses: p.clauses } satisfies PlainPart)),
-      ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts)),
-    ],
+    parts: [...parts.map((p) => clausePart(p.paths, p.clauses)), ...runs.map((r) => asciiJson(r.facts satisfies PlainFacts))],
   };
-}
-
-/**
- * The JSON text of `v` in ASCII (every other character escaped, `\u00b7`): read back from a file,
- * a text of one-byte characters, decoded and parsed faster and held in half the memory.
- */
-export function asciiJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Whether `v` reaches an object of `set` (locations and sources aside: they are stored by value). */
@@ -205,16 +233,7 @@ function reachesAny(v: unknown, set: ReadonlySet<object>): boolean {
   return (Array.isArray(v) ? v : Object.values(v)).some((x) => reachesAny(x, set));
 }
 
-/** A Location (`{ source, start, end }` and nothing else): stored as `{"$l": [source, start, end]}`. */
-function isLocation(v: object): v is Location {
-  if (!('source' in v) || !(v.source instanceof SourceText)) return false;
-  let n = 0;
-  for (const k in v) if (++n > 3 || (k !== 'source' && k !== 'start' && k !== 'end')) return false;
-  return n === 3;
-}
-
-/** Thrown by fromPlain on anything that is not a well-formed plain form of this version. */
-export class BadCompiledRules extends Error {}
+export { asciiJson, BadCompiledRules };
 
 /**
  * The program a plain form describes (made of `plain`'s own arrays and objects: the caller gives
@@ -265,13 +284,27 @@ export function fromPlain(
       decoded[k] = known;
       return known;
     }
-    const part = JSON.parse(text) as Partial<PlainPart> | null;
+    // A part of clauses: its paths and offsets parsed now, each clause when first read.
+    const cut = text.indexOf(CLAUSES_KEY);
+    const part = JSON.parse(cut < 0 ? text : `${text.slice(0, cut)}}`) as Partial<PlainPart> | null;
     if (part === null || typeof part !== 'object' || !Array.isArray(part.paths)) throw new BadCompiledRules('a bad part');
     const paths = part.paths as string[];
     const partSources = paths.map(sourceAt);
     let d: DecodedPart;
-    if (Array.isArray(part.clauses)) d = { paths, sources: partSources, clauses: decoder(partSources, noPart)(part.clauses) as Clause[] };
-    else if (partSources.length === 1) {
+    if (cut >= 0) {
+      const base = cut + CLAUSES_KEY.length;
+      const at = part.at;
+      if (
+        !Array.isArray(at) ||
+        at.length < 2 ||
+        at[0] !== 0 ||
+        !at.every((x, i) => Number.isInteger(x) && (i === 0 || x > at[i - 1]!)) ||
+        base + at[at.length - 1]! - 1 !== text.length - 2 ||
+        !text.endsWith(']}')
+      )
+        throw new BadCompiledRules('a bad part');
+      d = { paths, sources: partSources, clauses: new PartClauses(text, base, at, decoder(partSources, noPart, true)) };
+    } else if (partSources.length === 1) {
       try {
         d = { paths, sources: partSources, facts: unpackFacts(part, partSources[0]!) };
       } catch (e) {
@@ -282,18 +315,27 @@ export function fromPlain(
     decoded[k] = d;
     return d;
   };
-  const decode = decoder(sources, (k) => partAt(k).clauses ?? noPart());
-  const body = plain.body as Partial<Record<'relations' | 'strata' | 'warnings' | 'edges' | 'clauses' | 'facts', unknown>> | null;
+  const clausesOf = (k: unknown): PartClauses => partAt(k).clauses ?? noPart();
+  const decode = decoder(sources, clausesOf);
+  const body = plain.body as Partial<
+    Record<'relations' | 'flatRelations' | 'strata' | 'warnings' | 'edges' | 'flatEdges' | 'clauses' | 'facts', unknown>
+  > | null;
   if (body === null || typeof body !== 'object') throw new BadCompiledRules('the program is incomplete');
   // (In the order toPlain encoded them: a shared object is defined before it is referred to.)
-  const relations = decode(body.relations) as RuleProgram['relations'];
+  const relations = Array.isArray(body.flatRelations)
+    ? relationsOf(body.flatRelations, sources)
+    : (decode(body.relations) as RuleProgram['relations']);
   const strata = decode(body.strata) as RuleProgram['strata'];
   const warnings = decode(body.warnings) as Diagnostic[];
-  const edges = decode(body.edges) as RuleProgram['edges'];
-  const rest = decode(body.clauses) as ProgramClause[];
-  if (![relations, strata, warnings, edges, rest].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
+  const edges = Array.isArray(body.flatEdges)
+    ? edgesOf(body.flatEdges, relations.length, sources)
+    : (decode(body.edges) as RuleProgram['edges']);
+  if (![relations, strata, warnings, edges, body.clauses].every(Array.isArray)) throw new BadCompiledRules('the program is incomplete');
   if (!relations.every((r, i) => r !== null && typeof r === 'object' && r.id === i && typeof r.name === 'string' && Array.isArray(r.kinds)))
     throw new BadCompiledRules('a bad relation');
+  const rest = (body.clauses as unknown[]).map((e) =>
+    Array.isArray(e) ? storedClause(e, relations.length, sources, clausesOf) : (decode(e) as ProgramClause),
+  );
   if (!Array.isArray(body.facts)) throw new BadCompiledRules('the program is incomplete');
   const runs = body.facts.map((ref: unknown) => {
     const r = Array.isArray(ref) ? partAt(ref[0]) : undefined;
@@ -324,7 +366,7 @@ export function fromPlain(
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= clauses.length || clauses[id] !== undefined)
       throw new BadCompiledRules('a clause out of place');
     clauses[id] = pc;
-    someFact ||= pc.clause?.isFact === true;
+    someFact ||= (pc.summary ? pc.summary.fact : pc.clause?.isFact) === true;
   }
   const program = new RuleProgram(relations, clauses, strata, sources, edges, shared, someFact ? undefined : table);
   return { program, warnings };
@@ -332,10 +374,11 @@ export function fromPlain(
 
 /**
  * The decoder of stored values whose sources are `sources` (`{"$s": i}` and locations index it),
- * clause references `{"$c": [part, i]}` resolved by `partAt`. It decodes in place: the parsed
+ * clause references `{"$c": [part, i]}` resolved by `partAt`; `bare` (a part's clauses): an
+ * array under a key `loc` or `nameLoc` is a location. It decodes in place: the parsed
  * JSON's arrays and plain objects become the program's (no copy of each).
  */
-function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[]): (v: unknown) => unknown {
+function decoder(sources: readonly SourceText[], partAt: (k: unknown) => PartClauses, bare = false): (v: unknown) => unknown {
   const defs = new Map<number, unknown>();
   // A stored value other than a plain object or array: `{"$x": ...}`, its key first (see toPlain).
   const special = (k: string, o: Record<string, unknown>): unknown => {
@@ -359,9 +402,11 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[
       }
       case '$c': {
         const at = o.$c as unknown[];
-        const c = Array.isArray(at) ? partAt(at[0])[at[1] as number] : undefined;
-        if (!c) throw new BadCompiledRules('a reference to a missing clause');
-        return c;
+        const part = Array.isArray(at) ? partAt(at[0]) : undefined;
+        const i = at?.[1];
+        if (!part || !Number.isInteger(i) || (i as number) < 0 || (i as number) >= part.count)
+          throw new BadCompiledRules('a reference to a missing clause');
+        return part.clauseAt(i as number);
       }
       case '$m':
         if (!Array.isArray(o.$m)) throw new BadCompiledRules('a bad map');
@@ -382,19 +427,22 @@ function decoder(sources: readonly SourceText[], partAt: (k: unknown) => Clause[
     }
     const o = v as Record<string, unknown>;
     const l = o.$l as unknown[] | undefined;
-    if (l !== undefined) {
-      const source = Array.isArray(l) ? sources[l[0] as number] : undefined;
-      if (!source || typeof l[1] !== 'number' || typeof l[2] !== 'number') throw new BadCompiledRules('a bad location');
-      return { source, start: l[1], end: l[2] };
-    }
+    if (l !== undefined) return location(l);
     let first = true;
     for (const k in o) {
       if (first && k.charCodeAt(0) === 36) return special(k, o);
       first = false;
       const x = o[k];
-      if (typeof x === 'object' && x !== null) o[k] = decode(x);
+      if (typeof x === 'object' && x !== null)
+        o[k] = bare && Array.isArray(x) && (k === 'loc' || k === 'nameLoc') ? location(x) : decode(x);
     }
     return o;
+  };
+  const location = (l: unknown): Location => {
+    const a = Array.isArray(l) ? (l as unknown[]) : [];
+    const source = sources[a[0] as number];
+    if (!source || typeof a[1] !== 'number' || typeof a[2] !== 'number') throw new BadCompiledRules('a bad location');
+    return { source, start: a[1], end: a[2] };
   };
   return decode;
 }

@@ -25,7 +25,9 @@ export function diskStore(dir: string, writable = true): CompiledStore {
           if (got === 0) break;
           n += got;
         }
-        return buf.toString('utf8', 0, n);
+        // (An entry is ASCII (compiled.ts's asciiJson): read as Latin-1, the same text, decoded without UTF-8's checks;
+        // any other byte reads as a character its checksum does not match.)
+        return buf.toString('latin1', 0, n);
       } catch {
         return undefined;
       } finally {

@@ -5,40 +5,13 @@
 // evaluation whose result is read through outputs and kept relations (EvaluateOptions.keep): the
 // input relations' own tuples, as explain or a query would show them, are then never read.
 
-import { isBodilessFact, MemoSlot, type ProgramClause, type RelationInfo, RuleProgram } from '../check/program.js';
+import type { ClauseSummary } from '../check/clause-summary.js';
+import { isBodilessFact, MemoSlot, type ProgramClause, type RelationInfo, RuleProgram, summaryOf } from '../check/program.js';
 import type { Projection } from '../storage/schema.js';
-import type { Atom, Literal, Term } from '../syntax/ast.js';
+import type { Atom, Clause, Kind, Literal, Term } from '../syntax/ast.js';
 
 /** A program with unread input columns cut, by the kept relations: a memo in the program. */
 const PROJECTIONS = new MemoSlot('projections by kept relations', () => new Map<string, RuleProgram>());
-
-/**
- * Calls `f` on every atom of `lits` and of the aggregates in `terms` (positive, negated, in
- * aggregate bodies), with whether it is in a count or sum body.
- */
-function eachAtom(lits: readonly Literal[], terms: readonly Term[], f: (a: Atom, counted: boolean) => void, counted = false): void {
-  const term = (t: Term | null): void => {
-    if (!t) return;
-    if (t.kind === 'agg') {
-      eachAtom(t.body, [], f, counted || t.op === 'count' || t.op === 'sum');
-      term(t.target);
-    } else if (t.kind === 'bin') {
-      term(t.left);
-      term(t.right);
-    } else if (t.kind === 'neg') term(t.arg);
-    else if (t.kind === 'call') t.args.forEach(term);
-  };
-  terms.forEach(term);
-  for (const l of lits) {
-    if (l.kind === 'cmp') {
-      term(l.left);
-      term(l.right);
-    } else {
-      f(l.atom, counted);
-      l.atom.args.forEach(term);
-    }
-  }
-}
 
 /** A term of a clause with every atom of its aggregates over a relation of `keepCols` cut to the columns kept. */
 function projectTerm(t: Term, keepCols: ReadonlyMap<string, number[]>): Term {
@@ -79,28 +52,31 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   const key = [...keep].sort().join('\0');
   const hit = program.memo(PROJECTIONS).get(key);
   if (hit) return hit;
-  const derived = new Set(program.clauses.map((c) => c.head));
+  const derived = new Uint8Array(program.relations.length);
   const used = program.relations.map(() => new Set<number>());
   const counted = new Set<number>();
+  // (From each clause's summary: a clause read from compiled rules is not decoded.)
+  const summaries: (ClauseSummary | undefined)[] = [];
   for (const pc of program.clauses) {
+    derived[pc.head] = 1;
     if (isBodilessFact(pc)) continue; // (constants only: no atom)
-    eachAtom(pc.clause.body, pc.clause.head.args, (a, inCount) => {
-      const id = program.byName.get(a.rel)?.id;
-      if (id === undefined) return;
-      a.args.forEach((t, i) => {
-        if (t.kind !== 'wildcard') used[id]!.add(i);
-      });
+    const s = summaryOf(pc, program);
+    summaries[pc.id] = s;
+    for (const [id, cols, inCount] of s.reads) {
+      for (const c of cols) used[id]!.add(c);
       if (inCount) counted.add(id);
-    });
+    }
   }
   const keepCols = new Map<string, number[]>();
+  const cutById: (number[] | undefined)[] = [];
   const relations = program.relations.map((info): RelationInfo => {
     const n = info.kinds.length;
-    const cut = info.input && !info.output && !info.printsize && !keep.has(info.name) && !derived.has(info.id) && !counted.has(info.id);
+    const cut = info.input && !info.output && !info.printsize && !keep.has(info.name) && derived[info.id] === 0 && !counted.has(info.id);
     const columns = [...used[info.id]!].sort((x, y) => x - y);
     if (!cut || columns.length === n || n === 0) return info;
     if (columns.length === 0) columns.push(0); // a relation read only as `r(_, ...)`: one column says whether it has a row
     keepCols.set(info.name, columns);
+    cutById[info.id] = columns;
     const projection: Projection = { columns, attrs: info.attrs, types: info.types, kinds: info.kinds };
     return {
       ...info,
@@ -112,15 +88,54 @@ export function projectInputs(program: RuleProgram, keep: ReadonlySet<string>): 
   });
   let out = program;
   if (keepCols.size > 0) {
+    // (A clause that reads no relation cut is the same clause.)
     const clauses = program.clauses.map((pc): ProgramClause => {
-      if (isBodilessFact(pc)) return pc;
-      const c = pc.clause;
-      const head = { ...c.head, args: c.head.args.map((t) => projectTerm(t, keepCols)) };
-      return { ...pc, clause: { ...c, head, body: projectLiterals(c.body, keepCols) } };
+      const s = summaries[pc.id];
+      return s?.reads.some(([id]) => cutById[id] !== undefined) ? new ProjectedClause(pc, keepCols, projectSummary(s, cutById)) : pc;
     });
     // (The same relations read by the same clauses: the dependency edges are the program's.)
     out = new RuleProgram(relations, clauses, program.strata, program.sources, program.edges, program.shared, program.facts);
   }
   program.memo(PROJECTIONS).set(key, out);
   return out;
+}
+
+/** A clause of a projected program: the clause of `of` with its atoms cut, made when first read. */
+class ProjectedClause implements ProgramClause {
+  readonly id: number;
+  readonly head: number;
+  private made: Clause | undefined;
+
+  constructor(
+    private readonly of: ProgramClause,
+    private readonly keepCols: ReadonlyMap<string, number[]>,
+    readonly summary: ClauseSummary,
+  ) {
+    this.id = of.id;
+    this.head = of.head;
+  }
+
+  /** The projected clause, the same object on every read. */
+  get clause(): Clause {
+    if (!this.made) {
+      const c = this.of.clause;
+      const head = { ...c.head, args: c.head.args.map((t) => projectTerm(t, this.keepCols)) };
+      this.made = { ...c, head, body: projectLiterals(c.body, this.keepCols) };
+    }
+    return this.made;
+  }
+
+  /** The variables' kinds: the clause's (cutting atoms drops no variable's kind). */
+  get varKinds(): Map<string, Kind> {
+    return this.of.varKinds;
+  }
+}
+
+/** `s` for the clause with its atoms over the relations cut cut to their columns kept (`cutById`, renumbered). */
+function projectSummary(s: ClauseSummary, cutById: readonly (number[] | undefined)[]): ClauseSummary {
+  const reads = s.reads.map(([id, cols, counted]): [number, number[], boolean] => {
+    const kept = cutById[id];
+    return [id, kept ? cols.map((c) => kept.indexOf(c)) : cols, counted];
+  });
+  return { ...s, reads };
 }

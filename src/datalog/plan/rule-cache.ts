@@ -47,6 +47,8 @@ export interface LoadMemo {
   facts: WeakMap<SourceText, Map<number, Clause>>;
   /** The parts of entries decoded (by their text, each verified): the programs that include one library share its rules. */
   parts: PartMemo;
+  /** The texts of the part files read (by their contentHash, each verified): each read once however many entries name it. */
+  partTexts: Map<string, string>;
   /** What the programs read share (compiled join plans by their code: RuleProgram's `shared`). */
   programs: SharedMemos;
   /** How many programs were read from an entry, and how many compiled from their rule files (no current entry). */
@@ -60,6 +62,7 @@ export function newLoadMemo(): LoadMemo {
     sources: new Map(),
     facts: new WeakMap(),
     parts: new Map(),
+    partTexts: new Map(),
     programs: new Map(),
     counts: { read: 0, compiled: 0 },
   };
@@ -109,13 +112,25 @@ function stateOf(r: ReturnType<FileReader>): string {
   return r === undefined ? 'none' : `other:${JSON.stringify(r)}`;
 }
 
+/**
+ * Parts of at least this many characters are kept in files of their own, named by their
+ * contentHash (partName), and the entry's line names the part (`@` and its contentHash): the
+ * programs that include one library and op catalog store and read those parts once.
+ */
+const PART_FILE_FROM = 4096;
+
+/** The name of the file of a part whose contentHash is `sum`. */
+function partName(sum: string): string {
+  return `${sum.replace(':', '-')}.part`;
+}
+
 interface Header {
   format: string;
   version: string;
   key: string;
   /** Each path read while compiling (stored form) with what it read. */
   inputs: [string, string][];
-  /** contentHash of each line after the header: the program's plain form without its parts, then each part. */
+  /** contentHash of each line after the header (of the part it names, for a line `@sum`): the program's plain form without its parts, then each part. */
   sums: string[];
 }
 
@@ -161,10 +176,24 @@ export function loadProgramCached(
       return source;
     };
 
+  // A part file's text, when one that reads as its name says is there (the memory's, else a store's).
+  const partText = (sum: string): string | undefined => {
+    const known = memo.partTexts.get(sum);
+    if (known !== undefined) return known;
+    const file = partName(sum);
+    for (const read of [() => cache.memory?.get(file), ...cache.stores.map((s) => () => s.read(file))]) {
+      const text = read();
+      if (text === undefined || contentHash(text) !== sum) continue;
+      memo.partTexts.set(sum, text);
+      cache.memory?.set(file, text);
+      return text;
+    }
+    return undefined;
+  };
   const candidates = [cache.memory?.get(name), ...cache.stores.map((s) => s.read(name))];
   for (const text of candidates) {
     if (text === undefined) continue;
-    const hit = readEntry(text, cache.version, key, unstore, sourceFrom, memo);
+    const hit = readEntry(text, cache.version, key, unstore, sourceFrom, memo, partText);
     if (hit) {
       cache.memory?.set(name, text);
       memo.counts.read++;
@@ -186,8 +215,17 @@ export function loadProgramCached(
   const checked = checkProgram(loadFiles(req.files, recording, req.includeDirs, req.libraries, parse));
   const plain = toPlain(checked, store);
   const lines = [asciiJson({ format: plain.format, paths: plain.paths, body: plain.body }), ...plain.parts];
-  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sums: lines.map(contentHash) };
-  const entry = `${asciiJson(header)}\n${lines.join('\n')}`;
+  const sums = lines.map(contentHash);
+  const header: Header = { format: COMPILED_FORMAT, version: cache.version, key, inputs: [...inputs], sums };
+  // (Each part file written before the entry that names it: a reader never finds an entry without its parts.)
+  const stored = lines.map((line, i) => {
+    if (i === 0 || line.length < PART_FILE_FROM) return line;
+    const file = partName(sums[i]!);
+    cache.memory?.set(file, line);
+    cache.write?.write(file, line);
+    return `@${sums[i]}`;
+  });
+  const entry = `${asciiJson(header)}\n${stored.join('\n')}`;
   cache.memory?.set(name, entry);
   cache.write?.write(name, entry);
   // What is returned is what a later run reads back (the same paths, the same objects' shape).
@@ -202,6 +240,7 @@ function readEntry(
   unstore: (p: string) => string,
   sourceFrom: (texts: ReadonlyMap<string, string>) => (stored: string) => SourceText,
   memo: LoadMemo,
+  partText: (sum: string) => string | undefined,
 ): CheckedRules | undefined {
   try {
     const nl = text.indexOf('\n');
@@ -227,7 +266,7 @@ function readEntry(
       if (typeof read.got === 'string') texts.set(stored, read.got);
     }
     // The lines after the header, each as its checksum says (a part decoded before, from a
-    // verified entry, is that text: not hashed again).
+    // verified entry, is that text: not hashed again; a part file's text is verified when read).
     const lines: string[] = [];
     for (let at = nl + 1; ; ) {
       const end = text.indexOf('\n', at);
@@ -237,7 +276,13 @@ function readEntry(
     }
     if (lines.length !== header.sums.length) return undefined;
     for (let i = 0; i < lines.length; i++) {
-      if ((i === 0 || !memo.parts.has(lines[i]!)) && contentHash(lines[i]!) !== header.sums[i]) return undefined;
+      const line = lines[i]!;
+      if (i > 0 && line.charCodeAt(0) === 64) {
+        // `@sum`: the part file of that contentHash, which must be the one the header records.
+        const part = line.slice(1) === header.sums[i] ? partText(line.slice(1)) : undefined;
+        if (part === undefined) return undefined;
+        lines[i] = part;
+      } else if ((i === 0 || !memo.parts.has(line)) && contentHash(line) !== header.sums[i]) return undefined;
     }
     const plain = JSON.parse(lines[0]!) as PlainRules;
     return decode({ ...plain, parts: lines.slice(1) }, sourceFrom(texts), memo);
