@@ -89,8 +89,8 @@ export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
   const out: Diagnostic[] = [];
   const finding = program.relation('finding')?.id;
   for (const pc of program.clauses) {
-    // (The head's constants from the clause's summary: a clause read from compiled rules is decoded only to be reported.)
     if (pc.head !== finding) continue;
+    // (The head's constants from the clause's summary: a clause read from compiled rules is decoded only to be reported.)
     const given = summaryOf(pc, program).headStrings[1];
     if (given == null || SEVERITIES.includes(given)) continue;
     const sev = pc.clause.head.args[1];
