@@ -86,8 +86,19 @@ export function arrayBuffersAtLeast(min: number): boolean {
   return memoryUsage().arrayBuffers >= min;
 }
 
-/** V8's `gc` function: a context made after `--expose-gc` is set has it (the flag stays set for the process). */
+/**
+ * V8's `gc` function: the process's own when it runs with `--expose-gc`, else that of a context
+ * made while the flag is set, and the flag cleared again at once. V8 uses a code cache only under
+ * the flags it was made with: left set, it would refuse every cache read after it (the prebuilt
+ * join plans', loaded at the first plan a large file's evaluation makes).
+ */
 function exposedGc(): () => void {
+  const own = (globalThis as { gc?: unknown }).gc;
+  if (typeof own === 'function') return own as () => void;
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  try {
+    return runInNewContext('gc') as () => void;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
 }

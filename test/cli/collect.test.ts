@@ -4,12 +4,22 @@
  */
 
 import { getHeapStatistics } from 'node:v8';
+import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { arrayBuffersAtLeast, fullCollection } from '../../src/cli/collect.js';
 
 const heap = (): number => getHeapStatistics().used_heap_size;
 
 describe('fullCollection', () => {
+  it('leaves the process able to use a code cache made before it collected (V8 checks the flags)', () => {
+    const source = `(function (x) { return [x, x * 2, String(x)]; })`;
+    const cachedData = new Script(source, { filename: 'made.js' }).createCachedData();
+    fullCollection(0)();
+    // (Another file name: V8 compiles the text again, from the cache, not from its own memory of it.)
+    const again = new Script(source, { filename: 'read.js', cachedData });
+    expect(again.cachedDataRejected).toBe(false);
+  });
+
   it('frees what is dead when the heap holds at least its threshold', () => {
     const collect = fullCollection(0);
     collect();
