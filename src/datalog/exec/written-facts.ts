@@ -39,6 +39,7 @@ export interface WrittenFacts {
   dup: Uint8Array;
 }
 
+/** A program's facts written in its rule files, as evaluation loads them (made once per program). */
 export const WRITTEN_FACTS = new MemoSlot('facts written in the rule files', (program: RuleProgram): WrittenFacts => {
   // Packed already (a program read from compiled rules): no fact's clause is made.
   const t = program.facts;
