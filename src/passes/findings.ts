@@ -88,7 +88,8 @@ const SEVERITIES: readonly string[] = ['error', 'warning', 'note'];
 export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
   const out: Diagnostic[] = [];
   const finding = program.relation('finding')?.id;
-  for (const pc of program.clauses) {
+  for (let i = 0; i < program.clauses.length; i++) {
+    const pc = program.clauses[i]!;
     if (pc.head !== finding) continue;
     // (The head's constants from the clause's summary: a clause read from compiled rules is decoded only to be reported.)
     const given = summaryOf(pc, program).headStrings[1];
@@ -111,7 +112,8 @@ export function checkFindingSeverities(program: RuleProgram): Diagnostic[] {
 export function checkFindingCodes(program: RuleProgram, catalog: Catalog): Diagnostic[] {
   const out: Diagnostic[] = [];
   const finding = program.relation('finding')?.id;
-  for (const pc of program.clauses) {
+  for (let i = 0; i < program.clauses.length; i++) {
+    const pc = program.clauses[i]!;
     if (pc.head !== finding) continue;
     const given = summaryOf(pc, program).headStrings[0];
     if (given == null || catalog.has(given)) continue;

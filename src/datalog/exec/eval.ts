@@ -500,7 +500,8 @@ function neededFor(program: RuleProgram, keep: ReadonlySet<string>): Set<number>
 function dependedOn(program: RuleProgram, roots: number[]): Set<number> {
   const edges = program.edges;
   const reads = new Map<number, number[]>();
-  for (const e of edges) {
+  for (let i = 0; i < edges.length; i++) {
+    const e = edges[i]!;
     let list = reads.get(e.from);
     if (!list) reads.set(e.from, (list = []));
     list.push(e.to);

@@ -123,7 +123,15 @@ export function flatRelations(
 /** The relations of a flat list (see flatRelations), each checked. */
 export function relationsOf(flat: unknown[], sources: readonly SourceText[]): RelationInfo[] {
   return flat.map((x, id): RelationInfo => {
-    const [name, attrs, types, kinds, source, start, end, flags] = (Array.isArray(x) ? x : []) as unknown[];
+    const r = (Array.isArray(x) ? x : []) as unknown[];
+    const name = r[0];
+    const attrs = r[1];
+    const types = r[2];
+    const kinds = r[3];
+    const source = r[4];
+    const start = r[5];
+    const end = r[6];
+    const flags = r[7];
     if (
       typeof name !== 'string' ||
       !Array.isArray(attrs) ||
@@ -198,7 +206,13 @@ export function edgesOf(flat: unknown[], relationCount: number, sources: readonl
   if (flat.length % 6 !== 0) throw new BadCompiledRules('a bad edge');
   const out: DepEdge[] = [];
   for (let i = 0; i < flat.length; i += 6) {
-    const [from, to, how, source, start, end] = [flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5]];
+    // (Read by index, not destructured: in code V8 has not optimised yet, destructuring allocates.)
+    const from = flat[i];
+    const to = flat[i + 1];
+    const how = flat[i + 2];
+    const source = flat[i + 3];
+    const start = flat[i + 4];
+    const end = flat[i + 5];
     if (
       !isIndex(from, relationCount) ||
       !isIndex(to, relationCount) ||
@@ -225,11 +239,22 @@ export function storedClause(
   sources: readonly SourceText[],
   clausesOf: (k: unknown) => PartClauses,
 ): StoredClause {
-  const [id, head, ref, kinds, s] = e as Partial<StoredEntry>;
+  // (Read by index, not destructured: this runs over every rule before V8 optimises it.)
+  const stored = e as Partial<StoredEntry>;
+  const id = stored[0];
+  const head = stored[1];
+  const ref = stored[2];
+  const kinds = stored[3];
+  const s = stored[4];
   if (typeof id !== 'number' || !isIndex(head, relationCount) || !Array.isArray(ref) || !Array.isArray(kinds) || !Array.isArray(s))
     throw new BadCompiledRules('a bad clause');
   const part = clausesOf(ref[0]);
-  const [fact, bodyLength, positive, reads, source, headStrings] = s;
+  const fact = s[0];
+  const bodyLength = s[1];
+  const positive = s[2];
+  const reads = s[3];
+  const source = s[4];
+  const headStrings = s[5];
   // (Loops, not closures: this runs over every rule of every program read, before V8 optimises it.)
   let ok = isIndex(ref[1], part.count) && (fact === 0 || fact === 1) && Number.isInteger(bodyLength) && isIndex(source, sources.length);
   ok &&= Array.isArray(positive) && Array.isArray(reads) && Array.isArray(headStrings);

@@ -41,8 +41,11 @@ export interface RuleCache {
 export interface LoadMemo {
   /** What the reader gave for each absolute path, with its state as an entry records it. */
   reads: Map<string, { got: ReturnType<FileReader>; state: string }>;
-  /** The SourceText of each shown path and text. */
-  sources: Map<string, SourceText>;
+  /**
+   * The SourceText of each shown path, then text (keyed by the text itself, not a path and text
+   * joined: the texts are the same strings every time, hashed once, never copied into a key).
+   */
+  sources: Map<string, Map<string, SourceText>>;
   /** The decoded fact clauses of each source, by their start offset (see fromPlain). */
   facts: WeakMap<SourceText, Map<number, Clause>>;
   /** The parts of entries decoded (by their text, each verified): the programs that include one library share its rules. */
@@ -170,9 +173,10 @@ export function loadProgramCached(
       const text = texts.get(stored);
       if (text === undefined) throw new Error('a source the entry does not list');
       const shown = display(unstore(stored));
-      const key = `${shown}\0${text}`;
-      let source = memo.sources.get(key);
-      if (!source) memo.sources.set(key, (source = new SourceText(shown, text)));
+      let byText = memo.sources.get(shown);
+      if (!byText) memo.sources.set(shown, (byText = new Map()));
+      let source = byText.get(text);
+      if (!source) byText.set(text, (source = new SourceText(shown, text)));
       return source;
     };
 
