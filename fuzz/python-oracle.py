@@ -4,7 +4,8 @@ Reads a JSON list of cases {"input": path, "output": path or null} and prints a 
 entry per case: whether Python parses the input (and the output), the kernel functions of the
 input (a @pl.function method of a @pl.program class, or a function with a decorator spelled with
 `jit`), and whether the output holds the same program as the input once the statements ptolog
-inserts (calls of `*.system.fence`, `*.system.cacheinvalid`, `*.system.task_dummy`) are taken
+inserts (calls of `*.system.fence`, `*.system.cacheinvalid`, `*.system.task_dummy`) and the
+`pl.func_attr` statements that declare only a cache policy (the pass removes them) are taken
 out, the calls ptolog hoists out of a `return` or a `pl.yield_` (`x__tmp_v0 = f(...)` before
 them) put back, and the keywords `deps=` and `cache=` and the entries of `func_attr(...)` are
 ignored.
@@ -90,13 +91,24 @@ class Unhoist(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_FunctionDef
 
 
+def cache_policy_only(s):
+    """A `pl.func_attr({...})` statement whose dict holds nothing but "cache_policy": the cache-policy
+    pass removes that entry, and with it the statement (nothing is left to declare)."""
+    v = s.value if isinstance(s, ast.Expr) else None
+    if not (isinstance(v, ast.Call) and dotted(v.func)[-1:] == ["func_attr"] and len(v.args) == 1 and not v.keywords):
+        return False
+    d = v.args[0]
+    return isinstance(d, ast.Dict) and all(isinstance(k, ast.Constant) and k.value == "cache_policy" for k in d.keys)
+
+
 class Shape(ast.NodeTransformer):
     def generic_visit(self, node):
-        super().generic_visit(node)
+        # (Before the children: a func_attr call's arguments are cleared when it is visited.)
         for field in ("body", "orelse", "finalbody"):
             b = getattr(node, field, None)
             if isinstance(b, list) and b and isinstance(b[0], ast.stmt):
-                setattr(node, field, [s for s in b if not inserted(s)])
+                setattr(node, field, [s for s in b if not inserted(s) and not cache_policy_only(s)])
+        super().generic_visit(node)
         return node
 
     def visit_Call(self, c):
