@@ -16,6 +16,7 @@ const ISOLATED = [
   'test/facts/released-tree.test.ts',
   'test/cli/collect.test.ts',
   'test/passes/arena-reserve.test.ts',
+  'test/passes/fix-edits-scale.test.ts',
 ];
 
 // The longest files start first (else, on a clean clone with no timings from an earlier run,
